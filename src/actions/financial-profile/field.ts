@@ -1,0 +1,26 @@
+import { builder } from '../../schema/builder.js';
+import { badInput } from '../../upstream/errors.js';
+import { canonicalSymbol, loadFinancialProfile } from './load.js';
+import { FinancialProfile } from './types.js';
+
+export const MAX_SYMBOLS_PER_FIELD = 100;
+
+builder.queryField('financialProfiles', (t) =>
+  t.field({
+    type: [FinancialProfile],
+    nullable: { list: true, items: true },
+    description:
+      'Financial and market profiles by stock symbol (upstream action company_financial_profile), in the order asked. Every symbol asked anywhere in one operation goes upstream in one call. A symbol the upstream does not know is null with a NOT_FOUND error at its index; the others still resolve.',
+    args: {
+      symbols: t.arg.stringList({ required: true, description: `Stock symbols, e.g. ["AAPL", "NKE"]; case-insensitive, 1 to ${MAX_SYMBOLS_PER_FIELD}.` }),
+    },
+    resolve: (_root, args, ctx) => {
+      if (args.symbols.length === 0) throw badInput('"symbols" must name at least one symbol', { argument: 'symbols' });
+      if (args.symbols.length > MAX_SYMBOLS_PER_FIELD) {
+        throw badInput(`"symbols" may name at most ${MAX_SYMBOLS_PER_FIELD} symbols`, { argument: 'symbols', max: MAX_SYMBOLS_PER_FIELD });
+      }
+      const symbols = args.symbols.map((symbol) => canonicalSymbol('symbols', symbol));
+      return symbols.map((symbol) => loadFinancialProfile(ctx, symbol));
+    },
+  }),
+);

@@ -1,0 +1,50 @@
+import DataLoader from 'dataloader';
+import type { GatewayContext } from '../context.js';
+import type { ActionEnvelope } from '../upstream/client.js';
+import { ActionError } from '../upstream/errors.js';
+
+/** This request's loader for one action, created on first use so that every repeat is deduplicated. */
+export function loaderFor<K, V>(ctx: GatewayContext, name: string, create: () => DataLoader<K, V>): DataLoader<K, V> {
+  let loader = ctx.loaders.get(name) as DataLoader<K, V> | undefined;
+  if (!loader) {
+    loader = create();
+    ctx.loaders.set(name, loader as DataLoader<unknown, unknown>);
+  }
+  return loader;
+}
+
+export interface LookupSpec<K, V> {
+  action: string;
+  /** Canonical form of the key, so that equal lookups written differently share one call. */
+  cacheKey: (key: K) => string;
+  body: (key: K) => Record<string, unknown>;
+  /** Turns the envelope into the value fields resolve from; throws UPSTREAM_BAD_RESPONSE on a wrong shape. */
+  parse: (envelope: ActionEnvelope, key: K) => V;
+}
+
+/** A loader for an action that takes one key per call: identical lookups in one operation make one call. */
+export function lookup<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: K): Promise<V> {
+  const loader = loaderFor(ctx, spec.action, () =>
+    new DataLoader<K, V, string>(
+      (keys) => Promise.all(keys.map((k) => ctx.callAction(spec.action, spec.body(k)).then((envelope) => spec.parse(envelope, k)).catch((error: unknown) => error as Error))),
+      { cacheKeyFn: spec.cacheKey },
+    ),
+  );
+  return loader.load(key);
+}
+
+export function wrongShape(action: string, what: string): ActionError {
+  return new ActionError('UPSTREAM_BAD_RESPONSE', `The upstream ${action} response is not ${what}`, { action });
+}
+
+/** `response` must be an object for most actions. */
+export function responseObject(envelope: ActionEnvelope, action: string): Record<string, unknown> {
+  const response = envelope.response;
+  if (response === null || typeof response !== 'object' || Array.isArray(response)) throw wrongShape(action, 'an object');
+  return response as Record<string, unknown>;
+}
+
+export function responseArray(envelope: ActionEnvelope, action: string): unknown[] {
+  if (!Array.isArray(envelope.response)) throw wrongShape(action, 'an array');
+  return envelope.response;
+}

@@ -1,0 +1,31 @@
+import type { GatewayContext } from '../../context.js';
+import { objects, type Raw } from '../../schema/read.js';
+import { lookup, responseArray, type LookupSpec } from '../loader.js';
+
+export const SEARCH_MICROBLOG_POSTS = 'search_microblog_posts';
+
+/** The only page sizes the upstream accepts. */
+export const NUM_POSTS_ALLOWED = [1, 5, 10, 25, 50, 100] as const;
+
+/** The smallest page size the upstream accepts that still covers `first` posts. */
+export function numPostsFor(first: number): number {
+  return NUM_POSTS_ALLOWED.find((size) => size >= first) ?? 100;
+}
+
+export interface PostSearch {
+  query: string;
+  numPosts: number;
+}
+
+const spec: LookupSpec<PostSearch, Raw[]> = {
+  action: SEARCH_MICROBLOG_POSTS,
+  cacheKey: (search) => JSON.stringify([search.query, search.numPosts]),
+  body: (search) => ({ query: search.query, num_posts: search.numPosts }),
+  parse: (envelope) => objects(responseArray(envelope, SEARCH_MICROBLOG_POSTS)),
+};
+
+/** Asks for the smallest allowed page that covers `first`, so `first: 3` and `first: 5` share a call. */
+export async function loadPosts(ctx: GatewayContext, query: string, first: number): Promise<Raw[]> {
+  const posts = await lookup(ctx, spec, { query, numPosts: numPostsFor(first) });
+  return posts.slice(0, first);
+}

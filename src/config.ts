@@ -1,0 +1,124 @@
+/**
+ * Every setting of the gateway, read from the environment once and validated together, so a
+ * misconfigured process stops at start-up with one message naming every bad setting.
+ */
+
+export interface UpstreamConfig {
+  /** `{base}/v1/action/<name>`; null means "start the built-in sandbox". */
+  baseUrl: URL | null;
+  token: string | null;
+  /** Deadline for one upstream call, connect to last body byte. */
+  timeoutMs: number;
+  connectTimeoutMs: number;
+  /** Responses larger than this are refused (UPSTREAM_BAD_RESPONSE) instead of buffered. */
+  maxResponseBytes: number;
+  /** Keep-alive connections the pool may open to the upstream. */
+  connections: number;
+}
+
+export interface Config {
+  production: boolean;
+  host: string;
+  port: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  upstream: UpstreamConfig;
+  /** Symbols per company_financial_profile call; larger sets are split into several calls. */
+  financialBatchSize: number;
+  /** Artificial latency of the built-in sandbox, for demos and benchmarks. */
+  sandboxLatencyMs: number;
+  /** How long SIGTERM waits for in-flight requests before closing them. */
+  shutdownGraceMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const production = env.NODE_ENV === 'production';
+
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name]?.trim();
+    if (raw === undefined || raw === '') return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+      return fallback;
+    }
+    return Number(raw);
+  };
+
+  const baseUrl = parseBaseUrl(env.ACTION_BASE_URL, problems);
+  const token = env.ACTION_TOKEN?.trim() || null;
+  if (baseUrl && !token) {
+    problems.push('ACTION_TOKEN is required when ACTION_BASE_URL is set (the upstream bearer token)');
+  }
+  if (production && !env.ACTION_BASE_URL?.trim()) {
+    problems.push(
+      'ACTION_BASE_URL is required when NODE_ENV=production (the built-in sandbox is for development only)',
+    );
+  }
+  if (production && !token) {
+    problems.push('ACTION_TOKEN is required when NODE_ENV=production');
+  }
+
+  const logLevel = (env.LOG_LEVEL?.trim() || 'info') as Config['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) {
+    problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+
+  const host = env.HOST?.trim() || '127.0.0.1';
+  const config: Config = {
+    production,
+    host,
+    port: int('PORT', 4000, 0, 65535),
+    logLevel,
+    upstream: {
+      baseUrl,
+      token,
+      timeoutMs: int('UPSTREAM_TIMEOUT_MS', 10_000, 50, 120_000),
+      connectTimeoutMs: int('UPSTREAM_CONNECT_TIMEOUT_MS', 3_000, 10, 60_000),
+      maxResponseBytes: int('UPSTREAM_MAX_RESPONSE_BYTES', 5 * 1024 * 1024, 1024, 512 * 1024 * 1024),
+      connections: int('UPSTREAM_CONNECTIONS', 16, 1, 1024),
+    },
+    financialBatchSize: int('FINANCIAL_BATCH_SIZE', 50, 1, 500),
+    sandboxLatencyMs: int('SANDBOX_LATENCY_MS', 0, 0, 60_000),
+    shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 300_000),
+  };
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+function parseBaseUrl(raw: string | undefined, problems: string[]): URL | null {
+  const value = raw?.trim();
+  if (!value) return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    problems.push(`ACTION_BASE_URL must be an absolute http(s) URL, got "${value}"`);
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    problems.push(`ACTION_BASE_URL must use http or https, got "${url.protocol}"`);
+    return null;
+  }
+  if (url.username || url.password) {
+    // Credentials in the URL would travel into logs and error messages; the token has its own setting.
+    problems.push('ACTION_BASE_URL must not contain credentials; put the token in ACTION_TOKEN');
+    return null;
+  }
+  if (url.search || url.hash) {
+    problems.push('ACTION_BASE_URL must not contain a query string or fragment');
+    return null;
+  }
+  return url;
+}

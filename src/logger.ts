@@ -1,0 +1,51 @@
+import pino, { type DestinationStream, type Logger } from 'pino';
+import type { Config } from './config.js';
+import { ActionError } from './upstream/errors.js';
+
+/**
+ * Structured logs. Anything that could carry a credential is redacted by path, and errors are
+ * logged as code and message only, never with a stack.
+ */
+export function createLogger(level: Config['logLevel'], destination?: DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      base: { service: 'lookup-graph' },
+      redact: {
+        paths: ['authorization', 'token', 'headers.authorization', '*.authorization', '*.token', '*.headers.authorization'],
+        censor: '[redacted]',
+      },
+      serializers: { err: (error: unknown) => describeError(error) },
+    },
+    destination,
+  );
+}
+
+export function describeError(error: unknown): Record<string, unknown> {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return { name: error.name, message: error.message, ...(code !== undefined ? { code } : {}) };
+  }
+  return { message: String(error) };
+}
+
+/**
+ * Adapts pino to Yoga's logger interface, keeping stacks and error objects out of the lines. Yoga
+ * logs every error it masks at error level; coded lookup failures are expected outcomes (the
+ * upstream client already logged the call), so they go to debug.
+ */
+export function yogaLogger(logger: Logger) {
+  const log = (wanted: 'debug' | 'info' | 'warn' | 'error') => (...args: unknown[]) => {
+    const [first, ...rest] = args;
+    const errors = args.filter((arg): arg is Error => arg instanceof Error);
+    const level = wanted === 'error' && errors.length > 0 && errors.every(isCodedFailure) ? 'debug' : wanted;
+    const message = typeof first === 'string' ? first : errors[0]?.message ?? 'yoga';
+    logger[level]({ source: 'yoga', ...(errors.length ? { err: errors[0] } : {}), ...(rest.length && !errors.length ? { detail: rest.map(String).join(' ') } : {}) }, message);
+  };
+  return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
+}
+
+function isCodedFailure(error: Error): boolean {
+  const original = (error as { originalError?: unknown }).originalError ?? error;
+  return original instanceof ActionError;
+}

@@ -1,0 +1,9 @@
+import { lexicographicSortSchema } from 'graphql';
+import { builder } from './builder.js';
+import '../actions/domain-info/field.js';
+import '../actions/financial-profile/field.js';
+import '../actions/crm-owners/field.js';
+import '../actions/microblog-posts/field.js';
+
+/** The whole schema, sorted so that its printed form is stable. */
+export const schema = lexicographicSortSchema(builder.toSchema());

@@ -1,0 +1,202 @@
+import { Pool, errors as undiciErrors } from 'undici';
+import type { UpstreamConfig } from '../config.js';
+import { ActionError, errorForStatus, parseRetryAfter, upstreamMessage } from './errors.js';
+
+/** A successful envelope: `status` 200, a `response`, and whatever siblings the action sends. */
+export interface ActionEnvelope {
+  status: 200;
+  response: unknown;
+  [sibling: string]: unknown;
+}
+
+export interface CallOutcome {
+  action: string;
+  /** 'OK' or the error code the call ended with. */
+  outcome: string;
+  durationMs: number;
+  upstreamStatus: number | undefined;
+}
+
+export interface CallOptions {
+  /** Cancels the call, e.g. when the client that asked for it went away. */
+  signal?: AbortSignal;
+}
+
+export interface ActionClientOptions extends UpstreamConfig {
+  baseUrl: URL;
+  token: string;
+  /** Told about every finished call; never given headers or the token. */
+  onCallDone?: (outcome: CallOutcome) => void;
+}
+
+const ACTION_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+
+/**
+ * Calls `POST {base}/v1/action/<name>` over one keep-alive pool and returns the parsed envelope,
+ * or throws an ActionError whose code says what went wrong. Redirects are never followed.
+ */
+export class ActionClient {
+  private readonly pool: Pool;
+  private readonly pathPrefix: string;
+  private readonly authorization: string;
+
+  constructor(private readonly options: ActionClientOptions) {
+    this.pool = new Pool(options.baseUrl.origin, {
+      connections: options.connections,
+      connect: { timeout: options.connectTimeoutMs },
+      keepAliveTimeout: 30_000,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    });
+    this.pathPrefix = options.baseUrl.pathname.replace(/\/+$/, '');
+    this.authorization = `Bearer ${options.token}`;
+  }
+
+  async call(action: string, body: Record<string, unknown>, options: CallOptions = {}): Promise<ActionEnvelope> {
+    if (!ACTION_NAME.test(action)) throw new Error(`Invalid action name ${JSON.stringify(action)}`);
+    const started = performance.now();
+    let upstreamStatus: number | undefined;
+    try {
+      const envelope = await this.send(action, body, options, (status) => (upstreamStatus = status));
+      this.report(action, 'OK', started, upstreamStatus);
+      return envelope;
+    } catch (error) {
+      const mapped = error instanceof ActionError ? error : unexpected(action, error);
+      this.report(action, mapped.code, started, upstreamStatus);
+      throw mapped;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  private report(action: string, outcome: string, started: number, upstreamStatus: number | undefined) {
+    this.options.onCallDone?.({ action, outcome, durationMs: performance.now() - started, upstreamStatus });
+  }
+
+  private async send(
+    action: string,
+    body: Record<string, unknown>,
+    options: CallOptions,
+    sawStatus: (status: number) => void,
+  ): Promise<ActionEnvelope> {
+    const deadline = AbortSignal.timeout(this.options.timeoutMs);
+    const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
+    let phase: 'request' | 'body' = 'request';
+    try {
+      const res = await this.pool.request({
+        path: `${this.pathPrefix}/v1/action/${action}`,
+        method: 'POST',
+        headers: {
+          authorization: this.authorization,
+          'content-type': 'application/json',
+          accept: 'application/json',
+        },
+        body: JSON.stringify(body),
+        signal,
+      });
+      sawStatus(res.statusCode);
+      phase = 'body';
+      const text = await readCapped(res.body, res.headers['content-length'], this.options.maxResponseBytes, action);
+      return parseEnvelope(action, res.statusCode, header(res.headers['retry-after']), text);
+    } catch (error) {
+      if (error instanceof ActionError) throw error;
+      if (deadline.aborted) {
+        throw new ActionError('UPSTREAM_TIMEOUT', `The upstream did not answer within ${this.options.timeoutMs} ms`, { action });
+      }
+      if (options.signal?.aborted) {
+        throw new ActionError('UPSTREAM_UNAVAILABLE', 'The lookup was cancelled because the client went away', { action });
+      }
+      throw transportError(action, error, phase);
+    }
+  }
+}
+
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+async function readCapped(
+  body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown },
+  contentLength: string | string[] | undefined,
+  cap: number,
+  action: string,
+): Promise<string> {
+  const tooLarge = () =>
+    new ActionError('UPSTREAM_BAD_RESPONSE', `The upstream response exceeded the ${cap}-byte limit`, { action });
+  const declared = Number(header(contentLength));
+  if (Number.isFinite(declared) && declared > cap) {
+    body.destroy();
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > cap) {
+      body.destroy();
+      throw tooLarge();
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
+/** Decides success or failure from the HTTP status and the envelope, as the service's own clients do. */
+export function parseEnvelope(action: string, httpStatus: number, retryAfterHeader: string | undefined, text: string): ActionEnvelope {
+  let parsed: unknown;
+  let isJson = false;
+  try {
+    parsed = JSON.parse(text);
+    isJson = true;
+  } catch {
+    parsed = undefined;
+  }
+  const envelope = isJson && parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+    ? (parsed as Record<string, unknown>)
+    : null;
+  const message = upstreamMessage(envelope?.error);
+  const retryAfter = parseRetryAfter(retryAfterHeader);
+
+  if (httpStatus < 200 || httpStatus >= 300) {
+    throw errorForStatus(action, httpStatus, message, retryAfter);
+  }
+  if (!envelope) {
+    const what = text.trim() === '' ? 'an empty body' : isJson ? 'JSON that is not an envelope object' : 'a body that is not JSON (or was cut off)';
+    throw new ActionError('UPSTREAM_BAD_RESPONSE', `The upstream answered with ${what}`, { action, upstreamStatus: httpStatus });
+  }
+  const envelopeStatus = envelope.status;
+  if (typeof envelopeStatus === 'number' && envelopeStatus !== 200) {
+    throw errorForStatus(action, envelopeStatus, message, retryAfter);
+  }
+  if (message) {
+    throw new ActionError('UPSTREAM_BAD_RESPONSE', `The upstream reported an error: ${message}`, { action, upstreamStatus: httpStatus });
+  }
+  if (envelopeStatus !== 200) {
+    throw new ActionError('UPSTREAM_BAD_RESPONSE', 'The upstream envelope has no status 200', { action, upstreamStatus: httpStatus });
+  }
+  if (envelope.response === undefined || envelope.response === null) {
+    throw new ActionError('UPSTREAM_BAD_RESPONSE', 'The upstream envelope has no response', { action, upstreamStatus: httpStatus });
+  }
+  return envelope as ActionEnvelope;
+}
+
+function transportError(action: string, error: unknown, phase: 'request' | 'body'): ActionError {
+  if (error instanceof undiciErrors.ConnectTimeoutError) {
+    return new ActionError('UPSTREAM_TIMEOUT', 'Connecting to the upstream timed out', { action });
+  }
+  if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
+    return new ActionError('UPSTREAM_TIMEOUT', 'The upstream stopped answering', { action });
+  }
+  if (phase === 'body') {
+    return new ActionError('UPSTREAM_BAD_RESPONSE', 'The upstream response was cut off', { action });
+  }
+  return new ActionError('UPSTREAM_UNAVAILABLE', 'The upstream could not be reached', { action });
+}
+
+function unexpected(action: string, error: unknown): ActionError {
+  const mapped = new ActionError('UPSTREAM_UNAVAILABLE', 'The upstream call failed', { action });
+  (mapped as { cause?: unknown }).cause = error;
+  return mapped;
+}

@@ -1,0 +1,27 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { isObjectType, isEnumType, isInputObjectType } from 'graphql';
+import { printedSchema, SCHEMA_FILE } from '../src/schema/print.js';
+import { schema } from '../src/schema/index.js';
+
+describe('schema', () => {
+  it('schema/schema.graphql is the schema printed from code (run `npm run schema:print` after a change)', () => {
+    expect(readFileSync(SCHEMA_FILE, 'utf8')).toBe(printedSchema());
+  });
+
+  it('describes every type, field, argument and enum value', () => {
+    const missing: string[] = [];
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (type.name.startsWith('__')) continue;
+      if (!type.description) missing.push(type.name);
+      if (isObjectType(type) || isInputObjectType(type)) {
+        for (const field of Object.values(type.getFields())) {
+          if (!field.description) missing.push(`${type.name}.${field.name}`);
+          for (const arg of 'args' in field ? field.args : []) if (!arg.description) missing.push(`${type.name}.${field.name}(${arg.name})`);
+        }
+      }
+      if (isEnumType(type)) for (const value of type.getValues()) if (!value.description) missing.push(`${type.name}.${value.name}`);
+    }
+    expect(missing).toEqual([]);
+  });
+});

@@ -1,0 +1,72 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Socket } from 'node:net';
+
+export interface RecordedCall {
+  action: string;
+  body: Record<string, any>;
+  authorization: string | undefined;
+}
+
+export type FaultHandler = (call: RecordedCall, req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+export interface FaultUpstream {
+  url: string;
+  token: string;
+  calls: RecordedCall[];
+  /** What the next calls get; by default a 200 envelope echoing the body. */
+  handle(handler: FaultHandler): void;
+  close(): Promise<void>;
+}
+
+export const FAULT_TOKEN = 'test-upstream-token-SECRET-1234567890';
+
+/** A test upstream that records every call and answers however the test says, faults included. */
+export async function startFaultUpstream(): Promise<FaultUpstream> {
+  const calls: RecordedCall[] = [];
+  const sockets = new Set<Socket>();
+  let handler: FaultHandler = (call, _req, res) => json(res, 200, { status: 200, response: call.body });
+
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    let body: Record<string, any> = {};
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      body = {};
+    }
+    const call = { action: (req.url ?? '').replace(/^.*\/v1\/action\//, ''), body, authorization: req.headers.authorization };
+    calls.push(call);
+    await handler(call, req, res);
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    token: FAULT_TOKEN,
+    calls,
+    handle: (next) => {
+      handler = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  const payload = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...headers });
+  res.end(payload);
+}
+
+/** Gateway settings that point it at a fault upstream. */
+export function upstreamEnv(upstream: FaultUpstream, extra: Record<string, string> = {}): Record<string, string> {
+  return { ACTION_BASE_URL: upstream.url, ACTION_TOKEN: upstream.token, ...extra };
+}

@@ -1,0 +1,75 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { loadConfig } from '../../src/config.js';
+import { createGateway, type Gateway } from '../../src/gateway.js';
+import { createLogger } from '../../src/logger.js';
+
+export interface GraphQLResponse {
+  status: number;
+  headers: Headers;
+  body: {
+    data?: Record<string, any> | null;
+    errors?: Array<{ message: string; path?: Array<string | number>; extensions?: Record<string, any> }>;
+    extensions?: Record<string, any>;
+  };
+  text: string;
+}
+
+export interface RunningGateway {
+  url: string;
+  gateway: Gateway;
+  /** Every log line the gateway wrote, as raw JSON text. */
+  logs: string[];
+  query(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResponse>;
+  post(body: string, headers?: Record<string, string>): Promise<GraphQLResponse>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the real gateway on a real port. With no ACTION_BASE_URL in `env` it starts the built-in
+ * sandbox, exactly as `npm start` does.
+ */
+export async function startGateway(env: Record<string, string> = {}): Promise<RunningGateway> {
+  const config = loadConfig({ LOG_LEVEL: 'debug', ...env });
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logs.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const gateway = await createGateway(config, createLogger(config.logLevel, sink));
+  const server: Server = createServer(gateway.yoga);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const post = async (body: string, headers: Record<string, string> = {}): Promise<GraphQLResponse> => {
+    const res = await fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', ...headers },
+      body,
+    });
+    const text = await res.text();
+    let parsed: GraphQLResponse['body'] = {};
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = {};
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  };
+
+  return {
+    url,
+    gateway,
+    logs,
+    post,
+    query: (query, variables, headers) => post(JSON.stringify({ query, variables }), headers),
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await gateway.close();
+    },
+  };
+}
