@@ -31,21 +31,26 @@ export function describeError(error: unknown): Record<string, unknown> {
 
 /**
  * Adapts pino to Yoga's logger interface, keeping stacks and error objects out of the lines. Yoga
- * logs every error it masks at error level; coded lookup failures are expected outcomes (the
- * upstream client already logged the call), so they go to debug.
+ * logs every error it masks at error level; coded lookup failures are expected outcomes, so they go
+ * to info with their code and action.
  */
 export function yogaLogger(logger: Logger) {
   const log = (wanted: 'debug' | 'info' | 'warn' | 'error') => (...args: unknown[]) => {
     const [first, ...rest] = args;
     const errors = args.filter((arg): arg is Error => arg instanceof Error);
-    const level = wanted === 'error' && errors.length > 0 && errors.every(isCodedFailure) ? 'debug' : wanted;
+    const coded = errors.map(codedFailure).filter((failure) => failure !== null);
+    if (wanted === 'error' && coded.length > 0 && coded.length === errors.length) {
+      for (const failure of coded) logger.info({ source: 'yoga', code: failure.code, action: failure.action }, failure.message);
+      return;
+    }
+    const level = wanted;
     const message = typeof first === 'string' ? first : errors[0]?.message ?? 'yoga';
     logger[level]({ source: 'yoga', ...(errors.length ? { err: errors[0] } : {}), ...(rest.length && !errors.length ? { detail: rest.map(String).join(' ') } : {}) }, message);
   };
   return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
 }
 
-function isCodedFailure(error: Error): boolean {
+function codedFailure(error: Error): ActionError | null {
   const original = (error as { originalError?: unknown }).originalError ?? error;
-  return original instanceof ActionError;
+  return original instanceof ActionError ? original : null;
 }

@@ -35,7 +35,10 @@ async function main() {
     logger.info({ signal }, 'draining in-flight requests');
     const force = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
     force.unref();
+    // Connections that finish their last response become idle: close them as they do.
+    const reaper = setInterval(() => server.closeIdleConnections(), 100);
     server.close(() => {
+      clearInterval(reaper);
       void gateway.close().then(() => {
         logger.info('stopped');
         process.exit(0);

@@ -117,8 +117,16 @@ function header(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+type Body = AsyncIterable<Buffer> & { destroy(error?: Error): unknown; on(event: 'error', listener: () => void): unknown };
+
+/** Drops a body we will not read; undici reports that as an 'error' event, which must have a listener. */
+function discard(body: Body) {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
 async function readCapped(
-  body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown },
+  body: Body,
   contentLength: string | string[] | undefined,
   cap: number,
   action: string,
@@ -127,7 +135,7 @@ async function readCapped(
     new ActionError('UPSTREAM_BAD_RESPONSE', `The upstream response exceeded the ${cap}-byte limit`, { action });
   const declared = Number(header(contentLength));
   if (Number.isFinite(declared) && declared > cap) {
-    body.destroy();
+    discard(body);
     throw tooLarge();
   }
   const chunks: Buffer[] = [];
@@ -135,7 +143,7 @@ async function readCapped(
   for await (const chunk of body) {
     size += chunk.length;
     if (size > cap) {
-      body.destroy();
+      discard(body);
       throw tooLarge();
     }
     chunks.push(chunk);

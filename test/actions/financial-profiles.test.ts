@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFaultUpstream, json, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
+import { startGateway, type RunningGateway } from '../support/gateway.js';
+
+const EVERY_FIELD = `symbol companyName price change range priceRange { low high } beta averageVolume marketCap lastDividend
+  currency exchange exchangeShortName cik isin cusip industry sector website description ceo country fullTimeEmployees
+  fullTimeEmployeesText phone address city state zip dcf dcfDiff image ipoDate isDefaultImage isEtf isActivelyTrading isAdr isFund`;
+
+describe('financialProfiles against the sandbox', () => {
+  let gw: RunningGateway;
+  beforeAll(async () => {
+    gw = await startGateway();
+  });
+  afterAll(() => gw.close());
+  const calls = () => gw.gateway.sandbox!.calls.get('company_financial_profile') ?? 0;
+
+  it('resolves every field of a profile', async () => {
+    const { body } = await gw.query(`{ financialProfiles(symbols: ["hubs"]) { ${EVERY_FIELD} } }`);
+    expect(body.errors).toBeUndefined();
+    expect(body.data!.financialProfiles).toEqual([
+      {
+        symbol: 'HUBS',
+        companyName: 'HubSpot, Inc.',
+        price: 742.3,
+        change: 12.08,
+        range: '434.84-768.36',
+        priceRange: { low: 434.84, high: 768.36 },
+        beta: 1.66,
+        averageVolume: 611905,
+        marketCap: 37885576433,
+        lastDividend: 0,
+        currency: 'USD',
+        exchange: 'New York Stock Exchange',
+        exchangeShortName: 'NYSE',
+        cik: '0001404655',
+        isin: 'US4435731009',
+        cusip: '443573100',
+        industry: 'Software - Application',
+        sector: 'Technology',
+        website: 'https://www.hubspot.com/', // the URL scalar serialises URLs in normal form
+        description: 'HubSpot, Inc. operates in software - application within the technology sector, headquartered in Cambridge, MA.',
+        ceo: 'Ms. Yamini Rangan',
+        country: 'US',
+        fullTimeEmployees: 7663,
+        fullTimeEmployeesText: '7663',
+        phone: '888 482 7768',
+        address: '2 Canal Park',
+        city: 'Cambridge',
+        state: 'MA',
+        zip: '02141',
+        dcf: 214.32,
+        dcfDiff: 527.98,
+        image: 'https://images.financialmodelingprep.example/symbol/HUBS.png',
+        ipoDate: '2014-10-09',
+        isDefaultImage: false,
+        isEtf: false,
+        isActivelyTrading: true,
+        isAdr: false,
+        isFund: false,
+      },
+    ]);
+  });
+
+  it('batches two aliases and a list naming four symbols, one repeated in another case, into ONE call', async () => {
+    const before = calls();
+    const { body } = await gw.query(`{
+      a: financialProfiles(symbols: ["AAPL"]) { symbol }
+      b: financialProfiles(symbols: ["nke", "MSFT"]) { symbol price }
+      c: financialProfiles(symbols: ["aapl", "KO", "Msft", "NKE"]) { symbol }
+    }`);
+    expect(body.errors).toBeUndefined();
+    expect(body.data).toEqual({
+      a: [{ symbol: 'AAPL' }],
+      b: [{ symbol: 'NKE', price: 76.41 }, { symbol: 'MSFT', price: 415.49 }],
+      c: [{ symbol: 'AAPL' }, { symbol: 'KO' }, { symbol: 'MSFT' }, { symbol: 'NKE' }],
+    });
+    expect(calls() - before).toBe(1);
+    expect(body.extensions?.gateway.upstreamCalls).toBe(1);
+  });
+
+  it('returns null with NOT_FOUND at the index of a symbol the upstream omits; the others resolve', async () => {
+    const { body } = await gw.query('{ financialProfiles(symbols: ["AAPL", "NOPE", "KO"]) { symbol } }');
+    expect(body.data!.financialProfiles).toEqual([{ symbol: 'AAPL' }, null, { symbol: 'KO' }]);
+    expect(body.errors).toHaveLength(1);
+    expect(body.errors![0]).toMatchObject({
+      path: ['financialProfiles', 1],
+      extensions: { code: 'NOT_FOUND', action: 'company_financial_profile', symbol: 'NOPE' },
+    });
+  });
+
+  it.each([
+    ['[]', 'at least one'],
+    [JSON.stringify(Array.from({ length: 101 }, (_, i) => `S${i}`)), 'at most 100'],
+    ['["AAPL", ""]', 'stock symbols'],
+    ['["AAPL; DROP"]', 'stock symbols'],
+    ['["TOOLONGSYMBOL1234"]', 'stock symbols'],
+  ])('rejects symbols %s before any upstream call', async (symbols, message) => {
+    const before = calls();
+    const { body } = await gw.query(`{ financialProfiles(symbols: ${symbols}) { symbol } }`);
+    expect(body.data).toEqual({ financialProfiles: null });
+    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'symbols' });
+    expect(body.errors![0]!.message).toContain(message);
+    expect(calls()).toBe(before);
+  });
+});
+
+describe('financialProfiles against a test upstream', () => {
+  let up: FaultUpstream;
+  let gw: RunningGateway;
+  beforeAll(async () => {
+    up = await startFaultUpstream();
+    gw = await startGateway(upstreamEnv(up, { FINANCIAL_BATCH_SIZE: '3' }));
+  });
+  afterAll(async () => {
+    await gw.close();
+    await up.close();
+  });
+
+  it('writes symbols "A, B, C" and splits only above FINANCIAL_BATCH_SIZE', async () => {
+    up.calls.length = 0;
+    up.handle((call, _req, res) =>
+      json(res, 200, { status: 200, response: String(call.body.company).split(', ').map((symbol) => ({ symbol, price: 1 })) }),
+    );
+    const { body } = await gw.query('{ financialProfiles(symbols: ["a", "b", "c", "d", "A"]) { symbol } }');
+    expect(body.errors).toBeUndefined();
+    expect(body.data!.financialProfiles.map((p: { symbol: string }) => p.symbol)).toEqual(['A', 'B', 'C', 'D', 'A']);
+    expect(up.calls.map((call) => call.body)).toEqual([{ company: 'A, B, C' }, { company: 'D' }]);
+    expect(up.calls[0]!.authorization).toBe(`Bearer ${up.token}`);
+  });
+
+  it('reads a whole and a fractional lastDiv, and a range it cannot parse as null numbers', async () => {
+    up.handle((_call, _req, res) =>
+      json(res, 200, {
+        status: 200,
+        response: [
+          { symbol: 'X', lastDiv: 2, range: '1.5-2.25', mktCap: 37885576433 },
+          { symbol: 'Y', lastDiv: 0.24, range: 'n/a', fullTimeEmployees: 'many' },
+        ],
+      }),
+    );
+    const { body } = await gw.query('{ financialProfiles(symbols: ["X", "Y"]) { lastDividend range priceRange { low high } marketCap fullTimeEmployees fullTimeEmployeesText } }');
+    expect(body.errors).toBeUndefined();
+    expect(body.data!.financialProfiles).toEqual([
+      { lastDividend: 2, range: '1.5-2.25', priceRange: { low: 1.5, high: 2.25 }, marketCap: 37885576433, fullTimeEmployees: null, fullTimeEmployeesText: null },
+      { lastDividend: 0.24, range: 'n/a', priceRange: null, marketCap: null, fullTimeEmployees: null, fullTimeEmployeesText: 'many' },
+    ]);
+  });
+
+  it('gives every symbol NOT_FOUND when the upstream returns an empty array', async () => {
+    up.handle((_call, _req, res) => json(res, 200, { status: 200, response: [] }));
+    const { body } = await gw.query('{ financialProfiles(symbols: ["P", "Q"]) { symbol } }');
+    expect(body.data!.financialProfiles).toEqual([null, null]);
+    expect(body.errors!.map((e) => e.extensions!.code)).toEqual(['NOT_FOUND', 'NOT_FOUND']);
+  });
+});

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { numPostsFor } from '../../src/actions/microblog-posts/load.js';
+import { parseAtUri } from '../../src/actions/microblog-posts/types.js';
+import { startFaultUpstream, json, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
+import { startGateway, type RunningGateway } from '../support/gateway.js';
+
+describe('microblogPosts against the sandbox', () => {
+  let gw: RunningGateway;
+  beforeAll(async () => {
+    gw = await startGateway();
+  });
+  afterAll(() => gw.close());
+  const calls = () => gw.gateway.sandbox!.calls.get('search_microblog_posts') ?? 0;
+
+  it('resolves every field of a post', async () => {
+    const { body } = await gw.query('{ microblogPosts(query: "graph  ql", first: 2) { uri did collection recordKey cid text createdAt author { handle displayName } likeCount replyCount repostCount } }');
+    expect(body.errors).toBeUndefined();
+    expect(body.data!.microblogPosts).toEqual([
+      {
+        uri: 'at://did:plc:4k2vq7m3x5n8p1r6t9w2y0za/app.bsky.feed.post/3lblflsk2c',
+        did: 'did:plc:4k2vq7m3x5n8p1r6t9w2y0za',
+        collection: 'app.bsky.feed.post',
+        recordKey: '3lblflsk2c',
+        cid: 'bafyreibqqqbx7mz5kq3n2v4w6y8a0c2e4g6i8k0m2o4q6s8u',
+        text: 'Reading about graph ql\u00a0— worth a look.',
+        createdAt: '2026-11-20T18:30:00.000Z',
+        author: { handle: 'adastone.example.social', displayName: 'Ada Stone' },
+        likeCount: 120,
+        replyCount: 0,
+        repostCount: 0,
+      },
+      {
+        uri: 'at://did:plc:7h3j9k1l5m2n8b4v6c0x2z3q/app.bsky.feed.post/3lbllprk2c',
+        did: 'did:plc:7h3j9k1l5m2n8b4v6c0x2z3q',
+        collection: 'app.bsky.feed.post',
+        recordKey: '3lbllprk2c',
+        cid: 'bafyreibqqqcx7mz5kq3n2v4w6y8a0c2e4g6i8k0m2o4q6s8u',
+        text: 'Post 2 about graph ql.',
+        createdAt: '2026-11-20T17:53:00.000Z',
+        author: { handle: 'quietreader.example.social', displayName: null },
+        likeCount: 119,
+        replyCount: 3,
+        repostCount: 5,
+      },
+    ]);
+  });
+
+  it('shares one call between first: 3 and first: 5 (both ask the upstream for 5)', async () => {
+    const before = calls();
+    const { body } = await gw.query('{ a: microblogPosts(query: "shared", first: 3) { uri } b: microblogPosts(query: "shared", first: 5) { uri } }');
+    expect(body.data!.a).toHaveLength(3);
+    expect(body.data!.b).toHaveLength(5);
+    expect(calls() - before).toBe(1);
+  });
+
+  it.each([[0], [101], [-1]])('rejects first: %d before any upstream call', async (first) => {
+    const before = calls();
+    const { body } = await gw.query(`{ microblogPosts(query: "x", first: ${first}) { uri } }`);
+    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'first' });
+    expect(calls()).toBe(before);
+  });
+
+  it.each([[''], ['x'.repeat(501)]])('rejects query %j before any upstream call', async (query) => {
+    const before = calls();
+    const { body } = await gw.query('query($q: String!) { microblogPosts(query: $q) { uri } }', { q: query });
+    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'query' });
+    expect(calls()).toBe(before);
+  });
+});
+
+describe('microblogPosts page sizes', () => {
+  let up: FaultUpstream;
+  let gw: RunningGateway;
+  beforeAll(async () => {
+    up = await startFaultUpstream();
+    up.handle((call, _req, res) =>
+      json(res, 200, { status: 200, response: Array.from({ length: call.body.num_posts }, (_, i) => ({ uri: `at://did:plc:x/app.bsky.feed.post/${i}`, author: { handle: 'h', displayName: '' } })) }),
+    );
+    gw = await startGateway(upstreamEnv(up));
+  });
+  afterAll(async () => {
+    await gw.close();
+    await up.close();
+  });
+
+  it.each([
+    [1, 1],
+    [2, 5],
+    [5, 5],
+    [6, 10],
+    [11, 25],
+    [26, 50],
+    [51, 100],
+    [100, 100],
+  ])('first: %d asks the upstream for num_posts %d and returns first posts', async (first, numPosts) => {
+    up.calls.length = 0;
+    const { body } = await gw.query(`{ microblogPosts(query: "q", first: ${first}) { recordKey } }`);
+    expect(up.calls.map((call) => call.body)).toEqual([{ query: 'q', num_posts: numPosts }]);
+    expect(body.data!.microblogPosts).toHaveLength(first);
+    expect(numPostsFor(first)).toBe(numPosts);
+  });
+
+  it('splits at:// URIs and rejects other forms', () => {
+    expect(parseAtUri('at://did:plc:abc/app.bsky.feed.post/3k')).toEqual({ did: 'did:plc:abc', collection: 'app.bsky.feed.post', recordKey: '3k' });
+    expect(parseAtUri('https://example.com/a/b')).toBeNull();
+    expect(parseAtUri('at://did:plc:abc/only-two')).toBeNull();
+    expect(parseAtUri(42)).toBeNull();
+  });
+});

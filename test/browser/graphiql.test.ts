@@ -1,0 +1,48 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateway, type RunningGateway } from '../support/gateway.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// In CI the browser is installed by .ci/run, so a missing one is a failure there, not a skip.
+const available = existsSync(CHROMIUM) || process.env.CI === 'true';
+
+describe.skipIf(!available)('GraphiQL in headless Chromium', () => {
+  let gw: RunningGateway;
+  let browser: Browser;
+  beforeAll(async () => {
+    gw = await startGateway();
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await gw?.close();
+  });
+
+  it('loads with no request leaving the machine, opens on the examples and runs one', async () => {
+    const page = await browser.newPage();
+    const foreign: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (!['127.0.0.1', 'localhost'].includes(url.hostname) && !['data:', 'blob:'].includes(url.protocol)) foreign.push(request.url());
+    });
+    await page.goto(`${gw.url}/graphql`);
+    await page.locator('.graphiql-execute-button').waitFor({ timeout: 20_000 });
+    // The first tab is the first example operation of schema/examples/.
+    const editorText = async () => (await page.locator('.graphiql-query-editor').innerText()).replace(/\u00a0/g, ' ');
+    await expect.poll(editorText, { timeout: 10_000 }).toContain('domainInfo(domain: "example.com")');
+    expect(await page.locator('.graphiql-tab').count()).toBeGreaterThanOrEqual(4);
+
+    await page.locator('.graphiql-execute-button').click();
+    const responseText = async () => (await page.locator('.graphiql-response').innerText()).replace(/\u00a0/g, ' ');
+    await expect.poll(responseText, { timeout: 15_000 }).toContain('"domainName": "example.com"');
+    const response = await responseText();
+    expect(response).toContain('"isRegistered": true');
+    expect(response).toContain('"sandbox": true');
+    await page.screenshot({ path: 'test/browser/graphiql.png' });
+    expect(foreign).toEqual([]);
+  });
+});

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('configuration', () => {
+  it('defaults to the sandbox on port 4000 outside production', () => {
+    const config = loadConfig({});
+    expect(config.upstream.baseUrl).toBeNull();
+    expect(config.port).toBe(4000);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.upstream.timeoutMs).toBe(10_000);
+  });
+
+  it('reads the upstream settings', () => {
+    const config = loadConfig({ ACTION_BASE_URL: 'https://api.example.com/base', ACTION_TOKEN: ' t0k ', PORT: '8080', UPSTREAM_TIMEOUT_MS: '2500' });
+    expect(config.upstream.baseUrl?.href).toBe('https://api.example.com/base');
+    expect(config.upstream.token).toBe('t0k');
+    expect(config.port).toBe(8080);
+    expect(config.upstream.timeoutMs).toBe(2500);
+  });
+
+  it('stops production start-up without the upstream settings, naming them', () => {
+    expect(problems({ NODE_ENV: 'production' })).toEqual([
+      'ACTION_BASE_URL is required when NODE_ENV=production (the built-in sandbox is for development only)',
+      'ACTION_TOKEN is required when NODE_ENV=production',
+    ]);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT must be a whole number from 0 to 65535, got "eighty"'],
+    [{ PORT: '70000' }, 'PORT must be a whole number from 0 to 65535, got "70000"'],
+    [{ UPSTREAM_TIMEOUT_MS: '-5' }, 'UPSTREAM_TIMEOUT_MS must be a whole number from 50 to 120000, got "-5"'],
+    [{ ACTION_BASE_URL: 'ftp://x.example', ACTION_TOKEN: 't' }, 'ACTION_BASE_URL must use http or https, got "ftp:"'],
+    [{ ACTION_BASE_URL: 'not a url', ACTION_TOKEN: 't' }, 'ACTION_BASE_URL must be an absolute http(s) URL, got "not a url"'],
+    [{ ACTION_BASE_URL: 'https://user:pw@api.example.com', ACTION_TOKEN: 't' }, 'ACTION_BASE_URL must not contain credentials; put the token in ACTION_TOKEN'],
+    [{ ACTION_BASE_URL: 'https://api.example.com' }, 'ACTION_TOKEN is required when ACTION_BASE_URL is set (the upstream bearer token)'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
+  ])('rejects %j', (env, problem) => {
+    expect(problems(env)).toEqual([problem]);
+  });
+
+  it('reports every bad setting at once', () => {
+    expect(problems({ PORT: 'x', FINANCIAL_BATCH_SIZE: '0' })).toHaveLength(2);
+  });
+});

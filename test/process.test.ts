@@ -1,0 +1,67 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const TSX = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function start(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const { ACTION_BASE_URL: _a, ACTION_TOKEN: _t, NODE_ENV: _n, ...inherited } = process.env;
+  const child = spawn(TSX, ['src/main.ts'], { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function waitFor(check: () => boolean, timeoutMs = 20_000) {
+  const until = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > until) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('npm start (src/main.ts)', () => {
+  it('announces the sandbox, serves /healthz, and on SIGTERM finishes in-flight requests before exiting 0', async () => {
+    const port = await freePort();
+    const server = start({ PORT: String(port), SANDBOX_LATENCY_MS: '700' });
+    try {
+      await waitFor(() => server.output().includes('GraphiQL'));
+      expect(server.output()).toContain('built-in SANDBOX upstream');
+      const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+      expect(await health.json()).toEqual({ status: 'ok' });
+
+      const inFlight = fetch(`http://127.0.0.1:${port}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ domainInfo(domain: "example.com") { domainName } }' }),
+      }).then((res) => res.json());
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      server.child.kill('SIGTERM');
+      expect(await inFlight).toMatchObject({ data: { domainInfo: { domainName: 'example.com' } } });
+      expect(await server.exited).toBe(0);
+      expect(server.output()).toContain('draining in-flight requests');
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  });
+
+  it('refuses to start in production without the upstream settings, naming them', async () => {
+    const server = start({ NODE_ENV: 'production', PORT: String(await freePort()) });
+    expect(await server.exited).toBe(78);
+    expect(server.output()).toContain('ACTION_BASE_URL is required when NODE_ENV=production');
+    expect(server.output()).toContain('ACTION_TOKEN is required when NODE_ENV=production');
+  });
+});
