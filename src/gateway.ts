@@ -2,13 +2,13 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
-import { createContext, type CallAction, type GatewayContext } from './context.js';
+import { createContext, type GatewayContext } from './context.js';
 import { loadExamples } from './examples.js';
 import { maskError } from './graphql-errors.js';
-import { describeError, yogaLogger } from './logger.js';
-import { startSandbox, type Sandbox } from './sandbox/server.js';
+import { yogaLogger } from './logger.js';
+import type { Sandbox } from './sandbox/server.js';
 import { schema } from './schema/index.js';
-import { ActionClient } from './upstream/client.js';
+import { createUpstream } from './upstream/index.js';
 
 export interface Gateway {
   yoga: YogaServerInstance<Record<string, unknown>, GatewayContext>;
@@ -19,18 +19,9 @@ export interface Gateway {
 
 /** Builds the Yoga instance and the way upstream; does not listen. */
 export async function createGateway(config: Config, logger: Logger): Promise<Gateway> {
-  const sandbox = config.upstream.baseUrl ? null : await startSandbox({ latencyMs: config.sandboxLatencyMs });
-  const client = new ActionClient({
-    ...config.upstream,
-    baseUrl: config.upstream.baseUrl ?? new URL(sandbox!.url),
-    token: config.upstream.token ?? sandbox!.token,
-    onCallDone: (call) => {
-      if (call.outcome === 'OK') logger.debug({ upstreamCall: call }, 'upstream call');
-      else logger.warn({ upstreamCall: call }, 'upstream call failed');
-    },
-  });
-  const callAction: CallAction = (action, body, signal) => client.call(action, body, { signal });
-  const deps = { config, sandbox: sandbox !== null, callAction };
+  const upstream = await createUpstream(config, logger);
+  const sandbox = upstream.sandbox;
+  const deps = { config, sandbox: sandbox !== null, callAction: upstream.callAction };
 
   const examples = loadExamples();
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
@@ -39,7 +30,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     landingPage: false,
     logging: yogaLogger(logger),
     maskedErrors: { maskError: (error, message) => maskError(error, message) },
-    context: ({ request }) => createContext(deps, request.signal),
+    context: ({ request }) => createContext(deps, { signal: request.signal }),
     graphiql: {
       title: 'Lookup Graph',
       defaultTabs: examples.map((example) => ({
@@ -54,10 +45,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   return {
     yoga,
     sandbox,
-    async close() {
-      await client.close().catch((error: unknown) => logger.warn({ err: describeError(error) }, 'closing the upstream pool failed'));
-      await sandbox?.close();
-    },
+    close: () => upstream.close(),
   };
 }
 

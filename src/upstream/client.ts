@@ -20,6 +20,8 @@ export interface CallOutcome {
 export interface CallOptions {
   /** Cancels the call, e.g. when the client that asked for it went away. */
   signal?: AbortSignal;
+  /** The bearer token for this call; the configured ACTION_TOKEN when absent. */
+  token?: string;
 }
 
 export interface ActionClientOptions extends UpstreamConfig {
@@ -38,7 +40,7 @@ const ACTION_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 export class ActionClient {
   private readonly pool: Pool;
   private readonly pathPrefix: string;
-  private readonly authorization: string;
+  private readonly defaultAuthorization: string;
 
   constructor(private readonly options: ActionClientOptions) {
     this.pool = new Pool(options.baseUrl.origin, {
@@ -49,7 +51,7 @@ export class ActionClient {
       bodyTimeout: options.timeoutMs,
     });
     this.pathPrefix = options.baseUrl.pathname.replace(/\/+$/, '');
-    this.authorization = `Bearer ${options.token}`;
+    this.defaultAuthorization = `Bearer ${options.token}`;
   }
 
   async call(action: string, body: Record<string, unknown>, options: CallOptions = {}): Promise<ActionEnvelope> {
@@ -89,7 +91,7 @@ export class ActionClient {
         path: `${this.pathPrefix}/v1/action/${action}`,
         method: 'POST',
         headers: {
-          authorization: this.authorization,
+          authorization: options.token ? `Bearer ${options.token}` : this.defaultAuthorization,
           'content-type': 'application/json',
           accept: 'application/json',
         },
