@@ -4,6 +4,7 @@ import '../actions/domain-info/field.js';
 import '../actions/financial-profile/field.js';
 import '../actions/crm-owners/field.js';
 import '../actions/microblog-posts/field.js';
+import '../actions/search-news/field.js'
 
 /** The whole schema, sorted so that its printed form is stable. */
 export const schema = lexicographicSortSchema(builder.toSchema());
