@@ -5,6 +5,8 @@ import '../actions/financial-profile/field.js';
 import '../actions/crm-owners/field.js';
 import '../actions/microblog-posts/field.js';
 import '../actions/search-news/field.js'
+import '../actions/professionalnet-profile/field.js'
+import '../actions/company-object/field.js'
 
 /** The whole schema, sorted so that its printed form is stable. */
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -1,0 +1,20 @@
+import { builder } from '../../schema/builder.js';
+import { requireHandle } from './handle.js';
+import { loadProfessionalProfile } from './load.js';
+import { ProfessionalProfile } from './types.js';
+
+builder.queryField('professionalnetProfile', (t) =>
+  t.field({
+    type: ProfessionalProfile,
+    nullable: true,
+    description:
+      'A person\'s profile on the professional network (upstream action get_professionalnet_profile): headline, location, career, education, certifications, publications, skills. The upstream payload is large; select only the fields you show. One upstream call per distinct handle per operation.',
+    args: {
+      handle: t.arg.string({
+        required: true,
+        description: 'The profile handle, 3 to 100 letters, digits, "-" or "_" (e.g. "sam-rivera"), case-insensitive; a profile URL such as "https://www.professionalnet.example/in/sam-rivera/" is also accepted.',
+      }),
+    },
+    resolve: (_root, args, ctx) => loadProfessionalProfile(ctx, requireHandle('handle', args.handle)),
+  }),
+);

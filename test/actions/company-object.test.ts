@@ -1,0 +1,258 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
+import { startGateway, type RunningGateway } from '../support/gateway.js';
+
+const CATEGORY = 'sector industryGroup industry subIndustry gicsCode sicCode sic4Codes naicsCode naics6Codes naics6Codes2022';
+const METRICS = `employees employeesRange employeeCountRange { min max } marketCap annualRevenue estimatedAnnualRevenue
+  estimatedAnnualRevenueRange { min max } raised fiscalYearEnd alexaGlobalRank alexaUsRank trafficRank`;
+const TWITTER = 'handle id bio location avatarUrl siteUrl followerCount followingCount';
+const EVERY_FIELD = `
+  id domain domainAliases name legalName description type ticker foundedYear logoUrl phone location
+  geo { streetNumber streetName subPremise streetAddress city postalCode state stateCode country countryCode latitude longitude }
+  timeZone utcOffset isEmailProvider emailProviderDomain
+  category { ${CATEGORY} }
+  tags tech techCategories
+  metrics { ${METRICS} }
+  identifiers { usCik usEin }
+  parentDomain ultimateParentDomain
+  site { emailAddresses phoneNumbers }
+  crunchbase { handle } linkedin { handle } facebook { handle likes } twitter { ${TWITTER} }
+  indexedAt`;
+
+describe('company against the sandbox', () => {
+  let gw: RunningGateway;
+  beforeAll(async () => {
+    gw = await startGateway();
+  });
+  afterAll(() => gw.close());
+  const calls = () => gw.gateway.sandbox!.calls.get('get_company_object') ?? 0;
+
+  it('resolves every field of a company', async () => {
+    const { status, body } = await gw.query(`{ company(domain: "HubSpot.com.") { ${EVERY_FIELD} } }`);
+    expect(status).toBe(200);
+    expect(body.errors).toBeUndefined();
+    expect(body.data!.company).toEqual({
+      id: '2f6a3c9e-5b1d-4e8a-9c07-3d2b1a0f4e6c',
+      domain: 'hubspot.com',
+      domainAliases: ['hubspot.net', 'hubspot-inbound.com', 'hubspot.de'],
+      name: 'Hubspot',
+      legalName: 'Hubspot, Inc.',
+      description: 'Hubspot offers a cloud-based customer platform of marketing, sales, service, content and operations software for mid-market businesses.',
+      type: 'public',
+      ticker: 'HUBS',
+      foundedYear: 2006,
+      logoUrl: 'https://logo.company-data.example/hubspot.com',
+      phone: '+1 888-482-7768',
+      location: '2 Canal Park, Cambridge, MA 02141, USA',
+      geo: {
+        streetNumber: '2',
+        streetName: 'Canal Park',
+        subPremise: '5th Floor',
+        streetAddress: '2 Canal Park',
+        city: 'Cambridge',
+        postalCode: '02141',
+        state: 'Massachusetts',
+        stateCode: 'MA',
+        country: 'United States',
+        countryCode: 'US',
+        latitude: 42.3688272,
+        longitude: -71.0712543,
+      },
+      timeZone: 'America/New_York',
+      utcOffset: -5,
+      isEmailProvider: false,
+      emailProviderDomain: null,
+      category: {
+        sector: 'Information Technology',
+        industryGroup: 'Software & Services',
+        industry: 'Software',
+        subIndustry: 'Application Software',
+        gicsCode: '45103010',
+        sicCode: '73',
+        sic4Codes: ['7372'],
+        naicsCode: '51',
+        naics6Codes: ['513210', '541511'],
+        naics6Codes2022: ['513210'],
+      },
+      tags: ['Technology', 'SAAS', 'B2B', 'Enterprise', 'Marketing Automation', 'CRM'],
+      tech: ['google_analytics', 'google_tag_manager', 'salesforce', 'amazon_s3', 'cloudflare', 'stripe', 'zendesk', 'segment'],
+      techCategories: ['analytics', 'tag_management', 'crm', 'cloud_storage', 'cdn', 'payment', 'customer_support'],
+      metrics: {
+        employees: 7663,
+        employeesRange: '5K-10K',
+        employeeCountRange: { min: 5000, max: 10000 },
+        marketCap: 3200000000,
+        annualRevenue: 2627000000,
+        estimatedAnnualRevenue: '$1B-$10B',
+        estimatedAnnualRevenueRange: { min: 1e9, max: 1e10 },
+        raised: 100500000,
+        fiscalYearEnd: 12,
+        alexaGlobalRank: 2987,
+        alexaUsRank: 1214,
+        trafficRank: 'very_high',
+      },
+      identifiers: { usCik: '0001404655', usEin: '20-2632791' },
+      parentDomain: null,
+      ultimateParentDomain: 'hubspot.com',
+      site: { emailAddresses: ['info@hubspot.com', 'press@hubspot.com', 'investors@hubspot.com'], phoneNumbers: ['+1 888-482-7768', '+353 1 518 7500'] },
+      crunchbase: { handle: 'organization/hubspot' },
+      linkedin: { handle: 'company/hubspot' },
+      facebook: { handle: 'hubspot', likes: 314582 },
+      twitter: {
+        handle: 'Hubspot',
+        id: '14085040',
+        bio: 'Helping millions grow better. Customer platform news from the Hubspot team.',
+        location: 'Cambridge, MA',
+        avatarUrl: 'https://pbs.microblog-images.example/profile_images/hubspot_400x400.png',
+        siteUrl: 'https://www.hubspot.com/', // the URL scalar serialises URLs in normal form
+        followerCount: 812944,
+        followingCount: 4571,
+      },
+      indexedAt: '2026-10-28T04:17:52.000Z',
+    });
+    expect(body.extensions?.gateway).toEqual({ sandbox: true, upstreamCalls: 1 });
+  });
+
+  it('makes one upstream call for the same domain asked twice in one operation', async () => {
+    const before = calls();
+    const { body } = await gw.query('{ a: company(domain: "stripe.com") { name } b: company(domain: "STRIPE.com.") { ticker } }');
+    expect(body.errors).toBeUndefined();
+    expect(body.data).toEqual({ a: { name: 'Stripe' }, b: { ticker: 'HUBS' } });
+    expect(calls() - before).toBe(1);
+  });
+
+  it.each([
+    ['', 'must not be empty'],
+    ['https://hubspot.com/', 'must be a domain name'],
+    ['hubspot', 'must be a domain name'],
+    ['hub spot.com', 'must be a domain name'],
+    ['a'.repeat(300), 'at most 253'],
+  ])('rejects domain %j before any upstream call', async (domain, message) => {
+    const before = calls();
+    const { body } = await gw.query('query($d: String!) { company(domain: $d) { name } }', { d: domain });
+    expect(body.data).toEqual({ company: null });
+    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'domain' });
+    expect(body.errors![0]!.message).toContain(message);
+    expect(calls()).toBe(before);
+    expect(body.extensions?.gateway.upstreamCalls).toBe(0);
+  });
+
+  it('answers a five-field query in a small fraction of the REST payload', async () => {
+    const sandbox = gw.gateway.sandbox!;
+    const rest = await fetch(`${sandbox.url}/v1/action/get_company_object`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sandbox.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ domain: 'hubspot.com' }),
+    });
+    expect(rest.status).toBe(200);
+    const restBytes = Buffer.byteLength(await rest.text());
+    const { body, text } = await gw.query('{ company(domain: "hubspot.com") { name ticker logoUrl metrics { employees marketCap } } }');
+    expect(body.errors).toBeUndefined();
+    const graphqlBytes = Buffer.byteLength(text);
+    console.log(`company, five fields: GraphQL response ${graphqlBytes} bytes vs REST payload ${restBytes} bytes (${(restBytes / graphqlBytes).toFixed(1)}x smaller)`);
+    expect(graphqlBytes).toBeLessThan(400);
+    expect(graphqlBytes * 5).toBeLessThan(restBytes);
+  });
+});
+
+describe('company against upstream variants', () => {
+  let up: FaultUpstream;
+  let gw: RunningGateway;
+  beforeAll(async () => {
+    up = await startFaultUpstream();
+    gw = await startGateway(upstreamEnv(up));
+  });
+  afterAll(async () => {
+    await gw.close();
+    await up.close();
+  });
+
+  function answer(response: Record<string, unknown>) {
+    up.handle((_call, _req, res) => json(res, 200, { status: 200, response }));
+  }
+
+  it('reads emailProvider given as a provider domain instead of a boolean', async () => {
+    answer({ domain: 'acme-widgets.com', emailProvider: 'Google.com' });
+    const { body } = await gw.query('{ company(domain: "acme-widgets.com") { domain isEmailProvider emailProviderDomain } }');
+    expect(body.errors).toBeUndefined();
+    expect(body.data!.company).toEqual({ domain: 'acme-widgets.com', isEmailProvider: null, emailProviderDomain: 'google.com' });
+    expect(up.calls.at(-1)!.body).toEqual({ domain: 'acme-widgets.com' });
+  });
+
+  it('reads emailProvider given as the documented boolean', async () => {
+    answer({ domain: 'mail-provider.example', emailProvider: true });
+    const { body } = await gw.query('{ company(domain: "mail-provider.example") { isEmailProvider emailProviderDomain } }');
+    expect(body.data!.company).toEqual({ isEmailProvider: true, emailProviderDomain: null });
+  });
+
+  it.each([
+    ['251-1K', undefined, null, '251-1K', { min: 251, max: 1000 }],
+    ['10K+', undefined, null, '10K+', { min: 10000, max: null }],
+    ['1,200', undefined, 1200, null, null],
+    [42, '11-50', 42, '11-50', { min: 11, max: 50 }],
+    ['about fifty', undefined, null, 'about fifty', null],
+  ])('reads metrics.employees %j (employeesRange %j)', async (employees, employeesRange, count, rangeText, range) => {
+    answer({ domain: 'acme-widgets.com', metrics: { employees, employeesRange, estimatedAnnualRevenue: '$10B+', marketCap: null } });
+    const { body } = await gw.query('{ company(domain: "acme-widgets.com") { metrics { employees employeesRange employeeCountRange { min max } estimatedAnnualRevenueRange { min max } marketCap } } }');
+    expect(body.errors).toBeUndefined();
+    expect(body.data!.company.metrics).toEqual({
+      employees: count,
+      employeesRange: rangeText,
+      employeeCountRange: range,
+      estimatedAnnualRevenueRange: { min: 1e10, max: null },
+      marketCap: null,
+    });
+  });
+
+  it('resolves a null twitter, null category parts, null usEIN, raised and parent domain as null', async () => {
+    answer({
+      id: '9b1e0c44-1d2f-4a55-8e33-0c6f7a2b9d10',
+      name: 'Acme Widgets',
+      domain: 'acme-widgets.com',
+      twitter: null,
+      category: { sector: null, industryGroup: null, industry: null, subIndustry: null, gicsCode: null, sicCode: null, sic4Codes: null, naicsCode: null, naics6Codes: null, naics6Codes2022: null },
+      identifiers: { usCIK: null, usEIN: null },
+      metrics: { raised: null, marketCap: 3_200_000_000, annualRevenue: 48_500_000_000, employees: 251 },
+      parent: { domain: null },
+      ultimateParent: null,
+      tags: null,
+      site: null,
+    });
+    const { body } = await gw.query(`{ company(domain: "acme-widgets.com") {
+      id name twitter { ${TWITTER} } category { ${CATEGORY} } identifiers { usCik usEin }
+      metrics { raised marketCap annualRevenue employees employeesRange employeeCountRange { min } }
+      parentDomain ultimateParentDomain tags site { emailAddresses } geo { city } indexedAt isEmailProvider
+    } }`);
+    expect(body.errors).toBeUndefined();
+    expect(body.data!.company).toEqual({
+      id: '9b1e0c44-1d2f-4a55-8e33-0c6f7a2b9d10',
+      name: 'Acme Widgets',
+      twitter: null,
+      category: { sector: null, industryGroup: null, industry: null, subIndustry: null, gicsCode: null, sicCode: null, sic4Codes: [], naicsCode: null, naics6Codes: [], naics6Codes2022: [] },
+      identifiers: { usCik: null, usEin: null },
+      // Beyond 2^31: these would break a 32-bit Int.
+      metrics: { raised: null, marketCap: 3200000000, annualRevenue: 48500000000, employees: 251, employeesRange: null, employeeCountRange: null },
+      parentDomain: null,
+      ultimateParentDomain: null,
+      tags: [],
+      site: null,
+      geo: null,
+      indexedAt: null,
+      isEmailProvider: null,
+    });
+  });
+
+  it('resolves a null category as null', async () => {
+    answer({ domain: 'acme-widgets.com', category: null });
+    const { body } = await gw.query(`{ company(domain: "acme-widgets.com") { domain category { ${CATEGORY} } } }`);
+    expect(body.errors).toBeUndefined();
+    expect(body.data!.company).toEqual({ domain: 'acme-widgets.com', category: null });
+  });
+
+  it('reports a response that is not an object as UPSTREAM_BAD_RESPONSE', async () => {
+    up.handle((_call, _req, res) => json(res, 200, { status: 200, response: 'no company' }));
+    const { body } = await gw.query('{ company(domain: "acme-widgets.com") { name } }');
+    expect(body.data).toEqual({ company: null });
+    expect(body.errors![0]!.extensions).toMatchObject({ code: 'UPSTREAM_BAD_RESPONSE', action: 'get_company_object' });
+  });
+});

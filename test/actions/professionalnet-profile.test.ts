@@ -1,0 +1,331 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
+import { startGateway, type RunningGateway } from '../support/gateway.js';
+
+const DATE = 'year month day iso';
+const PERIOD = `start { ${DATE} } end { ${DATE} } isOngoing`;
+const COMPANY = 'id name logoUrl url employeeCountRange { min max }';
+const EVERY_FIELD = `
+  handle profileId entityUrn objectUrn firstName lastName fullName headline summary industry profileType
+  pictureUrl backgroundImageUrl isInfluencer isOpenToWork isPremium
+  location { label shortLabel city state country }
+  languages { primaryLocale { language country tag } supportedLocales { language country tag } profileLanguages { name proficiency } }
+  network { connectionsCount followersCount isFollowable }
+  skills
+  positionGroups { company { ${COMPANY} } period { ${PERIOD} } positions { title companyName employmentType location description period { ${PERIOD} } } }
+  education { school { name logoUrl url } degreeName fieldOfStudy grade description period { ${PERIOD} } }
+  certifications { name authority displaySource url licenseNumber company { ${COMPANY} } period { ${PERIOD} } }
+  publications { name publisher url date { ${DATE} } authors { name firstName lastName headline type } }
+  awards courses organizations patents projects relatedProfiles testScores treasuryMedia volunteerExperiences
+  birthDate contactInfo verificationsInfo`;
+
+const MEDIA = 'https://media.professionalnet.example/dms/image';
+const OPEN = { year: null, month: null, day: null, iso: null };
+const ym = (year: number, month: number | null) => ({ year, month, day: null, iso: month === null ? String(year) : `${year}-${String(month).padStart(2, '0')}` });
+
+describe('professionalnetProfile against the sandbox', () => {
+  let gw: RunningGateway;
+  beforeAll(async () => {
+    gw = await startGateway();
+  });
+  afterAll(() => gw.close());
+  const calls = () => gw.gateway.sandbox!.calls.get('get_professionalnet_profile') ?? 0;
+
+  it('resolves every field of a profile', async () => {
+    const { status, body } = await gw.query(`{ professionalnetProfile(handle: "Jordan-Lee") { ${EVERY_FIELD} } }`);
+    expect(status).toBe(200);
+    expect(body.errors).toBeUndefined();
+    const profile = body.data!.professionalnetProfile;
+    expect(profile).toMatchObject({
+      handle: 'jordan-lee',
+      profileId: 'ACoAAB4m2XQBc1vR7oQj0p3sKfXh2YwLmN8tUe4',
+      entityUrn: 'urn:li:fsd_profile:ACoAAB4m2XQBc1vR7oQj0p3sKfXh2YwLmN8tUe4',
+      objectUrn: '509446612',
+      firstName: 'Jordan',
+      lastName: 'Lee',
+      fullName: 'Jordan Lee',
+      headline: 'Engineering Manager, Data Platform at Northwind Analytics | GraphQL, distributed systems',
+      industry: 'Software Development',
+      profileType: 'personal',
+      pictureUrl: `${MEDIA}/D5603AQH7kq2R9xYz1w/profile-displayphoto-shrink_800_800/jordan-lee/0?e=1767225600&v=beta&t=q8Zr3kV1`,
+      backgroundImageUrl: `${MEDIA}/D5616AQF2mP0xLq4sEw/profile-displaybackgroundimage-shrink_350_1400/jordan-lee/0?e=1767225600&v=beta&t=Jm2Lx7Pa`,
+      isInfluencer: false,
+      isOpenToWork: false,
+      isPremium: true,
+      location: { label: 'San Francisco, California, United States', shortLabel: 'San Francisco, California', city: 'San Francisco', state: 'California', country: 'United States' },
+      languages: {
+        primaryLocale: { language: 'en', country: 'US', tag: 'en-US' },
+        supportedLocales: [
+          { language: 'en', country: 'US', tag: 'en-US' },
+          { language: 'es', country: 'ES', tag: 'es-ES' },
+        ],
+        profileLanguages: [
+          { name: 'English', proficiency: 'NATIVE_OR_BILINGUAL' },
+          { name: 'Spanish', proficiency: 'PROFESSIONAL_WORKING' },
+          { name: 'Portuguese', proficiency: 'ELEMENTARY' },
+        ],
+      },
+      network: { connectionsCount: 2847, followersCount: 3912, isFollowable: true },
+      awards: [],
+      courses: [],
+      organizations: [],
+      patents: [],
+      projects: [],
+      relatedProfiles: [],
+      testScores: [],
+      treasuryMedia: [],
+      volunteerExperiences: [],
+      birthDate: null,
+      contactInfo: null,
+      verificationsInfo: null,
+    });
+    expect(profile.summary.split('\n')).toHaveLength(5);
+    expect(profile.summary).toMatch(/^I lead teams that build the data platforms/);
+    expect(profile.skills).toHaveLength(20);
+    expect(profile.skills.slice(0, 3)).toEqual(['GraphQL', 'Distributed Systems', 'Engineering Management']);
+
+    expect(profile.positionGroups).toEqual([
+      {
+        company: { id: '18244011', name: 'Northwind Analytics', logoUrl: `${MEDIA}/C4E0BAQE8n2kLw1Xb4Q/company-logo_200_200/northwind/0`, url: 'https://www.professionalnet.example/company/northwind-analytics/', employeeCountRange: { min: 1001, max: 5000 } },
+        period: { start: ym(2019, 4), end: OPEN, isOngoing: true },
+        positions: [
+          {
+            title: 'Engineering Manager, Data Platform',
+            companyName: 'Northwind Analytics',
+            employmentType: 'Full-time',
+            location: 'San Francisco, California, United States',
+            description: 'Lead the Data Platform group (14 engineers, 3 teams): GraphQL gateway, event pipeline and warehouse. Cut p95 API latency from 480 ms to 95 ms and halved infrastructure cost per customer.',
+            period: { start: ym(2022, 1), end: OPEN, isOngoing: true },
+          },
+          {
+            title: 'Staff Software Engineer',
+            companyName: 'Northwind Analytics',
+            employmentType: 'Full-time',
+            location: null,
+            description: 'Designed and built the first GraphQL gateway over 30 internal services; introduced schema review and persisted queries.',
+            period: { start: ym(2019, 4), end: ym(2021, 12), isOngoing: false },
+          },
+        ],
+      },
+      {
+        company: { id: '3105577', name: 'Contoso Logistics', logoUrl: `${MEDIA}/C560BAQF0r3vYw8Lp1A/company-logo_200_200/contoso/0`, url: 'https://www.professionalnet.example/company/contoso-logistics/', employeeCountRange: { min: 201, max: 500 } },
+        period: { start: ym(2015, 6), end: ym(2019, 3), isOngoing: false },
+        positions: [
+          {
+            title: 'Senior Software Engineer',
+            companyName: 'Contoso Logistics',
+            employmentType: 'Full-time',
+            location: 'Oakland, California, United States',
+            description: 'Built the shipment-tracking event pipeline on Kafka (40k events/s) and its read APIs.',
+            period: { start: ym(2015, 6), end: ym(2019, 3), isOngoing: false },
+          },
+        ],
+      },
+      {
+        // The nulls the live service sends for a small employer resolve as null, not as errors.
+        company: { id: null, name: 'Fabrikam Labs', logoUrl: null, url: null, employeeCountRange: { min: 11, max: 50 } },
+        period: { start: ym(2013, 7), end: ym(2015, 5), isOngoing: false },
+        positions: [{ title: 'Software Engineer', companyName: 'Fabrikam Labs', employmentType: null, location: null, description: null, period: { start: ym(2013, 7), end: ym(2015, 5), isOngoing: false } }],
+      },
+    ]);
+
+    expect(profile.education).toEqual([
+      {
+        school: { name: 'Stanford University', logoUrl: `${MEDIA}/C560BAQHrq0o8Xvx4xg/company-logo_100_100/stanford/0`, url: 'https://www.professionalnet.example/school/stanford-university/' },
+        degreeName: 'Master of Science - MS',
+        fieldOfStudy: 'Computer Science',
+        grade: null,
+        description: 'Thesis: consistent snapshots for streaming joins. Teaching assistant for CS 244b (Distributed Systems).',
+        period: { start: ym(2011, null), end: ym(2013, null), isOngoing: false },
+      },
+      {
+        school: { name: 'University of California San Diego', logoUrl: `${MEDIA}/C4D0BAQGu1kQ9o6f8yA/company-logo_100_100/ucsd/0`, url: 'https://www.professionalnet.example/school/uc-san-diego/' },
+        degreeName: 'Bachelor of Science - BS',
+        fieldOfStudy: 'Computer Engineering',
+        grade: '3.8 GPA',
+        description: null,
+        period: { start: ym(2007, null), end: ym(2011, null), isOngoing: false },
+      },
+    ]);
+
+    expect(profile.certifications).toEqual([
+      {
+        name: 'AWS Certified Solutions Architect – Professional',
+        authority: 'Amazon Web Services (AWS)',
+        displaySource: 'credly.com',
+        url: 'https://www.credly.com/badges/5d1c2e7a-8b3f-4f0e-9a61-2c7d4e8b1f03',
+        licenseNumber: 'AWS-PSA-4471920',
+        company: { id: '2382910', name: 'Amazon Web Services (AWS)', logoUrl: `${MEDIA}/C560BAQGh3kQ2vV0ypA/company-logo_200_200/aws/0`, url: 'https://www.professionalnet.example/company/amazon-web-services/', employeeCountRange: null },
+        period: { start: ym(2023, 3), end: ym(2026, 3), isOngoing: false },
+      },
+      {
+        name: 'Certified Kubernetes Administrator (CKA)',
+        authority: 'Cloud Native Computing Foundation',
+        displaySource: 'training.linuxfoundation.example',
+        url: 'https://training.linuxfoundation.example/certification/verify/LF-8xk2p1z9qa',
+        licenseNumber: null,
+        company: { id: null, name: 'Cloud Native Computing Foundation', logoUrl: `${MEDIA}/C4E0BAQF9wP1nYq3h8g/company-logo_200_200/cncf/0`, url: null, employeeCountRange: null },
+        period: { start: ym(2021, 11), end: OPEN, isOngoing: true },
+      },
+    ]);
+
+    const headline = 'Engineering Manager, Data Platform at Northwind Analytics';
+    expect(profile.publications).toEqual([
+      {
+        name: 'One Gateway, Thirty Services: Lessons from Migrating to GraphQL',
+        publisher: 'InfoQ',
+        url: 'https://www.infoq.example/articles/graphql-gateway-migration/',
+        date: { year: 2023, month: 4, day: 12, iso: '2023-04-12' },
+        authors: [
+          { name: null, firstName: 'Jordan', lastName: 'Lee', headline, type: 'profile' },
+          { name: null, firstName: 'Priya', lastName: 'Natarajan', headline: 'Principal Engineer at Northwind Analytics', type: 'profile' },
+        ],
+      },
+      {
+        name: 'Consistent Snapshots for Streaming Joins',
+        publisher: 'Stanford CS Technical Reports',
+        url: 'https://cs.stanford.example/reports/2013-07',
+        date: { year: 2013, month: 6, day: null, iso: '2013-06' },
+        authors: [
+          { name: null, firstName: 'Jordan', lastName: 'Lee', headline, type: 'profile' },
+          { name: 'M. Okafor', firstName: null, lastName: null, headline: null, type: 'name' },
+        ],
+      },
+    ]);
+    expect(body.extensions?.gateway).toEqual({ sandbox: true, upstreamCalls: 1 });
+  });
+
+  it('makes one upstream call for the same profile asked by handle, by another case and by URL', async () => {
+    const before = calls();
+    const { body } = await gw.query(`{
+      a: professionalnetProfile(handle: "sam-rivera") { fullName }
+      b: professionalnetProfile(handle: "Sam-Rivera") { handle }
+      c: professionalnetProfile(handle: "https://www.professionalnet.example/in/sam-rivera/") { network { followersCount } }
+    }`);
+    expect(body.errors).toBeUndefined();
+    expect(body.data).toEqual({ a: { fullName: 'Sam Rivera' }, b: { handle: 'sam-rivera' }, c: { network: { followersCount: 3912 } } });
+    expect(calls() - before).toBe(1);
+    expect(body.extensions?.gateway.upstreamCalls).toBe(1);
+  });
+
+  it.each([
+    ['', 'must not be empty'],
+    ['ab', 'must be a profile handle'],
+    ['a'.repeat(101), 'must be a profile handle'],
+    ['sam rivera', 'must be a profile handle'],
+    ['sam.rivera', 'must be a profile handle'],
+    ['../admin', 'must be a profile handle'],
+    ['https://www.professionalnet.example/company/northwind/', 'profile URL of the form'],
+    ['https://www.professionalnet.example/in/sam-rivera/details/skills/', 'profile URL of the form'],
+    ['ftp://www.professionalnet.example/in/sam-rivera/', 'must be a profile handle'],
+    ['https://www.professionalnet.example/in/x/', 'must be a profile handle'],
+  ])('rejects handle %j before any upstream call', async (handle, message) => {
+    const before = calls();
+    const { status, body } = await gw.query('query($h: String!) { professionalnetProfile(handle: $h) { handle } }', { h: handle });
+    expect(status).toBe(200);
+    expect(body.data).toEqual({ professionalnetProfile: null });
+    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'handle' });
+    expect(body.errors![0]!.message).toContain(message);
+    expect(calls()).toBe(before);
+    expect(body.extensions?.gateway.upstreamCalls).toBe(0);
+  });
+
+  it('answers a five-field query in a small fraction of the REST payload', async () => {
+    const sandbox = gw.gateway.sandbox!;
+    const rest = await fetch(`${sandbox.url}/v1/action/get_professionalnet_profile`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sandbox.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ profile_handle: 'sam-rivera' }),
+    });
+    expect(rest.status).toBe(200);
+    const restBytes = Buffer.byteLength(await rest.text());
+    const { body, text } = await gw.query('{ professionalnetProfile(handle: "sam-rivera") { fullName headline pictureUrl location { label } network { followersCount } } }');
+    expect(body.errors).toBeUndefined();
+    const graphqlBytes = Buffer.byteLength(text);
+    console.log(`professionalnetProfile, five fields: GraphQL response ${graphqlBytes} bytes vs REST payload ${restBytes} bytes (${(restBytes / graphqlBytes).toFixed(1)}x smaller)`);
+    expect(graphqlBytes).toBeLessThan(600);
+    expect(graphqlBytes * 10).toBeLessThan(restBytes);
+  });
+});
+
+describe('professionalnetProfile against upstream variants', () => {
+  let up: FaultUpstream;
+  let gw: RunningGateway;
+  beforeAll(async () => {
+    up = await startFaultUpstream();
+    gw = await startGateway(upstreamEnv(up));
+  });
+  afterAll(async () => {
+    await gw.close();
+    await up.close();
+  });
+
+  it('resolves the nulls the live service sends as null, never as errors', async () => {
+    up.handle((_call, _req, res) =>
+      json(res, 200, {
+        status: 200,
+        response: {
+          first_name: 'Ana',
+          last_name: null,
+          sub_title: 'Freelance translator',
+          object_urn: 3_402_117_889,
+          location: { city: null, country: 'Germany', default: 'Germany', short: 'Germany', state: null },
+          position_groups: [
+            {
+              company: { employees: { start: null, end: null }, id: null, logo: null, name: 'Self-employed', url: null },
+              date: { start: { day: null, month: null, year: 2020 }, end: { day: null, month: null, year: null } },
+              profile_positions: [{ company: null, description: null, employment_type: null, location: null, title: 'Translator', date: { start: { day: null, month: null, year: 2020 }, end: null } }],
+            },
+          ],
+          certifications: [{ name: 'Sworn translator', license_number: 48_117, company: null, date: null }],
+          publications: [{ name: 'Glossary', date: { day: 31, month: 2, year: 2021 }, authors: null }],
+          skills: ['Translation', 17, null, 'German'],
+          awards: [{ title: 'Translator of the year' }, null],
+          contact_info: { email: 'ana@example.org' },
+        },
+      }),
+    );
+    const { body } = await gw.query(`{ professionalnetProfile(handle: "ana_translates") {
+      fullName firstName lastName objectUrn headline
+      location { label shortLabel city state country }
+      positionGroups { company { ${COMPANY} } period { ${PERIOD} } positions { title companyName employmentType location description period { ${PERIOD} } } }
+      certifications { name licenseNumber company { name } period { isOngoing } }
+      publications { name date { ${DATE} } authors { name } }
+      skills awards contactInfo birthDate languages { primaryLocale { tag } } network { followersCount } education { degreeName }
+    } }`);
+    expect(body.errors).toBeUndefined();
+    expect(up.calls.map((call) => call.body)).toEqual([{ profile_handle: 'ana_translates' }]);
+    expect(body.data!.professionalnetProfile).toEqual({
+      fullName: 'Ana',
+      firstName: 'Ana',
+      lastName: null,
+      objectUrn: '3402117889',
+      headline: 'Freelance translator',
+      location: { label: 'Germany', shortLabel: 'Germany', city: null, state: null, country: 'Germany' },
+      positionGroups: [
+        {
+          company: { id: null, name: 'Self-employed', logoUrl: null, url: null, employeeCountRange: null },
+          period: { start: { year: 2020, month: null, day: null, iso: '2020' }, end: OPEN, isOngoing: true },
+          positions: [{ title: 'Translator', companyName: null, employmentType: null, location: null, description: null, period: { start: { year: 2020, month: null, day: null, iso: '2020' }, end: null, isOngoing: true } }],
+        },
+      ],
+      certifications: [{ name: 'Sworn translator', licenseNumber: '48117', company: null, period: null }],
+      // 31 February is not a day: the day is dropped, the month kept.
+      publications: [{ name: 'Glossary', date: { year: 2021, month: 2, day: null, iso: '2021-02' }, authors: [] }],
+      skills: ['Translation', 'German'],
+      awards: [{ title: 'Translator of the year' }],
+      contactInfo: { email: 'ana@example.org' },
+      birthDate: null,
+      languages: null,
+      network: null,
+      education: [],
+    });
+  });
+
+  it('reports a response that is not an object as UPSTREAM_BAD_RESPONSE', async () => {
+    up.handle((_call, _req, res) => json(res, 200, { status: 200, response: ['not', 'a', 'profile'] }));
+    const { body } = await gw.query('{ professionalnetProfile(handle: "sam-rivera") { fullName } }');
+    expect(body.data).toEqual({ professionalnetProfile: null });
+    expect(body.errors![0]!.extensions).toMatchObject({ code: 'UPSTREAM_BAD_RESPONSE', action: 'get_professionalnet_profile' });
+  });
+});
