@@ -7,6 +7,9 @@ import '../actions/microblog-posts/field.js';
 import '../actions/search-news/field.js'
 import '../actions/professionalnet-profile/field.js'
 import '../actions/company-object/field.js'
+import '../actions/videosite-channel/field.js'
+import '../actions/videosite-transcript/field.js'
+import '../actions/videosite-search/field.js'
 
 /** The whole schema, sorted so that its printed form is stable. */
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -1,4 +1,99 @@
-/** run_videosite_search (contract 2.8): minimal for now; the video-site issue completes it. */
+/**
+ * run_videosite_search (contract 2.8). The query comes back in `search_parameters.q`, in the titles
+ * and in the suggestions. Thumbnails are strings in shorts and {rich, static} objects in videos,
+ * as the live service sends them; one video has no animated preview.
+ */
 export function videositeSearch(query: string): Record<string, unknown> {
-  return { search_parameters: { engine: 'videosite', q: query }, search_information: { total_results: 0 }, videos: [], shorts: [], suggestions: [] };
+  const q = query.trim();
+  return {
+    search_information: { total_results: 2_873_000_000 },
+    search_parameters: { engine: 'videosite', gl: 'us', hl: 'en', q },
+    shorts: [
+      {
+        section_title: 'Shorts',
+        position: 2,
+        items: [
+          short(1, 'sH0rT1aBcDe', `${q} in 30 seconds`, 3_912_004),
+          short(2, 'sH0rT2fGhIj', `The ${q} trick nobody tells you`, 14_000_000_000),
+        ],
+      },
+    ],
+    suggestions: [`${q} explained`, `${q} for beginners`, `${q} documentary`],
+    videos: [
+      {
+        id: 'vId0001aBcD',
+        link: 'https://www.videosite.example/watch?v=vId0001aBcD',
+        title: `${q}: the complete guide`,
+        description: `Everything you need to know about ${q}, from the basics to the details experts argue about.`,
+        length: '54:47',
+        published_time: '2 months ago',
+        position: 1,
+        views: 14_000_000_000,
+        badges: ['4K', 'CC'],
+        channel: {
+          id: 'UCsandboxStudio0000000001',
+          link: 'https://www.videosite.example/@sandboxstudio',
+          thumbnail: 'https://yt3.videosite-img.example/avatar/sandboxstudio=s68-c-k',
+          title: 'Sandbox Studio',
+          is_verified: true,
+        },
+        thumbnail: {
+          rich: 'https://i.videosite-img.example/an_webp/vId0001aBcD/mqdefault_6s.webp',
+          static: 'https://i.videosite-img.example/vi/vId0001aBcD/hq720.jpg',
+        },
+      },
+      {
+        id: 'vId0002eFgH',
+        link: 'https://www.videosite.example/watch?v=vId0002eFgH',
+        title: `I tried ${q} for 30 days`,
+        description: `A month-long experiment with ${q}. Chapters in the description.`,
+        length: '1:02:03',
+        published_time: '1 year ago',
+        position: 2,
+        views: 987_654,
+        badges: [],
+        channel: {
+          id: 'UCsandboxVlogs00000000002',
+          link: 'https://www.videosite.example/@sandboxvlogs',
+          thumbnail: 'https://yt3.videosite-img.example/avatar/sandboxvlogs=s68-c-k',
+          title: 'Sandbox Vlogs',
+          is_verified: false,
+        },
+        thumbnail: { static: 'https://i.videosite-img.example/vi/vId0002eFgH/hq720.jpg' },
+      },
+      {
+        id: 'vId0003iJkL',
+        link: 'https://www.videosite.example/watch?v=vId0003iJkL',
+        title: `${q} in 4 minutes`,
+        description: `The short version of ${q}.`,
+        length: '4:05',
+        published_time: '3 days ago',
+        position: 3,
+        views: 41_207,
+        badges: ['New'],
+        channel: {
+          id: 'UCsandboxStudio0000000001',
+          link: 'https://www.videosite.example/@sandboxstudio',
+          thumbnail: 'https://yt3.videosite-img.example/avatar/sandboxstudio=s68-c-k',
+          title: 'Sandbox Studio',
+          is_verified: true,
+        },
+        thumbnail: {
+          rich: 'https://i.videosite-img.example/an_webp/vId0003iJkL/mqdefault_6s.webp',
+          static: 'https://i.videosite-img.example/vi/vId0003iJkL/hq720.jpg',
+        },
+      },
+    ],
+  };
+}
+
+function short(position: number, id: string, title: string, views: number) {
+  return {
+    id,
+    link: `https://www.videosite.example/shorts/${id}`,
+    thumbnail: `https://i.videosite-img.example/vi/${id}/oardefault.jpg`,
+    title,
+    position,
+    views,
+  };
 }

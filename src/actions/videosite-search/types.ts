@@ -1,0 +1,86 @@
+import { builder } from '../../schema/builder.js';
+import { bool, id, int, obj, objects, strings, text, type Raw } from '../../schema/read.js';
+import { count } from '../videosite-shared/count.js';
+import { parseDuration } from '../videosite-shared/duration.js';
+import { ADDITIONAL_FIELDS_DESCRIPTION, unmodelledKeys } from '../videosite-shared/extra.js';
+import { webUrl } from '../videosite-shared/links.js';
+import { VideoThumbnail, thumbnailOf } from '../videosite-shared/thumbnail.js';
+import { VideositeVideo } from '../videosite-shared/video.js';
+import type { VideoSearchSource } from './load.js';
+
+const SEARCH_KEYS = new Set(['search_information', 'search_parameters', 'shorts', 'suggestions', 'videos']);
+
+/** A search result's channel; a link to the full channel lookup can be added from `link`. */
+export const VideositeSearchChannel = builder.objectRef<Raw>('VideositeSearchChannel').implement({
+  description: 'The channel that published a video in search results.',
+  fields: (t) => ({
+    id: t.id({ nullable: true, description: 'The channel identifier.', resolve: (c) => id(c.id) }),
+    title: t.string({ nullable: true, description: 'Channel name.', resolve: (c) => text(c.title) }),
+    link: t.field({ type: 'URL', nullable: true, description: 'URL of the channel; pass it to `videositeChannel(url:)` for the whole channel.', resolve: (c) => webUrl(c.link) }),
+    thumbnail: t.field({ type: VideoThumbnail, nullable: true, description: 'The channel\'s profile image (the upstream sends a plain URL here).', resolve: (c) => thumbnailOf(c.thumbnail) }),
+    isVerified: t.boolean({ nullable: true, description: 'Whether the channel carries the site\'s verified badge.', resolve: (c) => bool(c.is_verified) }),
+  }),
+});
+
+export const VideositeSearchVideo = builder.objectRef<Raw>('VideositeSearchVideo').implement({
+  description: 'A video in video search results.',
+  interfaces: [VideositeVideo],
+  fields: (t) => ({
+    position: t.int({ nullable: true, description: 'Rank of the video in the results, from 1.', resolve: (v) => int(v.position) }),
+    description: t.string({ nullable: true, description: 'Snippet of the video description shown in the results.', resolve: (v) => text(v.description) }),
+    length: t.string({ nullable: true, description: 'Length as display text: "m:ss", "mm:ss" or "h:mm:ss" (e.g. "54:47"); see `lengthSeconds`.', resolve: (v) => text(v.length) }),
+    lengthSeconds: t.int({ nullable: true, description: 'Length in seconds, from `length`; null when `length` is missing or not a duration (e.g. a live stream).', resolve: (v) => parseDuration(v.length) }),
+    publishedTime: t.string({ nullable: true, description: 'When the video was published, as relative display text (e.g. "2 months ago").', resolve: (v) => text(v.published_time) }),
+    badges: t.stringList({ description: 'Badges shown on the result (e.g. "4K", "New", "CC"); empty when there are none.', resolve: (v) => strings(v.badges) }),
+    channel: t.field({ type: VideositeSearchChannel, nullable: true, description: 'The channel that published the video.', resolve: (v) => obj(v.channel) }),
+    thumbnail: t.field({ type: VideoThumbnail, nullable: true, description: 'Thumbnail images (the upstream sends a {static, rich} pair here).', resolve: (v) => thumbnailOf(v.thumbnail) }),
+  }),
+});
+
+const VideositeShort = builder.objectRef<Raw>('VideositeShort').implement({
+  description: 'A short (vertical, under a minute or so) video in a shorts shelf of search results.',
+  interfaces: [VideositeVideo],
+  fields: (t) => ({
+    position: t.int({ nullable: true, description: 'Position of the short in its shelf, from 1.', resolve: (s) => int(s.position) }),
+    thumbnail: t.field({ type: VideoThumbnail, nullable: true, description: 'Thumbnail image (the upstream sends a plain URL here).', resolve: (s) => thumbnailOf(s.thumbnail) }),
+  }),
+});
+
+const VideositeShortsSection = builder.objectRef<Raw>('VideositeShortsSection').implement({
+  description: 'A shelf of shorts shown among video search results.',
+  fields: (t) => ({
+    title: t.string({ nullable: true, description: 'Title of the shelf (upstream `section_title`, e.g. "Shorts").', resolve: (s) => text(s.section_title) }),
+    position: t.int({ nullable: true, description: 'Where the shelf sits among the results (upstream `position`).', resolve: (s) => int(s.position) }),
+    items: t.field({ type: [VideositeShort], description: 'The shorts of the shelf in order; empty when it shows none.', resolve: (s) => objects(s.items) }),
+  }),
+});
+
+const VideositeSearchInformation = builder.objectRef<Raw>('VideositeSearchInformation').implement({
+  description: 'Totals of a video search.',
+  fields: (t) => ({
+    totalResults: t.field({ type: 'SafeInt', nullable: true, description: 'Number of results the site reports for the query (an estimate; may exceed 2^31).', resolve: (i) => count(i.total_results) }),
+  }),
+});
+
+const VideositeSearchParameters = builder.objectRef<Raw>('VideositeSearchParameters').implement({
+  description: 'The parameters the upstream used for a video search.',
+  fields: (t) => ({
+    query: t.string({ nullable: true, description: 'The search terms the upstream ran (upstream `q`).', resolve: (p) => text(p.q) }),
+    engine: t.string({ nullable: true, description: 'The upstream engine that served the search.', resolve: (p) => text(p.engine) }),
+    countryCode: t.string({ nullable: true, description: 'Country the search ran for (upstream `gl`, e.g. "us").', resolve: (p) => text(p.gl) }),
+    languageCode: t.string({ nullable: true, description: 'Interface language of the search (upstream `hl`, e.g. "en").', resolve: (p) => text(p.hl) }),
+  }),
+});
+
+export const VideositeSearch = builder.objectRef<VideoSearchSource>('VideositeSearch').implement({
+  description: 'Results of a video search on the video-sharing site (upstream action run_videosite_search).',
+  fields: (t) => ({
+    query: t.string({ description: 'The search terms this lookup was made for, trimmed and with runs of white space collapsed.', resolve: (s) => s.query }),
+    videos: t.field({ type: [VideositeSearchVideo], description: 'Matching videos in rank order; empty when there are none.', resolve: (s) => objects(s.raw.videos) }),
+    shorts: t.field({ type: [VideositeShortsSection], description: 'Shelves of shorts shown among the results; empty when there are none.', resolve: (s) => objects(s.raw.shorts) }),
+    suggestions: t.stringList({ description: 'Related searches the site suggests; empty when there are none.', resolve: (s) => strings(s.raw.suggestions) }),
+    searchInformation: t.field({ type: VideositeSearchInformation, nullable: true, description: 'Totals of the search.', resolve: (s) => obj(s.raw.search_information) }),
+    searchParameters: t.field({ type: VideositeSearchParameters, nullable: true, description: 'The parameters the upstream used.', resolve: (s) => obj(s.raw.search_parameters) }),
+    additionalFields: t.field({ type: 'JSON', nullable: true, description: ADDITIONAL_FIELDS_DESCRIPTION, resolve: (s) => unmodelledKeys(s.raw, SEARCH_KEYS) }),
+  }),
+});

@@ -1,0 +1,25 @@
+import { date } from '../../schema/read.js';
+
+export interface TranscriptParts {
+  /** The first line, trimmed; null when it is empty. */
+  title: string | null;
+  /** Everything after the first line break, trimmed; empty when the video has no transcript text. */
+  text: string;
+}
+
+/** The upstream `response` is the video title, a newline, then the transcript text. */
+export function splitTranscript(response: string): TranscriptParts {
+  const match = /\r?\n/.exec(response);
+  const head = match ? response.slice(0, match.index) : response;
+  const rest = match ? response.slice(match.index + match[0].length) : '';
+  const title = head.trim();
+  return { title: title === '' ? null : title, text: rest.trim() };
+}
+
+/** The calendar date of a "YYYY-MM-DD" or RFC 3339 publish time; null for other text. */
+export function publishedDate(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const trimmed = value.trim();
+  if (/^\d{4}-\d{2}-\d{2}T/.test(trimmed)) return date(trimmed.slice(0, 10));
+  return date(trimmed);
+}

@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
+import { startGateway, type RunningGateway } from '../support/gateway.js';
+
+const NO_TRANSCRIPT = "The requested page doesn't exist or there are no translations available for the video.";
+const EVERY_FIELD = `
+  requestedUrl title text raw
+  video {
+    id title description author category channelId channelName channelLink publishedTime publishedDate
+    thumbnail { url staticUrl richUrl } keyMoments lengthSeconds length likeCount viewCount
+  }`;
+
+const calls = (gw: RunningGateway) => gw.gateway.sandbox!.calls.get('get_videosite_transcript') ?? 0;
+
+let gw: RunningGateway;
+beforeAll(async () => {
+  gw = await startGateway();
+});
+afterAll(() => gw.close());
+
+describe('videositeTranscript against the sandbox', () => {
+  it('resolves every field, with the title and the text apart', async () => {
+    const url = 'https://www.videosite.example/watch?v=zX5cV9bN3mQ';
+    const { status, body } = await gw.query(`{ videositeTranscript(url: "${url}") { ${EVERY_FIELD} } }`);
+    expect(status).toBe(200);
+    expect(body.errors).toBeUndefined();
+    const text =
+      "Zippers are everywhere, and almost nobody knows how they're made. Today we are inside a factory that makes four million of them a day. " +
+      'It starts with a spool of brass wire, flattened and stamped into teeth. Each tooth is clamped onto a cotton tape at two thousand teeth a minute.';
+    expect(body.data!.videositeTranscript).toEqual({
+      requestedUrl: url,
+      title: 'How a Zipper Is Made',
+      text,
+      raw: `How a Zipper Is Made\n${text}`,
+      video: {
+        id: 'zX5cV9bN3mQ',
+        title: 'How a Zipper Is Made',
+        description: `How is a zipper made? We visit a factory that makes four million a day.\n\nVideo: ${url}`,
+        author: 'Sandbox Studio',
+        category: 'Science & Technology',
+        channelId: 'UCsandboxStudio0000000001',
+        channelName: 'Sandbox Studio',
+        channelLink: 'https://www.videosite.example/channel/UCsandboxStudio0000000001',
+        publishedTime: '2026-11-17',
+        publishedDate: '2026-11-17',
+        thumbnail: { url: 'https://i.videosite-img.example/vi/zX5cV9bN3mQ/maxresdefault.jpg', staticUrl: 'https://i.videosite-img.example/vi/zX5cV9bN3mQ/maxresdefault.jpg', richUrl: null },
+        keyMoments: [
+          { title: 'Brass wire', start_seconds: 0, thumbnail: 'https://i.videosite-img.example/vi/zX5cV9bN3mQ/km0.jpg' },
+          { title: 'Stamping the teeth', start_seconds: 75, thumbnail: 'https://i.videosite-img.example/vi/zX5cV9bN3mQ/km1.jpg' },
+        ],
+        lengthSeconds: 245,
+        length: '4:05',
+        likeCount: 51230,
+        viewCount: 14000000000,
+      },
+    });
+    expect(body.extensions?.gateway).toEqual({ sandbox: true, upstreamCalls: 1 });
+  });
+
+  it('turns the documented 400 into a NOT_FOUND error on the field while a sibling field still resolves', async () => {
+    const { status, body } = await gw.query(`{
+      videositeTranscript(url: "https://www.videosite.example/watch?v=no-transcript") { title text }
+      domainInfo(domain: "example.com") { domainName }
+    }`);
+    expect(status).toBe(200);
+    expect(body.data).toEqual({ videositeTranscript: null, domainInfo: { domainName: 'example.com' } });
+    expect(body.errors).toHaveLength(1);
+    expect(body.errors![0]!.path).toEqual(['videositeTranscript']);
+    expect(body.errors![0]!.extensions).toMatchObject({ code: 'NOT_FOUND', action: 'get_videosite_transcript' });
+    expect(body.errors![0]!.message).toContain(NO_TRANSCRIPT);
+  });
+
+  it('makes one upstream call for the same URL asked twice in one operation', async () => {
+    const before = calls(gw);
+    const { body } = await gw.query(`{
+      a: videositeTranscript(url: "https://www.videosite.example/watch?v=dedupe1") { title }
+      b: videositeTranscript(url: "https://WWW.videosite.example/watch?v=dedupe1") { video { id } }
+    }`);
+    expect(body.errors).toBeUndefined();
+    expect(body.data).toEqual({ a: { title: 'How a Zipper Is Made' }, b: { video: { id: 'dedupe1' } } });
+    expect(calls(gw) - before).toBe(1);
+  });
+
+  it.each([
+    ['', 'must not be empty'],
+    ['dQw4w9WgXcQ', 'absolute http(s) URL'],
+    ['file:///etc/passwd', 'http(s) URL'],
+    ['https://www.videosite.example/watch?v=a\u0000b', 'control characters'],
+  ])('rejects url %j before any upstream call', async (url, message) => {
+    const before = calls(gw);
+    const { body } = await gw.query('query($u: String!) { videositeTranscript(url: $u) { title } }', { u: url });
+    expect(body.data).toEqual({ videositeTranscript: null });
+    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'url' });
+    expect(body.errors![0]!.message).toContain(message);
+    expect(calls(gw)).toBe(before);
+  });
+});
+
+describe('videositeTranscript against upstream variants', () => {
+  let up: FaultUpstream;
+  let gwUp: RunningGateway;
+  beforeAll(async () => {
+    up = await startFaultUpstream();
+    gwUp = await startGateway(upstreamEnv(up));
+  });
+  afterAll(async () => {
+    await gwUp.close();
+    await up.close();
+  });
+
+  /** Answers the transcript action with `envelope` and domain_info with a minimal record. */
+  function answer(envelope: Record<string, unknown>, httpStatus = 200) {
+    up.handle((call, _req, res) => {
+      if (call.action === 'domain_info') return json(res, 200, { status: 200, response: { domain_name: call.body.domain, domain_registered: 'yes' } });
+      return json(res, httpStatus, envelope);
+    });
+  }
+
+  it('maps the documented 400 from a real upstream to NOT_FOUND on the field; the sibling resolves', async () => {
+    answer({ status: 400, response: null, error: NO_TRANSCRIPT }, 400);
+    const before = up.calls.length;
+    const { status, body } = await gwUp.query(`{
+      videositeTranscript(url: "https://www.videosite.example/watch?v=abc") { title }
+      domainInfo(domain: "example.com") { domainName }
+    }`);
+    expect(status).toBe(200);
+    expect(body.data).toEqual({ videositeTranscript: null, domainInfo: { domainName: 'example.com' } });
+    expect(body.errors).toHaveLength(1);
+    expect(body.errors![0]!).toMatchObject({
+      path: ['videositeTranscript'],
+      message: `The upstream found nothing for this lookup: ${NO_TRANSCRIPT}`,
+      extensions: { code: 'NOT_FOUND', action: 'get_videosite_transcript' },
+    });
+    expect(up.calls.slice(before).map((c) => c.action).sort()).toEqual(['domain_info', 'get_videosite_transcript']);
+  });
+
+  it.each([
+    ['a title and a newline only', 'Only a title\n', 'e1'],
+    ['a title with no newline', 'Only a title', 'e2'],
+    ['a title, CRLF and white space', 'Only a title\r\n   \n', 'e3'],
+  ])('reads a transcript whose text is empty: %s', async (_name, response, videoId) => {
+    answer({ status: 200, response, metadata: { id: 'x1', title: 'Only a title', length_seconds: '3723', likes: 'n/a', views: 2 ** 40, key_moments: [null, { t: 1 }], published_time: '2024-03-05T10:00:00-08:00', thumbnail: { static: 'https://i.example/x1.jpg', rich: 'https://i.example/x1.webp' } } });
+    const { body } = await gwUp.query(`{ videositeTranscript(url: "https://www.videosite.example/watch?v=${videoId}") { ${EVERY_FIELD} } }`);
+    expect(body.errors).toBeUndefined();
+    expect(body.data!.videositeTranscript).toMatchObject({
+      title: 'Only a title',
+      text: '',
+      raw: response,
+      video: {
+        id: 'x1',
+        lengthSeconds: 3723,
+        length: '1:02:03',
+        likeCount: null,
+        viewCount: 1099511627776,
+        keyMoments: [{ t: 1 }],
+        publishedTime: '2024-03-05T10:00:00-08:00',
+        publishedDate: '2024-03-05',
+        thumbnail: { url: 'https://i.example/x1.jpg', staticUrl: 'https://i.example/x1.jpg', richUrl: 'https://i.example/x1.webp' },
+        description: null,
+        channelLink: null,
+      },
+    });
+  });
+
+  it('falls back to the metadata title when the first line is empty, and reads missing metadata as null', async () => {
+    answer({ status: 200, response: '\nText without a title line.', metadata: { title: 'Title from metadata' } });
+    const first = await gwUp.query('{ videositeTranscript(url: "https://www.videosite.example/watch?v=t2") { title text video { title publishedDate } } }');
+    expect(first.body.data!.videositeTranscript).toEqual({ title: 'Title from metadata', text: 'Text without a title line.', video: { title: 'Title from metadata', publishedDate: null } });
+
+    answer({ status: 200, response: 'Bare title\nBare text' });
+    const second = await gwUp.query('{ videositeTranscript(url: "https://www.videosite.example/watch?v=t3") { title text video { id } } }');
+    expect(second.body.errors).toBeUndefined();
+    expect(second.body.data!.videositeTranscript).toEqual({ title: 'Bare title', text: 'Bare text', video: null });
+  });
+
+  it('answers UPSTREAM_BAD_RESPONSE when `response` is not a string', async () => {
+    answer({ status: 200, response: { title: 'an object' }, metadata: {} });
+    const { body } = await gwUp.query('{ videositeTranscript(url: "https://www.videosite.example/watch?v=t4") { title } }');
+    expect(body.data).toEqual({ videositeTranscript: null });
+    expect(body.errors![0]!.extensions).toMatchObject({ code: 'UPSTREAM_BAD_RESPONSE', action: 'get_videosite_transcript' });
+  });
+
+  it('sends the normalised URL as the only body field', async () => {
+    answer({ status: 200, response: 'T\nx' });
+    const before = up.calls.length;
+    await gwUp.query('{ videositeTranscript(url: "  https://WWW.Videosite.example/watch?v=Ab1  ") { title } }');
+    expect(up.calls.slice(before)).toEqual([expect.objectContaining({ action: 'get_videosite_transcript', body: { url: 'https://www.videosite.example/watch?v=Ab1' } })]);
+  });
+});
