@@ -10,6 +10,7 @@ import '../actions/company-object/field.js'
 import '../actions/videosite-channel/field.js'
 import '../actions/videosite-transcript/field.js'
 import '../actions/videosite-search/field.js'
+import '../actions/photosocial-profile/field.js'
 
 /** The whole schema, sorted so that its printed form is stable. */
 export const schema = lexicographicSortSchema(builder.toSchema());
