@@ -1,3 +1,6 @@
+import { readCacheSettings, type CacheSettings } from './cache/settings.js';
+import { readSecuritySettings, type SecuritySettings } from './security/settings.js';
+
 /**
  * Every setting of the gateway, read from the environment once and validated together, so a
  * misconfigured process stops at start-up with one message naming every bad setting.
@@ -16,18 +19,47 @@ export interface UpstreamConfig {
   connections: number;
 }
 
+/** Deadlines, retries, concurrency and circuit breaking on the way upstream (src/upstream/resilience). */
+export interface ResilienceConfig {
+  /** Deadline of a whole GraphQL operation; each upstream call gets min(UPSTREAM_TIMEOUT_MS, time left). */
+  operationTimeoutMs: number;
+  /** Retries of one call at most (only never-sent requests, and a 503 or 429 whose retry-after fits). */
+  maxRetries: number;
+  /** Base of the jittered exponential back-off between retries. */
+  retryBackoffMs: number;
+  /** Retries allowed as a percentage of calls over the budget window... */
+  retryBudgetPercent: number;
+  retryBudgetWindowMs: number;
+  /** ...and retries always allowed per window, so that a quiet gateway can still retry. */
+  retryBudgetMin: number;
+  /** Upstream calls in flight at once; more wait in a queue of `maxQueued`, beyond it they fail fast. */
+  maxInFlight: number;
+  maxQueued: number;
+  /** Consecutive failures (timeouts, 5xx, unreachable) of one action that open its breaker. */
+  breakerFailures: number;
+  /** How long an open breaker refuses calls before it lets one probe through. */
+  breakerCooldownMs: number;
+}
+
 export interface Config {
   production: boolean;
   host: string;
   port: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   upstream: UpstreamConfig;
+  resilience: ResilienceConfig;
   /** Symbols per company_financial_profile call; larger sets are split into several calls. */
   financialBatchSize: number;
+  /** COST_BUDGET: the most upstream calls one operation may make (estimated before it runs, counted while it runs). */
+  costBudget: number;
   /** Artificial latency of the built-in sandbox, for demos and benchmarks. */
   sandboxLatencyMs: number;
   /** How long SIGTERM waits for in-flight requests before closing them. */
   shutdownGraceMs: number;
+  /** The cross-request action cache. */
+  cache: CacheSettings;
+  /** Client-facing protections: operation limits, auth, rate limit, CORS, trusted documents (src/security/). */
+  security: SecuritySettings;
 }
 
 export class ConfigError extends Error {
@@ -88,9 +120,24 @@ export function loadConfig(env: Env = process.env): Config {
       maxResponseBytes: int('UPSTREAM_MAX_RESPONSE_BYTES', 5 * 1024 * 1024, 1024, 512 * 1024 * 1024),
       connections: int('UPSTREAM_CONNECTIONS', 16, 1, 1024),
     },
+    resilience: {
+      operationTimeoutMs: int('OPERATION_TIMEOUT_MS', 15_000, 50, 300_000),
+      maxRetries: int('UPSTREAM_MAX_RETRIES', 2, 0, 10),
+      retryBackoffMs: int('UPSTREAM_RETRY_BACKOFF_MS', 100, 1, 60_000),
+      retryBudgetPercent: int('UPSTREAM_RETRY_BUDGET_PERCENT', 10, 0, 100),
+      retryBudgetWindowMs: int('UPSTREAM_RETRY_BUDGET_WINDOW_MS', 60_000, 1_000, 3_600_000),
+      retryBudgetMin: int('UPSTREAM_RETRY_BUDGET_MIN', 2, 0, 10_000),
+      maxInFlight: int('UPSTREAM_MAX_IN_FLIGHT', 16, 1, 10_000),
+      maxQueued: int('UPSTREAM_MAX_QUEUED', 100, 0, 100_000),
+      breakerFailures: int('UPSTREAM_BREAKER_FAILURES', 5, 1, 1_000),
+      breakerCooldownMs: int('UPSTREAM_BREAKER_COOLDOWN_MS', 30_000, 10, 3_600_000),
+    },
     financialBatchSize: int('FINANCIAL_BATCH_SIZE', 50, 1, 500),
+    costBudget: int('COST_BUDGET', 50, 1, 10_000),
     sandboxLatencyMs: int('SANDBOX_LATENCY_MS', 0, 0, 60_000),
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 300_000),
+    cache: readCacheSettings(env, problems, int),
+    security: readSecuritySettings(env, problems, int, production),
   };
 
   if (problems.length > 0) throw new ConfigError(problems);

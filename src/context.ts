@@ -1,5 +1,7 @@
 import type DataLoader from 'dataloader';
 import type { Config } from './config.js';
+import { overBudget, trackCall } from './cost/meter.js';
+import type { LookupCache, LookupSource } from './cache/lookup-cache.js';
 import type { ActionEnvelope, CallOptions } from './upstream/client.js';
 
 /** Sends one action to the upstream (or the layers in front of it) and returns its envelope. */
@@ -10,10 +12,19 @@ export interface GatewayContext {
   config: Config;
   /** Aborted when the client goes away, so upstream calls it still waits on are cancelled. */
   signal: AbortSignal;
+  /**
+   * When this operation must be answered (epoch ms, OPERATION_TIMEOUT_MS after it arrived): every
+   * upstream call ends by then, so the response goes out with whatever resolved.
+   */
+  deadline: number;
   /** Whether the upstream is the built-in sandbox (reported in every response's extensions). */
   sandbox: boolean;
   /** What this operation spent, reported in the response's extensions (an object: Yoga copies the context). */
-  usage: { upstreamCalls: number };
+  usage: { upstreamCalls: number; lookups: LookupReport[] };
+  /** The cross-request cache every lookup goes through. */
+  cache: LookupCache;
+  /** Fingerprint of this request's upstream token: cache entries are never shared between tokens. */
+  tokenFingerprint: string;
   /** Calls an action for this operation: counted, cancelled with the request, with its token. */
   callAction: (action: string, body: Record<string, unknown>) => Promise<ActionEnvelope>;
   /** The upstream token this request uses; null means the configured ACTION_TOKEN. */
@@ -26,6 +37,16 @@ export interface ContextDeps {
   config: Config;
   sandbox: boolean;
   callAction: CallAction;
+  cache: LookupCache;
+  /** The token used when a request brings none of its own (ACTION_TOKEN or the sandbox's). */
+  defaultToken: string;
+}
+
+/** One lookup of the operation and where its value came from. */
+export interface LookupReport {
+  action: string;
+  key: string;
+  source: LookupSource;
 }
 
 export interface RequestFacts {
@@ -38,13 +59,23 @@ export function createContext(deps: ContextDeps, request: RequestFacts): Gateway
   const context: GatewayContext = {
     config: deps.config,
     signal: request.signal,
+    deadline: Date.now() + deps.config.resilience.operationTimeoutMs,
     sandbox: deps.sandbox,
-    usage: { upstreamCalls: 0 },
+    usage: { upstreamCalls: 0, lookups: [] },
+    cache: deps.cache,
+    tokenFingerprint: deps.cache.fingerprint(upstreamToken ?? deps.defaultToken),
     loaders: new Map(),
     upstreamToken,
     callAction: (action, body) => {
+      // The runtime cost limit: a call past COST_BUDGET fails with COST_LIMIT_EXCEEDED instead of going out.
+      const refused = overBudget(context.usage.upstreamCalls, deps.config.costBudget, action);
+      if (refused) return Promise.reject(refused);
       context.usage.upstreamCalls += 1;
-      return deps.callAction(action, body, { signal: request.signal, ...(upstreamToken ? { token: upstreamToken } : {}) });
+      return trackCall(context.usage, action, deps.callAction(action, body, {
+        signal: request.signal,
+        operationDeadline: context.deadline,
+        ...(upstreamToken ? { token: upstreamToken } : {}),
+      }));
     },
   };
   return context;

@@ -8,12 +8,23 @@ import { maskError } from './graphql-errors.js';
 import { yogaLogger } from './logger.js';
 import type { Sandbox } from './sandbox/server.js';
 import { schema } from './schema/index.js';
-import { createUpstream } from './upstream/index.js';
+import { createUpstream, type UpstreamStatus } from './upstream/index.js';
+import { Metrics, upstreamGauges } from './metrics.js';
+import { createLookupCache, type CacheStatus, type LookupCache } from './cache/index.js';
+import { createSecurity } from './security/index.js';
+import { costReportOf } from './cost/meter.js';
+import { costLimit } from './cost/plugin.js';
 
 export interface Gateway {
   yoga: YogaServerInstance<Record<string, unknown>, GatewayContext>;
   /** The built-in sandbox when the gateway started one (no ACTION_BASE_URL outside production). */
   sandbox: Sandbox | null;
+  /** The cross-request cache every lookup goes through. */
+  cache: LookupCache;
+  /** Which cache backs the lookups and whether it answers. */
+  cacheStatus(): CacheStatus;
+  /** The upstream's rate-limit budget, breakers, in-flight and queued calls (for /healthz and metrics). */
+  upstreamStatus(): UpstreamStatus;
   close(): Promise<void>;
 }
 
@@ -21,17 +32,22 @@ export interface Gateway {
 export async function createGateway(config: Config, logger: Logger): Promise<Gateway> {
   const upstream = await createUpstream(config, logger);
   const sandbox = upstream.sandbox;
-  const deps = { config, sandbox: sandbox !== null, callAction: upstream.callAction };
+  const metrics = new Metrics(upstreamGauges(() => upstream.status()));
+  const { cache, status: cacheStatus } = await createLookupCache(config.cache, logger, metrics.observeLookup);
+  const defaultToken = config.upstream.token ?? sandbox!.token;
+  const deps = { config, sandbox: sandbox !== null, callAction: metrics.instrument(upstream.callAction), cache, defaultToken };
 
+  const security = await createSecurity(config.security, logger);
   const examples = loadExamples();
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
     logging: yogaLogger(logger),
-    maskedErrors: { maskError: (error, message) => maskError(error, message) },
-    context: ({ request }) => createContext(deps, { signal: request.signal }),
-    graphiql: {
+    maskedErrors: { maskError: (error, message) => maskError(error, message), isDev: false },
+    context: ({ request }) => createContext(deps, { signal: request.signal, upstreamToken: security.upstreamTokenFor(request) }),
+    ...security.yogaOptions,
+    graphiql: config.security.graphiql && {
       title: 'Lookup Graph',
       defaultTabs: examples.map((example) => ({
         query: example.query,
@@ -39,22 +55,30 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       })),
     },
     renderGraphiQL,
-    plugins: [healthz(), gatewayExtensions(sandbox !== null)],
+    plugins: [healthz(cacheStatus, () => upstream.status()), ...security.plugins, gatewayExtensions(sandbox !== null), metrics.plugin(), costLimit({ budget: config.costBudget, batchSize: config.financialBatchSize })],
   });
 
   return {
     yoga,
     sandbox,
-    close: () => upstream.close(),
+    cache,
+    cacheStatus,
+    upstreamStatus: () => upstream.status(),
+    async close() {
+      await upstream.close();
+      await cache.close();
+      await security.close();
+    },
   };
 }
 
-/** `GET /healthz`: liveness, answered without touching the schema or the upstream. */
-function healthz(): Plugin {
+/** `GET /healthz`: liveness, the state of the cache and of the way upstream, answered without touching the upstream. */
+function healthz(cacheStatus: () => CacheStatus, upstreamStatus: () => UpstreamStatus): Plugin {
   return {
     onRequest({ url, endResponse, fetchAPI }) {
       if (url.pathname === '/healthz') {
-        endResponse(new fetchAPI.Response(JSON.stringify({ status: 'ok' }), { headers: { 'content-type': 'application/json' } }));
+        const body = { status: 'ok', cache: cacheStatus(), upstream: upstreamStatus() };
+        endResponse(new fetchAPI.Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } }));
       } else if (url.pathname === '/') {
         endResponse(new fetchAPI.Response(null, { status: 302, headers: { location: '/graphql' } }));
       }
@@ -64,22 +88,32 @@ function healthz(): Plugin {
 
 /** Reports on every response whether the upstream is the sandbox and how many upstream calls it made. */
 function gatewayExtensions(sandbox: boolean): Plugin<GatewayContext> {
-  const stamp = (result: { extensions?: Record<string, unknown> }, upstreamCalls: number) => ({
+  const stamp = (result: { extensions?: Record<string, unknown> }, usage: GatewayContext['usage'] | null) => ({
     ...result,
-    extensions: { ...result.extensions, gateway: { sandbox, upstreamCalls } },
+    extensions: {
+      ...result.extensions,
+      gateway: {
+        sandbox,
+        upstreamCalls: usage?.upstreamCalls ?? 0,
+        // The operation's estimated cost in upstream calls and the budget it was held to (src/cost).
+        cost: usage ? costReportOf(usage) : null,
+        // Per lookup: where its value came from (cache, upstream, or another request's call).
+        lookups: usage?.lookups.map(({ action, key, source }) => ({ action, key, source })) ?? [],
+      },
+    },
   });
   return {
     onExecute({ args }) {
       const context = args.contextValue;
       return {
         onExecuteDone({ result, setResult }) {
-          if (!(Symbol.asyncIterator in result)) setResult(stamp(result, context.usage.upstreamCalls));
+          if (!(Symbol.asyncIterator in result)) setResult(stamp(result, context.usage));
         },
       };
     },
     onResultProcess({ result, setResult }) {
       if (Array.isArray(result) || Symbol.asyncIterator in result) return;
-      if (!result.extensions?.gateway) setResult(stamp(result, 0));
+      if (!result.extensions?.gateway) setResult(stamp(result, null));
     },
   };
 }

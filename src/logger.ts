@@ -6,13 +6,21 @@ import { ActionError } from './upstream/errors.js';
  * Structured logs. Anything that could carry a credential is redacted by path, and errors are
  * logged as code and message only, never with a stack.
  */
-export function createLogger(level: Config['logLevel'], destination?: DestinationStream): Logger {
+export function createLogger(level: Config['logLevel'], destination?: DestinationStream, secrets: Array<string | null> = []): Logger {
+  const known = secrets.filter((secret): secret is string => typeof secret === 'string' && secret.length >= 8);
   return pino(
     {
       level,
+      // Redaction by field name cannot see a secret inside a message; the known ones are replaced in every line.
+      hooks: known.length ? { streamWrite: (line: string) => known.reduce((text, secret) => text.split(secret).join('[redacted]'), line) } : {},
       base: { service: 'lookup-graph' },
       redact: {
-        paths: ['authorization', 'token', 'headers.authorization', '*.authorization', '*.token', '*.headers.authorization'],
+        paths: [
+          'authorization', 'token', 'headers.authorization', '*.authorization', '*.token', '*.headers.authorization',
+          // Client credentials of the gateway itself (src/security/auth.ts) and a forwarded upstream token.
+          '["x-api-key"]', 'headers["x-api-key"]', '*["x-api-key"]', '*.headers["x-api-key"]',
+          'apiKey', '*.apiKey', 'upstreamToken', '*.upstreamToken', 'cookie', 'headers.cookie', '*.headers.cookie',
+        ],
         censor: '[redacted]',
       },
       serializers: { err: (error: unknown) => describeError(error) },

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { configProblems } from './support/config.js';
+import { loadConfig } from '../src/config.js';
 
-function problems(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
 
 describe('configuration', () => {
   it('defaults to the sandbox on port 4000 outside production', () => {
@@ -29,9 +21,10 @@ describe('configuration', () => {
   });
 
   it('stops production start-up without the upstream settings, naming them', () => {
-    expect(problems({ NODE_ENV: 'production' })).toEqual([
+    expect(configProblems({ NODE_ENV: 'production' })).toEqual([
       'ACTION_BASE_URL is required when NODE_ENV=production (the built-in sandbox is for development only)',
       'ACTION_TOKEN is required when NODE_ENV=production',
+      'GATEWAY_API_KEY_HASHES or GATEWAY_API_KEYS_FILE is required when NODE_ENV=production (or set GATEWAY_AUTH=forward, or GATEWAY_AUTH=none to open the gateway deliberately)',
     ]);
   });
 
@@ -45,10 +38,10 @@ describe('configuration', () => {
     [{ ACTION_BASE_URL: 'https://api.example.com' }, 'ACTION_TOKEN is required when ACTION_BASE_URL is set (the upstream bearer token)'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
   ])('rejects %j', (env, problem) => {
-    expect(problems(env)).toEqual([problem]);
+    expect(configProblems(env)).toEqual([problem]);
   });
 
   it('reports every bad setting at once', () => {
-    expect(problems({ PORT: 'x', FINANCIAL_BATCH_SIZE: '0' })).toHaveLength(2);
+    expect(configProblems({ PORT: 'x', FINANCIAL_BATCH_SIZE: '0' })).toHaveLength(2);
   });
 });

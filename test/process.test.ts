@@ -41,7 +41,7 @@ describe('npm start (src/main.ts)', () => {
       await waitFor(() => server.output().includes('GraphiQL'));
       expect(server.output()).toContain('built-in SANDBOX upstream');
       const health = await fetch(`http://127.0.0.1:${port}/healthz`);
-      expect(await health.json()).toEqual({ status: 'ok' });
+      expect(await health.json()).toMatchObject({ status: 'ok', cache: { backend: 'memory', healthy: true } });
 
       const inFlight = fetch(`http://127.0.0.1:${port}/graphql`, {
         method: 'POST',

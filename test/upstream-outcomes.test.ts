@@ -14,11 +14,11 @@ type Fault = (res: ServerResponse, req: IncomingMessage) => void;
 const cases: Array<{ name: string; fault: Fault; code: string; message?: RegExp; retryAfter?: number }> = [
   { name: 'the documented 400 envelope', fault: (res) => json(res, 400, { status: 400, response: null, error: TRANSCRIPT_400 }), code: 'NOT_FOUND', message: /no translations available/ },
   { name: '400 for bad input', fault: (res) => json(res, 400, { status: 400, response: null, error: 'Invalid domain parameter.' }), code: 'BAD_USER_INPUT', message: /Invalid domain parameter/ },
+  { name: '400 whose message echoes the token', fault: (res) => json(res, 400, { status: 400, response: null, error: `Bad request for token ${FAULT_TOKEN}` }), code: 'BAD_USER_INPUT', message: /Bad request for token \[redacted\]/ },
   { name: '400 for spent credits', fault: (res) => json(res, 400, { status: 400, response: null, error: 'Insufficient credits.' }), code: 'RATE_LIMITED', message: /credits/ },
   { name: '401', fault: (res) => json(res, 401, { status: 401, response: null, error: 'Unauthorized' }), code: 'UNAUTHENTICATED' },
   { name: '403', fault: (res) => json(res, 403, { status: 403, response: null, error: 'Invalid token' }), code: 'UNAUTHENTICATED', message: /ACTION_TOKEN/ },
   { name: '404', fault: (res) => json(res, 404, { status: 404, response: null, error: 'Not found' }), code: 'NOT_FOUND' },
-  { name: '429 with retry-after', fault: (res) => json(res, 429, { status: 429, response: null, error: 'Too many requests' }, { 'retry-after': '30' }), code: 'RATE_LIMITED', retryAfter: 30 },
   { name: '500', fault: (res) => json(res, 500, { status: 500, response: null, error: 'Internal error' }), code: 'UPSTREAM_UNAVAILABLE' },
   { name: '502 with an HTML page', fault: (res) => html(res, 502, '<html><body><h1>502 Bad Gateway</h1></body></html>'), code: 'UPSTREAM_UNAVAILABLE' },
   { name: '503 without a body', fault: (res) => res.writeHead(503).end(), code: 'UPSTREAM_UNAVAILABLE' },
@@ -38,6 +38,8 @@ const cases: Array<{ name: string; fault: Fault; code: string; message?: RegExp;
   { name: 'a body over the size cap (chunked, no Content-Length)', fault: (res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.write(`{"status":200,"response":{"whois_raw_domain":"${'x'.repeat(3000)}`); res.end(`${'y'.repeat(3000)}"}}`); }, code: 'UPSTREAM_BAD_RESPONSE', message: /4096-byte limit/ },
   { name: 'a call over its deadline', fault: () => undefined, code: 'UPSTREAM_TIMEOUT', message: /within 400 ms/ },
   { name: 'a redirect (not followed)', fault: (res) => res.writeHead(302, { location: 'http://127.0.0.1:1/elsewhere' }).end(), code: 'UPSTREAM_BAD_RESPONSE', message: /unexpected status 302/ },
+  // Last: after a 429 the gateway holds every call of this token until the retry-after ends.
+  { name: '429 with retry-after', fault: (res) => json(res, 429, { status: 429, response: null, error: 'Too many requests' }, { 'retry-after': '30' }), code: 'RATE_LIMITED', retryAfter: 30 },
 ];
 
 function html(res: ServerResponse, status: number, body: string) {
@@ -52,7 +54,8 @@ describe('every upstream outcome maps to a code; siblings still resolve; the tok
   beforeAll(async () => {
     up = await startFaultUpstream();
     up.handle((call, req, res) => (call.action === 'domain_info' ? fault(res, req) : json(res, 200, { status: 200, response: OWNERS })));
-    gw = await startGateway(upstreamEnv(up, { UPSTREAM_TIMEOUT_MS: '400', UPSTREAM_MAX_RESPONSE_BYTES: '4096' }));
+    // The breaker would open after a run of failing cases; breaking has its own tests (test/resilience).
+    gw = await startGateway(upstreamEnv(up, { UPSTREAM_TIMEOUT_MS: '400', UPSTREAM_MAX_RESPONSE_BYTES: '4096', UPSTREAM_BREAKER_FAILURES: '1000' }));
   });
   afterAll(async () => {
     await gw.close();

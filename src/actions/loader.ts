@@ -22,15 +22,35 @@ export interface LookupSpec<K, V> {
   parse: (envelope: ActionEnvelope, key: K) => V;
 }
 
-/** A loader for an action that takes one key per call: identical lookups in one operation make one call. */
+/**
+ * A loader for an action that takes one key per call: identical lookups in one operation make one
+ * call, and every lookup goes through the cross-request cache (hits and concurrent twins cost nothing).
+ */
 export function lookup<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: K): Promise<V> {
   const loader = loaderFor(ctx, spec.action, () =>
-    new DataLoader<K, V, string>(
-      (keys) => Promise.all(keys.map((k) => ctx.callAction(spec.action, spec.body(k)).then((envelope) => spec.parse(envelope, k)).catch((error: unknown) => error as Error))),
-      { cacheKeyFn: spec.cacheKey },
-    ),
+    new DataLoader<K, V, string>((keys) => Promise.all(keys.map((k) => fetchOne(ctx, spec, k).catch((error: unknown) => error as Error))), {
+      cacheKeyFn: spec.cacheKey,
+    }),
   );
   return loader.load(key);
+}
+
+async function fetchOne<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: K): Promise<V> {
+  const cacheKey = spec.cacheKey(key);
+  const outcome = await ctx.cache.fetch<ActionEnvelope>(
+    spec.action,
+    ctx.tokenFingerprint,
+    cacheKey,
+    async () => {
+      const envelope = await ctx.callAction(spec.action, spec.body(key));
+      spec.parse(envelope, key); // a wrong shape is an error, and errors are not cached
+      return envelope;
+    },
+    ctx.signal,
+  );
+  ctx.usage.lookups.push({ action: spec.action, key: cacheKey, source: outcome.source });
+  if (outcome.error) throw outcome.error;
+  return spec.parse(outcome.value!, key);
 }
 
 export function wrongShape(action: string, what: string): ActionError {

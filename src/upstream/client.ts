@@ -22,6 +22,35 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** The bearer token for this call; the configured ACTION_TOKEN when absent. */
   token?: string;
+  /** When the whole operation must be answered (epoch ms); the resilience layers keep every call inside it. */
+  operationDeadline?: number;
+  /** This call's own deadline, set by the resilience layers; UPSTREAM_TIMEOUT_MS from now when absent. */
+  deadline?: CallDeadline;
+  /** Told the status and rate-limit headers of the response as soon as they arrive. */
+  onResponse?: (facts: ResponseFacts) => void;
+}
+
+/** When a call must end: `at` in epoch ms; `ms` is the whole budget it was given (for messages). */
+export interface CallDeadline {
+  at: number;
+  ms: number;
+}
+
+/**
+ * What a response said about the upstream's budget: only these parsed headers ever leave the
+ * client (never the others, never the token). Absent or unreadable headers are undefined.
+ */
+export interface ResponseFacts {
+  action: string;
+  status: number;
+  /** `ratelimit-limit`: calls allowed in the current window. */
+  limit?: number;
+  /** `ratelimit-remaining`: calls left in the current window. */
+  remaining?: number;
+  /** When the window resets (epoch ms), from `ratelimit-reset` (seconds from now, or an epoch) or `ratelimit-reset-date`. */
+  resetAt?: number;
+  /** `retry-after`, in seconds. */
+  retryAfter?: number;
 }
 
 export interface ActionClientOptions extends UpstreamConfig {
@@ -83,7 +112,12 @@ export class ActionClient {
     options: CallOptions,
     sawStatus: (status: number) => void,
   ): Promise<ActionEnvelope> {
-    const deadline = AbortSignal.timeout(this.options.timeoutMs);
+    const budget = options.deadline ?? { at: Date.now() + this.options.timeoutMs, ms: this.options.timeoutMs };
+    const timedOut = () =>
+      new ActionError('UPSTREAM_TIMEOUT', `The upstream did not answer within ${budget.ms} ms`, { action });
+    const left = budget.at - Date.now();
+    if (left <= 0) throw timedOut();
+    const deadline = AbortSignal.timeout(Math.ceil(left));
     const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
     let phase: 'request' | 'body' = 'request';
     try {
@@ -100,13 +134,12 @@ export class ActionClient {
       });
       sawStatus(res.statusCode);
       phase = 'body';
+      options.onResponse?.(responseFacts(action, res.statusCode, res.headers));
       const text = await readCapped(res.body, res.headers['content-length'], this.options.maxResponseBytes, action);
-      return parseEnvelope(action, res.statusCode, header(res.headers['retry-after']), text);
+      return parseEnvelope(action, res.statusCode, header(res.headers['retry-after']), text, options.token ?? this.options.token);
     } catch (error) {
       if (error instanceof ActionError) throw error;
-      if (deadline.aborted) {
-        throw new ActionError('UPSTREAM_TIMEOUT', `The upstream did not answer within ${this.options.timeoutMs} ms`, { action });
-      }
+      if (deadline.aborted) throw timedOut();
       if (options.signal?.aborted) {
         throw new ActionError('UPSTREAM_UNAVAILABLE', 'The lookup was cancelled because the client went away', { action });
       }
@@ -117,6 +150,37 @@ export class ActionClient {
 
 function header(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
+}
+
+function count(value: string | string[] | undefined): number | undefined {
+  const text = header(value)?.trim();
+  return text && /^\d+$/.test(text) ? Number(text) : undefined;
+}
+
+/** Reads the rate-limit headers the service documents; every other header stays here. */
+export function responseFacts(
+  action: string,
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  now = Date.now(),
+): ResponseFacts {
+  const facts: ResponseFacts = { action, status };
+  const limit = count(headers['ratelimit-limit']);
+  const remaining = count(headers['ratelimit-remaining']);
+  const reset = count(headers['ratelimit-reset']);
+  const retryAfter = parseRetryAfter(header(headers['retry-after']), now);
+  if (limit !== undefined) facts.limit = limit;
+  if (remaining !== undefined) facts.remaining = remaining;
+  if (retryAfter !== undefined) facts.retryAfter = retryAfter;
+  if (reset !== undefined) {
+    // The IETF draft sends seconds from now; some services send an epoch in seconds instead.
+    facts.resetAt = reset > 1_000_000_000 ? reset * 1000 : now + reset * 1000;
+  } else {
+    const date = header(headers['ratelimit-reset-date'])?.trim();
+    const parsed = date ? (/^\d+$/.test(date) ? Number(date) * (Number(date) < 1e11 ? 1000 : 1) : Date.parse(date)) : NaN;
+    if (Number.isFinite(parsed)) facts.resetAt = parsed;
+  }
+  return facts;
 }
 
 type Body = AsyncIterable<Buffer> & { destroy(error?: Error): unknown; on(event: 'error', listener: () => void): unknown };
@@ -154,7 +218,7 @@ async function readCapped(
 }
 
 /** Decides success or failure from the HTTP status and the envelope, as the service's own clients do. */
-export function parseEnvelope(action: string, httpStatus: number, retryAfterHeader: string | undefined, text: string): ActionEnvelope {
+export function parseEnvelope(action: string, httpStatus: number, retryAfterHeader: string | undefined, text: string, token?: string): ActionEnvelope {
   let parsed: unknown;
   let isJson = false;
   try {
@@ -166,7 +230,8 @@ export function parseEnvelope(action: string, httpStatus: number, retryAfterHead
   const envelope = isJson && parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
     ? (parsed as Record<string, unknown>)
     : null;
-  const message = upstreamMessage(envelope?.error);
+  // The upstream's message may reach the client; a token it echoed never does.
+  const message = upstreamMessage(typeof envelope?.error === 'string' && token ? envelope.error.split(token).join('[redacted]') : envelope?.error);
   const retryAfter = parseRetryAfter(retryAfterHeader);
 
   if (httpStatus < 200 || httpStatus >= 300) {
@@ -192,9 +257,23 @@ export function parseEnvelope(action: string, httpStatus: number, retryAfterHead
   return envelope as ActionEnvelope;
 }
 
+/**
+ * Whether the transport proves that no byte of the request reached the upstream: the failure
+ * happened while connecting (refused, reset during the handshake, unreachable, DNS), or the socket
+ * closed before anything was written to it. A socket reused by keep-alive has written earlier
+ * requests, so a reset on it is never counted as "not sent".
+ */
+export function provedNeverSent(error: unknown): boolean {
+  if (error instanceof undiciErrors.ConnectTimeoutError) return true;
+  const syscall = (error as { syscall?: unknown } | null)?.syscall;
+  if (syscall === 'connect' || syscall === 'getaddrinfo') return true;
+  if (error instanceof undiciErrors.SocketError) return error.socket?.bytesWritten === 0;
+  return false;
+}
+
 function transportError(action: string, error: unknown, phase: 'request' | 'body'): ActionError {
   if (error instanceof undiciErrors.ConnectTimeoutError) {
-    return new ActionError('UPSTREAM_TIMEOUT', 'Connecting to the upstream timed out', { action });
+    return new ActionError('UPSTREAM_TIMEOUT', 'Connecting to the upstream timed out', { action, neverSent: true });
   }
   if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
     return new ActionError('UPSTREAM_TIMEOUT', 'The upstream stopped answering', { action });
@@ -202,7 +281,7 @@ function transportError(action: string, error: unknown, phase: 'request' | 'body
   if (phase === 'body') {
     return new ActionError('UPSTREAM_BAD_RESPONSE', 'The upstream response was cut off', { action });
   }
-  return new ActionError('UPSTREAM_UNAVAILABLE', 'The upstream could not be reached', { action });
+  return new ActionError('UPSTREAM_UNAVAILABLE', 'The upstream could not be reached', { action, neverSent: provedNeverSent(error) });
 }
 
 function unexpected(action: string, error: unknown): ActionError {

@@ -25,6 +25,12 @@ export interface ActionErrorDetails {
   upstreamStatus?: number;
   /** Extra machine-readable facts for the client (never secrets). */
   extensions?: Record<string, unknown>;
+  /**
+   * Set by the HTTP client only when the transport proves the request never reached the upstream
+   * (connection refused or reset while connecting, connect timeout, DNS failure, a socket closed
+   * before any byte of the request was written). Only such failures are safe to retry blindly.
+   */
+  neverSent?: boolean;
 }
 
 export class ActionError extends Error {
@@ -33,6 +39,7 @@ export class ActionError extends Error {
   readonly retryAfter: number | undefined;
   readonly upstreamStatus: number | undefined;
   readonly extensions: Record<string, unknown> | undefined;
+  readonly neverSent: boolean;
 
   constructor(code: ErrorCode, message: string, details: ActionErrorDetails = {}) {
     super(message);
@@ -42,6 +49,7 @@ export class ActionError extends Error {
     this.retryAfter = details.retryAfter;
     this.upstreamStatus = details.upstreamStatus;
     this.extensions = details.extensions;
+    this.neverSent = details.neverSent ?? false;
   }
 }
 
@@ -113,6 +121,8 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   if (!value) return undefined;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  // An HTTP date has a weekday and a month name; Date.parse alone would also take "-1" as a year.
+  if (!/[a-z]{3}/i.test(trimmed)) return undefined;
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, Math.ceil((date - now) / 1000));

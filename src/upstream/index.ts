@@ -2,17 +2,47 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { CallAction } from '../context.js';
 import { startSandbox, type Sandbox } from '../sandbox/server.js';
-import { ActionClient } from './client.js';
+import { ActionClient, type ActionEnvelope, type CallOptions, type ResponseFacts } from './client.js';
+import { ActionError } from './errors.js';
+import { Breakers, verdictFor, type BreakerSnapshot } from './resilience/breaker.js';
+import { ConcurrencyLimiter } from './resilience/concurrency.js';
+import { callDeadline, cancelledError, sleep, timeLeft } from './resilience/deadline.js';
+import { RateLimitGates, type RateLimitStatus } from './resilience/rate-limit-gate.js';
+import { RetryBudget, retryDelay } from './resilience/retry.js';
+
+/** What operators (the /healthz output, a metrics module) can see of the way upstream. */
+export interface UpstreamStatus {
+  /** The gateway's own upstream budget (ACTION_TOKEN), and how many request tokens are held. */
+  rateLimit: RateLimitStatus & { requestTokensHolding: number };
+  /** Per action seen so far: closed (calling), open (failing fast), half-open (one probe allowed). */
+  breakers: Record<string, BreakerSnapshot>;
+  inFlight: number;
+  queued: number;
+  maxInFlight: number;
+  maxQueued: number;
+  /** Calls and retries in the retry budget's sliding window. */
+  retries: { windowMs: number; calls: number; retries: number };
+}
 
 export interface Upstream {
   /** The way to the upstream: every layer (resilience, then the HTTP client) composed. */
   callAction: CallAction;
   /** The built-in sandbox when no ACTION_BASE_URL is set outside production. */
   sandbox: Sandbox | null;
+  /** The upstream's budget, breakers and load, as this gateway sees them now. */
+  status(): UpstreamStatus;
   close(): Promise<void>;
 }
 
-/** Builds the path from the loaders to the upstream: the sandbox if needed, the client, its layers. */
+/** A retry is only worth starting with at least this much of the deadline left. */
+const MIN_ATTEMPT_MS = 50;
+
+/**
+ * Builds the path from the loaders to the upstream, outermost first:
+ * deadline (min of UPSTREAM_TIMEOUT_MS and the operation's time left) → retries (safe cases only,
+ * within the deadline and the retry budget) → per attempt: rate-limit gate → the action's circuit
+ * breaker → concurrency bound and queue → ActionClient (undici) → the rate-limit headers back to the gate.
+ */
 export async function createUpstream(config: Config, logger: Logger): Promise<Upstream> {
   const sandbox = config.upstream.baseUrl ? null : await startSandbox({ latencyMs: config.sandboxLatencyMs });
   const client = new ActionClient({
@@ -24,10 +54,94 @@ export async function createUpstream(config: Config, logger: Logger): Promise<Up
       else logger.warn({ upstreamCall: call }, 'upstream call failed');
     },
   });
-  const callAction: CallAction = (action, body, options) => client.call(action, body, options);
+  const settings = config.resilience;
+  const gates = new RateLimitGates({ log: logger });
+  const breakers = new Breakers({ failureThreshold: settings.breakerFailures, cooldownMs: settings.breakerCooldownMs });
+  const limiter = new ConcurrencyLimiter(settings.maxInFlight, settings.maxQueued);
+  const budget = new RetryBudget({
+    ratio: settings.retryBudgetPercent / 100,
+    windowMs: settings.retryBudgetWindowMs,
+    minPerWindow: settings.retryBudgetMin,
+  });
+
+  /** One attempt: refused at once by the gate or an open breaker, else queued, then sent. */
+  const attempt = async (
+    action: string,
+    body: Record<string, unknown>,
+    options: CallOptions,
+    deadline: NonNullable<CallOptions['deadline']>,
+    seen: { facts?: ResponseFacts },
+  ): Promise<ActionEnvelope> => {
+    seen.facts = undefined;
+    const gate = gates.forToken(options.token);
+    gate.check(action);
+    const ticket = breakers.acquire(action);
+    let release: () => void;
+    try {
+      release = await limiter.acquire(action, deadline, options.signal);
+    } catch (error) {
+      breakers.record(action, ticket, 'neutral');
+      throw error;
+    }
+    try {
+      const envelope = await client.call(action, body, {
+        signal: options.signal,
+        token: options.token,
+        deadline,
+        onResponse: (facts) => {
+          seen.facts = facts;
+          gate.observe(facts);
+        },
+      });
+      breakers.record(action, ticket, 'success');
+      return envelope;
+    } catch (error) {
+      breakers.record(action, ticket, verdictFor(error, options.signal?.aborted ?? false));
+      throw error;
+    } finally {
+      release();
+    }
+  };
+
+  const callAction: CallAction = async (action, body, given = {}) => {
+    // Yoga's request.signal (@whatwg-node/server) is a look-alike: once AbortSignal.any() has
+    // followed it, its own `aborted` and 'abort' event stop working. A native follower keeps both.
+    const options: CallOptions = given.signal ? { ...given, signal: AbortSignal.any([given.signal]) } : given;
+    const deadline = callDeadline(config.upstream.timeoutMs, options.operationDeadline);
+    if (deadline.ms <= 0) {
+      throw new ActionError('UPSTREAM_TIMEOUT', 'The operation ran out of time before this lookup could start', { action });
+    }
+    budget.recordCall();
+    const seen: { facts?: ResponseFacts } = {};
+    for (let retry = 1; ; retry += 1) {
+      try {
+        return await attempt(action, body, options, deadline, seen);
+      } catch (error) {
+        const delay = retryDelay(error, seen.facts, retry, { maxRetries: settings.maxRetries, baseDelayMs: settings.retryBackoffMs });
+        if (delay === null || retry > settings.maxRetries || options.signal?.aborted) throw error;
+        if (timeLeft(deadline) - delay < MIN_ATTEMPT_MS) throw error;
+        if (!budget.tryRetry()) {
+          logger.info({ upstreamRetry: { action, retry, code: (error as ActionError).code } }, 'upstream retry skipped: retry budget spent');
+          throw error;
+        }
+        logger.info({ upstreamRetry: { action, retry, delayMs: delay, code: (error as ActionError).code } }, 'retrying upstream call');
+        await sleep(delay, options.signal, () => cancelledError(action));
+      }
+    }
+  };
+
   return {
     callAction,
     sandbox,
+    status: () => ({
+      rateLimit: gates.status(),
+      breakers: breakers.snapshot(),
+      inFlight: limiter.inFlight,
+      queued: limiter.queued,
+      maxInFlight: limiter.maxInFlight,
+      maxQueued: limiter.maxQueued,
+      retries: budget.snapshot(),
+    }),
     async close() {
       await client.close().catch((error: unknown) => logger.warn({ err: error }, 'closing the upstream pool failed'));
       await sandbox?.close();

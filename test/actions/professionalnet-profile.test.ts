@@ -192,7 +192,7 @@ describe('professionalnetProfile against the sandbox', () => {
         ],
       },
     ]);
-    expect(body.extensions?.gateway).toEqual({ sandbox: true, upstreamCalls: 1 });
+    expect(body.extensions?.gateway).toMatchObject({ sandbox: true, upstreamCalls: 1 });
   });
 
   it('makes one upstream call for the same profile asked by handle, by another case and by URL', async () => {
@@ -243,7 +243,8 @@ describe('professionalnetProfile against the sandbox', () => {
     expect(body.errors).toBeUndefined();
     const graphqlBytes = Buffer.byteLength(text);
     console.log(`professionalnetProfile, five fields: GraphQL response ${graphqlBytes} bytes vs REST payload ${restBytes} bytes (${(restBytes / graphqlBytes).toFixed(1)}x smaller)`);
-    expect(graphqlBytes).toBeLessThan(600);
+    // A few hundred bytes, extensions.gateway (calls, cost estimate, lookups) included.
+    expect(graphqlBytes).toBeLessThan(650);
     expect(graphqlBytes * 10).toBeLessThan(restBytes);
   });
 });

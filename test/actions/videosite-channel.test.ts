@@ -114,7 +114,7 @@ describe('videositeChannel against the sandbox', () => {
       },
       searchParameters: { channelId: '@bridge-builders', channelHandle: '@bridge-builders', engine: 'videosite_channel', countryCode: 'us', languageCode: 'en' },
     });
-    expect(body.extensions?.gateway).toEqual({ sandbox: true, upstreamCalls: 1 });
+    expect(body.extensions?.gateway).toMatchObject({ sandbox: true, upstreamCalls: 1 });
   });
 
   it('reads a channel asked by id: the lookup parameter is the id and has no handle', async () => {

@@ -68,5 +68,6 @@ export function json(res: ServerResponse, status: number, body: unknown, headers
 
 /** Gateway settings that point it at a fault upstream. */
 export function upstreamEnv(upstream: FaultUpstream, extra: Record<string, string> = {}): Record<string, string> {
-  return { ACTION_BASE_URL: upstream.url, ACTION_TOKEN: upstream.token, ...extra };
+  // Upstream behaviour is under test: no cross-request cache unless a test asks for one.
+  return { ACTION_BASE_URL: upstream.url, ACTION_TOKEN: upstream.token, CACHE_ENABLED: 'false', ...extra };
 }

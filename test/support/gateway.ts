@@ -39,7 +39,7 @@ export async function startGateway(env: Record<string, string> = {}): Promise<Ru
       done();
     },
   });
-  const gateway = await createGateway(config, createLogger(config.logLevel, sink));
+  const gateway = await createGateway(config, createLogger(config.logLevel, sink, [config.upstream.token]));
   const server: Server = createServer(gateway.yoga);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

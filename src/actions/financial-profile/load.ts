@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { GatewayContext } from '../../context.js';
+import { scheduleSymbolBatch } from '../../cost/meter.js';
 import { ActionError, badInput } from '../../upstream/errors.js';
 import { loaderFor, responseArray } from '../loader.js';
 import { obj, str, type Raw } from '../../schema/read.js';
@@ -18,35 +19,47 @@ export function canonicalSymbol(argument: string, value: string): string {
 }
 
 /**
- * One loader per operation for every symbol asked anywhere in it: the symbols go upstream in one
- * call written "A, B, C" (split only above FINANCIAL_BATCH_SIZE) and map back by symbol.
+ * One loader per operation for every symbol asked anywhere in it. Symbols are cached one by one, so
+ * a later request for a subset costs nothing; the rest go upstream in one call written "A, B, C"
+ * (split only above FINANCIAL_BATCH_SIZE) and map back by symbol.
  */
 export function loadFinancialProfile(ctx: GatewayContext, symbol: string): Promise<Raw> {
   const loader = loaderFor(ctx, COMPANY_FINANCIAL_PROFILE, () =>
-    new DataLoader<string, Raw>((symbols) => fetchSymbols(ctx, symbols), { maxBatchSize: ctx.config.financialBatchSize }),
+    new DataLoader<string, Raw>((symbols) => fetchSymbols(ctx, symbols), {
+      maxBatchSize: ctx.config.financialBatchSize,
+      // With Company.financialProfile links in the operation, wait until no lookup can add symbols.
+      batchScheduleFn: (dispatch) => scheduleSymbolBatch(ctx.usage, dispatch),
+    }),
   );
   return loader.load(symbol);
 }
 
 async function fetchSymbols(ctx: GatewayContext, symbols: readonly string[]): Promise<Array<Raw | Error>> {
-  let profiles: unknown[];
-  try {
-    profiles = responseArray(await ctx.callAction(COMPANY_FINANCIAL_PROFILE, { company: symbols.join(', ') }), COMPANY_FINANCIAL_PROFILE);
-  } catch (error) {
-    return symbols.map(() => error as Error);
-  }
-  const bySymbol = new Map<string, Raw>();
-  for (const item of profiles) {
+  const outcomes = await ctx.cache.fetchMany<Raw>(
+    COMPANY_FINANCIAL_PROFILE,
+    ctx.tokenFingerprint,
+    [...symbols],
+    (missing) => callUpstream(ctx, missing),
+    ctx.signal,
+  );
+  return outcomes.map((outcome) => {
+    ctx.usage.lookups.push({ action: COMPANY_FINANCIAL_PROFILE, key: outcome.key, source: outcome.source });
+    return outcome.error ?? outcome.value!;
+  });
+}
+
+async function callUpstream(ctx: GatewayContext, symbols: string[]): Promise<Map<string, Raw | Error>> {
+  const envelope = await ctx.callAction(COMPANY_FINANCIAL_PROFILE, { company: symbols.join(', ') });
+  const bySymbol = new Map<string, Raw | Error>();
+  for (const item of responseArray(envelope, COMPANY_FINANCIAL_PROFILE)) {
     const profile = obj(item);
     const symbol = str(profile?.symbol)?.trim().toUpperCase();
     if (profile && symbol) bySymbol.set(symbol, profile);
   }
-  return symbols.map(
-    (symbol) =>
-      bySymbol.get(symbol) ??
-      new ActionError('NOT_FOUND', `No financial profile for symbol ${symbol}`, {
-        action: COMPANY_FINANCIAL_PROFILE,
-        extensions: { symbol },
-      }),
-  );
+  for (const symbol of symbols) {
+    if (!bySymbol.has(symbol)) {
+      bySymbol.set(symbol, new ActionError('NOT_FOUND', `No financial profile for symbol ${symbol}`, { action: COMPANY_FINANCIAL_PROFILE, extensions: { symbol } }));
+    }
+  }
+  return bySymbol;
 }

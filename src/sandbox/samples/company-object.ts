@@ -1,8 +1,15 @@
 /**
  * get_company_object (contract 2.7). A complete, listed-software-company record for any domain: the
  * domain comes back in `domain`, the names, handles and site contacts are made from its first label.
- * The ticker is HUBS so that the financial sandbox knows it; marketCap and annualRevenue exceed 2^31.
+ * The ticker is HUBS so that the financial sandbox knows it, except for the domains of the other
+ * listed companies the financial sandbox knows (apple.com is AAPL, ...), so that links from several
+ * companies to their financial profiles name different symbols; marketCap and annualRevenue exceed 2^31.
  */
+const TICKERS: Record<string, string> = {
+  'apple.com': 'AAPL', 'nike.com': 'NKE', 'microsoft.com': 'MSFT', 'abc.xyz': 'GOOGL', 'amazon.com': 'AMZN', 'tesla.com': 'TSLA',
+  'meta.com': 'META', 'nvidia.com': 'NVDA', 'ibm.com': 'IBM', 'oracle.com': 'ORCL', 'coca-colacompany.com': 'KO',
+};
+
 export function companyObject(domain: string): Record<string, unknown> {
   const host = domain.trim().toLowerCase().replace(/\.$/, '');
   const label = host.split('.')[0] || 'sandbox';
@@ -65,7 +72,7 @@ export function companyObject(domain: string): Record<string, unknown> {
     crunchbase: { handle: `organization/${label}` },
     emailProvider: false,
     type: 'public',
-    ticker: 'HUBS',
+    ticker: TICKERS[host] ?? 'HUBS',
     identifiers: { usCIK: '0001404655', usEIN: '20-2632791' },
     phone: '+1 888-482-7768',
     metrics: {

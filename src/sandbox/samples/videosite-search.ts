@@ -2,6 +2,8 @@
  * run_videosite_search (contract 2.8). The query comes back in `search_parameters.q`, in the titles
  * and in the suggestions. Thumbnails are strings in shorts and {rich, static} objects in videos,
  * as the live service sends them; one video has no animated preview.
+ * The third video is also on the sandbox channel's "Videos" shelf (as live, its link here carries a
+ * tracking parameter), so one transcript can be reached from both.
  */
 export function videositeSearch(query: string): Record<string, unknown> {
   const q = query.trim();
@@ -62,8 +64,8 @@ export function videositeSearch(query: string): Record<string, unknown> {
         thumbnail: { static: 'https://i.videosite-img.example/vi/vId0002eFgH/hq720.jpg' },
       },
       {
-        id: 'vId0003iJkL',
-        link: 'https://www.videosite.example/watch?v=vId0003iJkL',
+        id: 'qW3eR7tY1uI',
+        link: 'https://www.videosite.example/watch?v=qW3eR7tY1uI&pp=ygUHc2FuZGJveA%3D%3D',
         title: `${q} in 4 minutes`,
         description: `The short version of ${q}.`,
         length: '4:05',
@@ -79,8 +81,8 @@ export function videositeSearch(query: string): Record<string, unknown> {
           is_verified: true,
         },
         thumbnail: {
-          rich: 'https://i.videosite-img.example/an_webp/vId0003iJkL/mqdefault_6s.webp',
-          static: 'https://i.videosite-img.example/vi/vId0003iJkL/hq720.jpg',
+          rich: 'https://i.videosite-img.example/an_webp/qW3eR7tY1uI/mqdefault_6s.webp',
+          static: 'https://i.videosite-img.example/vi/qW3eR7tY1uI/hq720.jpg',
         },
       },
     ],

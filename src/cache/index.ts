@@ -1,0 +1,31 @@
+import type { Logger } from 'pino';
+import { LookupCache, type LookupSource } from './lookup-cache.js';
+import { MemoryStore } from './memory-store.js';
+import { RedisStore } from './redis-store.js';
+import type { CacheSettings } from './settings.js';
+
+export { LookupCache } from './lookup-cache.js';
+
+export interface CacheStatus {
+  backend: 'memory' | 'redis' | 'off';
+  healthy: boolean;
+}
+
+/** The cache the settings ask for: off, in memory, or shared through Redis. */
+export async function createLookupCache(
+  settings: CacheSettings,
+  logger: Logger,
+  observe?: (action: string, source: LookupSource) => void,
+): Promise<{ cache: LookupCache; status: () => CacheStatus }> {
+  if (!settings.enabled) {
+    return { cache: new LookupCache(null, settings, observe), status: () => ({ backend: 'off', healthy: true }) };
+  }
+  if (settings.redisUrl) {
+    const store = new RedisStore(settings.redisUrl, logger);
+    await store.ready();
+    if (!store.healthy()) logger.warn({ cache: 'redis' }, 'cache: Redis not reachable at start-up; serving from the upstream until it is');
+    return { cache: new LookupCache(store, settings, observe), status: () => ({ backend: 'redis', healthy: store.healthy() }) };
+  }
+  const store = new MemoryStore(settings.maxBytes);
+  return { cache: new LookupCache(store, settings, observe), status: () => ({ backend: 'memory', healthy: true }) };
+}

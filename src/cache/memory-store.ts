@@ -1,0 +1,53 @@
+import { LRUCache } from 'lru-cache';
+import type { CacheStore } from './store.js';
+
+/**
+ * The default cache: in this process, bounded by the bytes of its entries' JSON, least recently
+ * used first out. Values are kept as objects, so a hit costs no parsing.
+ */
+export class MemoryStore implements CacheStore {
+  readonly kind = 'memory';
+  private readonly entries: LRUCache<string, { value: unknown }>;
+  private readonly leases = new Map<string, number>();
+
+  constructor(maxBytes: number) {
+    this.entries = new LRUCache({
+      maxSize: maxBytes,
+      sizeCalculation: (entry) => Math.max(1, JSON.stringify(entry.value)?.length ?? 1),
+      ttlAutopurge: false,
+    });
+  }
+
+  async get(key: string): Promise<unknown> {
+    return this.entries.get(key)?.value;
+  }
+
+  async set(key: string, value: unknown, ttlMs: number): Promise<void> {
+    if (ttlMs > 0) this.entries.set(key, { value }, { ttl: ttlMs });
+  }
+
+  async acquireLease(key: string, ttlMs: number): Promise<boolean> {
+    const now = Date.now();
+    const until = this.leases.get(key);
+    if (until !== undefined && until > now) return false;
+    this.leases.set(key, now + ttlMs);
+    return true;
+  }
+
+  async releaseLease(key: string): Promise<void> {
+    this.leases.delete(key);
+  }
+
+  healthy(): boolean {
+    return true;
+  }
+
+  /** Bytes held, for the health output and tests. */
+  size(): number {
+    return this.entries.calculatedSize;
+  }
+
+  async close(): Promise<void> {
+    this.entries.clear();
+  }
+}

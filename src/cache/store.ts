@@ -1,0 +1,21 @@
+/** Where cached lookups live. Values are JSON-compatible; a miss is undefined. */
+export interface CacheStore {
+  readonly kind: 'memory' | 'redis';
+  get(key: string): Promise<unknown>;
+  set(key: string, value: unknown, ttlMs: number): Promise<void>;
+  /** Takes the right to call the upstream for `key` for `ttlMs`; false when another holder has it. */
+  acquireLease(key: string, ttlMs: number): Promise<boolean>;
+  releaseLease(key: string): Promise<void>;
+  /** True while the store answers; a store that does not answer is treated as empty. */
+  healthy(): boolean;
+  close(): Promise<void>;
+}
+
+/** A cached NOT_FOUND, so a lookup the upstream just said does not exist is not paid for again. */
+export interface NotFoundMarker {
+  notFound: string;
+}
+
+export function isNotFoundMarker(value: unknown): value is NotFoundMarker {
+  return typeof value === 'object' && value !== null && typeof (value as NotFoundMarker).notFound === 'string';
+}

@@ -1,0 +1,202 @@
+/**
+ * The static cost estimate: the most upstream calls an operation can make, computed from the
+ * document before anything runs (see model.ts for how each field counts).
+ *
+ * It walks the operation from its root the way execution would, rather than with graphql's `visit`:
+ * a field's cost is multiplied by the lengths of every list above it, and a fragment spread costs
+ * what its fragment costs at that spread's place, so the walk carries the multiplier down and
+ * expands fragments where they are spread. Fields are collected per response key as execution
+ * collects them (repeated selections of one field merge, aliases are separate fields), fragments
+ * and inline fragments apply by their type condition, @skip/@include are honoured, and arguments
+ * are read with the operation's variables.
+ */
+import {
+  getArgumentValues,
+  getDirectiveValues,
+  getNamedType,
+  getNullableType,
+  getVariableValues,
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
+  isAbstractType,
+  isListType,
+  isObjectType,
+  Kind,
+  type DirectiveNode,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
+import { DEFAULT_LIST_CAP, FINANCIAL_ROOT, LIST_CAPS, type FieldCost } from './model.js';
+
+export interface CostEstimate {
+  /** The most upstream calls the operation can make. */
+  cost: number;
+  /** Of which: calls of one key each (root lookups and links). */
+  lookupCalls: number;
+  /** Of which: batched symbol calls. */
+  symbolCalls: number;
+  /** How many financial link fields the operation selects (times their multipliers). */
+  symbolLinks: number;
+}
+
+export interface EstimateInput {
+  schema: GraphQLSchema;
+  document: DocumentNode;
+  operationName?: string | null;
+  variables?: Record<string, unknown> | null;
+  /** FINANCIAL_BATCH_SIZE. */
+  batchSize: number;
+}
+
+interface Walk {
+  schema: GraphQLSchema;
+  fragments: Map<string, FragmentDefinitionNode>;
+  variables: Record<string, unknown>;
+  lookupCalls: number;
+  symbolLinks: number;
+  /** Distinct symbols named by root fields (the first wave). */
+  rootSymbols: Set<string>;
+  /** Symbol slots by wave: index 0 is the first wave. */
+  waves: number[];
+}
+
+/** The estimate, or null when the operation cannot be found or its variables do not coerce (execution reports that). */
+export function estimateCost(input: EstimateInput): CostEstimate | null {
+  const operations = input.document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const operation = input.operationName ? operations.find((op) => op.name?.value === input.operationName) : operations.length === 1 ? operations[0] : undefined;
+  if (!operation) return null;
+  const rootType = input.schema.getRootType(operation.operation);
+  if (!rootType) return null;
+  const coerced = getVariableValues(input.schema, operation.variableDefinitions ?? [], input.variables ?? {});
+  if (coerced.errors) return null;
+
+  const walk: Walk = {
+    schema: input.schema,
+    fragments: new Map(
+      input.document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]),
+    ),
+    variables: coerced.coerced,
+    lookupCalls: 0,
+    symbolLinks: 0,
+    rootSymbols: new Set(),
+    waves: [],
+  };
+  // Only queries reach lookups; mutations and subscriptions do not exist in this schema.
+  const isQuery = operation.operation === 'query';
+  walkSelections(walk, rootType, [operation.selectionSet], 1, 0, isQuery);
+
+  walk.waves[0] = (walk.waves[0] ?? 0) + walk.rootSymbols.size;
+  const symbolCalls = walk.waves.reduce((sum, slots) => sum + Math.ceil(slots / input.batchSize), 0);
+  return { cost: walk.lookupCalls + symbolCalls, lookupCalls: walk.lookupCalls, symbolCalls, symbolLinks: walk.symbolLinks };
+}
+
+function walkSelections(walk: Walk, type: GraphQLObjectType, selectionSets: readonly SelectionSetNode[], multiplier: number, wave: number, isRoot: boolean): void {
+  for (const [, nodes] of collectFields(walk, type, selectionSets)) {
+    const name = nodes[0]!.name.value;
+    if (name.startsWith('__')) continue; // introspection and __typename call nothing
+    const field = type.getFields()[name];
+    if (!field) continue; // validation has rejected it already
+    const args = argumentsOf(walk, field, nodes[0]!);
+
+    let childWave = wave;
+    const declared = field.extensions?.cost as FieldCost | undefined;
+    if (isRoot && name === FINANCIAL_ROOT.field) {
+      for (const symbol of symbolsOf(args)) walk.rootSymbols.add(symbol);
+      childWave = wave + 1;
+    } else if (declared?.batchedSymbols) {
+      walk.waves[wave] = (walk.waves[wave] ?? 0) + multiplier;
+      walk.symbolLinks += multiplier;
+      childWave = wave + 1;
+    } else if (declared || isRoot) {
+      walk.lookupCalls += multiplier;
+    }
+
+    const subSelections = nodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : []));
+    if (subSelections.length === 0) continue;
+    const childMultiplier = multiplier * listLength(type, field, args, isRoot);
+    const named = getNamedType(field.type) as GraphQLNamedType;
+    const objectTypes = isObjectType(named) ? [named] : isAbstractType(named) ? walk.schema.getPossibleTypes(named) : [];
+    // Each item is one of the possible types; counting every one of them is an upper bound.
+    for (const objectType of objectTypes) walkSelections(walk, objectType, subSelections, childMultiplier, childWave, false);
+  }
+}
+
+/** The fields of one selection for objects of `type`, by response key, as execution collects them. */
+function collectFields(walk: Walk, type: GraphQLObjectType, selectionSets: readonly SelectionSetNode[], visited = new Set<string>()): Map<string, FieldNode[]> {
+  const fields = new Map<string, FieldNode[]>();
+  const add = (key: string, node: FieldNode) => {
+    const list = fields.get(key);
+    if (list) list.push(node);
+    else fields.set(key, [node]);
+  };
+  for (const selectionSet of selectionSets) {
+    for (const selection of selectionSet.selections) {
+      if (!included(walk, selection)) continue;
+      if (selection.kind === Kind.FIELD) {
+        add(selection.alias?.value ?? selection.name.value, selection);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        if (selection.typeCondition && !applies(walk, selection.typeCondition.name.value, type)) continue;
+        for (const [key, nodes] of collectFields(walk, type, [selection.selectionSet], visited)) for (const node of nodes) add(key, node);
+      } else {
+        const name = selection.name.value;
+        const fragment = walk.fragments.get(name);
+        if (!fragment || visited.has(name) || !applies(walk, fragment.typeCondition.name.value, type)) continue;
+        for (const [key, nodes] of collectFields(walk, type, [fragment.selectionSet], new Set([...visited, name]))) for (const node of nodes) add(key, node);
+      }
+    }
+  }
+  return fields;
+}
+
+function applies(walk: Walk, condition: string, type: GraphQLObjectType): boolean {
+  if (condition === type.name) return true;
+  const conditionType = walk.schema.getType(condition);
+  return conditionType !== undefined && isAbstractType(conditionType) && walk.schema.isSubType(conditionType, type);
+}
+
+function included(walk: Walk, node: { directives?: readonly DirectiveNode[] }): boolean {
+  try {
+    if (getDirectiveValues(GraphQLSkipDirective, node, walk.variables)?.if === true) return false;
+    if (getDirectiveValues(GraphQLIncludeDirective, node, walk.variables)?.if === false) return false;
+  } catch {
+    // a bad directive argument fails execution; count the selection
+  }
+  return true;
+}
+
+function argumentsOf(walk: Walk, field: GraphQLField<unknown, unknown>, node: FieldNode): Record<string, unknown> {
+  try {
+    return getArgumentValues(field, node, walk.variables);
+  } catch {
+    return {}; // execution reports the bad argument on the field
+  }
+}
+
+function symbolsOf(args: Record<string, unknown>): string[] {
+  const value = args[FINANCIAL_ROOT.symbolsArgument];
+  return Array.isArray(value) ? value.filter((s): s is string => typeof s === 'string').map((s) => s.trim().toUpperCase()) : [];
+}
+
+/** How many items a list field returns at most; 1 for a field that is not a list. */
+function listLength(parent: GraphQLObjectType, field: GraphQLField<unknown, unknown>, args: Record<string, unknown>, isRoot: boolean): number {
+  let type = getNullableType(field.type);
+  let length = 1;
+  while (isListType(type)) {
+    length *= listBound(parent, field, args, isRoot);
+    type = getNullableType(type.ofType);
+  }
+  return length;
+}
+
+function listBound(parent: GraphQLObjectType, field: GraphQLField<unknown, unknown>, args: Record<string, unknown>, isRoot: boolean): number {
+  if (isRoot && field.name === FINANCIAL_ROOT.field) return Math.max(symbolsOf(args).length, 0);
+  if (typeof args.first === 'number' && Number.isInteger(args.first) && args.first >= 0) return args.first;
+  return LIST_CAPS[`${parent.name}.${field.name}`] ?? DEFAULT_LIST_CAP;
+}

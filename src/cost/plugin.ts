@@ -1,0 +1,44 @@
+import { GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { GatewayContext } from '../context.js';
+import { estimateCost } from './estimate.js';
+import { recordEstimate } from './meter.js';
+
+export interface CostLimitOptions {
+  /** COST_BUDGET: the most upstream calls one operation may make. */
+  budget: number;
+  /** FINANCIAL_BATCH_SIZE: symbols per financial call. */
+  batchSize: number;
+}
+
+/**
+ * Estimates every operation's cost before it executes (after validation, with its variables) and
+ * rejects one whose estimate exceeds the budget with COST_LIMIT_EXCEEDED, HTTP 400, before any
+ * upstream call. The estimate is kept for `extensions.gateway.cost`.
+ */
+export function costLimit(options: CostLimitOptions): Plugin<GatewayContext> {
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const estimate = estimateCost({
+        schema: args.schema,
+        document: args.document,
+        operationName: args.operationName,
+        variables: args.variableValues as Record<string, unknown> | null | undefined,
+        batchSize: options.batchSize,
+      });
+      if (!estimate) return; // execution reports the missing operation or the bad variables
+      const usage = args.contextValue.usage;
+      recordEstimate(usage, { estimated: estimate.cost, budget: options.budget }, estimate.symbolLinks > 0);
+      if (estimate.cost > options.budget) {
+        setResultAndStopExecution({
+          errors: [
+            new GraphQLError(
+              `This operation could make up to ${estimate.cost} upstream calls, more than the budget of ${options.budget}. Ask for fewer lookups or links, or smaller lists.`,
+              { extensions: { code: 'COST_LIMIT_EXCEEDED', cost: estimate.cost, budget: options.budget, http: { status: 400 } } },
+            ),
+          ],
+        });
+      }
+    },
+  };
+}

@@ -1,0 +1,138 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Plugin } from 'graphql-yoga';
+import type { LookupSource } from './cache/lookup-cache.js';
+import type { CallAction } from './context.js';
+import { ActionError } from './upstream/errors.js';
+import type { UpstreamStatus } from './upstream/index.js';
+
+/**
+ * Prometheus metrics, on a registry of this gateway's own (several gateways can live in one
+ * process, as in the tests). Served at GET /metrics.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly upstreamCalls = new Counter({
+    name: 'lookup_graph_upstream_calls_total',
+    help: 'Upstream action calls by action and outcome (OK or the error code).',
+    labelNames: ['action', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly upstreamLatency = new Histogram({
+    name: 'lookup_graph_upstream_call_duration_seconds',
+    help: 'Duration of upstream action calls, from the loaders\' point of view (retries and queueing included).',
+    labelNames: ['action'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  private readonly lookups = new Counter({
+    name: 'lookup_graph_cache_lookups_total',
+    help: 'Lookups by action and where their value came from: cache (hit), upstream (miss) or coalesced (joined another request\'s call).',
+    labelNames: ['action', 'source'] as const,
+    registers: [this.registry],
+  });
+  private readonly batchSize = new Histogram({
+    name: 'lookup_graph_financial_batch_symbols',
+    help: 'Symbols per company_financial_profile upstream call.',
+    buckets: [1, 2, 3, 5, 10, 20, 50, 100],
+    registers: [this.registry],
+  });
+  private readonly operations = new Counter({
+    name: 'lookup_graph_graphql_operations_total',
+    help: 'GraphQL operations by outcome: ok (no errors), partial (data and errors), error (no data).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(gauges: Array<{ name: string; help: string; labelNames?: string[]; collect: (gauge: Gauge) => void }> = []) {
+    collectDefaultMetrics({ register: this.registry, prefix: 'lookup_graph_' });
+    for (const { name, help, labelNames, collect } of gauges) {
+      new Gauge({
+        name,
+        help,
+        labelNames: labelNames ?? [],
+        registers: [this.registry],
+        collect() {
+          collect(this);
+        },
+      });
+    }
+  }
+
+  observeLookup = (action: string, source: LookupSource): void => {
+    this.lookups.inc({ action, source });
+  };
+
+  /** Wraps the way upstream so every call is counted and timed. */
+  instrument(callAction: CallAction): CallAction {
+    return async (action, body, options) => {
+      const stop = this.upstreamLatency.startTimer({ action });
+      if (action === 'company_financial_profile' && typeof body.company === 'string') {
+        this.batchSize.observe(body.company.split(',').length);
+      }
+      try {
+        const envelope = await callAction(action, body, options);
+        this.upstreamCalls.inc({ action, outcome: 'OK' });
+        return envelope;
+      } catch (error) {
+        this.upstreamCalls.inc({ action, outcome: error instanceof ActionError ? error.code : 'UNEXPECTED' });
+        throw error;
+      } finally {
+        stop();
+      }
+    };
+  }
+
+  /** Counts operations by outcome and serves GET /metrics. */
+  plugin(): Plugin {
+    return {
+      onRequest: async ({ url, request, endResponse, fetchAPI }) => {
+        if (url.pathname !== '/metrics' || request.method !== 'GET') return;
+        endResponse(new fetchAPI.Response(await this.registry.metrics(), { headers: { 'content-type': this.registry.contentType } }));
+      },
+      onResultProcess: ({ result }) => {
+        for (const single of Array.isArray(result) ? result : [result]) {
+          if (Symbol.asyncIterator in single) continue;
+          const outcome = !single.errors?.length ? 'ok' : single.data ? 'partial' : 'error';
+          this.operations.inc({ outcome });
+        }
+      },
+    };
+  }
+}
+
+/** Gauges read from the upstream's status at scrape time: its budget, breakers and load. */
+export function upstreamGauges(status: () => UpstreamStatus) {
+  return [
+    {
+      name: 'lookup_graph_upstream_ratelimit_remaining',
+      help: 'Upstream calls left in the current rate-limit window, as the upstream last said (absent until it says).',
+      collect: (gauge: Gauge) => {
+        const remaining = status().rateLimit.remaining;
+        if (remaining !== null) gauge.set(remaining);
+      },
+    },
+    {
+      name: 'lookup_graph_upstream_ratelimit_holding',
+      help: '1 while the gateway refuses calls because the upstream budget is spent, else 0.',
+      collect: (gauge: Gauge) => gauge.set(status().rateLimit.holding ? 1 : 0),
+    },
+    {
+      name: 'lookup_graph_upstream_breaker_open',
+      help: 'Per action: 1 when its circuit breaker is open or half-open, 0 when closed.',
+      labelNames: ['action'],
+      collect: (gauge: Gauge) => {
+        for (const [action, breaker] of Object.entries(status().breakers)) gauge.set({ action }, breaker.state === 'closed' ? 0 : 1);
+      },
+    },
+    {
+      name: 'lookup_graph_upstream_in_flight',
+      help: 'Upstream calls in flight now.',
+      collect: (gauge: Gauge) => gauge.set(status().inFlight),
+    },
+    {
+      name: 'lookup_graph_upstream_queued',
+      help: 'Upstream calls waiting for a free slot now.',
+      collect: (gauge: Gauge) => gauge.set(status().queued),
+    },
+  ];
+}

@@ -1,0 +1,45 @@
+import type { Plugin } from 'graphql-yoga';
+
+const ALLOWED_HEADERS = 'accept, content-type, authorization, x-api-key, x-graphql-yoga-csrf';
+
+/**
+ * CORS with an explicit allowlist (Yoga's own CORS is off: it reflects any Origin with
+ * credentials). A listed origin gets itself back in Access-Control-Allow-Origin, never with
+ * Access-Control-Allow-Credentials (clients authenticate with headers, not cookies); any other
+ * origin gets no CORS header at all, and its preflight a 403. An empty list: no cross-origin access.
+ */
+export function useCorsAllowlist(origins: string[]): Plugin {
+  const allowed = new Set(origins);
+  return {
+    onRequest({ request, endResponse, fetchAPI }) {
+      if (request.method !== 'OPTIONS') return;
+      const origin = request.headers.get('origin');
+      if (origin !== null && allowed.has(origin)) {
+        endResponse(
+          new fetchAPI.Response(null, {
+            status: 204,
+            headers: {
+              'Access-Control-Allow-Origin': origin,
+              'Access-Control-Allow-Methods': 'GET, POST',
+              'Access-Control-Allow-Headers': ALLOWED_HEADERS,
+              'Access-Control-Max-Age': '600',
+              Vary: 'Origin',
+              'Content-Length': '0',
+            },
+          }),
+        );
+      } else {
+        endResponse(new fetchAPI.Response(null, { status: 403, headers: { Vary: 'Origin', 'Content-Length': '0' } }));
+      }
+    },
+    onResponse({ request, response }) {
+      if (allowed.size === 0 || request.method === 'OPTIONS') return;
+      const origin = request.headers.get('origin');
+      response.headers.append('Vary', 'Origin');
+      if (origin !== null && allowed.has(origin)) {
+        response.headers.set('Access-Control-Allow-Origin', origin);
+        response.headers.set('Access-Control-Expose-Headers', 'Retry-After');
+      }
+    },
+  };
+}

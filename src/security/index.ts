@@ -1,0 +1,58 @@
+import type { Plugin } from 'graphql-yoga';
+import type { Logger } from 'pino';
+import { createClientAuth } from './auth.js';
+import { useBatchLimit } from './batching.js';
+import { useBodyLimit } from './body-limit.js';
+import { useCorsAllowlist } from './cors.js';
+import { useCsrfGuard } from './csrf.js';
+import { useOperationLimits } from './limits/index.js';
+import { clientAddress, MemoryRateLimiter, RedisRateLimiter, useRateLimit, type RateLimiter } from './rate-limit.js';
+import type { SecuritySettings } from './settings.js';
+import { useHiddenSuggestions } from './suggestions.js';
+import { useTrustedDocuments } from './trusted-documents.js';
+
+export interface Security {
+  /** In order: CORS preflight, CSRF, client auth, rate limit, body size, batch size, trusted documents, limits. */
+  plugins: Plugin[];
+  /** Yoga options that belong to the protections (Yoga's own CORS, body guard and multipart off). */
+  yogaOptions: { cors: false; maxRequestBodySize: false; multipart: false; batching: false | { limit: number } };
+  upstreamTokenFor(request: Request): string | null;
+  close(): Promise<void>;
+}
+
+/** Every client-facing protection of the gateway; each refusal comes before any upstream call. */
+export async function createSecurity(settings: SecuritySettings, logger: Logger): Promise<Security> {
+  const auth = createClientAuth(settings.auth, logger);
+  let limiter: RateLimiter | null = null;
+  if (settings.rateLimit.perMinute > 0) {
+    if (settings.rateLimit.redisUrl) {
+      const redis = new RedisRateLimiter(settings.rateLimit.redisUrl, settings.rateLimit.redisPrefix, settings.rateLimit.perMinute, logger);
+      await redis.ready();
+      limiter = redis;
+    } else {
+      limiter = new MemoryRateLimiter(settings.rateLimit.perMinute);
+    }
+  }
+  const plugins: Plugin[] = [
+    useCorsAllowlist(settings.corsOrigins),
+    useCsrfGuard(),
+    auth.plugin,
+    ...(limiter ? [useRateLimit(limiter, settings.rateLimit.perMinute, (request, serverContext) => auth.clientOf(request) ?? clientAddress(serverContext))] : []),
+    useBodyLimit(settings.limits.maxRequestBytes),
+    useBatchLimit(settings.limits.maxBatchOperations),
+    ...(settings.trustedDocuments ? [useTrustedDocuments(settings.trustedDocuments)] : []),
+    useOperationLimits(settings.limits, { introspection: settings.introspection }),
+    ...(settings.hideSuggestions ? [useHiddenSuggestions()] : []),
+  ];
+  return {
+    plugins,
+    yogaOptions: {
+      cors: false,
+      maxRequestBodySize: false,
+      multipart: false,
+      batching: settings.limits.maxBatchOperations > 0 ? { limit: settings.limits.maxBatchOperations } : false,
+    },
+    upstreamTokenFor: auth.upstreamTokenFor,
+    close: async () => limiter?.close(),
+  };
+}

@@ -1,0 +1,44 @@
+import { validate, type DocumentNode, type GraphQLError, type ValidationRule } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { OperationLimits } from '../settings.js';
+import { maxAliasesRule } from './aliases.js';
+import { maxDepthRule } from './depth.js';
+import { maxDirectivesRule } from './directives.js';
+import { noIntrospectionRule } from './introspection.js';
+import { maxRootFieldsRule } from './root-fields.js';
+import { parseWithTokenLimit } from './tokens.js';
+
+/**
+ * The operation limits, all before execution: tokens while parsing, then the limit rules as a
+ * validation pass of their own that runs BEFORE graphql-js's specified rules and stops there, so
+ * an alias bomb never reaches the quadratic OverlappingFieldsCanBeMerged check, let alone a
+ * resolver. Verdicts are remembered per parsed document (Yoga caches parsed documents by text).
+ */
+export function useOperationLimits(limits: OperationLimits, options: { introspection: boolean }): Plugin {
+  const rules: ValidationRule[] = [
+    maxDepthRule(limits.maxDepth, options.introspection),
+    maxAliasesRule(limits.maxAliases),
+    maxRootFieldsRule(limits.maxRootFields),
+    maxDirectivesRule(limits.maxDirectives),
+    ...(options.introspection ? [] : [noIntrospectionRule]),
+    // COST BUDGET: the query cost analysis (COST_LIMIT_EXCEEDED, HTTP 400) goes here, as one more
+    // rule of this list, so it also runs before the specified rules and before any upstream call.
+  ];
+  const parse = parseWithTokenLimit(limits.maxTokens);
+  const verdicts = new WeakMap<DocumentNode, readonly GraphQLError[]>();
+
+  return {
+    onParse({ setParseFn }) {
+      setParseFn(parse);
+    },
+    onValidate({ params: { schema, documentAST: document }, setResult }) {
+      const documentAST = document as DocumentNode;
+      let errors = verdicts.get(documentAST);
+      if (!errors) {
+        errors = validate(schema, documentAST, rules, { maxErrors: 10 });
+        verdicts.set(documentAST, errors);
+      }
+      if (errors.length > 0) setResult([...errors]);
+    },
+  };
+}

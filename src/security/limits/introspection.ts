@@ -1,0 +1,18 @@
+import { getNamedType, isIntrospectionType, type ASTVisitor, type ValidationContext } from 'graphql';
+import { rejection } from '../errors.js';
+
+/**
+ * INTROSPECTION_DISABLED: graphql-js's NoSchemaIntrospectionCustomRule with a code. Any field whose
+ * type is an introspection type (`__schema`, `__type`, wherever spread) is refused; `__typename`
+ * is not introspection and stays allowed.
+ */
+export function noIntrospectionRule(context: ValidationContext): ASTVisitor {
+  return {
+    Field(node) {
+      const type = getNamedType(context.getType());
+      if (type && isIntrospectionType(type)) {
+        context.reportError(rejection('INTROSPECTION_DISABLED', `Introspection is disabled on this gateway ("${node.name.value}").`, 400));
+      }
+    },
+  };
+}

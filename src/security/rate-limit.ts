@@ -1,0 +1,139 @@
+import type { Plugin } from 'graphql-yoga';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { rejection } from './errors.js';
+
+const WINDOW_MS = 60_000;
+
+export interface RateVerdict {
+  allowed: boolean;
+  /** Seconds until the client's window ends. */
+  retryAfter: number;
+}
+
+export interface RateLimiter {
+  readonly kind: 'memory' | 'redis';
+  hit(client: string): Promise<RateVerdict>;
+  close(): Promise<void>;
+}
+
+/** A fixed one-minute window per client, in this process. */
+export class MemoryRateLimiter implements RateLimiter {
+  readonly kind = 'memory';
+  private readonly windows = new Map<string, { endsAt: number; count: number }>();
+
+  constructor(private readonly perMinute: number) {}
+
+  async hit(client: string): Promise<RateVerdict> {
+    return this.hitNow(client, Date.now());
+  }
+
+  hitNow(client: string, now: number): RateVerdict {
+    let window = this.windows.get(client);
+    if (!window || window.endsAt <= now) {
+      if (this.windows.size > 100_000) this.sweep(now);
+      window = { endsAt: now + WINDOW_MS, count: 0 };
+      this.windows.set(client, window);
+    }
+    window.count += 1;
+    return { allowed: window.count <= this.perMinute, retryAfter: Math.max(1, Math.ceil((window.endsAt - now) / 1000)) };
+  }
+
+  private sweep(now: number) {
+    for (const [client, window] of this.windows) if (window.endsAt <= now) this.windows.delete(client);
+  }
+
+  async close() {}
+}
+
+// INCR and PEXPIRE in one step: the first hit of a window starts its clock.
+const HIT = `
+local count = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return { count, ttl }`;
+
+/**
+ * The same window shared by every gateway process through Redis. When Redis does not answer, the
+ * limit is counted in memory instead (logged when it starts and when Redis is back): never
+ * unlimited, never a failed request.
+ */
+export class RedisRateLimiter implements RateLimiter {
+  readonly kind = 'redis';
+  private readonly redis: Redis;
+  private readonly fallback: MemoryRateLimiter;
+  private degraded = false;
+
+  constructor(url: string, private readonly prefix: string, private readonly perMinute: number, private readonly logger: Logger) {
+    this.fallback = new MemoryRateLimiter(perMinute);
+    this.redis = new Redis(url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      connectTimeout: 1000,
+      commandTimeout: 300,
+      retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+    });
+    this.redis.on('error', () => undefined); // reported as degraded on the next hit
+  }
+
+  async hit(client: string): Promise<RateVerdict> {
+    try {
+      const [count, ttl] = (await this.redis.eval(HIT, 1, `${this.prefix}${client}`, WINDOW_MS)) as [number, number];
+      if (this.degraded) {
+        this.degraded = false;
+        this.logger.info({ rateLimit: 'redis' }, 'rate limit: Redis answers again; counting in Redis');
+      }
+      return { allowed: count <= this.perMinute, retryAfter: Math.max(1, Math.ceil(ttl / 1000)) };
+    } catch (error) {
+      if (!this.degraded) {
+        this.degraded = true;
+        this.logger.warn({ rateLimit: 'memory', err: error }, 'rate limit: Redis unreachable; counting in memory (per process) until it answers');
+      }
+      return this.fallback.hit(client);
+    }
+  }
+
+  /** Resolves once connected, or after `timeoutMs` (the limiter works either way). */
+  async ready(timeoutMs = 1000): Promise<void> {
+    if (this.redis.status === 'ready') return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.redis.once('ready', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  async close() {
+    this.redis.disconnect();
+  }
+}
+
+/**
+ * RATE_LIMITED (HTTP 429, `Retry-After` header and `extensions.retryAfter`) once a client has made
+ * `perMinute` requests in its window; checked after authentication and before the body is read.
+ * A client is its API key when it has one, else its address.
+ */
+export function useRateLimit(limiter: RateLimiter, perMinute: number, clientOf: (request: Request, serverContext: unknown) => string): Plugin {
+  return {
+    async onRequestParse({ request, serverContext }) {
+      const verdict = await limiter.hit(clientOf(request, serverContext));
+      if (!verdict.allowed) {
+        throw rejection('RATE_LIMITED', `Too many requests: at most ${perMinute} a minute. Retry in ${verdict.retryAfter} s.`, 429, {
+          headers: { 'Retry-After': String(verdict.retryAfter) },
+          extensions: { retryAfter: verdict.retryAfter },
+        });
+      }
+    },
+  };
+}
+
+/** The client's address as the socket sees it (node:http), for clients without an API key. */
+export function clientAddress(serverContext: unknown): string {
+  const req = (serverContext as { req?: { socket?: { remoteAddress?: string } } } | undefined)?.req;
+  return `addr:${req?.socket?.remoteAddress ?? 'unknown'}`;
+}

@@ -1,0 +1,182 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { parse } from 'graphql';
+
+/**
+ * The settings of the gateway's client-facing protections (src/security/), read with the rest of
+ * the configuration: every bad value is a start-up problem naming its setting.
+ */
+
+export interface OperationLimits {
+  /** Request body bytes; larger bodies are refused with 413 before they are read. */
+  maxRequestBytes: number;
+  /** Lexical tokens in one GraphQL document (graphql-js `parse` maxTokens). */
+  maxTokens: number;
+  /** Field nesting, the root field being 1, fragments expanded. */
+  maxDepth: number;
+  /** Aliases per operation (`__typename` included, fragments once per spread). */
+  maxAliases: number;
+  /** Root fields per operation: each is a lookup. */
+  maxRootFields: number;
+  /** Directives per operation. */
+  maxDirectives: number;
+  /** Operations in one batched (JSON array) request; 0 turns batching off. */
+  maxBatchOperations: number;
+}
+
+export type GatewayAuthMode = 'api-key' | 'forward' | 'none';
+
+export interface SecuritySettings {
+  limits: OperationLimits;
+  /** Introspection queries allowed (default: outside production only). */
+  introspection: boolean;
+  /** GraphiQL served at GET /graphql (default: outside production only). */
+  graphiql: boolean;
+  /** "Did you mean ...?" removed from error messages (in production). */
+  hideSuggestions: boolean;
+  /** Trusted documents: sha256 hex of a document -> the document; null lets any operation run. */
+  trustedDocuments: Map<string, string> | null;
+  auth: {
+    /** api-key: clients need one of the keys; forward: the client's bearer token goes upstream; none: open. */
+    mode: GatewayAuthMode;
+    /** sha256 hex digests of the accepted API keys (never the keys). */
+    apiKeyHashes: string[];
+  };
+  rateLimit: {
+    /** Requests per client (API key, forwarded token or address) per minute; 0 turns it off. */
+    perMinute: number;
+    /** Counters shared in Redis when set (REDIS_URL), else in memory. */
+    redisUrl: string | null;
+    redisPrefix: string;
+  };
+  /** Origins allowed cross-origin access (exact `scheme://host[:port]`); empty: none. */
+  corsOrigins: string[];
+}
+
+type Env = Record<string, string | undefined>;
+type IntReader = (name: string, fallback: number, min: number, max: number) => number;
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+const AUTH_MODES: GatewayAuthMode[] = ['api-key', 'forward', 'none'];
+
+export function readSecuritySettings(env: Env, problems: string[], int: IntReader, production: boolean): SecuritySettings {
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = env[name]?.trim().toLowerCase();
+    if (raw === undefined || raw === '') return fallback;
+    if (raw === 'true' || raw === '1') return true;
+    if (raw === 'false' || raw === '0') return false;
+    problems.push(`${name} must be true or false, got "${env[name]}"`);
+    return fallback;
+  };
+
+  const apiKeyHashes = readApiKeyHashes(env, problems);
+  const rawMode = env.GATEWAY_AUTH?.trim().toLowerCase();
+  let mode: GatewayAuthMode = apiKeyHashes.length > 0 || production ? 'api-key' : 'none';
+  if (rawMode) {
+    if (AUTH_MODES.includes(rawMode as GatewayAuthMode)) mode = rawMode as GatewayAuthMode;
+    else problems.push(`GATEWAY_AUTH must be one of ${AUTH_MODES.join(', ')}, got "${env.GATEWAY_AUTH}"`);
+  }
+  if (rawMode === 'api-key' && apiKeyHashes.length === 0) {
+    problems.push('GATEWAY_AUTH=api-key needs GATEWAY_API_KEY_HASHES or GATEWAY_API_KEYS_FILE (sha256 hex digests of the keys)');
+  } else if (!rawMode && production && apiKeyHashes.length === 0) {
+    // A production gateway that nobody can call is a misconfiguration: say so at start-up.
+    problems.push('GATEWAY_API_KEY_HASHES or GATEWAY_API_KEYS_FILE is required when NODE_ENV=production (or set GATEWAY_AUTH=forward, or GATEWAY_AUTH=none to open the gateway deliberately)');
+  }
+
+  return {
+    limits: {
+      maxRequestBytes: int('MAX_REQUEST_BYTES', 100 * 1024, 1024, 64 * 1024 * 1024),
+      maxTokens: int('MAX_TOKENS', 2_000, 10, 1_000_000),
+      maxDepth: int('MAX_DEPTH', 8, 1, 1_000),
+      maxAliases: int('MAX_ALIASES', 30, 0, 100_000),
+      maxRootFields: int('MAX_ROOT_FIELDS', 20, 1, 100_000),
+      maxDirectives: int('MAX_DIRECTIVES', 20, 0, 100_000),
+      maxBatchOperations: int('MAX_BATCH_OPERATIONS', 0, 0, 1_000),
+    },
+    introspection: bool('ENABLE_INTROSPECTION', !production),
+    graphiql: bool('ENABLE_GRAPHIQL', !production),
+    hideSuggestions: bool('HIDE_FIELD_SUGGESTIONS', production),
+    trustedDocuments: readTrustedDocuments(env.TRUSTED_DOCUMENTS_FILE?.trim(), problems),
+    auth: { mode, apiKeyHashes },
+    rateLimit: {
+      perMinute: int('CLIENT_RATE_LIMIT_PER_MINUTE', 600, 0, 10_000_000),
+      // REDIS_URL is validated with the cache settings.
+      redisUrl: env.REDIS_URL?.trim() || null,
+      redisPrefix: env.RATE_LIMIT_REDIS_PREFIX?.trim() || 'lookup-graph:rate:',
+    },
+    corsOrigins: readOrigins(env.CORS_ORIGINS, problems),
+  };
+}
+
+/** GATEWAY_API_KEY_HASHES (comma-separated) and GATEWAY_API_KEYS_FILE (one per line, # comments). */
+function readApiKeyHashes(env: Env, problems: string[]): string[] {
+  const hashes: string[] = [];
+  const take = (setting: string, values: string[]) => {
+    for (const value of values.map((v) => v.trim().toLowerCase()).filter(Boolean)) {
+      if (SHA256_HEX.test(value)) hashes.push(value);
+      else problems.push(`${setting} must hold sha256 hex digests of the keys (64 hex characters), got "${value.slice(0, 12)}…"`);
+    }
+  };
+  if (env.GATEWAY_API_KEY_HASHES?.trim()) take('GATEWAY_API_KEY_HASHES', env.GATEWAY_API_KEY_HASHES.split(','));
+  const file = env.GATEWAY_API_KEYS_FILE?.trim();
+  if (file) {
+    try {
+      take('GATEWAY_API_KEYS_FILE', readFileSync(file, 'utf8').split('\n').map((line) => line.replace(/#.*$/, '')));
+    } catch (error) {
+      problems.push(`GATEWAY_API_KEYS_FILE cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'error'} ${file}`);
+    }
+  }
+  return [...new Set(hashes)];
+}
+
+/**
+ * TRUSTED_DOCUMENTS_FILE: a JSON object `{ "<sha256 hex of the document>": "<document>" }`, as
+ * `npm run trusted-documents` writes it. Every hash must be the document's; every document parse.
+ */
+function readTrustedDocuments(file: string | undefined, problems: string[]): Map<string, string> | null {
+  if (!file) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    const reason = error instanceof SyntaxError ? 'not JSON' : ((error as NodeJS.ErrnoException).code ?? 'unreadable');
+    problems.push(`TRUSTED_DOCUMENTS_FILE cannot be read (${reason}): ${file}`);
+    return null;
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    problems.push(`TRUSTED_DOCUMENTS_FILE must be a JSON object of sha256 hash -> document: ${file}`);
+    return null;
+  }
+  const documents = new Map<string, string>();
+  for (const [hash, document] of Object.entries(parsed)) {
+    if (typeof document !== 'string' || createHash('sha256').update(document).digest('hex') !== hash) {
+      problems.push(`TRUSTED_DOCUMENTS_FILE: "${hash.slice(0, 16)}…" is not the sha256 of its document`);
+      continue;
+    }
+    try {
+      parse(document);
+    } catch {
+      problems.push(`TRUSTED_DOCUMENTS_FILE: the document "${hash.slice(0, 16)}…" does not parse`);
+      continue;
+    }
+    documents.set(hash, document);
+  }
+  return documents;
+}
+
+/** CORS_ORIGINS: comma-separated exact origins such as https://app.example.com. */
+function readOrigins(raw: string | undefined, problems: string[]): string[] {
+  const origins: string[] = [];
+  for (const value of (raw ?? '').split(',').map((v) => v.trim()).filter(Boolean)) {
+    let origin: string | null = null;
+    try {
+      const url = new URL(value);
+      if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value.replace(/\/$/, '')) origin = url.origin;
+    } catch {
+      origin = null;
+    }
+    if (origin) origins.push(origin);
+    else problems.push(`CORS_ORIGINS must list origins such as https://app.example.com (no path, no wildcard), got "${value}"`);
+  }
+  return origins;
+}

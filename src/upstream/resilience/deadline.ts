@@ -1,0 +1,40 @@
+import type { CallDeadline } from '../client.js';
+import { ActionError } from '../errors.js';
+
+/**
+ * A call's deadline: UPSTREAM_TIMEOUT_MS from now, or what is left of the operation when that is
+ * sooner. Queueing, back-off and every attempt of the call all spend this one budget.
+ */
+export function callDeadline(timeoutMs: number, operationDeadline: number | undefined, now = Date.now()): CallDeadline {
+  const own = now + timeoutMs;
+  const at = operationDeadline === undefined ? own : Math.min(own, operationDeadline);
+  return { at, ms: Math.max(0, Math.round(at - now)) };
+}
+
+export function timeLeft(deadline: CallDeadline, now = Date.now()): number {
+  return deadline.at - now;
+}
+
+export function deadlineError(action: string, deadline: CallDeadline, where: string): ActionError {
+  return new ActionError('UPSTREAM_TIMEOUT', `The upstream did not answer within ${deadline.ms} ms (${where})`, { action });
+}
+
+export function cancelledError(action: string): ActionError {
+  return new ActionError('UPSTREAM_UNAVAILABLE', 'The lookup was cancelled because the client went away', { action });
+}
+
+/** Waits `ms`; rejects with `onAbort()` as soon as `signal` aborts. */
+export function sleep(ms: number, signal: AbortSignal | undefined, onAbort: () => Error): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(onAbort());
+    const abort = () => {
+      clearTimeout(timer);
+      reject(onAbort());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', abort);
+      resolve();
+    }, Math.max(0, ms));
+    signal?.addEventListener('abort', abort, { once: true });
+  });
+}

@@ -1,0 +1,177 @@
+import { parse } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { estimateCost } from '../../src/cost/estimate.js';
+import { loadExamples } from '../../src/examples.js';
+import { schema } from '../../src/schema/index.js';
+import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
+import { startGateway, type RunningGateway } from '../support/gateway.js';
+
+function cost(query: string, variables?: Record<string, unknown>, batchSize = 50, operationName?: string): number | undefined {
+  return estimateCost({ schema, document: parse(query), variables, batchSize, operationName })?.cost;
+}
+
+const CHANNEL = 'https://www.videosite.example/@sandboxstudio';
+const TEN = ['apple.com', 'nike.com', 'microsoft.com', 'abc.xyz', 'amazon.com', 'tesla.com', 'meta.com', 'nvidia.com', 'ibm.com', 'oracle.com'];
+
+describe('the static estimate', () => {
+  it.each([
+    ['no lookup', '{ __typename }', 0],
+    ['introspection', '{ __schema { types { name } } }', 0],
+    ['one root lookup', '{ company(domain: "hubspot.com") { name ticker } }', 1],
+    ['root lookups count 1 each, aliases included', '{ a: company(domain: "a.com") { name } b: company(domain: "b.com") { name } domainInfo(domain: "a.com") { domainName } }', 3],
+    ['company with its two links', '{ company(domain: "hubspot.com") { financialProfile { symbol } domainInfo { domainName } } }', 3],
+    ['company, its parents and their domain records', '{ company(domain: "x.com") { parent { domainInfo { domainName } } ultimateParent { name } } }', 4],
+    ['domain -> company -> financial profile', '{ domainInfo(domain: "apple.com") { company { financialProfile { symbol } } } }', 3],
+    ['ten companies with their financial profiles: 10 + one symbol batch', `{ ${TEN.map((d, i) => `c${i}: company(domain: "${d}") { financialProfile { symbol } }`).join(' ')} }`, 11],
+    ['financialProfiles: distinct symbols in one batch', '{ a: financialProfiles(symbols: ["AAPL", "nke"]) { symbol } b: financialProfiles(symbols: ["aapl", "KO"]) { symbol } }', 1],
+    ['root symbols and company links share the first wave', '{ c: company(domain: "apple.com") { financialProfile { symbol } } f: financialProfiles(symbols: ["KO"]) { symbol } }', 2],
+    ['profiles -> companies (x3) -> profiles: a second symbol wave', '{ financialProfiles(symbols: ["HUBS", "NKE", "GOOGL"]) { company { financialProfile { symbol } } } }', 5],
+    ['search: 1 + 20 transcripts (documented cap of 20 results)', '{ videositeSearch(query: "x") { videos { transcript { title } } } }', 21],
+    ['search: transcripts and result channels', '{ videositeSearch(query: "x") { videos { transcript { title } channel { details { requestedUrl } } } } }', 41],
+    ['search shorts: 1 + 3 shelves x 10', '{ videositeSearch(query: "x") { shorts { items { transcript { title } } } } }', 31],
+    ['channel: highlighted transcript', `{ videositeChannel(url: "${CHANNEL}") { highlightedVideo { transcript { title } } } }`, 2],
+    ['channel: 1 + 6 shelves x 12 transcripts', `{ videositeChannel(url: "${CHANNEL}") { videosSections { videos { transcript { title } } } } }`, 73],
+    ['the same field selected twice merges (it resolves once)', '{ videositeSearch(query: "x") { videos { transcript { title } } videos { transcript { text } } } }', 21],
+    ['aliased link fields count apart', '{ videositeSearch(query: "x") { videos { a: transcript { title } b: transcript { text } } } }', 41],
+    ['a list bounded by `first`', '{ microblogPosts(query: "x", first: 5) { text } }', 1],
+  ])('%s: %s -> %i', (_name, query, expected) => {
+    expect(cost(query)).toBe(expected);
+  });
+
+  it('expands fragments and inline fragments where they are spread, with variables', () => {
+    const query = `
+      query Videos($q: String!) { videositeSearch(query: $q) { ...Results } again: videositeSearch(query: "y") { ...Results } }
+      fragment Results on VideositeSearch { videos { ...Watch } }
+      fragment Watch on VideositeVideo { ... on VideositeVideo { transcript { title } } }`;
+    expect(cost(query, { q: 'x' })).toBe(42);
+  });
+
+  it('ignores inline fragments for other types', () => {
+    expect(cost('{ videositeSearch(query: "x") { videos { ... on VideositeSectionVideo { transcript { title } } } } }')).toBe(1);
+  });
+
+  it('honours @skip and @include with variables', () => {
+    const query = 'query($skip: Boolean!) { company(domain: "x.com") { financialProfile @skip(if: $skip) { symbol } domainInfo @include(if: $skip) { domainName } } }';
+    expect(cost(query, { skip: true })).toBe(2);
+    expect(cost(query, { skip: false })).toBe(2);
+    expect(cost('{ company(domain: "x.com") @skip(if: true) { name } }')).toBe(0);
+  });
+
+  it('counts symbol lists from variables, split by the batch size', () => {
+    const query = 'query($s: [String!]!) { financialProfiles(symbols: $s) { symbol company { name } } }';
+    const symbols = ['A', 'B', 'C', 'D', 'E'];
+    expect(cost(query, { s: symbols }, 50)).toBe(1 + 5);
+    expect(cost(query, { s: symbols }, 2)).toBe(3 + 5);
+  });
+
+  it('picks the named operation', () => {
+    const document = '{ company(domain: "a.com") { name } } query Two { a: company(domain: "a.com") { name } b: domainInfo(domain: "a.com") { domainName } }';
+    expect(cost(document.replace('{ company', 'query One { company'), undefined, 50, 'Two')).toBe(2);
+  });
+});
+
+describe('the cost limit over HTTP', () => {
+  let gw: RunningGateway;
+  beforeAll(async () => {
+    gw = await startGateway({ CACHE_ENABLED: 'false' });
+  });
+  afterAll(() => gw.close());
+  const totalCalls = () => [...gw.gateway.sandbox!.calls.values()].reduce((a, b) => a + b, 0);
+
+  it('rejects an operation over the budget before any upstream call: COST_LIMIT_EXCEEDED, HTTP 400, cost and budget', async () => {
+    const before = totalCalls();
+    const { status, body } = await gw.query(`{
+      videositeSearch(query: "zippers") { videos { transcript { title } channel { details { requestedUrl } } } }
+      videositeChannel(url: "${CHANNEL}") { videosSections { videos { transcript { title } } } }
+    }`);
+    expect(status).toBe(400);
+    expect(body.data).toBeUndefined();
+    expect(body.errors).toHaveLength(1);
+    expect(body.errors![0]!.extensions).toEqual({ code: 'COST_LIMIT_EXCEEDED', cost: 114, budget: 50 });
+    expect(body.errors![0]!.message).toContain('114');
+    expect(body.extensions!.gateway).toMatchObject({ upstreamCalls: 0, cost: { estimated: 114, budget: 50 } });
+    expect(totalCalls()).toBe(before);
+  });
+
+  it('counts variables: the same document passes or fails by its variables', async () => {
+    const query = 'query($s: [String!]!) { financialProfiles(symbols: $s) { symbol company { name } } }';
+    const fits = await gw.query(query, { s: ['HUBS', 'NKE'] });
+    expect(fits.status).toBe(200);
+    expect(fits.body.errors).toBeUndefined();
+    expect(fits.body.extensions!.gateway).toMatchObject({ upstreamCalls: 3, cost: { estimated: 3, budget: 50 } });
+
+    const before = totalCalls();
+    const tooMany = await gw.query(query, { s: Array.from({ length: 50 }, (_, i) => `S${i}`) });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.errors![0]!.extensions).toEqual({ code: 'COST_LIMIT_EXCEEDED', cost: 51, budget: 50 });
+    expect(totalCalls()).toBe(before);
+  });
+
+  it('reports the estimate and the calls made on every response', async () => {
+    const { body } = await gw.query(`{ company(domain: "hubspot.com") { financialProfile { company { name } } } }`);
+    expect(body.errors).toBeUndefined();
+    // Estimated 3 (company, financial, company); made 2: the profile's company is hubspot.com again.
+    expect(body.extensions!.gateway).toMatchObject({ upstreamCalls: 2, cost: { estimated: 3, budget: 50 } });
+  });
+
+  it('reports a null cost when the operation never ran', async () => {
+    const { status, body } = await gw.query('{ company(domain: ');
+    expect(status).toBe(400);
+    expect(body.extensions!.gateway).toMatchObject({ upstreamCalls: 0, cost: null });
+  });
+});
+
+describe('the runtime counter', () => {
+  let up: FaultUpstream;
+  let gw: RunningGateway;
+  beforeAll(async () => {
+    up = await startFaultUpstream();
+    gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'false', COST_BUDGET: '21' }));
+  });
+  afterAll(async () => {
+    await gw.close();
+    await up.close();
+  });
+
+  it('stops calls at the budget when a list is longer than its cap: the rest carry COST_LIMIT_EXCEEDED', async () => {
+    const ids = Array.from({ length: 30 }, (_, i) => `video${String(i).padStart(5, '0')}`);
+    up.handle((call, _req, res) => {
+      if (call.action === 'run_videosite_search') {
+        return json(res, 200, { status: 200, response: { videos: ids.map((id, i) => ({ id, position: i + 1, link: `https://www.videosite.example/watch?v=${id}` })) } });
+      }
+      const id = new URL(String(call.body.url)).searchParams.get('v');
+      return json(res, 200, { status: 200, response: `Title of ${id}\nText of ${id}`, metadata: { id } });
+    });
+    const { status, body } = await gw.query('{ videositeSearch(query: "long") { videos { id transcript { title } } } }');
+    expect(status).toBe(200);
+    const videos = body.data!.videositeSearch.videos as Array<{ id: string; transcript: { title: string } | null }>;
+    expect(videos).toHaveLength(30);
+    expect(videos.slice(0, 20).map((v) => v.transcript)).toEqual(ids.slice(0, 20).map((id) => ({ title: `Title of ${id}` })));
+    expect(videos.slice(20).map((v) => v.transcript)).toEqual(Array(10).fill(null));
+    expect(body.errors).toHaveLength(10);
+    for (const [i, error] of body.errors!.entries()) {
+      expect(error.path).toEqual(['videositeSearch', 'videos', 20 + i, 'transcript']);
+      expect(error.extensions).toMatchObject({ code: 'COST_LIMIT_EXCEEDED', action: 'get_videosite_transcript', budget: 21 });
+    }
+    expect(up.calls).toHaveLength(21);
+    expect(body.extensions!.gateway).toMatchObject({ upstreamCalls: 21, cost: { estimated: 21, budget: 21 } });
+  });
+});
+
+describe('the example operations of the graph', () => {
+  let gw: RunningGateway;
+  beforeAll(async () => {
+    gw = await startGateway({ CACHE_ENABLED: 'false' });
+  });
+  afterAll(() => gw.close());
+
+  it.each([
+    ['20-company-graph', 4, 3],
+    ['21-video-graph', 43, 7],
+  ])('%s: estimated %i, makes %i calls against the sandbox', async (name, estimated, made) => {
+    const example = loadExamples().find((e) => e.name === name)!;
+    const { body } = await gw.query(example.query, example.variables ?? undefined);
+    expect(body.errors).toBeUndefined();
+    expect(body.extensions!.gateway).toMatchObject({ upstreamCalls: made, cost: { estimated, budget: 50 } });
+  });
+});

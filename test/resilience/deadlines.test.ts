@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { codeOf, domain, domainQuery, json, ok, rig, sleep, timed, until, type Rig } from './support.js';
+
+let r: Awaited<ReturnType<typeof rig>> | undefined;
+afterEach(async () => {
+  await r?.close();
+  r = undefined;
+});
+
+describe('deadlines', () => {
+  it('an upstream that never sends headers: UPSTREAM_TIMEOUT at the call deadline, one call', async () => {
+    r = await rig({ UPSTREAM_TIMEOUT_MS: '300' }, () => undefined);
+    const res = await timed(() => r!.gw.query(domainQuery()));
+    expect(res.body.data).toEqual({ domainInfo: null });
+    expect(codeOf(res)).toMatchObject({ code: 'UPSTREAM_TIMEOUT', action: 'domain_info' });
+    expect(res.body.errors![0]!.message).toMatch(/within 300 ms/);
+    expect(r.domainCalls()).toBe(1);
+    expect(res.ms).toBeGreaterThanOrEqual(280);
+    expect(res.ms).toBeLessThan(2000);
+    console.info(`[timing] hang before headers, 300 ms deadline: answered in ${res.ms.toFixed(0)} ms`);
+  });
+
+  it('an upstream that stalls mid-body: UPSTREAM_TIMEOUT, one call, not retried', async () => {
+    r = await rig({ UPSTREAM_TIMEOUT_MS: '300' }, (_call, _req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '400' });
+      res.write('{"status":200,"response":{"domain_na');
+    });
+    const res = await timed(() => r!.gw.query(domainQuery()));
+    expect(codeOf(res)).toMatchObject({ code: 'UPSTREAM_TIMEOUT', action: 'domain_info' });
+    expect(r.domainCalls()).toBe(1);
+    expect(res.ms).toBeLessThan(2000);
+    console.info(`[timing] stall mid-body, 300 ms deadline: answered in ${res.ms.toFixed(0)} ms`);
+  });
+
+  it('the operation deadline: the fast field resolves, the slow one is null with UPSTREAM_TIMEOUT, within the deadline', async () => {
+    r = await rig({ UPSTREAM_TIMEOUT_MS: '5000', OPERATION_TIMEOUT_MS: '300' }, (call, req, res) => {
+      if (call.action === 'domain_info') return; // never answers
+      ok(call, res);
+    });
+    const res = await timed(() => r!.gw.query(`{ domainInfo(domain: "${domain()}") { domainName } crmOwners(portal: "42") { id } }`));
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ domainInfo: null, crmOwners: [{ id: '7' }] });
+    expect(res.body.errors).toHaveLength(1);
+    expect(codeOf(res)).toMatchObject({ code: 'UPSTREAM_TIMEOUT', action: 'domain_info' });
+    expect(r.up.calls).toHaveLength(2);
+    expect(res.ms).toBeLessThan(1500); // far below the 5 s call timeout
+    console.info(`[timing] operation deadline 300 ms (call timeout 5 s): answered in ${res.ms.toFixed(0)} ms`);
+  });
+
+  it('a client that disconnects cancels the upstream call its operation waits on', async () => {
+    const seen: { closedAt?: number; answered?: boolean } = {};
+    r = await rig({ UPSTREAM_TIMEOUT_MS: '5000' }, (_call, _req, res) => {
+      const timer = setTimeout(() => json(res, 200, { status: 200, response: { domain_name: 'late' } }), 3000);
+      res.on('close', () => {
+        clearTimeout(timer);
+        seen.closedAt = performance.now();
+        seen.answered = res.writableEnded;
+      });
+    });
+    const controller = new AbortController();
+    const started = performance.now();
+    const request = fetch(`${r.gw.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: domainQuery() }),
+      signal: controller.signal,
+    }).catch((error: unknown) => error);
+    await until(() => r!.domainCalls() === 1);
+    controller.abort();
+    expect(await request).toBeInstanceOf(Error);
+    await until(() => seen.closedAt !== undefined, 2000);
+    expect(seen.answered).toBe(false); // the upstream saw its socket closed before it answered
+    expect(seen.closedAt! - started).toBeLessThan(2000);
+    expect(r.domainCalls()).toBe(1);
+    await until(() => r!.gw.gateway.upstreamStatus().inFlight === 0);
+    expect(r.gw.logs.join('\n')).toMatch(/cancelled because the client went away/);
+  });
+
+  it('a lookup still waiting for a slot when the operation deadline passes fails with UPSTREAM_TIMEOUT, without a call', async () => {
+    r = await rig(
+      { UPSTREAM_TIMEOUT_MS: '5000', OPERATION_TIMEOUT_MS: '300', UPSTREAM_MAX_IN_FLIGHT: '1', UPSTREAM_MAX_QUEUED: '5' },
+      () => undefined,
+    );
+    // One slot: domain_info takes it and hangs; get_crm_owners waits in the queue until the deadline.
+    const res = await timed(() => r!.gw.query(`{ domainInfo(domain: "${domain()}") { domainName } crmOwners(portal: "42") { id } }`));
+    expect(res.body.data).toEqual({ domainInfo: null, crmOwners: null });
+    expect(codeOf(res)).toMatchObject({ code: 'UPSTREAM_TIMEOUT', action: 'domain_info' });
+    expect(codeOf(res, 'crmOwners')).toMatchObject({ code: 'UPSTREAM_TIMEOUT', action: 'get_crm_owners' });
+    expect(r.up.calls.map((call) => call.action)).toEqual(['domain_info']);
+    expect(res.ms).toBeLessThan(1500);
+    await sleep(50);
+    expect(r.gw.gateway.upstreamStatus()).toMatchObject({ inFlight: 0, queued: 0 });
+  });
+});

@@ -1,0 +1,114 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashApiKey } from '../../src/security/api-keys.js';
+import { MemoryRateLimiter } from '../../src/security/rate-limit.js';
+import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { requireRedisInCi } from '../support/redis.js';
+import { expectRefused, sandboxCalls } from './support.js';
+
+const QUERY = '{ domainInfo(domain: "example.com") { domainName } }';
+
+async function expectLimited(gw: RunningGateway, headers: Record<string, string> = {}) {
+  const before = sandboxCalls(gw);
+  const res = await gw.query(QUERY, undefined, headers);
+  expectRefused(res, 429, 'RATE_LIMITED', Object.values(headers));
+  const retryAfter = res.body.errors![0]!.extensions!.retryAfter;
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  expect(retryAfter).toBeLessThanOrEqual(60);
+  expect(res.headers.get('retry-after')).toBe(String(retryAfter));
+  expect(sandboxCalls(gw) - before).toBe(0);
+}
+
+describe('per-client rate limit in memory', () => {
+  const A = 'client-a-key-0123456789';
+  const B = 'client-b-key-0123456789';
+  let gw: RunningGateway;
+  beforeAll(async () => {
+    gw = await startGateway({ CLIENT_RATE_LIMIT_PER_MINUTE: '3', GATEWAY_API_KEY_HASHES: `${hashApiKey(A)},${hashApiKey(B)}` });
+  });
+  afterAll(async () => {
+    await gw.close();
+  });
+
+  it('the 4th request of a key in a minute → 429 RATE_LIMITED with Retry-After; another key is not affected', async () => {
+    for (let i = 0; i < 3; i += 1) expect((await gw.query(QUERY, undefined, { 'x-api-key': A })).status).toBe(200);
+    await expectLimited(gw, { 'x-api-key': A });
+    expect((await gw.query(QUERY, undefined, { 'x-api-key': B })).status).toBe(200);
+  });
+
+  it('a request without a key is refused before the rate limit (401, not 429)', async () => {
+    const res = await gw.query(QUERY);
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('per-address rate limit when the gateway is open', () => {
+  it('counts by client address', async () => {
+    const gw = await startGateway({ CLIENT_RATE_LIMIT_PER_MINUTE: '2' });
+    try {
+      expect((await gw.query(QUERY)).status).toBe(200);
+      expect((await gw.query(QUERY)).status).toBe(200);
+      await expectLimited(gw);
+    } finally {
+      await gw.close();
+    }
+  });
+});
+
+describe('MemoryRateLimiter', () => {
+  it('opens a new window after a minute', () => {
+    const limiter = new MemoryRateLimiter(1);
+    expect(limiter.hitNow('c', 0)).toEqual({ allowed: true, retryAfter: 60 });
+    expect(limiter.hitNow('c', 30_000)).toEqual({ allowed: false, retryAfter: 30 });
+    expect(limiter.hitNow('c', 60_000).allowed).toBe(true);
+  });
+});
+
+const redisUp = await requireRedisInCi();
+
+describe.skipIf(!redisUp)('per-client rate limit in Redis (shared by gateway processes)', () => {
+  const prefix = `lookup-graph:test:rate:${process.pid}:${Date.now()}:`;
+  const redis = new Redis('redis://127.0.0.1:6379', { lazyConnect: true });
+  afterAll(async () => {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) await redis.del(...keys);
+    redis.disconnect();
+  });
+
+  it('two gateways share one budget; the counter lives in Redis under the prefix and expires', async () => {
+    const env = { CLIENT_RATE_LIMIT_PER_MINUTE: '3', REDIS_URL: 'redis://127.0.0.1:6379', RATE_LIMIT_REDIS_PREFIX: prefix };
+    const one = await startGateway(env);
+    const two = await startGateway(env);
+    try {
+      expect((await one.query(QUERY)).status).toBe(200);
+      expect((await two.query(QUERY)).status).toBe(200);
+      expect((await one.query(QUERY)).status).toBe(200);
+      await expectLimited(two);
+      await expectLimited(one);
+      const keys = await redis.keys(`${prefix}*`);
+      expect(keys).toHaveLength(1);
+      expect(Number(await redis.get(keys[0]!))).toBe(5);
+      const ttl = await redis.pttl(keys[0]!);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+      expect(one.logs.join('\n')).not.toMatch(/counting in memory/);
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
+});
+
+describe('Redis unreachable', () => {
+  it('falls back to counting in memory and says so: never unlimited, never a crash', async () => {
+    const gw = await startGateway({ CLIENT_RATE_LIMIT_PER_MINUTE: '2', REDIS_URL: 'redis://127.0.0.1:1' });
+    try {
+      expect((await gw.query(QUERY)).status).toBe(200);
+      expect((await gw.query(QUERY)).status).toBe(200);
+      await expectLimited(gw);
+      expect(gw.logs.join('\n')).toMatch(/rate limit: Redis unreachable; counting in memory/);
+    } finally {
+      await gw.close();
+    }
+  });
+});
