@@ -95,8 +95,20 @@ export class LookupCache {
       const leased: string[] = [];
       for (const key of missing) {
         const full = this.cacheKey(action, fingerprint, key);
-        if (store.kind === 'memory' || (await store.acquireLease(full, this.settings.leaseMs))) leased.push(key);
-        else outcomes.set(key, this.waitForLeaseHolder<V>(action, fingerprint, key, fetchMissing, signal));
+        if (store.kind === 'memory') {
+          leased.push(key);
+        } else if (!(await store.acquireLease(full, this.settings.leaseMs))) {
+          outcomes.set(key, this.waitForLeaseHolder<V>(action, fingerprint, key, fetchMissing, signal));
+        } else {
+          // The previous holder may have stored its result and let go between our miss and our lease.
+          const stored = await store.get(full);
+          if (stored === undefined) {
+            leased.push(key);
+          } else {
+            await store.releaseLease(full);
+            outcomes.set(key, Promise.resolve({ ...fromCache<V>(key, stored, action), source: 'coalesced' }));
+          }
+        }
       }
       if (leased.length > 0) {
         const batch = this.callUpstream(action, leased, fetchMissing).then(async (results) => {
@@ -166,7 +178,12 @@ export class LookupCache {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       const cached = await store.get(full);
       if (cached !== undefined) return { ...fromCache<V>(key, cached, action), source: 'coalesced' };
-      if (store.leaseHeld && !(await store.leaseHeld(full))) break;
+      if (store.leaseHeld && !(await store.leaseHeld(full))) {
+        // The holder stores before it lets go: a value written between our two reads is there now.
+        const late = await store.get(full);
+        if (late !== undefined) return { ...fromCache<V>(key, late, action), source: 'coalesced' };
+        break;
+      }
     }
     const [outcome] = await this.callUpstream(action, [key], fetchMissing);
     await this.remember(action, fingerprint, outcome!);
