@@ -1,7 +1,7 @@
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../context.js';
-import { estimateCost } from './estimate.js';
+import { estimateCost, type CostEstimate } from './estimate.js';
 import { recordEstimate } from './meter.js';
 
 export interface CostLimitOptions {
@@ -17,15 +17,27 @@ export interface CostLimitOptions {
  * upstream call. The estimate is kept for `extensions.gateway.cost`.
  */
 export function costLimit(options: CostLimitOptions): Plugin<GatewayContext> {
+  // Yoga hands the same DocumentNode to every request with the same text, so an estimate is worked
+  // out once per document and variables, not once per request.
+  const estimates = new WeakMap<DocumentNode, Map<string, CostEstimate | null>>();
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const estimate = estimateCost({
-        schema: args.schema,
-        document: args.document,
-        operationName: args.operationName,
-        variables: args.variableValues as Record<string, unknown> | null | undefined,
-        batchSize: options.batchSize,
-      });
+      let byVariables = estimates.get(args.document);
+      if (!byVariables) estimates.set(args.document, (byVariables = new Map()));
+      const key = `${args.operationName ?? ''}\u0000${JSON.stringify(args.variableValues ?? null)}`;
+      let estimate = byVariables.get(key);
+      if (estimate === undefined) {
+        estimate = estimateCost({
+          schema: args.schema,
+          document: args.document,
+          operationName: args.operationName,
+          variables: args.variableValues as Record<string, unknown> | null | undefined,
+          batchSize: options.batchSize,
+        });
+        // Bounded: documents with ever-changing variables keep only their latest estimates.
+        if (byVariables.size >= 100) byVariables.clear();
+        byVariables.set(key, estimate);
+      }
       if (!estimate) return; // execution reports the missing operation or the bad variables
       const usage = args.contextValue.usage;
       recordEstimate(usage, { estimated: estimate.cost, budget: options.budget }, estimate.symbolLinks > 0);
