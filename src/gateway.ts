@@ -1,3 +1,4 @@
+import { useGraphQlJit } from '@envelop/graphql-jit';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
@@ -10,6 +11,7 @@ import type { Sandbox } from './sandbox/server.js';
 import { schema } from './schema/index.js';
 import { createUpstream, type UpstreamStatus } from './upstream/index.js';
 import { Metrics, upstreamGauges } from './metrics.js';
+import { variableCheck } from './variable-check.js';
 import { createLookupCache, type CacheStatus, type LookupCache } from './cache/index.js';
 import { createSecurity } from './security/index.js';
 import { costReportOf } from './cost/meter.js';
@@ -55,7 +57,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       })),
     },
     renderGraphiQL,
-    plugins: [healthz(cacheStatus, () => upstream.status()), ...security.plugins, gatewayExtensions(sandbox !== null), metrics.plugin(), costLimit({ budget: config.costBudget, batchSize: config.financialBatchSize })],
+    plugins: [healthz(cacheStatus, () => upstream.status()), ...security.plugins, gatewayExtensions(sandbox !== null), metrics.plugin(), variableCheck(), costLimit({ budget: config.costBudget, batchSize: config.financialBatchSize }), useGraphQlJit()],
   });
 
   return {
