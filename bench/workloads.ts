@@ -1,0 +1,52 @@
+import { isListType, isNonNullType, isObjectType, isInterfaceType, type GraphQLOutputType } from 'graphql';
+import { schema } from '../src/schema/index.js';
+import { SANDBOX_SYMBOLS } from '../src/sandbox/samples/financial-profile.js';
+
+export const gql = (query: string, variables?: Record<string, unknown>) => JSON.stringify({ query, variables });
+
+export const FIVE_FIELD_PROFILE = '{ photosocialProfile(username: "bench") { username fullName followerCount isVerified biography } }';
+
+/** Every field of the photo-social profile, nested objects included, built from the schema itself. */
+export function fullProfileQuery(): string {
+  const root = schema.getQueryType()!.getFields().photosocialProfile!;
+  return `{ photosocialProfile(username: "bench") ${selection(root.type, 0)} }`;
+}
+
+function selection(type: GraphQLOutputType, depth: number): string {
+  let named = type;
+  while (isNonNullType(named) || isListType(named)) named = named.ofType;
+  if (!isObjectType(named) && !isInterfaceType(named)) return '';
+  if (depth > 6) return '{ __typename }';
+  const fields = Object.values(named.getFields())
+    .filter((field) => field.args.every((arg) => !isNonNullType(arg.type) || arg.defaultValue !== undefined))
+    .map((field) => `${field.name} ${selection(field.type, depth + 1)}`.trim());
+  return `{ ${fields.join(' ')} }`;
+}
+
+export const TEN_SYMBOLS = SANDBOX_SYMBOLS.slice(0, 10);
+export const TEN_SYMBOL_QUERY = `{ financialProfiles(symbols: ${JSON.stringify(TEN_SYMBOLS)}) { symbol price marketCap } }`;
+
+/** A Zipf(s) sampler over `n` ranks (rank 1 most popular), deterministic for a seed. */
+export function zipf(n: number, s: number, seed: number): () => number {
+  const weights = Array.from({ length: n }, (_, k) => 1 / (k + 1) ** s);
+  const total = weights.reduce((a, b) => a + b, 0);
+  const cumulative: number[] = [];
+  let sum = 0;
+  for (const weight of weights) cumulative.push((sum += weight / total));
+  let state = seed >>> 0;
+  const random = () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+  return () => {
+    const r = random();
+    let low = 0;
+    let high = n - 1;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (cumulative[mid]! < r) low = mid + 1;
+      else high = mid;
+    }
+    return low + 1;
+  };
+}
