@@ -176,7 +176,7 @@ Mean response bytes: (b) ${bytes.b!.toFixed(0)}, (c) ${bytes.c!.toFixed(0)}, (e)
 - Bare Yoga with its defaults pipes every POST body through a size-limiting stream; the gateway enforces
   its body limit on Content-Length and on the bytes read instead (src/security/body-limit.ts), which is
   why a cached lookup can outrun the default baseline. The unguarded baseline is the stricter comparison.
-- (c) runs through graphql-jit (@envelop/graphql-jit); the same run without it measured about 37% of (a).
+- (c) runs through graphql-jit (@envelop/graphql-jit); an earlier run of this benchmark without it measured 37% of (a).
 - (d) is the time a frontend waits beyond a direct REST call for an uncached lookup: one more loopback hop
   (client to gateway) plus parsing, limits, cost, cache, resilience layers and the envelope parse. Documents
   are sent once with variables, as frontends do; unique query texts would add parse and validation.
