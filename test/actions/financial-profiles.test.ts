@@ -128,6 +128,27 @@ describe('financialProfiles against a test upstream', () => {
     expect(up.calls[0]!.authorization).toBe(`Bearer ${up.token}`);
   });
 
+  it('sends two aliases and a list of four symbols, one repeated in another case, as ONE call naming four distinct symbols', async () => {
+    up.calls.length = 0;
+    up.handle((call, _req, res) =>
+      json(res, 200, { status: 200, response: String(call.body.company).split(', ').map((symbol) => ({ symbol, price: 1 })) }),
+    );
+    const big = await startGateway(upstreamEnv(up));
+    try {
+      const { body } = await big.query(`{
+        a: financialProfiles(symbols: ["AAPL"]) { symbol }
+        b: financialProfiles(symbols: ["nke"]) { symbol }
+        c: financialProfiles(symbols: ["MSFT", "aapl", "KO", "NKE"]) { symbol }
+      }`);
+      expect(body.errors).toBeUndefined();
+      expect(up.calls).toHaveLength(1);
+      expect(up.calls[0]!.body.company.split(', ').sort()).toEqual(['AAPL', 'KO', 'MSFT', 'NKE']);
+      expect(body.extensions!.gateway.upstreamCalls).toBe(1);
+    } finally {
+      await big.close();
+    }
+  });
+
   it('reads a whole and a fractional lastDiv, and a range it cannot parse as null numbers', async () => {
     up.handle((_call, _req, res) =>
       json(res, 200, {

@@ -133,3 +133,34 @@ describe('tokens never share cache entries', () => {
     }
   });
 });
+
+describe('forward mode with the cache on: each client token has its own entries and its own calls', () => {
+  const ALICE = 'alice-upstream-token-aaaaaaaaaaaa';
+  const BOB = 'bob-upstream-token-bbbbbbbbbbbbbb';
+
+  it('never serves or coalesces one token\'s lookup with another\'s', async () => {
+    const up = await startFaultUpstream();
+    up.handle(async (call, _req, res) => {
+      await sleep(150);
+      json(res, 200, { status: 200, response: { domain_name: `${call.body.domain}`, registrant_contact: { name: call.authorization } } });
+    });
+    const gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'true', GATEWAY_AUTH: 'forward' }));
+    const ask = (token: string) => gw.query('{ domainInfo(domain: "private.example") { registrantContact { name } } }', undefined, { authorization: `Bearer ${token}` });
+    try {
+      // Concurrent: no coalescing across tokens.
+      const [alice, bob] = await Promise.all([ask(ALICE), ask(BOB)]);
+      expect(alice.body.data!.domainInfo.registrantContact.name).toBe(`Bearer ${ALICE}`);
+      expect(bob.body.data!.domainInfo.registrantContact.name).toBe(`Bearer ${BOB}`);
+      expect(up.calls).toHaveLength(2);
+      // Later: each token is served its own cached answer.
+      const [aliceAgain, bobAgain] = await Promise.all([ask(ALICE), ask(BOB)]);
+      expect(aliceAgain.body.data!.domainInfo.registrantContact.name).toBe(`Bearer ${ALICE}`);
+      expect(bobAgain.body.data!.domainInfo.registrantContact.name).toBe(`Bearer ${BOB}`);
+      expect(aliceAgain.body.extensions!.gateway.lookups[0].source).toBe('cache');
+      expect(up.calls).toHaveLength(2);
+    } finally {
+      await gw.close();
+      await up.close();
+    }
+  });
+});
