@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { restPayloadBytes, startGateway, type RunningGateway } from '../support/gateway.js';
 
 const CATEGORY = 'sector industryGroup industry subIndustry gicsCode sicCode sic4Codes naicsCode naics6Codes naics6Codes2022';
 const METRICS = `employees employeesRange employeeCountRange { min max } marketCap annualRevenue estimatedAnnualRevenue
@@ -138,14 +138,7 @@ describe('company against the sandbox', () => {
   });
 
   it('answers a five-field query in a small fraction of the REST payload', async () => {
-    const sandbox = gw.gateway.sandbox!;
-    const rest = await fetch(`${sandbox.url}/v1/action/get_company_object`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${sandbox.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ domain: 'hubspot.com' }),
-    });
-    expect(rest.status).toBe(200);
-    const restBytes = Buffer.byteLength(await rest.text());
+    const restBytes = await restPayloadBytes(gw, 'get_company_object', { domain: 'hubspot.com' });
     const { body, text } = await gw.query('{ company(domain: "hubspot.com") { name ticker logoUrl metrics { employees marketCap } } }');
     expect(body.errors).toBeUndefined();
     const graphqlBytes = Buffer.byteLength(text);

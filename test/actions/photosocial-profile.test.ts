@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FLAG_GROUPS } from '../../src/actions/photosocial-profile/flags.js';
 import { photosocialProfile } from '../../src/sandbox/samples/photosocial-profile.js';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { restPayloadBytes, startGateway, type RunningGateway } from '../support/gateway.js';
 
 const ACTION = 'get_photosocial_profile';
 
@@ -365,14 +365,7 @@ describe('photosocialProfile against the sandbox', () => {
   });
 
   it('answers a five-field query in under a tenth of the bytes of the REST payload', async () => {
-    const sandbox = gw.gateway.sandbox!;
-    const rest = await fetch(`${sandbox.url}/v1/action/${ACTION}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${sandbox.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'natgeo' }),
-    });
-    expect(rest.status).toBe(200);
-    const restBytes = Buffer.byteLength(await rest.text());
+    const restBytes = await restPayloadBytes(gw, ACTION, { username: 'natgeo' });
     const graphql = await gw.query('{ photosocialProfile(username: "natgeo") { username fullName followerCount isVerified biography } }');
     expect(graphql.body.errors).toBeUndefined();
     const graphqlBytes = Buffer.byteLength(graphql.text);

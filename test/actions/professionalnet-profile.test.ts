@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { restPayloadBytes, startGateway, type RunningGateway } from '../support/gateway.js';
 
 const DATE = 'year month day iso';
 const PERIOD = `start { ${DATE} } end { ${DATE} } isOngoing`;
@@ -231,14 +231,7 @@ describe('professionalnetProfile against the sandbox', () => {
   });
 
   it('answers a five-field query in a small fraction of the REST payload', async () => {
-    const sandbox = gw.gateway.sandbox!;
-    const rest = await fetch(`${sandbox.url}/v1/action/get_professionalnet_profile`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${sandbox.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ profile_handle: 'sam-rivera' }),
-    });
-    expect(rest.status).toBe(200);
-    const restBytes = Buffer.byteLength(await rest.text());
+    const restBytes = await restPayloadBytes(gw, 'get_professionalnet_profile', { profile_handle: 'sam-rivera' });
     const { body, text } = await gw.query('{ professionalnetProfile(handle: "sam-rivera") { fullName headline pictureUrl location { label } network { followersCount } } }');
     expect(body.errors).toBeUndefined();
     const graphqlBytes = Buffer.byteLength(text);

@@ -73,3 +73,15 @@ export async function startGateway(env: Record<string, string> = {}): Promise<Ru
     },
   };
 }
+
+/** Bytes of the raw REST payload the sandbox sends for one action, to compare response sizes with. */
+export async function restPayloadBytes(gw: RunningGateway, action: string, body: Record<string, unknown>): Promise<number> {
+  const sandbox = gw.gateway.sandbox!;
+  const res = await fetch(`${sandbox.url}/v1/action/${action}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${sandbox.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (res.status !== 200) throw new Error(`the sandbox answered ${action} with ${res.status}`);
+  return Buffer.byteLength(await res.text());
+}
