@@ -148,7 +148,10 @@ function collectFields(walk: Walk, type: GraphQLObjectType, selectionSets: reado
         const name = selection.name.value;
         const fragment = walk.fragments.get(name);
         if (!fragment || visited.has(name) || !applies(walk, fragment.typeCondition.name.value, type)) continue;
-        for (const [key, nodes] of collectFields(walk, type, [fragment.selectionSet], new Set([...visited, name]))) for (const node of nodes) add(key, node);
+        // One set for the whole collection, as graphql-js does: a fragment spread twice in one
+        // selection adds its fields once, so a chain of double spreads costs linear, not exponential, time.
+        visited.add(name);
+        for (const [key, nodes] of collectFields(walk, type, [fragment.selectionSet], visited)) for (const node of nodes) add(key, node);
       }
     }
   }

@@ -16,6 +16,9 @@ export interface CostLimitOptions {
  * rejects one whose estimate exceeds the budget with COST_LIMIT_EXCEEDED, HTTP 400, before any
  * upstream call. The estimate is kept for `extensions.gateway.cost`.
  */
+const MAX_CACHED_KEY_LENGTH = 1024;
+const MAX_ESTIMATES_PER_DOCUMENT = 16;
+
 export function costLimit(options: CostLimitOptions): Plugin<GatewayContext> {
   // Yoga hands the same DocumentNode to every request with the same text, so an estimate is worked
   // out once per document and variables, not once per request.
@@ -25,7 +28,9 @@ export function costLimit(options: CostLimitOptions): Plugin<GatewayContext> {
       let byVariables = estimates.get(args.document);
       if (!byVariables) estimates.set(args.document, (byVariables = new Map()));
       const key = `${args.operationName ?? ''}\u0000${JSON.stringify(args.variableValues ?? null)}`;
-      let estimate = byVariables.get(key);
+      // Large variable sets are estimated every time rather than held in memory.
+      const cacheable = key.length <= MAX_CACHED_KEY_LENGTH;
+      let estimate = cacheable ? byVariables.get(key) : undefined;
       if (estimate === undefined) {
         estimate = estimateCost({
           schema: args.schema,
@@ -35,8 +40,8 @@ export function costLimit(options: CostLimitOptions): Plugin<GatewayContext> {
           batchSize: options.batchSize,
         });
         // Bounded: documents with ever-changing variables keep only their latest estimates.
-        if (byVariables.size >= 100) byVariables.clear();
-        byVariables.set(key, estimate);
+        if (byVariables.size >= MAX_ESTIMATES_PER_DOCUMENT) byVariables.clear();
+        if (cacheable) byVariables.set(key, estimate);
       }
       if (!estimate) return; // execution reports the missing operation or the bad variables
       const usage = args.contextValue.usage;

@@ -70,6 +70,17 @@ describe('the static estimate', () => {
   });
 });
 
+describe('fragments spread twice at every level', () => {
+  it('are collected once per selection, so a 40-fragment doubling chain costs linear time, not 2^40 walks', () => {
+    const fragments = Array.from({ length: 40 }, (_, i) =>
+      i < 39 ? `fragment C${i} on Company { name ...C${i + 1} ...C${i + 1} }` : `fragment C${i} on Company { name domainInfo { domainName } }`,
+    ).join('\n');
+    const document = parse(`{ company(domain: "hubspot.com") { ...C0 } }\n${fragments}`);
+    // Without the shared visited set this would not return within the test's timeout.
+    expect(estimateCost({ schema, document, batchSize: 50 })?.cost).toBe(2);
+  });
+});
+
 describe('the cost limit over HTTP', () => {
   let gw: RunningGateway;
   beforeAll(async () => {
