@@ -1,6 +1,6 @@
 import type DataLoader from 'dataloader';
 import type { Config } from './config.js';
-import { overBudget, trackCall } from './cost/meter.js';
+import { overBudget } from './cost/meter.js';
 import type { LookupCache, LookupSource } from './cache/lookup-cache.js';
 import type { ActionEnvelope, CallOptions } from './upstream/client.js';
 
@@ -56,9 +56,12 @@ export interface RequestFacts {
 
 export function createContext(deps: ContextDeps, request: RequestFacts): GatewayContext {
   const upstreamToken = request.upstreamToken ?? null;
+  // Yoga's request.signal is a look-alike whose own `aborted` stops changing once AbortSignal.any()
+  // follows it; one native follower per request is what everything below reads.
+  const signal = AbortSignal.any([request.signal]);
   const context: GatewayContext = {
     config: deps.config,
-    signal: request.signal,
+    signal,
     deadline: Date.now() + deps.config.resilience.operationTimeoutMs,
     sandbox: deps.sandbox,
     usage: { upstreamCalls: 0, lookups: [] },
@@ -71,11 +74,11 @@ export function createContext(deps: ContextDeps, request: RequestFacts): Gateway
       const refused = overBudget(context.usage.upstreamCalls, deps.config.costBudget, action);
       if (refused) return Promise.reject(refused);
       context.usage.upstreamCalls += 1;
-      return trackCall(context.usage, action, deps.callAction(action, body, {
-        signal: request.signal,
+      return deps.callAction(action, body, {
+        signal,
         operationDeadline: context.deadline,
         ...(upstreamToken ? { token: upstreamToken } : {}),
-      }));
+      });
     },
   };
   return context;

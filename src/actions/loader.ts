@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import type { GatewayContext } from '../context.js';
 import type { ActionEnvelope } from '../upstream/client.js';
 import { ActionError } from '../upstream/errors.js';
+import { trackCall } from '../cost/meter.js';
 
 /** This request's loader for one action, created on first use so that every repeat is deduplicated. */
 export function loaderFor<K, V>(ctx: GatewayContext, name: string, create: () => DataLoader<K, V>): DataLoader<K, V> {
@@ -37,7 +38,9 @@ export function lookup<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: K
 
 async function fetchOne<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: K): Promise<V> {
   const cacheKey = spec.cacheKey(key);
-  const outcome = await ctx.cache.fetch<ActionEnvelope>(
+  // Counted as in flight from the start, cache round trips included, so that stock symbols this
+  // lookup may name (a company's ticker) wait for it and join one financial batch.
+  const outcome = await trackCall(ctx.usage, spec.action, ctx.cache.fetch<ActionEnvelope>(
     spec.action,
     ctx.tokenFingerprint,
     cacheKey,
@@ -46,8 +49,8 @@ async function fetchOne<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: 
       spec.parse(envelope, key); // a wrong shape is an error, and errors are not cached
       return envelope;
     },
-    ctx.signal,
-  );
+    { signal: ctx.signal, deadline: ctx.deadline },
+  ));
   ctx.usage.lookups.push({ action: spec.action, key: cacheKey, source: outcome.source });
   if (outcome.error) throw outcome.error;
   return spec.parse(outcome.value!, key);

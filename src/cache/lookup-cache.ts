@@ -16,10 +16,23 @@ export interface LookupOutcome<V> {
 /** Calls the upstream for the keys nobody has; a thrown error fails every one of them. */
 export type FetchMissing<V> = (keys: string[]) => Promise<Map<string, V | Error>>;
 
+/** The request a lookup is made for: its cancellation and its deadline (epoch ms) bound every wait. */
+export interface Waiter {
+  signal?: AbortSignal;
+  deadline?: number;
+}
+
 interface InFlight {
-  promise: Promise<unknown>;
-  /** The signal of the request that made the call: if it was cancelled, waiters call again. */
+  /** Settles with the outcome of the request that owns the lookup. */
+  outcome: Promise<LookupOutcome<unknown>>;
+  /** The owner's signal: if the owner was cancelled, its failure is no answer for the others. */
   signal: AbortSignal | undefined;
+}
+
+interface Owned<V> {
+  key: string;
+  full: string;
+  settle: (outcome: LookupOutcome<V>) => void;
 }
 
 const POLL_MS = 25;
@@ -27,8 +40,8 @@ const POLL_MS = 25;
 /**
  * The cross-request action cache with coalescing. Keys are action + upstream-token fingerprint +
  * canonical input, so two tokens never share an entry. Concurrent identical lookups share one
- * upstream call within the process (an in-flight map) and, with Redis, across processes (a lease:
- * the holder calls, the others wait for its result).
+ * upstream call within the process (an in-flight entry, registered before anything is awaited) and,
+ * with Redis, across processes (a lease: the holder calls, the others wait for its result).
  */
 export class LookupCache {
   private readonly inFlight = new Map<string, InFlight>();
@@ -39,10 +52,6 @@ export class LookupCache {
     private readonly settings: CacheSettings,
     private readonly observe: (action: string, source: LookupSource) => void = () => undefined,
   ) {}
-
-  get storeKind(): 'memory' | 'redis' | 'off' {
-    return this.store?.kind ?? 'off';
-  }
 
   /** An HMAC of the token, never the token itself, so cache keys can be logged and shared. */
   fingerprint(token: string): string {
@@ -60,8 +69,8 @@ export class LookupCache {
   }
 
   /** One lookup through the cache. */
-  async fetch<V>(action: string, fingerprint: string, key: string, call: () => Promise<V>, signal?: AbortSignal): Promise<LookupOutcome<V>> {
-    const [outcome] = await this.fetchMany<V>(action, fingerprint, [key], async ([only]) => new Map([[only!, await call()]]), signal);
+  async fetch<V>(action: string, fingerprint: string, key: string, call: () => Promise<V>, waiter: Waiter = {}): Promise<LookupOutcome<V>> {
+    const [outcome] = await this.fetchMany<V>(action, fingerprint, [key], async ([only]) => new Map([[only!, await call()]]), waiter);
     return outcome!;
   }
 
@@ -69,70 +78,75 @@ export class LookupCache {
    * Several keys of one action through the cache: hits are served, keys another request is
    * already fetching are awaited, and the rest go upstream in ONE call to `fetchMissing`.
    */
-  async fetchMany<V>(action: string, fingerprint: string, keys: string[], fetchMissing: FetchMissing<V>, signal?: AbortSignal): Promise<LookupOutcome<V>[]> {
+  async fetchMany<V>(action: string, fingerprint: string, keys: string[], fetchMissing: FetchMissing<V>, waiter: Waiter = {}): Promise<LookupOutcome<V>[]> {
     if (!this.store) {
       const outcomes = await this.callUpstream(action, keys, fetchMissing);
       outcomes.forEach((outcome) => this.observe(action, outcome.source));
       return outcomes;
     }
-    const store = this.store;
-    const outcomes = new Map<string, Promise<LookupOutcome<V>>>();
-    const missing: string[] = [];
-
+    const outcomes: Array<Promise<LookupOutcome<V>>> = [];
+    const owned: Array<Owned<V>> = [];
+    // Synchronously, before any await: join a lookup in flight, or announce ours, so identical
+    // lookups arriving in the same tick share one call.
     for (const key of keys) {
       const full = this.cacheKey(action, fingerprint, key);
       const flying = this.inFlight.get(full);
       if (flying) {
-        outcomes.set(key, this.awaitOther<V>(key, flying, () => this.fetchMany(action, fingerprint, [key], fetchMissing, signal).then((r) => r[0]!)));
+        outcomes.push(this.join<V>(action, key, flying, waiter, () => this.fetchMany(action, fingerprint, [key], fetchMissing, waiter).then((r) => r[0]!)));
         continue;
       }
-      const cached = await store.get(full);
-      if (cached !== undefined) outcomes.set(key, Promise.resolve(fromCache<V>(key, cached, action)));
-      else missing.push(key);
+      let settle!: (outcome: LookupOutcome<V>) => void;
+      const outcome = new Promise<LookupOutcome<V>>((resolve) => (settle = resolve));
+      const entry: InFlight = { outcome, signal: waiter.signal };
+      this.inFlight.set(full, entry);
+      void outcome.then(() => {
+        if (this.inFlight.get(full) === entry) this.inFlight.delete(full);
+      });
+      owned.push({ key, full, settle });
+      outcomes.push(outcome);
     }
+    if (owned.length > 0) await this.resolveOwned(action, fingerprint, owned, fetchMissing, waiter);
+    const settled = await Promise.all(outcomes);
+    settled.forEach((outcome) => this.observe(action, outcome.source));
+    return settled;
+  }
 
-    if (missing.length > 0) {
-      const leased: string[] = [];
-      for (const key of missing) {
-        const full = this.cacheKey(action, fingerprint, key);
-        if (store.kind === 'memory') {
-          leased.push(key);
-        } else if (!(await store.acquireLease(full, this.settings.leaseMs))) {
-          outcomes.set(key, this.waitForLeaseHolder<V>(action, fingerprint, key, fetchMissing, signal));
+  /** Serves the lookups this request owns: from the store, from another process's call, or upstream. */
+  private async resolveOwned<V>(action: string, fingerprint: string, owned: Array<Owned<V>>, fetchMissing: FetchMissing<V>, waiter: Waiter): Promise<void> {
+    const store = this.store!;
+    const waits: Array<Promise<void>> = [];
+    const toCall: Array<Owned<V>> = [];
+    try {
+      for (const lookup of owned) {
+        const cached = await store.get(lookup.full);
+        if (cached !== undefined) {
+          lookup.settle(fromCache<V>(lookup.key, cached, action, 'cache'));
+        } else if (store.kind === 'memory') {
+          toCall.push(lookup); // within one process the in-flight entry is the lease
+        } else if (!(await store.acquireLease(lookup.full, this.settings.leaseMs))) {
+          waits.push(this.waitForLeaseHolder(action, fingerprint, lookup, fetchMissing, waiter));
         } else {
           // The previous holder may have stored its result and let go between our miss and our lease.
-          const stored = await store.get(full);
+          const stored = await store.get(lookup.full);
           if (stored === undefined) {
-            leased.push(key);
+            toCall.push(lookup);
           } else {
-            await store.releaseLease(full);
-            outcomes.set(key, Promise.resolve({ ...fromCache<V>(key, stored, action), source: 'coalesced' }));
+            await store.releaseLease(lookup.full);
+            lookup.settle(fromCache<V>(lookup.key, stored, action, 'coalesced'));
           }
         }
       }
-      if (leased.length > 0) {
-        const batch = this.callUpstream(action, leased, fetchMissing).then(async (results) => {
-          await Promise.all(results.map((outcome) => this.remember(action, fingerprint, outcome)));
-          await Promise.all(leased.map((key) => store.releaseLease(this.cacheKey(action, fingerprint, key))));
-          return new Map(results.map((outcome) => [outcome.key, outcome]));
-        });
-        for (const key of leased) {
-          const full = this.cacheKey(action, fingerprint, key);
-          const own = batch.then((results) => results.get(key)!);
-          const valueOnly = own.then((outcome) => (outcome.error ? Promise.reject(outcome.error) : outcome.value));
-          valueOnly.catch(() => undefined);
-          this.inFlight.set(full, { promise: valueOnly, signal });
-          void own.finally(() => {
-            if (this.inFlight.get(full)?.promise === valueOnly) this.inFlight.delete(full);
-          });
-          outcomes.set(key, own);
-        }
+      if (toCall.length > 0) {
+        const results = await this.callUpstream(action, toCall.map((lookup) => lookup.key), fetchMissing);
+        await Promise.all(results.map((outcome) => this.remember(action, fingerprint, outcome)));
+        await Promise.all(toCall.map((lookup) => store.releaseLease(lookup.full)));
+        results.forEach((outcome, index) => toCall[index]!.settle(outcome));
       }
+      await Promise.all(waits);
+    } catch (error) {
+      // The store never throws by contract; should it, no owned lookup may be left hanging.
+      for (const lookup of owned) lookup.settle({ key: lookup.key, error: error as Error, source: 'upstream' });
     }
-
-    const settled = await Promise.all(keys.map((key) => outcomes.get(key)!));
-    settled.forEach((outcome) => this.observe(action, outcome.source));
-    return settled;
   }
 
   private async callUpstream<V>(action: string, keys: string[], fetchMissing: FetchMissing<V>): Promise<LookupOutcome<V>[]> {
@@ -159,35 +173,34 @@ export class LookupCache {
     }
   }
 
-  private async awaitOther<V>(key: string, flying: InFlight, again: () => Promise<LookupOutcome<V>>): Promise<LookupOutcome<V>> {
-    try {
-      return { key, value: (await flying.promise) as V, source: 'coalesced' };
-    } catch (error) {
-      // The call we joined was cancelled with its own request; that is no answer for this one.
-      if (flying.signal?.aborted) return again();
-      return { key, error: error as Error, source: 'coalesced' };
-    }
+  /** Waits for the owner's outcome, but never past this request's own deadline or cancellation. */
+  private async join<V>(action: string, key: string, flying: InFlight, waiter: Waiter, again: () => Promise<LookupOutcome<V>>): Promise<LookupOutcome<V>> {
+    const theirs = (await raceWaiter(flying.outcome, waiter, key, action)) as LookupOutcome<V>;
+    // The call we joined was cancelled with its own request; that is no answer for this one.
+    if (theirs.error && flying.signal?.aborted && !waiter.signal?.aborted) return again();
+    return { ...theirs, key, source: 'coalesced' };
   }
 
   /** Another process holds the lease: wait for its result, or call ourselves if it gives up. */
-  private async waitForLeaseHolder<V>(action: string, fingerprint: string, key: string, fetchMissing: FetchMissing<V>, signal?: AbortSignal): Promise<LookupOutcome<V>> {
-    const store = this.store as CacheStore & { leaseHeld?: (key: string) => Promise<boolean> };
-    const full = this.cacheKey(action, fingerprint, key);
-    const until = Date.now() + this.settings.leaseMs;
-    while (Date.now() < until && !signal?.aborted) {
+  private async waitForLeaseHolder<V>(action: string, fingerprint: string, lookup: Owned<V>, fetchMissing: FetchMissing<V>, waiter: Waiter): Promise<void> {
+    const store = this.store!;
+    const until = Math.min(Date.now() + this.settings.leaseMs, waiter.deadline ?? Infinity);
+    while (Date.now() < until && !waiter.signal?.aborted) {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-      const cached = await store.get(full);
-      if (cached !== undefined) return { ...fromCache<V>(key, cached, action), source: 'coalesced' };
-      if (store.leaseHeld && !(await store.leaseHeld(full))) {
+      const cached = await store.get(lookup.full);
+      if (cached !== undefined) return lookup.settle(fromCache<V>(lookup.key, cached, action, 'coalesced'));
+      if (!(await store.leaseHeld(lookup.full))) {
         // The holder stores before it lets go: a value written between our two reads is there now.
-        const late = await store.get(full);
-        if (late !== undefined) return { ...fromCache<V>(key, late, action), source: 'coalesced' };
+        const late = await store.get(lookup.full);
+        if (late !== undefined) return lookup.settle(fromCache<V>(lookup.key, late, action, 'coalesced'));
         break;
       }
     }
-    const [outcome] = await this.callUpstream(action, [key], fetchMissing);
+    if (waiter.signal?.aborted) return lookup.settle({ key: lookup.key, error: cancelled(action), source: 'coalesced' });
+    if (waiter.deadline !== undefined && Date.now() >= waiter.deadline) return lookup.settle({ key: lookup.key, error: timedOut(action), source: 'coalesced' });
+    const [outcome] = await this.callUpstream(action, [lookup.key], fetchMissing);
     await this.remember(action, fingerprint, outcome!);
-    return outcome!;
+    lookup.settle(outcome!);
   }
 
   close(): Promise<void> {
@@ -195,7 +208,35 @@ export class LookupCache {
   }
 }
 
-function fromCache<V>(key: string, cached: unknown, action: string): LookupOutcome<V> {
-  if (isNotFoundMarker(cached)) return { key, error: new ActionError('NOT_FOUND', cached.notFound, { action }), source: 'cache' };
-  return { key, value: cached as V, source: 'cache' };
+function fromCache<V>(key: string, cached: unknown, action: string, source: LookupSource): LookupOutcome<V> {
+  if (isNotFoundMarker(cached)) return { key, error: new ActionError('NOT_FOUND', cached.notFound, { action }), source };
+  return { key, value: cached as V, source };
+}
+
+function cancelled(action: string): ActionError {
+  return new ActionError('UPSTREAM_UNAVAILABLE', 'The lookup was cancelled because the client went away', { action });
+}
+
+function timedOut(action: string): ActionError {
+  return new ActionError('UPSTREAM_TIMEOUT', 'The operation ran out of time while this lookup waited for another request\'s call', { action });
+}
+
+/** The owner's outcome, or a timeout or cancellation of this waiter, whichever comes first. */
+function raceWaiter(outcome: Promise<LookupOutcome<unknown>>, waiter: Waiter, key: string, action: string): Promise<LookupOutcome<unknown>> {
+  if (waiter.deadline === undefined && !waiter.signal) return outcome;
+  return new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (result: LookupOutcome<unknown>) => {
+      clearTimeout(timer);
+      waiter.signal?.removeEventListener('abort', onAbort);
+      resolve(result);
+    };
+    const onAbort = () => finish({ key, error: cancelled(action), source: 'coalesced' });
+    if (waiter.signal?.aborted) return onAbort();
+    waiter.signal?.addEventListener('abort', onAbort, { once: true });
+    if (waiter.deadline !== undefined) {
+      timer = setTimeout(() => finish({ key, error: timedOut(action), source: 'coalesced' }), Math.max(0, waiter.deadline - Date.now()));
+    }
+    void outcome.then(finish);
+  });
 }

@@ -8,7 +8,6 @@ import type { CacheStore } from './store.js';
 export class MemoryStore implements CacheStore {
   readonly kind = 'memory';
   private readonly entries: LRUCache<string, { value: unknown }>;
-  private readonly leases = new Map<string, number>();
 
   constructor(maxBytes: number) {
     this.entries = new LRUCache({
@@ -26,16 +25,15 @@ export class MemoryStore implements CacheStore {
     if (ttlMs > 0) this.entries.set(key, { value }, { ttl: ttlMs });
   }
 
-  async acquireLease(key: string, ttlMs: number): Promise<boolean> {
-    const now = Date.now();
-    const until = this.leases.get(key);
-    if (until !== undefined && until > now) return false;
-    this.leases.set(key, now + ttlMs);
+  /** One process needs no lease: its in-flight entries already make concurrent lookups share a call. */
+  async acquireLease(): Promise<boolean> {
     return true;
   }
 
-  async releaseLease(key: string): Promise<void> {
-    this.leases.delete(key);
+  async releaseLease(): Promise<void> {}
+
+  async leaseHeld(): Promise<boolean> {
+    return false;
   }
 
   healthy(): boolean {

@@ -6,6 +6,8 @@ export interface CacheStore {
   /** Takes the right to call the upstream for `key` for `ttlMs`; false when another holder has it. */
   acquireLease(key: string, ttlMs: number): Promise<boolean>;
   releaseLease(key: string): Promise<void>;
+  /** Whether anyone holds the lease for `key` now. */
+  leaseHeld(key: string): Promise<boolean>;
   /** True while the store answers; a store that does not answer is treated as empty. */
   healthy(): boolean;
   close(): Promise<void>;

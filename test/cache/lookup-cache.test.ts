@@ -93,6 +93,44 @@ describe('the cross-request cache (memory)', () => {
     }
   });
 
+  it('coalesces identical lookups that arrive in the same tick (50 at once through yoga.fetch)', async () => {
+    up.calls.length = 0;
+    delayMs = 100;
+    try {
+      const body = JSON.stringify({ query: '{ domainInfo(domain: "same-tick.example") { domainName } }' });
+      const responses = await Promise.all(
+        Array.from({ length: 50 }, () =>
+          Promise.resolve(gw.gateway.yoga.fetch('http://gateway/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body })).then((res) => res.json()),
+        ),
+      );
+      expect(responses.every((r) => r.data.domainInfo.domainName === 'same-tick.example')).toBe(true);
+      expect(callsOf('domain_info')).toBe(1);
+    } finally {
+      delayMs = 0;
+    }
+  });
+
+  it('gives a coalesced waiter its own call when the request it joined is cancelled', async () => {
+    up.calls.length = 0;
+    delayMs = 300;
+    try {
+      const leader = new AbortController();
+      const query = JSON.stringify({ query: '{ domainInfo(domain: "cancelled-leader.example") { domainName } }' });
+      const first = fetch(`${gw.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: query, signal: leader.signal }).catch((error: Error) => error);
+      await sleep(50);
+      const second = gw.post(query);
+      await sleep(50);
+      leader.abort();
+      expect(await first).toBeInstanceOf(Error);
+      const { body } = await second;
+      expect(body.errors).toBeUndefined();
+      expect(body.data).toEqual({ domainInfo: { domainName: 'cancelled-leader.example' } });
+      expect(callsOf('domain_info')).toBe(2);
+    } finally {
+      delayMs = 0;
+    }
+  });
+
   it('coalesces symbols another request is already fetching', async () => {
     up.calls.length = 0;
     delayMs = 200;

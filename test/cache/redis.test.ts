@@ -61,6 +61,23 @@ describe.skipIf(!redisUp)('the shared cache in Redis', () => {
     }
   });
 
+  it('still sends every stock symbol of an operation in one call when the lookups go through Redis', async () => {
+    const gw = await startGateway({ CACHE_ENABLED: 'true', REDIS_URL: `redis://${REDIS_HOST}:${REDIS_PORT}`, CACHE_KEY_SECRET: `${secret}-symbols` });
+    try {
+      const { body } = await gw.query(`{
+        a: company(domain: "apple.com") { financialProfile { symbol } }
+        n: company(domain: "nike.com") { financialProfile { symbol } }
+        listed: financialProfiles(symbols: ["KO"]) { symbol }
+      }`);
+      expect(body.errors).toBeUndefined();
+      expect(body.data).toEqual({ a: { financialProfile: { symbol: 'AAPL' } }, n: { financialProfile: { symbol: 'NKE' } }, listed: [{ symbol: 'KO' }] });
+      expect(gw.gateway.sandbox!.calls.get('company_financial_profile')).toBe(1);
+      expect(body.extensions!.gateway.upstreamCalls).toBe(3);
+    } finally {
+      await gw.close();
+    }
+  });
+
   it('keeps answering when Redis goes away, says so in /healthz, and recovers when it returns', async () => {
     const proxy = await startRedisProxy();
     const gw = await startGateway(env({ REDIS_URL: proxy.url }));

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { GatewayContext } from '../../context.js';
-import { scheduleSymbolBatch } from '../../cost/meter.js';
+import { scheduleSymbolBatch, trackCall } from '../../cost/meter.js';
 import { ActionError, badInput } from '../../upstream/errors.js';
 import { loaderFor, responseArray } from '../loader.js';
 import { obj, str, type Raw } from '../../schema/read.js';
@@ -35,12 +35,13 @@ export function loadFinancialProfile(ctx: GatewayContext, symbol: string): Promi
 }
 
 async function fetchSymbols(ctx: GatewayContext, symbols: readonly string[]): Promise<Array<Raw | Error>> {
-  const outcomes = await ctx.cache.fetchMany<Raw>(
+  const outcomes = await trackCall(
+    ctx.usage,
     COMPANY_FINANCIAL_PROFILE,
-    ctx.tokenFingerprint,
-    [...symbols],
-    (missing) => callUpstream(ctx, missing),
-    ctx.signal,
+    ctx.cache.fetchMany<Raw>(COMPANY_FINANCIAL_PROFILE, ctx.tokenFingerprint, [...symbols], (missing) => callUpstream(ctx, missing), {
+      signal: ctx.signal,
+      deadline: ctx.deadline,
+    }),
   );
   return outcomes.map((outcome) => {
     ctx.usage.lookups.push({ action: COMPANY_FINANCIAL_PROFILE, key: outcome.key, source: outcome.source });
