@@ -85,7 +85,7 @@ export function errorForStatus(
     if (message && /credit/i.test(message)) {
       return new ActionError('RATE_LIMITED', `The upstream account is out of credits${said}`, details);
     }
-    if (message && /(doesn'?t|does not|no longer) exist|not found|no translations|unknown|no results/i.test(message)) {
+    if (message && /(doesn'?t|does not|no longer) exist|not found|no translations|no results/i.test(message)) {
       return new ActionError('NOT_FOUND', `The upstream found nothing for this lookup${said}`, details);
     }
     return new ActionError('BAD_USER_INPUT', `The upstream rejected the input${said}`, details);

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { CallAction } from '../context.js';
 import { startSandbox, type Sandbox } from '../sandbox/server.js';
-import { ActionClient, type ActionEnvelope, type CallOptions, type ResponseFacts } from './client.js';
+import { ActionClient, type ActionEnvelope, type CallOptions, type CallOutcome, type ResponseFacts } from './client.js';
 import { ActionError } from './errors.js';
 import { Breakers, verdictFor, type BreakerSnapshot } from './resilience/breaker.js';
 import { ConcurrencyLimiter } from './resilience/concurrency.js';
@@ -43,7 +43,7 @@ const MIN_ATTEMPT_MS = 50;
  * within the deadline and the retry budget) → per attempt: rate-limit gate → the action's circuit
  * breaker → concurrency bound and queue → ActionClient (undici) → the rate-limit headers back to the gate.
  */
-export async function createUpstream(config: Config, logger: Logger): Promise<Upstream> {
+export async function createUpstream(config: Config, logger: Logger, onCallDone?: (call: CallOutcome) => void): Promise<Upstream> {
   const sandbox = config.upstream.baseUrl ? null : await startSandbox({ latencyMs: config.sandboxLatencyMs });
   const client = new ActionClient({
     ...config.upstream,
@@ -52,6 +52,7 @@ export async function createUpstream(config: Config, logger: Logger): Promise<Up
     onCallDone: (call) => {
       if (call.outcome === 'OK') logger.debug({ upstreamCall: call }, 'upstream call');
       else logger.warn({ upstreamCall: call }, 'upstream call failed');
+      onCallDone?.(call);
     },
   });
   const settings = config.resilience;
@@ -76,10 +77,13 @@ export async function createUpstream(config: Config, logger: Logger): Promise<Up
     const gate = gates.forToken(options.token);
     gate.check(action);
     const ticket = breakers.acquire(action);
-    let release: () => void;
+    let release: (() => void) | undefined;
     try {
       release = await limiter.acquire(action, deadline, options.signal);
+      // The wait may have outlasted the budget: a 429 or remaining 0 seen meanwhile holds this call too.
+      gate.check(action);
     } catch (error) {
+      release?.();
       breakers.record(action, ticket, 'neutral');
       throw error;
     }
@@ -96,7 +100,9 @@ export async function createUpstream(config: Config, logger: Logger): Promise<Up
       breakers.record(action, ticket, 'success');
       return envelope;
     } catch (error) {
-      breakers.record(action, ticket, verdictFor(error, options.signal?.aborted ?? false));
+      // A timeout because the operation had little time left says nothing about the upstream's health.
+      const shortened = deadline.ms < config.upstream.timeoutMs && error instanceof ActionError && error.code === 'UPSTREAM_TIMEOUT';
+      breakers.record(action, ticket, shortened ? 'neutral' : verdictFor(error, options.signal?.aborted ?? false));
       throw error;
     } finally {
       release();
@@ -104,9 +110,8 @@ export async function createUpstream(config: Config, logger: Logger): Promise<Up
   };
 
   const callAction: CallAction = async (action, body, given = {}) => {
-    // Yoga's request.signal (@whatwg-node/server) is a look-alike: once AbortSignal.any() has
-    // followed it, its own `aborted` and 'abort' event stop working. A native follower keeps both.
-    const options: CallOptions = given.signal ? { ...given, signal: AbortSignal.any([given.signal]) } : given;
+    // The context hands over a native signal (see createContext), so `aborted` and 'abort' work here.
+    const options: CallOptions = given;
     const deadline = callDeadline(config.upstream.timeoutMs, options.operationDeadline);
     if (deadline.ms <= 0) {
       throw new ActionError('UPSTREAM_TIMEOUT', 'The operation ran out of time before this lookup could start', { action });
