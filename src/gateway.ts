@@ -9,7 +9,7 @@ import { maskError } from './graphql-errors.js';
 import { yogaLogger } from './logger.js';
 import type { Sandbox } from './sandbox/server.js';
 import { schema } from './schema/index.js';
-import { createUpstream, type UpstreamStatus } from './upstream/index.js';
+import { createUpstream, type Upstream, type UpstreamStatus } from './upstream/index.js';
 import { Metrics, upstreamGauges } from './metrics.js';
 import { variableCheck } from './variable-check.js';
 import { createLookupCache, type CacheStatus, type LookupCache } from './cache/index.js';
@@ -32,9 +32,11 @@ export interface Gateway {
 
 /** Builds the Yoga instance and the way upstream; does not listen. */
 export async function createGateway(config: Config, logger: Logger): Promise<Gateway> {
-  const upstream = await createUpstream(config, logger);
+  // The gauges read the upstream's status at scrape time; the upstream reports each call to the metrics.
+  let upstream: Upstream | undefined;
+  const metrics = new Metrics(upstreamGauges(() => upstream!.status()));
+  upstream = await createUpstream(config, logger, metrics.observeCall);
   const sandbox = upstream.sandbox;
-  const metrics = new Metrics(upstreamGauges(() => upstream.status()));
   const { cache, status: cacheStatus } = await createLookupCache(config.cache, logger, metrics.observeLookup);
   const defaultToken = config.upstream.token ?? sandbox!.token;
   const deps = { config, sandbox: sandbox !== null, callAction: metrics.instrument(upstream.callAction), cache, defaultToken };
@@ -67,9 +69,8 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     cacheStatus,
     upstreamStatus: () => upstream.status(),
     async close() {
-      await upstream.close();
-      await cache.close();
-      await security.close();
+      // One failing to close must not keep the others (and their sockets) open.
+      await Promise.allSettled([upstream.close(), cache.close(), security.close()]);
     },
   };
 }

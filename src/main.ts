@@ -39,10 +39,16 @@ async function main() {
     const reaper = setInterval(() => server.closeIdleConnections(), 100);
     server.close(() => {
       clearInterval(reaper);
-      void gateway.close().then(() => {
-        logger.info('stopped');
-        process.exit(0);
-      });
+      void gateway.close().then(
+        () => {
+          logger.info('stopped');
+          process.exit(0);
+        },
+        (error: unknown) => {
+          logger.error({ err: describeError(error) }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
     });
     server.closeIdleConnections();
   };

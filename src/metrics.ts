@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { Plugin } from 'graphql-yoga';
 import type { LookupSource } from './cache/lookup-cache.js';
 import type { CallAction } from './context.js';
+import type { CallOutcome } from './upstream/client.js';
 import { ActionError } from './upstream/errors.js';
 import type { UpstreamStatus } from './upstream/index.js';
 
@@ -13,15 +14,21 @@ export class Metrics {
   readonly registry = new Registry();
   private readonly upstreamCalls = new Counter({
     name: 'lookup_graph_upstream_calls_total',
-    help: 'Upstream action calls by action and outcome (OK or the error code).',
+    help: 'HTTP calls that reached for the upstream (each retry counts), by action and outcome (OK or the error code).',
     labelNames: ['action', 'outcome'] as const,
     registers: [this.registry],
   });
   private readonly upstreamLatency = new Histogram({
     name: 'lookup_graph_upstream_call_duration_seconds',
-    help: 'Duration of upstream action calls, from the loaders\' point of view (retries and queueing included).',
+    help: 'Duration of each HTTP call to the upstream.',
     labelNames: ['action'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  private readonly upstreamRequests = new Counter({
+    name: 'lookup_graph_upstream_requests_total',
+    help: 'Lookups the loaders sent towards the upstream, by action and final outcome; refusals by the rate-limit gate, an open breaker or a full queue count here and not as calls.',
+    labelNames: ['action', 'outcome'] as const,
     registers: [this.registry],
   });
   private readonly lookups = new Counter({
@@ -62,22 +69,25 @@ export class Metrics {
     this.lookups.inc({ action, source });
   };
 
-  /** Wraps the way upstream so every call is counted and timed. */
+  /** Each HTTP call the client made (retries included), as the ActionClient reports it. */
+  observeCall = (call: CallOutcome): void => {
+    this.upstreamCalls.inc({ action: call.action, outcome: call.outcome });
+    this.upstreamLatency.observe({ action: call.action }, call.durationMs / 1000);
+  };
+
+  /** Wraps the way upstream so every lookup request is counted with its final outcome. */
   instrument(callAction: CallAction): CallAction {
     return async (action, body, options) => {
-      const stop = this.upstreamLatency.startTimer({ action });
-      if (action === 'company_financial_profile' && typeof body.company === 'string') {
-        this.batchSize.observe(body.company.split(',').length);
-      }
       try {
         const envelope = await callAction(action, body, options);
-        this.upstreamCalls.inc({ action, outcome: 'OK' });
+        this.upstreamRequests.inc({ action, outcome: 'OK' });
+        if (action === 'company_financial_profile' && typeof body.company === 'string') {
+          this.batchSize.observe(body.company.split(',').length);
+        }
         return envelope;
       } catch (error) {
-        this.upstreamCalls.inc({ action, outcome: error instanceof ActionError ? error.code : 'UNEXPECTED' });
+        this.upstreamRequests.inc({ action, outcome: error instanceof ActionError ? error.code : 'UNEXPECTED' });
         throw error;
-      } finally {
-        stop();
       }
     };
   }

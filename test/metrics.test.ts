@@ -51,6 +51,8 @@ describe('GET /metrics', () => {
     expect(sample(text, 'lookup_graph_upstream_calls_total', { action: 'company_financial_profile', outcome: 'OK' })).toBe(1);
     expect(sample(text, 'lookup_graph_upstream_calls_total', { action: 'get_crm_owners', outcome: 'UPSTREAM_UNAVAILABLE' })).toBe(1);
     expect(sample(text, 'lookup_graph_upstream_call_duration_seconds_count', { action: 'domain_info' })).toBe(2);
+    expect(sample(text, 'lookup_graph_upstream_requests_total', { action: 'domain_info', outcome: 'OK' })).toBe(2);
+    expect(sample(text, 'lookup_graph_upstream_requests_total', { action: 'get_crm_owners', outcome: 'UPSTREAM_UNAVAILABLE' })).toBe(1);
     expect(sample(text, 'lookup_graph_cache_lookups_total', { action: 'domain_info', source: 'cache' })).toBe(1);
     expect(sample(text, 'lookup_graph_cache_lookups_total', { action: 'domain_info', source: 'upstream' })).toBe(2);
     expect(sample(text, 'lookup_graph_cache_lookups_total', { action: 'domain_info', source: 'coalesced' })).toBe(2);
@@ -65,5 +67,30 @@ describe('GET /metrics', () => {
     expect(sample(text, 'lookup_graph_upstream_in_flight')).toBe(0);
     expect(sample(text, 'lookup_graph_upstream_ratelimit_holding')).toBe(0);
     expect(text).not.toContain(up.token);
+  });
+});
+
+describe('retries and refusals in the metrics', () => {
+  it('counts every HTTP call, retries included, apart from the lookups the loaders asked for', async () => {
+    const flaky = await startFaultUpstream();
+    let n = 0;
+    flaky.handle((call, _req, res) =>
+      ++n === 1
+        ? json(res, 503, { status: 503, response: null, error: 'busy' }, { 'retry-after': '0' })
+        : json(res, 200, { status: 200, response: { domain_name: call.body.domain } }),
+    );
+    const retrying = await startGateway(upstreamEnv(flaky, { UPSTREAM_MAX_RETRIES: '1' }));
+    try {
+      const { body } = await retrying.query('{ domainInfo(domain: "retried.example") { domainName } }');
+      expect(body.data).toEqual({ domainInfo: { domainName: 'retried.example' } });
+      const text = await (await fetch(`${retrying.url}/metrics`)).text();
+      expect(flaky.calls).toHaveLength(2);
+      expect(sample(text, 'lookup_graph_upstream_calls_total', { action: 'domain_info', outcome: 'UPSTREAM_UNAVAILABLE' })).toBe(1);
+      expect(sample(text, 'lookup_graph_upstream_calls_total', { action: 'domain_info', outcome: 'OK' })).toBe(1);
+      expect(sample(text, 'lookup_graph_upstream_requests_total', { action: 'domain_info', outcome: 'OK' })).toBe(1);
+    } finally {
+      await retrying.close();
+      await flaky.close();
+    }
   });
 });
