@@ -1,8 +1,11 @@
+import { LRUCache } from 'lru-cache';
 import type { Plugin } from 'graphql-yoga';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { rejection } from './errors.js';
 
+/** Clients tracked at once; the least recently seen beyond it start a fresh window. */
+const MAX_CLIENTS = 100_000;
 const WINDOW_MS = 60_000;
 
 export interface RateVerdict {
@@ -17,10 +20,13 @@ export interface RateLimiter {
   close(): Promise<void>;
 }
 
-/** A fixed one-minute window per client, in this process. */
+/**
+ * A fixed one-minute window per client, in this process. Windows live in an LRU bounded by count and
+ * expiring with their minute, so many clients cost bounded memory and no sweep.
+ */
 export class MemoryRateLimiter implements RateLimiter {
   readonly kind = 'memory';
-  private readonly windows = new Map<string, { endsAt: number; count: number }>();
+  private readonly windows = new LRUCache<string, { endsAt: number; count: number }>({ max: MAX_CLIENTS, ttl: WINDOW_MS, ttlAutopurge: false });
 
   constructor(private readonly perMinute: number) {}
 
@@ -31,16 +37,11 @@ export class MemoryRateLimiter implements RateLimiter {
   hitNow(client: string, now: number): RateVerdict {
     let window = this.windows.get(client);
     if (!window || window.endsAt <= now) {
-      if (this.windows.size > 100_000) this.sweep(now);
       window = { endsAt: now + WINDOW_MS, count: 0 };
       this.windows.set(client, window);
     }
     window.count += 1;
     return { allowed: window.count <= this.perMinute, retryAfter: Math.max(1, Math.ceil((window.endsAt - now) / 1000)) };
-  }
-
-  private sweep(now: number) {
-    for (const [client, window] of this.windows) if (window.endsAt <= now) this.windows.delete(client);
   }
 
   async close() {}
