@@ -10,9 +10,9 @@ export function variableCheck(): Plugin {
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const operation: OperationDefinitionNode | null | undefined = getOperationAST(args.document, args.operationName ?? undefined);
-      if (!operation?.variableDefinitions?.length && !args.variableValues) return;
-      if (!operation) return; // the executor reports the missing operation
-      const coerced = getVariableValues(args.schema, operation.variableDefinitions ?? [], (args.variableValues ?? {}) as Record<string, unknown>, { maxErrors: 10 });
+      // No operation: the executor reports it. No variables declared: nothing can fail to coerce.
+      if (!operation?.variableDefinitions?.length) return;
+      const coerced = getVariableValues(args.schema, operation.variableDefinitions, (args.variableValues ?? {}) as Record<string, unknown>, { maxErrors: 10 });
       if (!coerced.errors) return;
       setResultAndStopExecution({
         errors: coerced.errors.map(

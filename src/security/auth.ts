@@ -1,5 +1,4 @@
 import type { Plugin } from 'graphql-yoga';
-import type { Logger } from 'pino';
 import { ApiKeys } from './api-keys.js';
 import { rejection } from './errors.js';
 import type { SecuritySettings } from './settings.js';
@@ -22,15 +21,9 @@ export interface ClientAuth {
  *  - none: open (the development default).
  * A refusal is HTTP 401 UNAUTHENTICATED before the body is read, so before any upstream call.
  */
-export function createClientAuth(settings: SecuritySettings['auth'], logger: Logger): ClientAuth {
+export function createClientAuth(settings: SecuritySettings['auth']): ClientAuth {
   const keys = new ApiKeys(settings.apiKeyHashes);
   const clients = new WeakMap<Request, string>();
-  if (settings.mode === 'api-key' && keys.size === 0) {
-    logger.error(
-      { gatewayAuth: 'api-key' },
-      'No API keys are configured (GATEWAY_API_KEY_HASHES or GATEWAY_API_KEYS_FILE): every request is refused. Set keys, or GATEWAY_AUTH=forward|none.',
-    );
-  }
 
   const plugin: Plugin = {
     onRequestParse({ request }) {

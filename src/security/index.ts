@@ -22,7 +22,7 @@ export interface Security {
 
 /** Every client-facing protection of the gateway; each refusal comes before any upstream call. */
 export async function createSecurity(settings: SecuritySettings, logger: Logger): Promise<Security> {
-  const auth = createClientAuth(settings.auth, logger);
+  const auth = createClientAuth(settings.auth);
   let limiter: RateLimiter | null = null;
   if (settings.rateLimit.perMinute > 0) {
     if (settings.rateLimit.redisUrl) {

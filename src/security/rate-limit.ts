@@ -15,7 +15,6 @@ export interface RateVerdict {
 }
 
 export interface RateLimiter {
-  readonly kind: 'memory' | 'redis';
   hit(client: string): Promise<RateVerdict>;
   close(): Promise<void>;
 }
@@ -25,7 +24,6 @@ export interface RateLimiter {
  * expiring with their minute, so many clients cost bounded memory and no sweep.
  */
 export class MemoryRateLimiter implements RateLimiter {
-  readonly kind = 'memory';
   private readonly windows = new LRUCache<string, { endsAt: number; count: number }>({ max: MAX_CLIENTS, ttl: WINDOW_MS, ttlAutopurge: false });
 
   constructor(private readonly perMinute: number) {}
@@ -63,7 +61,6 @@ return { count, ttl }`;
  * unlimited, never a failed request.
  */
 export class RedisRateLimiter implements RateLimiter {
-  readonly kind = 'redis';
   private readonly redis: Redis;
   private readonly fallback: MemoryRateLimiter;
   private degraded = false;

@@ -43,7 +43,7 @@ export interface SecuritySettings {
     apiKeyHashes: string[];
   };
   rateLimit: {
-    /** Requests per client (API key, forwarded token or address) per minute; 0 turns it off. */
+    /** Requests per client per minute (by API key, else by address; forward mode counts by address, as forwarded tokens are not checked); 0 turns it off. */
     perMinute: number;
     /** Counters shared in Redis when set (REDIS_URL), else in memory. */
     redisUrl: string | null;
