@@ -1,5 +1,5 @@
-import { Kind, type ASTVisitor, type ValidationContext } from 'graphql';
-import { rejection } from '../errors.js';
+import { Kind } from 'graphql';
+import { countLimitRule } from './count-rule.js';
 import { sumSelections } from './expand.js';
 
 /**
@@ -7,16 +7,14 @@ import { sumSelections } from './expand.js';
  * `__typename` aliases included, and a fragment's aliases once per spread.
  */
 export function maxAliasesRule(limit: number) {
-  return (context: ValidationContext): ASTVisitor => ({
-    OperationDefinition(operation) {
-      const found = sumSelections(operation.selectionSet, (name) => context.getFragment(name), (selection) =>
-        selection.kind === Kind.FIELD && selection.alias ? 1 : 0,
-      );
-      if (found > limit) {
-        context.reportError(
-          rejection('MAX_ALIASES_EXCEEDED', found === Infinity ? 'The operation has unbounded aliases: a fragment spreads itself.' : `The operation uses ${found} aliases; the limit is ${limit}.`, 400, { extensions: { limit } }),
-        );
-      }
+  return countLimitRule(
+    {
+      code: 'MAX_ALIASES_EXCEEDED',
+      noun: 'aliases',
+      verb: 'uses',
+      count: (operation, context) =>
+        sumSelections(operation.selectionSet, (name) => context.getFragment(name), (selection) => (selection.kind === Kind.FIELD && selection.alias ? 1 : 0)),
     },
-  });
+    limit,
+  );
 }

@@ -1,5 +1,4 @@
-import { type ASTVisitor, type ValidationContext } from 'graphql';
-import { rejection } from '../errors.js';
+import { countLimitRule } from './count-rule.js';
 import { sumSelections } from './expand.js';
 
 /**
@@ -7,16 +6,15 @@ import { sumSelections } from './expand.js';
  * and every field's, spread's and inline fragment's, a fragment's once per spread.
  */
 export function maxDirectivesRule(limit: number) {
-  return (context: ValidationContext): ASTVisitor => ({
-    OperationDefinition(operation) {
-      const found =
+  return countLimitRule(
+    {
+      code: 'MAX_DIRECTIVES_EXCEEDED',
+      noun: 'directives',
+      verb: 'uses',
+      count: (operation, context) =>
         (operation.directives?.length ?? 0) +
-        sumSelections(operation.selectionSet, (name) => context.getFragment(name), (selection) => selection.directives?.length ?? 0);
-      if (found > limit) {
-        context.reportError(
-          rejection('MAX_DIRECTIVES_EXCEEDED', found === Infinity ? 'The operation has unbounded directives: a fragment spreads itself.' : `The operation uses ${found} directives; the limit is ${limit}.`, 400, { extensions: { limit } }),
-        );
-      }
+        sumSelections(operation.selectionSet, (name) => context.getFragment(name), (selection) => selection.directives?.length ?? 0),
     },
-  });
+    limit,
+  );
 }

@@ -1,5 +1,5 @@
-import { Kind, type ASTVisitor, type ValidationContext } from 'graphql';
-import { rejection } from '../errors.js';
+import { Kind } from 'graphql';
+import { countLimitRule } from './count-rule.js';
 import { sumSelections } from './expand.js';
 
 /**
@@ -8,14 +8,14 @@ import { sumSelections } from './expand.js';
  * fragment's once per spread, `__typename` included.
  */
 export function maxRootFieldsRule(limit: number) {
-  return (context: ValidationContext): ASTVisitor => ({
-    OperationDefinition(operation) {
-      const found = sumSelections(operation.selectionSet, (name) => context.getFragment(name), (selection) => (selection.kind === Kind.FIELD ? 1 : 0), false);
-      if (found > limit) {
-        context.reportError(
-          rejection('MAX_ROOT_FIELDS_EXCEEDED', found === Infinity ? 'The operation has unbounded root fields: a fragment spreads itself.' : `The operation selects ${found} root fields; the limit is ${limit}.`, 400, { extensions: { limit } }),
-        );
-      }
+  return countLimitRule(
+    {
+      code: 'MAX_ROOT_FIELDS_EXCEEDED',
+      noun: 'root fields',
+      verb: 'selects',
+      count: (operation, context) =>
+        sumSelections(operation.selectionSet, (name) => context.getFragment(name), (selection) => (selection.kind === Kind.FIELD ? 1 : 0), false),
     },
-  });
+    limit,
+  );
 }
