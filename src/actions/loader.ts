@@ -31,6 +31,7 @@ export function lookup<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: K
   const loader = loaderFor(ctx, spec.action, () =>
     new DataLoader<K, V, string>((keys) => Promise.all(keys.map((k) => fetchOne(ctx, spec, k).catch((error: unknown) => error as Error))), {
       cacheKeyFn: spec.cacheKey,
+      batch: false, // one key per upstream call: no reason to wait for a batch; the per-request cache still dedupes
     }),
   );
   return loader.load(key);
