@@ -57,11 +57,14 @@ export interface RequestFacts {
 export function createContext(deps: ContextDeps, request: RequestFacts): GatewayContext {
   const upstreamToken = request.upstreamToken ?? null;
   // Yoga's request.signal is a look-alike whose own `aborted` stops changing once AbortSignal.any()
-  // follows it; one native follower per request is what everything below reads.
-  const signal = AbortSignal.any([request.signal]);
+  // follows it; one native follower per request is what everything below reads. It is made on first
+  // use: an operation served from the cache never needs it.
+  let native: AbortSignal | undefined;
   const context: GatewayContext = {
     config: deps.config,
-    signal,
+    get signal() {
+      return (native ??= AbortSignal.any([request.signal]));
+    },
     deadline: Date.now() + deps.config.resilience.operationTimeoutMs,
     sandbox: deps.sandbox,
     usage: { upstreamCalls: 0, lookups: [] },
@@ -75,7 +78,7 @@ export function createContext(deps: ContextDeps, request: RequestFacts): Gateway
       if (refused) return Promise.reject(refused);
       context.usage.upstreamCalls += 1;
       return deps.callAction(action, body, {
-        signal,
+        signal: context.signal,
         operationDeadline: context.deadline,
         ...(upstreamToken ? { token: upstreamToken } : {}),
       });

@@ -50,7 +50,7 @@ async function fetchOne<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: 
       spec.parse(envelope, key); // a wrong shape is an error, and errors are not cached
       return envelope;
     },
-    { signal: ctx.signal, deadline: ctx.deadline },
+    ctx, // the waiter: its signal and deadline, read only when it must wait
   ));
   ctx.usage.lookups.push({ action: spec.action, key: cacheKey, source: outcome.source });
   if (outcome.error) throw outcome.error;

@@ -25,8 +25,8 @@ export interface Waiter {
 interface InFlight {
   /** Settles with the outcome of the request that owns the lookup. */
   outcome: Promise<LookupOutcome<unknown>>;
-  /** The owner's signal: if the owner was cancelled, its failure is no answer for the others. */
-  signal: AbortSignal | undefined;
+  /** The owner: if it was cancelled, its failure is no answer for the others (read only then). */
+  owner: Waiter;
 }
 
 interface Owned<V> {
@@ -90,6 +90,12 @@ export class LookupCache {
     // lookups arriving in the same tick share one call.
     for (const key of keys) {
       const full = this.cacheKey(action, fingerprint, key);
+      // A hit in this process's memory is answered at once, with no promise bookkeeping.
+      const local = this.store.peek?.(full);
+      if (local !== undefined) {
+        outcomes.push(Promise.resolve(fromCache<V>(key, local, action, 'cache')));
+        continue;
+      }
       const flying = this.inFlight.get(full);
       if (flying) {
         outcomes.push(this.join<V>(action, key, flying, waiter, () => this.fetchMany(action, fingerprint, [key], fetchMissing, waiter).then((r) => r[0]!)));
@@ -97,7 +103,7 @@ export class LookupCache {
       }
       let settle!: (outcome: LookupOutcome<V>) => void;
       const outcome = new Promise<LookupOutcome<V>>((resolve) => (settle = resolve));
-      const entry: InFlight = { outcome, signal: waiter.signal };
+      const entry: InFlight = { outcome, owner: waiter };
       this.inFlight.set(full, entry);
       void outcome.then(() => {
         if (this.inFlight.get(full) === entry) this.inFlight.delete(full);
@@ -177,7 +183,7 @@ export class LookupCache {
   private async join<V>(action: string, key: string, flying: InFlight, waiter: Waiter, again: () => Promise<LookupOutcome<V>>): Promise<LookupOutcome<V>> {
     const theirs = (await raceWaiter(flying.outcome, waiter, key, action)) as LookupOutcome<V>;
     // The call we joined was cancelled with its own request; that is no answer for this one.
-    if (theirs.error && flying.signal?.aborted && !waiter.signal?.aborted) return again();
+    if (theirs.error && flying.owner.signal?.aborted && !waiter.signal?.aborted) return again();
     return { ...theirs, key, source: 'coalesced' };
   }
 

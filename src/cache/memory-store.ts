@@ -18,6 +18,10 @@ export class MemoryStore implements CacheStore {
   }
 
   async get(key: string): Promise<unknown> {
+    return this.peek(key);
+  }
+
+  peek(key: string): unknown {
     return this.entries.get(key)?.value;
   }
 

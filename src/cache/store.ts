@@ -2,6 +2,8 @@
 export interface CacheStore {
   readonly kind: 'memory' | 'redis';
   get(key: string): Promise<unknown>;
+  /** A synchronous read, for stores that can answer without I/O (memory). */
+  peek?(key: string): unknown;
   set(key: string, value: unknown, ttlMs: number): Promise<void>;
   /** Takes the right to call the upstream for `key` for `ttlMs`; false when another holder has it. */
   acquireLease(key: string, ttlMs: number): Promise<boolean>;

@@ -38,10 +38,7 @@ async function fetchSymbols(ctx: GatewayContext, symbols: readonly string[]): Pr
   const outcomes = await trackCall(
     ctx.usage,
     COMPANY_FINANCIAL_PROFILE,
-    ctx.cache.fetchMany<Raw>(COMPANY_FINANCIAL_PROFILE, ctx.tokenFingerprint, [...symbols], (missing) => callUpstream(ctx, missing), {
-      signal: ctx.signal,
-      deadline: ctx.deadline,
-    }),
+    ctx.cache.fetchMany<Raw>(COMPANY_FINANCIAL_PROFILE, ctx.tokenFingerprint, [...symbols], (missing) => callUpstream(ctx, missing), ctx),
   );
   return outcomes.map((outcome) => {
     ctx.usage.lookups.push({ action: COMPANY_FINANCIAL_PROFILE, key: outcome.key, source: outcome.source });
