@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { domainKey, symbolKey, websiteDomain } from '../../src/actions/link-keys.js';
 import { channelUrl } from '../../src/actions/videosite-search/links.js';
-import { canonicalVideoUrl } from '../../src/actions/videosite-shared/video-links.js';
+import { canonicalVideoUrl } from '../../src/actions/videosite-shared/links.js';
 
 describe('link keys', () => {
   it.each([

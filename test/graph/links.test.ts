@@ -173,3 +173,18 @@ describe('video links', () => {
     expect(calls).toEqual({ run_videosite_search: 1, get_videosite_channel: 2 });
   });
 });
+
+describe('the root transcript field and the video links share lookups', () => {
+  it('a root lookup by another form of the URL and a search result\'s link to the same video: one transcript call', async () => {
+    const { body, calls } = await measure(`{
+      videositeTranscript(url: "https://m.videosite.example/shorts/qW3eR7tY1uI") { title }
+      videositeSearch(query: "sandbox") { videos { id transcript { title } } }
+    }`);
+    expect(body.errors).toBeUndefined();
+    const video = body.data!.videositeSearch.videos.find((v: { id: string }) => v.id === 'qW3eR7tY1uI');
+    expect(video.transcript).toEqual(body.data!.videositeTranscript);
+    const distinctVideos = new Set(body.data!.videositeSearch.videos.map((v: { id: string }) => v.id)).size;
+    // One call per distinct video of the search; the root lookup adds none.
+    expect(calls.get_videosite_transcript).toBe(distinctVideos);
+  });
+});

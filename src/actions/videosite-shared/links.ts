@@ -20,3 +20,24 @@ export function linkUrl(value: unknown): string | null {
   const trimmed = value.trim();
   return BARE_LINK.test(trimmed) ? url(`https://${trimmed}`) : null;
 }
+
+const VIDEO_ID = /^[A-Za-z0-9_-]{6,64}$/;
+const ID_IN_PATH = /^\/(?:shorts|embed|live|v)\/([^/]+)\/?$/;
+
+/**
+ * The canonical watch URL of a video link: `https://<host>/watch?v=<id>`, whatever form the link
+ * takes (`/watch?v=<id>&pp=...`, `/shorts/<id>`, `/embed/<id>`, `/live/<id>`, http, "m." host,
+ * a fragment). The host is lower-cased and a mobile "m." host becomes "www.". A link with no
+ * recognisable video id is kept as it is, without its fragment. Null when it is not an http(s) URL.
+ */
+export function canonicalVideoUrl(value: unknown): string | null {
+  const link = webUrl(typeof value === 'string' ? value.trim() : value);
+  if (link === null) return null;
+  const url = new URL(link);
+  let host = url.host.toLowerCase();
+  if (host.startsWith('m.')) host = `www.${host.slice(2)}`;
+  const id = url.searchParams.get('v') ?? ID_IN_PATH.exec(url.pathname)?.[1] ?? null;
+  if (id !== null && VIDEO_ID.test(id)) return `https://${host}/watch?v=${id}`;
+  url.hash = '';
+  return url.toString();
+}

@@ -1,5 +1,6 @@
 import { builder } from '../../schema/builder.js';
 import { requireHttpUrl } from '../validate.js';
+import { canonicalVideoUrl } from '../videosite-shared/links.js';
 import { loadTranscript } from './load.js';
 import { VideositeTranscript } from './types.js';
 
@@ -8,10 +9,11 @@ builder.queryField('videositeTranscript', (t) =>
     type: VideositeTranscript,
     nullable: true,
     description:
-      'The transcript of a video and details of the video, by the video\'s URL (upstream action get_videosite_transcript). Null with a NOT_FOUND error when the video does not exist or has no transcript. One upstream call per distinct URL per operation.',
+      'The transcript of a video and details of the video, by the video\'s URL (upstream action get_videosite_transcript). Null with a NOT_FOUND error when the video does not exist or has no transcript. One upstream call per distinct video per operation: the URL is looked up as its canonical watch URL, the same key the `transcript` links on videos use.',
     args: {
-      url: t.arg.string({ required: true, description: 'Absolute http(s) URL of the video\'s watch page, e.g. "https://www.videosite.example/watch?v=dQw4w9WgXcQ".' }),
+      url: t.arg.string({ required: true, description: 'Absolute http(s) URL of the video, e.g. "https://www.videosite.example/watch?v=dQw4w9WgXcQ"; /shorts/, /embed/, /live/ and mobile forms name the same video.' }),
     },
-    resolve: (_root, args, ctx) => loadTranscript(ctx, requireHttpUrl('url', args.url)),
+    // The canonical watch URL, as the video links use, so a root lookup and a link to the same video share one call.
+    resolve: (_root, args, ctx) => loadTranscript(ctx, canonicalVideoUrl(requireHttpUrl('url', args.url))!),
   }),
 );
