@@ -101,7 +101,7 @@ function gatewayExtensions(sandbox: boolean): Plugin<GatewayContext> {
         // The operation's estimated cost in upstream calls and the budget it was held to (src/cost).
         cost: usage ? costReportOf(usage) : null,
         // Per lookup: where its value came from (cache, upstream, or another request's call).
-        lookups: usage?.lookups.map(({ action, key, source }) => ({ action, key, source })) ?? [],
+        lookups: usage?.lookups ?? [],
       },
     },
   });

@@ -5,6 +5,15 @@
  * The third video is also on the sandbox channel's "Videos" shelf (as live, its link here carries a
  * tracking parameter), so one transcript can be reached from both.
  */
+/** The channel two of the search results come from (also the sandbox channel of get_videosite_channel). */
+const SANDBOX_STUDIO = {
+  id: 'UCsandboxStudio0000000001',
+  link: 'https://www.videosite.example/@sandboxstudio',
+  thumbnail: 'https://yt3.videosite-img.example/avatar/sandboxstudio=s68-c-k',
+  title: 'Sandbox Studio',
+  is_verified: true,
+};
+
 export function videositeSearch(query: string): Record<string, unknown> {
   const q = query.trim();
   return {
@@ -32,13 +41,7 @@ export function videositeSearch(query: string): Record<string, unknown> {
         position: 1,
         views: 14_000_000_000,
         badges: ['4K', 'CC'],
-        channel: {
-          id: 'UCsandboxStudio0000000001',
-          link: 'https://www.videosite.example/@sandboxstudio',
-          thumbnail: 'https://yt3.videosite-img.example/avatar/sandboxstudio=s68-c-k',
-          title: 'Sandbox Studio',
-          is_verified: true,
-        },
+        channel: SANDBOX_STUDIO,
         thumbnail: {
           rich: 'https://i.videosite-img.example/an_webp/vId0001aBcD/mqdefault_6s.webp',
           static: 'https://i.videosite-img.example/vi/vId0001aBcD/hq720.jpg',
@@ -73,13 +76,7 @@ export function videositeSearch(query: string): Record<string, unknown> {
         position: 3,
         views: 41_207,
         badges: ['New'],
-        channel: {
-          id: 'UCsandboxStudio0000000001',
-          link: 'https://www.videosite.example/@sandboxstudio',
-          thumbnail: 'https://yt3.videosite-img.example/avatar/sandboxstudio=s68-c-k',
-          title: 'Sandbox Studio',
-          is_verified: true,
-        },
+        channel: SANDBOX_STUDIO,
         thumbnail: {
           rich: 'https://i.videosite-img.example/an_webp/qW3eR7tY1uI/mqdefault_6s.webp',
           static: 'https://i.videosite-img.example/vi/qW3eR7tY1uI/hq720.jpg',
