@@ -48,7 +48,7 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   upstream: UpstreamConfig;
   resilience: ResilienceConfig;
-  /** Symbols per company_financial_profile call; larger sets are split into several calls. */
+  /** Symbols per financial-profile call; larger sets are split into several calls. */
   financialBatchSize: number;
   /** COST_BUDGET: the most upstream calls one operation may make (estimated before it runs, counted while it runs). */
   costBudget: number;

@@ -4,6 +4,7 @@ import type { LookupSource } from './cache/lookup-cache.js';
 import type { CallAction } from './context.js';
 import type { CallOutcome } from './upstream/client.js';
 import { ActionError } from './upstream/errors.js';
+import { actionNamed } from './actions/all.js';
 import type { UpstreamStatus } from './upstream/index.js';
 
 /**
@@ -81,7 +82,7 @@ export class Metrics {
       try {
         const envelope = await callAction(action, body, options);
         this.upstreamRequests.inc({ action, outcome: 'OK' });
-        if (action === 'company_financial_profile' && typeof body.company === 'string') {
+        if (actionNamed(action)?.batchedSymbols && typeof body.company === 'string') {
           this.batchSize.observe(body.company.split(',').length);
         }
         return envelope;

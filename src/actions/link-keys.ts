@@ -5,7 +5,7 @@
 import { canonicalSymbol } from './financial-profile/load.js';
 import { requireDomain } from './validate.js';
 
-/** A canonical domain (as `company(domain:)` takes it), or null. */
+/** A canonical domain (as `company(domain:)` reduces it: no www., no URL parts), or null. */
 export function domainKey(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   try {
@@ -15,7 +15,7 @@ export function domainKey(value: unknown): string | null {
   }
 }
 
-/** A canonical stock symbol (as `financialProfiles(symbols:)` takes it), or null. */
+/** A canonical stock symbol (as `financialProfiles(symbols:)` reduces it: BRK.B -> BRK-B), or null. */
 export function symbolKey(value: unknown): string | null {
   if (typeof value !== 'string' || value.trim() === '') return null;
   try {

@@ -3,6 +3,7 @@ import type { GatewayContext } from '../context.js';
 import type { ActionEnvelope } from '../upstream/client.js';
 import { ActionError } from '../upstream/errors.js';
 import { trackCall } from '../cost/meter.js';
+import type { ActionDescriptor } from './descriptor.js';
 
 /** This request's loader for one action, created on first use so that every repeat is deduplicated. */
 export function loaderFor<K, V>(ctx: GatewayContext, name: string, create: () => DataLoader<K, V>): DataLoader<K, V> {
@@ -14,14 +15,8 @@ export function loaderFor<K, V>(ctx: GatewayContext, name: string, create: () =>
   return loader;
 }
 
-export interface LookupSpec<K, V> {
-  action: string;
-  /** Canonical form of the key, so that equal lookups written differently share one call. */
-  cacheKey: (key: K) => string;
-  body: (key: K) => Record<string, unknown>;
-  /** Turns the envelope into the value fields resolve from; throws UPSTREAM_BAD_RESPONSE on a wrong shape. */
-  parse: (envelope: ActionEnvelope, key: K) => V;
-}
+/** What the single-key loader needs of an action's descriptor (./descriptor.ts). */
+export type LookupSpec<K, V> = Pick<ActionDescriptor<K, V>, 'action' | 'cacheKey' | 'body' | 'parse' | 'namesSymbols'>;
 
 /**
  * A loader for an action that takes one key per call: identical lookups in one operation make one
@@ -41,7 +36,7 @@ async function fetchOne<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: 
   const cacheKey = spec.cacheKey(key);
   // Counted as in flight from the start, cache round trips included, so that stock symbols this
   // lookup may name (a company's ticker) wait for it and join one financial batch.
-  const outcome = await trackCall(ctx.usage, spec.action, ctx.cache.fetch<ActionEnvelope>(
+  const outcome = await trackCall(ctx.usage, spec.namesSymbols, ctx.cache.fetch<ActionEnvelope>(
     spec.action,
     ctx.tokenFingerprint,
     cacheKey,

@@ -1,5 +1,6 @@
 import { domainToASCII } from 'node:url';
 import { badInput } from '../upstream/errors.js';
+import { bareHost, looksLikeUrl, looseWebUrl, shown } from './web-input.js';
 
 /**
  * Argument checks that run before any upstream call. Each failure is BAD_USER_INPUT naming the
@@ -19,9 +20,22 @@ export function requireText(argument: string, value: string, maxLength: number):
 
 const DOMAIN_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
-/** A registrable host name: lower-cased, internationalised names in their ASCII form. */
+/**
+ * A domain name in its canonical form, the key of `company(domain:)` and `domainInfo(domain:)`:
+ * lower-cased, internationalised names in their ASCII form, without a trailing dot, and reduced from
+ * what people paste: a URL with or without its scheme ("https://www.hubspot.com/pricing?utm_source=x"),
+ * a port, a path, and the "www." or mobile "m." prefix of a web host ("www.hubspot.com" -> "hubspot.com").
+ * Other subdomains are kept: "investors.nike.com" is its own name.
+ */
 export function requireDomain(argument: string, value: string): string {
-  const raw = requireText(argument, value, 253).toLowerCase().replace(/\.$/, '');
+  const trimmed = requireText(argument, value, 2048);
+  let host = trimmed;
+  if (looksLikeUrl(trimmed) || /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) || /:\d{1,5}$/.test(trimmed)) {
+    const url = looseWebUrl(trimmed);
+    if (!url) throw notADomain(argument, trimmed);
+    host = url.hostname;
+  }
+  const raw = bareHost(host);
   const ascii = domainToASCII(raw);
   const labels = ascii.split('.');
   const valid =
@@ -30,8 +44,12 @@ export function requireDomain(argument: string, value: string): string {
     labels.length >= 2 &&
     labels.every((label) => DOMAIN_LABEL.test(label)) &&
     /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/.test(labels[labels.length - 1]!);
-  if (!valid) throw badInput(`"${argument}" must be a domain name such as example.com, got "${value.trim().slice(0, 100)}"`, { argument });
+  if (!valid) throw notADomain(argument, trimmed);
   return ascii;
+}
+
+function notADomain(argument: string, value: string) {
+  return badInput(`"${argument}" must be a domain name such as example.com (or a web address such as https://www.example.com/), got "${shown(value)}"`, { argument });
 }
 
 /** An absolute http(s) URL, as the video-site actions expect. */

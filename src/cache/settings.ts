@@ -1,3 +1,5 @@
+import { ACTIONS } from '../actions/all.js';
+
 /**
  * Cache settings, read with the rest of the configuration: how long each action's results live,
  * how much memory the cache may use, and where it lives (memory, or Redis when REDIS_URL is set).
@@ -19,20 +21,11 @@ export interface CacheSettings {
   leaseMs: number;
 }
 
-/** Financial data moves in minutes, registration records in days. */
-export const DEFAULT_TTL_SECONDS: Record<string, number> = {
-  company_financial_profile: 120,
-  search_microblog_posts: 120,
-  get_search_news: 300,
-  get_crm_owners: 300,
-  get_photosocial_profile: 900,
-  run_videosite_search: 900,
-  get_videosite_channel: 1800,
-  get_professionalnet_profile: 3600,
-  get_company_object: 6 * 3600,
-  domain_info: 6 * 3600,
-  get_videosite_transcript: 24 * 3600,
-};
+/**
+ * Default TTLs by action, from each action's descriptor (`ttlSeconds`): financial data moves in
+ * minutes, registration records in days.
+ */
+export const DEFAULT_TTL_SECONDS: Readonly<Record<string, number>> = Object.fromEntries(ACTIONS.map((action) => [action.action, action.ttlSeconds]));
 
 type Env = Record<string, string | undefined>;
 

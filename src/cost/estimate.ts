@@ -33,7 +33,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { DEFAULT_LIST_CAP, FINANCIAL_ROOT, LIST_CAPS, type FieldCost } from './model.js';
+import { DEFAULT_LIST_CAP, FINANCIAL_ROOT, type FieldCost, type ListBound } from './model.js';
 
 export interface CostEstimate {
   /** The most upstream calls the operation can make. */
@@ -198,8 +198,11 @@ function listLength(parent: GraphQLObjectType, field: GraphQLField<unknown, unkn
   return length;
 }
 
-function listBound(parent: GraphQLObjectType, field: GraphQLField<unknown, unknown>, args: Record<string, unknown>, isRoot: boolean): number {
+function listBound(_parent: GraphQLObjectType, field: GraphQLField<unknown, unknown>, args: Record<string, unknown>, isRoot: boolean): number {
   if (isRoot && field.name === FINANCIAL_ROOT.field) return Math.max(symbolsOf(args).length, 0);
-  if (typeof args.first === 'number' && Number.isInteger(args.first) && args.first >= 0) return args.first;
-  return LIST_CAPS[`${parent.name}.${field.name}`] ?? DEFAULT_LIST_CAP;
+  const first = typeof args.first === 'number' && Number.isInteger(args.first) ? Math.max(args.first, 0) : null;
+  const bound = field.extensions?.listBound as ListBound | undefined;
+  // A `first` above the maximum is refused by the field itself; it can return no more than the maximum.
+  if (bound) return Math.min(first ?? bound.default, bound.max);
+  return first ?? DEFAULT_LIST_CAP;
 }

@@ -13,9 +13,6 @@ export interface CostReport {
   budget: number;
 }
 
-/** Actions whose results can name more stock symbols (a company's ticker, a domain's company, a profile's company). */
-const FEEDS_SYMBOLS = new Set(['get_company_object', 'domain_info', 'company_financial_profile']);
-
 interface MeterState {
   report: CostReport | null;
   /** The operation selects financial links: symbol batches wait until no call can add symbols. */
@@ -57,9 +54,12 @@ export function costReportOf(usage: object): CostReport | null {
   return states.get(usage)?.report ?? null;
 }
 
-/** Counts a call as in flight until it settles. */
-export function trackCall<T>(usage: object, action: string, call: Promise<T>): Promise<T> {
-  if (!FEEDS_SYMBOLS.has(action)) return call;
+/**
+ * Counts a call as in flight until it settles, when its results can name more stock symbols (its
+ * action's descriptor says `namesSymbols`: a company's ticker, a domain's company, a profile's company).
+ */
+export function trackCall<T>(usage: object, namesSymbols: boolean, call: Promise<T>): Promise<T> {
+  if (!namesSymbols) return call;
   const state = stateOf(usage);
   state.feeding += 1;
   const settle = () => {

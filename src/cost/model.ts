@@ -3,10 +3,13 @@
  * upstream calls, nothing else: a field that reads data already fetched costs 0.
  *
  * - Every root field of Query is one lookup: 1 call (`financialProfiles` counts by symbol, below).
- * - A link field (a field that resolves another action from data in hand) declares its cost in its
- *   GraphQL extensions with `linkCost(...)`: 1 call per parent object.
- * - Everything below a list field is multiplied by the list's length: its `first` argument where it
- *   has one, the number of symbols asked for `financialProfiles`, else the documented cap below.
+ * - A link field (a field that resolves another action from data in hand) carries its cost in its
+ *   GraphQL extensions, derived from the target action's descriptor by `link(...)` in
+ *   src/actions/descriptor.ts: 1 call per parent object.
+ * - Everything below a list field is multiplied by the list's length: its `first` argument (every
+ *   list that links resolve below has one, with a default and a maximum, declared in its
+ *   extensions as `listBound`), the number of symbols asked for `financialProfiles`, else
+ *   DEFAULT_LIST_CAP below.
  * - Stock symbols are batched: every financial lookup of one "wave" (root symbols and
  *   `Company.financialProfile` links not below another financial profile) shares calls of up to
  *   FINANCIAL_BATCH_SIZE symbols, so a wave costs ceil(symbols / FINANCIAL_BATCH_SIZE). A financial
@@ -21,31 +24,16 @@ export interface FieldCost {
   batchedSymbols?: boolean;
 }
 
-/** The extensions a link field declares: `extensions: linkCost('domain_info')`. */
-export function linkCost(action: string, options: { batchedSymbols?: boolean } = {}): { cost: FieldCost } {
-  return { cost: { action, ...(options.batchedSymbols ? { batchedSymbols: true } : {}) } };
-}
-
 /** The root field whose cost is its distinct symbols divided by the batch size, and its argument. */
 export const FINANCIAL_ROOT = { field: 'financialProfiles', symbolsArgument: 'symbols' } as const;
 
-/**
- * Upper bounds for list lengths the schema does not bound with an argument. The upstream returns one
- * page of results; these are generous counts of what such a page holds. When a list turns out longer,
- * the runtime counter still stops the calls at COST_BUDGET.
- */
-export const LIST_CAPS: Readonly<Record<string, number>> = {
-  /** One page of video search results. */
-  'VideositeSearch.videos': 20,
-  /** Shorts shelves among the results of one search page. */
-  'VideositeSearch.shorts': 3,
-  /** Shorts in one shelf. */
-  'VideositeShortsSection.items': 10,
-  /** Shelves on a channel's home page. */
-  'VideositeChannel.videosSections': 6,
-  /** Videos in one shelf of a channel page. */
-  'VideositeVideoSection.videos': 12,
-};
+/** The `first:` bounds of a list field, kept in its GraphQL extensions under `listBound`. */
+export interface ListBound {
+  /** `first` when the client gives none. */
+  default: number;
+  /** The largest `first` accepted. */
+  max: number;
+}
 
-/** Any other list, should a link ever be placed below one. */
+/** Any other list, should a link ever be placed below one without `first` (a test forbids it). */
 export const DEFAULT_LIST_CAP = 25;

@@ -1,6 +1,8 @@
 import type { GatewayContext } from '../../context.js';
 import type { Raw } from '../../schema/read.js';
-import { lookup, responseObject, type LookupSpec } from '../loader.js';
+import { companyObject } from '../../sandbox/samples/company-object.js';
+import { defineLookup } from '../descriptor.js';
+import { responseObject } from '../loader.js';
 
 export const GET_COMPANY_OBJECT = 'get_company_object';
 
@@ -10,14 +12,19 @@ export interface CompanySource {
   requestedDomain: string;
 }
 
-const spec: LookupSpec<string, CompanySource> = {
+/** Enriched company data by domain. The key is the canonical domain (requireDomain / domainKey). */
+export const companyObjectAction = defineLookup<string, CompanySource>({
   action: GET_COMPANY_OBJECT,
+  rootField: 'company',
   cacheKey: (domain) => domain,
   body: (domain) => ({ domain }),
   parse: (envelope, domain) => ({ raw: responseObject(envelope, GET_COMPANY_OBJECT), requestedDomain: domain }),
-};
+  ttlSeconds: 6 * 3600,
+  namesSymbols: true, // a company's ticker
+  sandbox: { required: ['domain'], respond: (b) => ({ response: companyObject(String(b.domain)) }) },
+});
 
 /** `domain` must already be validated and canonical (requireDomain: lower-case ASCII). */
 export function loadCompany(ctx: GatewayContext, domain: string): Promise<CompanySource> {
-  return lookup(ctx, spec, domain);
+  return companyObjectAction.load(ctx, domain);
 }

@@ -1,16 +1,23 @@
 import type { GatewayContext } from '../../context.js';
 import { objects, type Raw } from '../../schema/read.js';
-import { lookup, responseArray, type LookupSpec } from '../loader.js';
+import { crmOwners } from '../../sandbox/samples/crm-owners.js';
+import { defineLookup } from '../descriptor.js';
+import { responseArray } from '../loader.js';
 
 export const GET_CRM_OWNERS = 'get_crm_owners';
 
-const spec: LookupSpec<string, Raw[]> = {
+/** Owners of a CRM portal. The key is the portal's numeric identifier. */
+export const crmOwnersAction = defineLookup<string, Raw[]>({
   action: GET_CRM_OWNERS,
+  rootField: 'crmOwners',
   cacheKey: (portal) => portal,
   body: (portal) => ({ crm_portal: portal }),
   parse: (envelope) => objects(responseArray(envelope, GET_CRM_OWNERS)),
-};
+  ttlSeconds: 300,
+  namesSymbols: false,
+  sandbox: { required: ['crm_portal'], respond: (b) => ({ response: crmOwners(String(b.crm_portal)) }) },
+});
 
 export function loadCrmOwners(ctx: GatewayContext, portal: string): Promise<Raw[]> {
-  return lookup(ctx, spec, portal);
+  return crmOwnersAction.load(ctx, portal);
 }

@@ -1,5 +1,7 @@
 import type { GatewayContext } from '../../context.js';
-import { lookup, responseObject, type LookupSpec } from '../loader.js';
+import { domainInfo } from '../../sandbox/samples/domain-info.js';
+import { defineLookup } from '../descriptor.js';
+import { responseObject } from '../loader.js';
 import type { Raw } from '../../schema/read.js';
 
 export const DOMAIN_INFO = 'domain_info';
@@ -10,14 +12,19 @@ export interface DomainRecordSource {
   requestedDomain: string;
 }
 
-const spec: LookupSpec<string, DomainRecordSource> = {
+/** The registration record of a domain. The key is the canonical domain (requireDomain / domainKey). */
+export const domainInfoAction = defineLookup<string, DomainRecordSource>({
   action: DOMAIN_INFO,
+  rootField: 'domainInfo',
   cacheKey: (domain) => domain,
   body: (domain) => ({ domain }),
   parse: (envelope, domain) => ({ raw: responseObject(envelope, DOMAIN_INFO), requestedDomain: domain }),
-};
+  ttlSeconds: 6 * 3600,
+  namesSymbols: true, // its company link leads to a ticker
+  sandbox: { required: ['domain'], respond: (b) => ({ response: domainInfo(String(b.domain)) }) },
+});
 
 /** `domain` must already be validated and canonical (lower-case ASCII). */
 export function loadDomainRecord(ctx: GatewayContext, domain: string): Promise<DomainRecordSource> {
-  return lookup(ctx, spec, domain);
+  return domainInfoAction.load(ctx, domain);
 }

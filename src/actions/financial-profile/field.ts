@@ -1,18 +1,18 @@
 import { builder } from '../../schema/builder.js';
 import { badInput } from '../../upstream/errors.js';
-import { canonicalSymbol, loadFinancialProfile } from './load.js';
+import { canonicalSymbol, financialProfileAction, loadFinancialProfile } from './load.js';
 import { FinancialProfile } from './types.js';
 
 export const MAX_SYMBOLS_PER_FIELD = 100;
 
-builder.queryField('financialProfiles', (t) =>
+builder.queryField(financialProfileAction.rootField, (t) =>
   t.field({
     type: [FinancialProfile],
     nullable: { list: true, items: true },
     description:
       'Financial and market profiles by stock symbol (upstream action company_financial_profile), in the order asked. Every symbol asked anywhere in one operation goes upstream in one call. A symbol the upstream does not know is null with a NOT_FOUND error at its index; the others still resolve.',
     args: {
-      symbols: t.arg.stringList({ required: true, description: `Stock symbols, e.g. ["AAPL", "NKE"]; case-insensitive, 1 to ${MAX_SYMBOLS_PER_FIELD}.` }),
+      symbols: t.arg.stringList({ required: true, description: `Stock symbols, e.g. ["AAPL", "NKE"]; case-insensitive, 1 to ${MAX_SYMBOLS_PER_FIELD}. Index symbols keep their caret ("^GSPC"); a share class may be written "BRK.B", "BRK/B" or "BRK-B" (looked up as "BRK-B"); a leading "$" is ignored.` }),
     },
     resolve: (_root, args, ctx) => {
       if (args.symbols.length === 0) throw badInput('"symbols" must name at least one symbol', { argument: 'symbols' });

@@ -1,8 +1,9 @@
 /** Links from a financial profile to other lookups, through this operation's loaders. */
 import { builder } from '../../schema/builder.js';
-import { linkCost } from '../../cost/model.js';
-import { GET_COMPANY_OBJECT, loadCompany } from '../company-object/load.js';
+import type { Raw } from '../../schema/read.js';
+import { companyObjectAction } from '../company-object/load.js';
 import { Company } from '../company-object/types.js';
+import { link } from '../descriptor.js';
 import { websiteDomain } from '../link-keys.js';
 import { FinancialProfile } from './types.js';
 
@@ -12,10 +13,6 @@ builder.objectField(FinancialProfile, 'company', (t) =>
     nullable: true,
     description:
       'The company behind the symbol, looked up by the registrable domain of `website` ("https://www.hubspot.com" -> "hubspot.com", "https://investors.nike.com" -> "nike.com"). Null, with no lookup, when the profile has no website.',
-    extensions: linkCost(GET_COMPANY_OBJECT),
-    resolve: (profile, _args, ctx) => {
-      const domain = websiteDomain(profile.website);
-      return domain ? loadCompany(ctx, domain) : null;
-    },
+    ...link(companyObjectAction, (profile: Raw) => websiteDomain(profile.website)),
   }),
 );

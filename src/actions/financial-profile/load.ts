@@ -1,19 +1,30 @@
 import DataLoader from 'dataloader';
 import type { GatewayContext } from '../../context.js';
 import { scheduleSymbolBatch, trackCall } from '../../cost/meter.js';
+import type { ActionEnvelope } from '../../upstream/client.js';
 import { ActionError, badInput } from '../../upstream/errors.js';
+import { financialProfiles } from '../../sandbox/samples/financial-profile.js';
+import type { ActionDescriptor } from '../descriptor.js';
 import { loaderFor, responseArray } from '../loader.js';
 import { obj, str, type Raw } from '../../schema/read.js';
 
 export const COMPANY_FINANCIAL_PROFILE = 'company_financial_profile';
 
-const SYMBOL = /^[A-Z0-9][A-Z0-9.\-^=]{0,14}$/;
+const SYMBOL = /^\^?[A-Z0-9][A-Z0-9.\-=]{0,14}$/;
+/** A share class written with a dot, slash or space ("BRK.B", "BRK/B", "BRK B"): one to three class letters that are not an exchange suffix. */
+const SHARE_CLASS = /^([A-Z]{1,5})[./ ]([A-C]|K)$/;
 
-/** Upper-cases and checks one stock symbol. */
+/**
+ * The canonical form of one stock symbol, as the financial upstream writes symbols: upper-case, a
+ * leading "$" (cashtag) dropped, an index keeps its "^" ("^GSPC"), a share class is written with a
+ * dash ("BRK.B", "BRK/B", "brk-b" -> "BRK-B"); exchange suffixes stay ("VOD.L", "SAP.DE").
+ */
 export function canonicalSymbol(argument: string, value: string): string {
-  const symbol = value.trim().toUpperCase();
+  const trimmed = value.trim().toUpperCase().replace(/^\$/, '').replace(/\s+/g, ' ');
+  const symbol = trimmed.replace(SHARE_CLASS, '$1-$2');
   if (!SYMBOL.test(symbol)) {
-    throw badInput(`"${argument}" must hold stock symbols such as AAPL or BRK.B, got "${value.trim().slice(0, 20)}"`, { argument });
+    // eslint-disable-next-line no-control-regex
+    throw badInput(`"${argument}" must hold stock symbols such as AAPL, BRK-B or ^GSPC, got "${value.trim().slice(0, 20).replace(/[\u0000-\u001f\u007f]/g, '?')}"`, { argument });
   }
   return symbol;
 }
@@ -37,7 +48,7 @@ export function loadFinancialProfile(ctx: GatewayContext, symbol: string): Promi
 async function fetchSymbols(ctx: GatewayContext, symbols: readonly string[]): Promise<Array<Raw | Error>> {
   const outcomes = await trackCall(
     ctx.usage,
-    COMPANY_FINANCIAL_PROFILE,
+    financialProfileAction.namesSymbols,
     ctx.cache.fetchMany<Raw>(COMPANY_FINANCIAL_PROFILE, ctx.tokenFingerprint, [...symbols], (missing) => callUpstream(ctx, missing), ctx),
   );
   return outcomes.map((outcome) => {
@@ -46,8 +57,8 @@ async function fetchSymbols(ctx: GatewayContext, symbols: readonly string[]): Pr
   });
 }
 
-async function callUpstream(ctx: GatewayContext, symbols: string[]): Promise<Map<string, Raw | Error>> {
-  const envelope = await ctx.callAction(COMPANY_FINANCIAL_PROFILE, { company: symbols.join(', ') });
+/** Upstream profiles by their canonical symbol; symbols the upstream left out are NOT_FOUND. */
+function profilesBySymbol(envelope: ActionEnvelope, symbols: readonly string[]): Map<string, Raw | Error> {
   const bySymbol = new Map<string, Raw | Error>();
   for (const item of responseArray(envelope, COMPANY_FINANCIAL_PROFILE)) {
     const profile = obj(item);
@@ -61,3 +72,29 @@ async function callUpstream(ctx: GatewayContext, symbols: string[]): Promise<Map
   }
   return bySymbol;
 }
+
+async function callUpstream(ctx: GatewayContext, symbols: string[]): Promise<Map<string, Raw | Error>> {
+  const envelope = await ctx.callAction(COMPANY_FINANCIAL_PROFILE, financialProfileAction.body(symbols.join(', ')));
+  return profilesBySymbol(envelope, symbols);
+}
+
+/**
+ * Financial profiles by stock symbol. The key is one canonical symbol (canonicalSymbol); symbols
+ * go upstream batched, many per call written "A, B, C", so the cost model counts batches.
+ */
+export const financialProfileAction: ActionDescriptor<string, Raw> = {
+  action: COMPANY_FINANCIAL_PROFILE,
+  rootField: 'financialProfiles',
+  cacheKey: (symbol) => symbol,
+  body: (symbols) => ({ company: symbols }),
+  parse: (envelope, symbol) => {
+    const profile = profilesBySymbol(envelope, [symbol]).get(symbol)!;
+    if (profile instanceof Error) throw profile;
+    return profile;
+  },
+  ttlSeconds: 120,
+  namesSymbols: true, // a profile's company leads to its ticker
+  batchedSymbols: true,
+  sandbox: { required: ['company'], respond: (b) => ({ response: financialProfiles(String(b.company)) }) },
+  load: (ctx, symbol) => loadFinancialProfile(ctx, symbol),
+};

@@ -1,10 +1,10 @@
 import { builder } from '../../schema/builder.js';
 import { badInput } from '../../upstream/errors.js';
 import { requireText } from '../validate.js';
-import { loadPosts } from './load.js';
+import { loadPosts, microblogPostsAction } from './load.js';
 import { MicroblogPost } from './types.js';
 
-builder.queryField('microblogPosts', (t) =>
+builder.queryField(microblogPostsAction.rootField, (t) =>
   t.field({
     type: [MicroblogPost],
     nullable: true,

@@ -1,6 +1,8 @@
 import type { GatewayContext } from '../../context.js';
 import { objects, type Raw } from '../../schema/read.js';
-import { lookup, responseArray, type LookupSpec } from '../loader.js';
+import { microblogPosts } from '../../sandbox/samples/microblog-posts.js';
+import { defineLookup } from '../descriptor.js';
+import { responseArray } from '../loader.js';
 
 export const SEARCH_MICROBLOG_POSTS = 'search_microblog_posts';
 
@@ -17,15 +19,20 @@ export interface PostSearch {
   numPosts: number;
 }
 
-const spec: LookupSpec<PostSearch, Raw[]> = {
+/** Microblog post search. The key is the whitespace-collapsed query and the page size asked upstream. */
+export const microblogPostsAction = defineLookup<PostSearch, Raw[]>({
   action: SEARCH_MICROBLOG_POSTS,
+  rootField: 'microblogPosts',
   cacheKey: (search) => JSON.stringify([search.query, search.numPosts]),
   body: (search) => ({ query: search.query, num_posts: search.numPosts }),
   parse: (envelope) => objects(responseArray(envelope, SEARCH_MICROBLOG_POSTS)),
-};
+  ttlSeconds: 120,
+  namesSymbols: false,
+  sandbox: { required: ['query', 'num_posts'], respond: (b) => ({ response: microblogPosts(String(b.query), b.num_posts) }) },
+});
 
 /** Asks for the smallest allowed page that covers `first`, so `first: 3` and `first: 5` share a call. */
 export async function loadPosts(ctx: GatewayContext, query: string, first: number): Promise<Raw[]> {
-  const posts = await lookup(ctx, spec, { query, numPosts: numPostsFor(first) });
+  const posts = await microblogPostsAction.load(ctx, { query, numPosts: numPostsFor(first) });
   return posts.slice(0, first);
 }

@@ -1,8 +1,8 @@
 import { builder } from '../../schema/builder.js';
-import { canonicalUsername, loadPhotosocialProfile } from './load.js';
+import { canonicalUsername, loadPhotosocialProfile, photosocialProfileAction } from './load.js';
 import { PhotosocialProfile } from './types.js';
 
-builder.queryField('photosocialProfile', (t) =>
+builder.queryField(photosocialProfileAction.rootField, (t) =>
   t.field({
     type: PhotosocialProfile,
     nullable: true,
@@ -11,7 +11,7 @@ builder.queryField('photosocialProfile', (t) =>
     args: {
       username: t.arg.string({
         required: true,
-        description: 'Account name, e.g. "natgeo" or "@natgeo": 1 to 30 letters, digits, "." or "_" after an optional leading "@"; case-insensitive.',
+        description: 'Account name, e.g. "natgeo" or "@natgeo": 1 to 30 letters, digits, "." or "_" after an optional leading "@"; case-insensitive. A profile link with or without its scheme, a sub-page or tracking parameters ("https://www.photosocial.example/natgeo/reels/?igsh=x") is reduced to the username.',
       }),
     },
     resolve: (_root, args, ctx) => loadPhotosocialProfile(ctx, canonicalUsername('username', args.username)),

@@ -1,8 +1,11 @@
 import type { GatewayContext } from '../../context.js';
 import type { ActionEnvelope } from '../../upstream/client.js';
+import { photosocialProfile } from '../../sandbox/samples/photosocial-profile.js';
 import { ActionError, badInput } from '../../upstream/errors.js';
+import { defineLookup } from '../descriptor.js';
 import { obj, type Raw } from '../../schema/read.js';
-import { lookup, responseObject, wrongShape, type LookupSpec } from '../loader.js';
+import { responseObject, wrongShape } from '../loader.js';
+import { decodeSegment, looksLikeUrl, looseWebUrl, pathSegments, shown } from '../web-input.js';
 
 export const GET_PHOTOSOCIAL_PROFILE = 'get_photosocial_profile';
 
@@ -13,16 +16,30 @@ export interface PhotosocialProfileSource {
 }
 
 const USERNAME = /^[a-z0-9._]{1,30}$/;
+/** First path segments of the site that are not profiles (a post, a reel, the explore page...). */
+const NOT_PROFILES = new Set(['p', 'reel', 'reels', 'tv', 'explore', 'accounts', 'direct', 'about', 'legal', 'developer', 'web', 'challenge']);
 
 /**
- * Checks a username and returns its canonical form: trimmed, one leading "@" removed, lower-case
- * (usernames are case-insensitive), 1 to 30 letters, digits, "." or "_".
+ * Checks a username and returns its canonical form: lower-case (usernames are case-insensitive),
+ * 1 to 30 letters, digits, "." or "_", reduced from what people paste: "@natgeo", a profile URL with
+ * or without its scheme or "www." ("https://www.photosocial.example/natgeo/", "photosocial.example/natgeo"),
+ * a sub-page ("/natgeo/reels/"), a story link ("/stories/natgeo/123/") and tracking parameters ("?igsh=...").
  */
 export function canonicalUsername(argument: string, value: string): string {
-  const username = value.trim().replace(/^@/, '').toLowerCase();
+  const trimmed = value.trim();
+  let username = trimmed;
+  if (looksLikeUrl(trimmed)) {
+    const url = looseWebUrl(trimmed);
+    const segments = url ? pathSegments(url) : [];
+    const first = segments[0] === 'stories' ? segments[1] : segments[0];
+    username = first !== undefined && !NOT_PROFILES.has(first.toLowerCase()) ? (decodeSegment(first) ?? '') : '';
+  }
+  username = username.replace(/^@/, '').toLowerCase();
   if (!USERNAME.test(username)) {
-    // eslint-disable-next-line no-control-regex
-    throw badInput(`"${argument}" must be 1 to 30 letters, digits, "." or "_" (a leading "@" is allowed), got "${value.trim().slice(0, 40).replace(/[\u0000-\u001f\u007f]/g, '?')}"`, { argument });
+    throw badInput(
+      `"${argument}" must be a username of 1 to 30 letters, digits, "." or "_" such as "natgeo" or "@natgeo" (or a profile URL such as https://<host>/natgeo/), got "${shown(trimmed)}"`,
+      { argument },
+    );
   }
   return username;
 }
@@ -41,14 +58,19 @@ function innerProfile(envelope: ActionEnvelope, username: string): Raw {
   return profile;
 }
 
-const spec: LookupSpec<string, PhotosocialProfileSource> = {
+/** A photo-social profile. The key is the canonical username (canonicalUsername). */
+export const photosocialProfileAction = defineLookup<string, PhotosocialProfileSource>({
   action: GET_PHOTOSOCIAL_PROFILE,
+  rootField: 'photosocialProfile',
   cacheKey: (username) => username,
   body: (username) => ({ username }),
   parse: (envelope, username) => ({ raw: innerProfile(envelope, username), requestedUsername: username }),
-};
+  ttlSeconds: 900,
+  namesSymbols: false,
+  sandbox: { required: ['username'], respond: (b) => ({ response: { response: photosocialProfile(String(b.username)) } }) },
+});
 
 /** `username` must already be canonical (see canonicalUsername). */
 export function loadPhotosocialProfile(ctx: GatewayContext, username: string): Promise<PhotosocialProfileSource> {
-  return lookup(ctx, spec, username);
+  return photosocialProfileAction.load(ctx, username);
 }

@@ -1,9 +1,9 @@
 import { builder } from '../../schema/builder.js';
 import { requireHandle } from './handle.js';
-import { loadProfessionalProfile } from './load.js';
+import { loadProfessionalProfile, professionalnetProfileAction } from './load.js';
 import { ProfessionalProfile } from './types.js';
 
-builder.queryField('professionalnetProfile', (t) =>
+builder.queryField(professionalnetProfileAction.rootField, (t) =>
   t.field({
     type: ProfessionalProfile,
     nullable: true,
@@ -12,7 +12,7 @@ builder.queryField('professionalnetProfile', (t) =>
     args: {
       handle: t.arg.string({
         required: true,
-        description: 'The profile handle, 3 to 100 letters, digits, "-" or "_" (e.g. "sam-rivera"), case-insensitive; a profile URL such as "https://www.professionalnet.example/in/sam-rivera/" is also accepted.',
+        description: 'The profile handle, 3 to 100 letters, digits, "-" or "_" (e.g. "sam-rivera"), case-insensitive; a profile link with or without its scheme, a sub-page or tracking parameters ("www.professionalnet.example/in/sam-rivera/details/experience/") is reduced to the handle.',
       }),
     },
     resolve: (_root, args, ctx) => loadProfessionalProfile(ctx, requireHandle('handle', args.handle)),

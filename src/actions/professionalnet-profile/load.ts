@@ -1,6 +1,8 @@
 import type { GatewayContext } from '../../context.js';
 import type { Raw } from '../../schema/read.js';
-import { lookup, responseObject, type LookupSpec } from '../loader.js';
+import { professionalnetProfile } from '../../sandbox/samples/professionalnet-profile.js';
+import { defineLookup } from '../descriptor.js';
+import { responseObject } from '../loader.js';
 
 export const GET_PROFESSIONALNET_PROFILE = 'get_professionalnet_profile';
 
@@ -10,14 +12,19 @@ export interface ProfessionalProfileSource {
   handle: string;
 }
 
-const spec: LookupSpec<string, ProfessionalProfileSource> = {
+/** A professional-network profile. The key is the canonical handle (requireHandle). */
+export const professionalnetProfileAction = defineLookup<string, ProfessionalProfileSource>({
   action: GET_PROFESSIONALNET_PROFILE,
+  rootField: 'professionalnetProfile',
   cacheKey: (handle) => handle,
   body: (handle) => ({ profile_handle: handle }),
   parse: (envelope, handle) => ({ raw: responseObject(envelope, GET_PROFESSIONALNET_PROFILE), handle }),
-};
+  ttlSeconds: 3600,
+  namesSymbols: false,
+  sandbox: { required: ['profile_handle'], respond: (b) => ({ response: professionalnetProfile(String(b.profile_handle)) }) },
+});
 
 /** `handle` must already be validated and canonical (requireHandle). */
 export function loadProfessionalProfile(ctx: GatewayContext, handle: string): Promise<ProfessionalProfileSource> {
-  return lookup(ctx, spec, handle);
+  return professionalnetProfileAction.load(ctx, handle);
 }

@@ -1,11 +1,11 @@
 import { builder } from '../../schema/builder.js';
 import { requireText } from '../validate.js';
-import { loadNews } from './load.js';
+import { loadNews, searchNewsAction } from './load.js';
 import { NewsDateRange, NewsSearch } from './types.js';
 
 export const MAX_NEWS_QUERY_LENGTH = 500;
 
-builder.queryField('news', (t) =>
+builder.queryField(searchNewsAction.rootField, (t) =>
   t.field({
     type: NewsSearch,
     nullable: true,

@@ -1,6 +1,8 @@
 import type { GatewayContext } from '../../context.js';
 import type { Raw } from '../../schema/read.js';
-import { lookup, responseObject, type LookupSpec } from '../loader.js';
+import { searchNews } from '../../sandbox/samples/search-news.js';
+import { defineLookup } from '../descriptor.js';
+import { responseObject } from '../loader.js';
 
 export const GET_SEARCH_NEWS = 'get_search_news';
 
@@ -21,15 +23,20 @@ export interface NewsSearchSource {
   dateRange: NewsDateRangeValue;
 }
 
-const spec: LookupSpec<NewsQuery, NewsSearchSource> = {
+/** News search. The key is the whitespace-collapsed query and the time window. */
+export const searchNewsAction = defineLookup<NewsQuery, NewsSearchSource>({
   action: GET_SEARCH_NEWS,
+  rootField: 'news',
   cacheKey: (search) => JSON.stringify([search.query, search.dateRange]),
   // Both fields are always sent: every known client does, and the service requires them in practice.
   body: (search) => ({ query: search.query, date_range: search.dateRange }),
   parse: (envelope, search) => ({ raw: responseObject(envelope, GET_SEARCH_NEWS), query: search.query, dateRange: search.dateRange }),
-};
+  ttlSeconds: 300,
+  namesSymbols: false,
+  sandbox: { required: ['query', 'date_range'], respond: (b) => ({ response: searchNews(String(b.query), String(b.date_range)) }) },
+});
 
 /** One upstream call per distinct (query, range) per operation; `search` must already be validated. */
 export function loadNews(ctx: GatewayContext, search: NewsQuery): Promise<NewsSearchSource> {
-  return lookup(ctx, spec, search);
+  return searchNewsAction.load(ctx, search);
 }

@@ -1,16 +1,16 @@
 import { builder } from '../../schema/builder.js';
-import { requireHttpUrl } from '../validate.js';
-import { loadChannel } from './load.js';
+import { requireChannelUrl } from '../videosite-shared/links.js';
+import { loadChannel, videositeChannelAction } from './load.js';
 import { VideositeChannel } from './types.js';
 
-builder.queryField('videositeChannel', (t) =>
+builder.queryField(videositeChannelAction.rootField, (t) =>
   t.field({
     type: VideositeChannel,
     nullable: true,
-    description: 'A channel of the video-sharing site by its URL (upstream action get_videosite_channel). One upstream call per distinct URL per operation.',
+    description: 'A channel of the video-sharing site by its URL (upstream action get_videosite_channel). The URL is looked up in its canonical form (see `url`), so every way of writing one channel is one upstream call per operation, shared with the `details` links of search results.',
     args: {
-      url: t.arg.string({ required: true, description: 'Absolute http(s) URL of the channel, e.g. "https://www.videosite.example/@name" or ".../channel/UC...".' }),
+      url: t.arg.string({ required: true, description: 'The channel: "@name", a channel id "UC...", or its URL with or without the scheme ("https://www.videosite.example/@name", "videosite.example/@name/videos", "m.videosite.example/channel/UC...", ".../c/name", ".../user/name"). Sub-pages, tracking parameters and an "m." or bare host are reduced to the canonical https://www.<host>/@name (handle lower-cased); a bare handle or id is on the site\'s main host.' }),
     },
-    resolve: (_root, args, ctx) => loadChannel(ctx, requireHttpUrl('url', args.url)),
+    resolve: (_root, args, ctx) => loadChannel(ctx, requireChannelUrl('url', args.url)),
   }),
 );

@@ -1,6 +1,8 @@
 import type { GatewayContext } from '../../context.js';
 import type { Raw } from '../../schema/read.js';
-import { lookup, responseObject, type LookupSpec } from '../loader.js';
+import { videositeChannel } from '../../sandbox/samples/videosite-channel.js';
+import { defineLookup } from '../descriptor.js';
+import { responseObject } from '../loader.js';
 
 export const GET_VIDEOSITE_CHANNEL = 'get_videosite_channel';
 
@@ -10,14 +12,28 @@ export interface ChannelSource {
   requestedUrl: string;
 }
 
-const spec: LookupSpec<string, ChannelSource> = {
+/** Bounds of the channel page's lists that carry links (each video's transcript). */
+export const CHANNEL_LISTS = {
+  /** Shelves on the channel page. */
+  videosSections: { default: 2, max: 6 },
+  /** Videos in one shelf. */
+  sectionVideos: { default: 5, max: 12 },
+} as const;
+
+/** A video-site channel page. The key is the canonical channel URL (canonicalChannelUrl). */
+export const videositeChannelAction = defineLookup<string, ChannelSource>({
   action: GET_VIDEOSITE_CHANNEL,
+  rootField: 'videositeChannel',
   cacheKey: (url) => url,
   body: (url) => ({ url }),
   parse: (envelope, url) => ({ raw: responseObject(envelope, GET_VIDEOSITE_CHANNEL), requestedUrl: url }),
-};
+  ttlSeconds: 1800,
+  namesSymbols: false,
+  lists: CHANNEL_LISTS,
+  sandbox: { required: ['url'], respond: (b) => ({ response: videositeChannel(String(b.url)) }) },
+});
 
-/** `url` must already be validated and normalised by requireHttpUrl. */
+/** `url` must already be canonical (requireChannelUrl / canonicalChannelUrl). */
 export function loadChannel(ctx: GatewayContext, url: string): Promise<ChannelSource> {
-  return lookup(ctx, spec, url);
+  return videositeChannelAction.load(ctx, url);
 }

@@ -1,9 +1,9 @@
 import { builder } from '../../schema/builder.js';
 import { requireText } from '../validate.js';
-import { loadVideoSearch } from './load.js';
+import { loadVideoSearch, videositeSearchAction } from './load.js';
 import { VideositeSearch } from './types.js';
 
-builder.queryField('videositeSearch', (t) =>
+builder.queryField(videositeSearchAction.rootField, (t) =>
   t.field({
     type: VideositeSearch,
     nullable: true,

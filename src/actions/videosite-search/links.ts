@@ -1,18 +1,15 @@
 /** A search result's channel, linked to the full channel lookup through this operation's loader. */
 import { builder } from '../../schema/builder.js';
-import { linkCost } from '../../cost/model.js';
-import { GET_VIDEOSITE_CHANNEL, loadChannel } from '../videosite-channel/load.js';
+import type { Raw } from '../../schema/read.js';
+import { link } from '../descriptor.js';
+import { videositeChannelAction } from '../videosite-channel/load.js';
 import { VideositeChannel } from '../videosite-channel/types.js';
-import { webUrl } from '../videosite-shared/links.js';
+import { canonicalChannelUrl } from '../videosite-shared/links.js';
 import { VideositeSearchChannel } from './types.js';
 
-/** The channel URL as `videositeChannel(url:)` normalises it, so both share one lookup. */
+/** The channel URL as `videositeChannel(url:)` canonicalises it, so both share one lookup. */
 export function channelUrl(value: unknown): string | null {
-  const link = webUrl(typeof value === 'string' ? value.trim() : value);
-  if (link === null) return null;
-  const url = new URL(link);
-  url.hash = '';
-  return url.toString();
+  return canonicalChannelUrl(value);
 }
 
 builder.objectField(VideositeSearchChannel, 'details', (t) =>
@@ -20,11 +17,7 @@ builder.objectField(VideositeSearchChannel, 'details', (t) =>
     type: VideositeChannel,
     nullable: true,
     description:
-      'The whole channel (as `videositeChannel(url:)`), looked up by this channel\'s `link`: profile, About page, featured video and shelves. Channels repeated across results are one lookup. Null, with no lookup, when the result has no channel link.',
-    extensions: linkCost(GET_VIDEOSITE_CHANNEL),
-    resolve: (channel, _args, ctx) => {
-      const url = channelUrl(channel.link);
-      return url ? loadChannel(ctx, url) : null;
-    },
+      'The whole channel (as `videositeChannel(url:)`), looked up by the canonical form of this channel\'s `link`: profile, About page, featured video and shelves. Channels repeated across results, or also asked at the root, are one lookup. Null, with no lookup, when the result has no channel link.',
+    ...link(videositeChannelAction, (channel: Raw) => channelUrl(channel.link)),
   }),
 );

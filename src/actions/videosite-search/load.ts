@@ -1,6 +1,8 @@
 import type { GatewayContext } from '../../context.js';
 import type { Raw } from '../../schema/read.js';
-import { lookup, responseObject, type LookupSpec } from '../loader.js';
+import { videositeSearch } from '../../sandbox/samples/videosite-search.js';
+import { defineLookup } from '../descriptor.js';
+import { responseObject } from '../loader.js';
 
 export const RUN_VIDEOSITE_SEARCH = 'run_videosite_search';
 
@@ -10,14 +12,32 @@ export interface VideoSearchSource {
   query: string;
 }
 
-const spec: LookupSpec<string, VideoSearchSource> = {
+/** Bounds of the search result's lists that carry links (transcripts, channel details). */
+export const SEARCH_LISTS = {
+  /** Videos of one result page. */
+  videos: { default: 5, max: 20 },
+  /** Channels among the results. */
+  channels: { default: 3, max: 10 },
+  /** Shorts shelves among the results. */
+  shorts: { default: 1, max: 3 },
+  /** Shorts in one shelf. */
+  shortsItems: { default: 5, max: 10 },
+} as const;
+
+/** Video search. The key is the trimmed, whitespace-collapsed query. */
+export const videositeSearchAction = defineLookup<string, VideoSearchSource>({
   action: RUN_VIDEOSITE_SEARCH,
+  rootField: 'videositeSearch',
   cacheKey: (query) => query,
   body: (query) => ({ query }),
   parse: (envelope, query) => ({ raw: responseObject(envelope, RUN_VIDEOSITE_SEARCH), query }),
-};
+  ttlSeconds: 900,
+  namesSymbols: false,
+  lists: SEARCH_LISTS,
+  sandbox: { required: ['query'], respond: (b) => ({ response: videositeSearch(String(b.query)) }) },
+});
 
 /** `query` must already be validated, trimmed and whitespace-collapsed. */
 export function loadVideoSearch(ctx: GatewayContext, query: string): Promise<VideoSearchSource> {
-  return lookup(ctx, spec, query);
+  return videositeSearchAction.load(ctx, query);
 }

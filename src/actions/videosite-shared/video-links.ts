@@ -4,8 +4,9 @@
  * the canonical watch URL, so one video reached from a search and from a channel is one call.
  */
 import { builder } from '../../schema/builder.js';
-import { linkCost } from '../../cost/model.js';
-import { GET_VIDEOSITE_TRANSCRIPT, loadTranscript } from '../videosite-transcript/load.js';
+import type { Raw } from '../../schema/read.js';
+import { link } from '../descriptor.js';
+import { videositeTranscriptAction } from '../videosite-transcript/load.js';
 import { VideositeTranscript } from '../videosite-transcript/types.js';
 import { canonicalVideoUrl } from './links.js';
 import { VideositeVideo } from './video.js';
@@ -16,10 +17,6 @@ builder.interfaceField(VideositeVideo, 'transcript', (t) =>
     nullable: true,
     description:
       'The transcript of this video (as `videositeTranscript(url:)`), looked up by its canonical watch URL (https://<host>/watch?v=<id>), so the same video reached twice in one operation is one lookup. Null, with no lookup, when the video has no link; null with NOT_FOUND when it has no transcript.',
-    extensions: linkCost(GET_VIDEOSITE_TRANSCRIPT),
-    resolve: (video, _args, ctx) => {
-      const url = canonicalVideoUrl(video.link);
-      return url ? loadTranscript(ctx, url) : null;
-    },
+    ...link(videositeTranscriptAction, (video: Raw) => canonicalVideoUrl(video.link)),
   }),
 );

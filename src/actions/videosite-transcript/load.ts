@@ -1,6 +1,8 @@
 import type { GatewayContext } from '../../context.js';
 import { obj, type Raw } from '../../schema/read.js';
-import { lookup, wrongShape, type LookupSpec } from '../loader.js';
+import { videositeTranscript } from '../../sandbox/samples/videosite-transcript.js';
+import { defineLookup } from '../descriptor.js';
+import { wrongShape } from '../loader.js';
 
 export const GET_VIDEOSITE_TRANSCRIPT = 'get_videosite_transcript';
 
@@ -11,17 +13,22 @@ export interface TranscriptSource {
   requestedUrl: string;
 }
 
-const spec: LookupSpec<string, TranscriptSource> = {
+/** A video's transcript. The key is the canonical watch URL (requireVideoUrl / canonicalVideoUrl). */
+export const videositeTranscriptAction = defineLookup<string, TranscriptSource>({
   action: GET_VIDEOSITE_TRANSCRIPT,
+  rootField: 'videositeTranscript',
   cacheKey: (url) => url,
   body: (url) => ({ url }),
   parse: (envelope, url) => {
     if (typeof envelope.response !== 'string') throw wrongShape(GET_VIDEOSITE_TRANSCRIPT, 'a string');
     return { response: envelope.response, metadata: obj(envelope.metadata), requestedUrl: url };
   },
-};
+  ttlSeconds: 24 * 3600,
+  namesSymbols: false,
+  sandbox: { required: ['url'], respond: (b) => videositeTranscript(String(b.url)) },
+});
 
-/** `url` must already be validated and normalised by requireHttpUrl. */
+/** `url` must already be the canonical watch URL (requireVideoUrl / canonicalVideoUrl). */
 export function loadTranscript(ctx: GatewayContext, url: string): Promise<TranscriptSource> {
-  return lookup(ctx, spec, url);
+  return videositeTranscriptAction.load(ctx, url);
 }

@@ -1,0 +1,100 @@
+/**
+ * One descriptor per action: every fact about an action lives in its folder, in one object, and
+ * the rest of the gateway (cache TTLs, the cost model, the symbol meter, the sandbox) reads it from
+ * the registry (./registry.ts) instead of keeping its own table keyed by the action's name.
+ */
+import type { GatewayContext } from '../context.js';
+import type { FieldCost, ListBound } from '../cost/model.js';
+import { badInput } from '../upstream/errors.js';
+import type { ActionEnvelope } from '../upstream/client.js';
+import { lookup } from './loader.js';
+
+/** How the built-in sandbox answers the action. */
+export interface SandboxAnswer {
+  /** Body fields the live service requires (all of them, in practice). */
+  required: string[];
+  /** The envelope minus `status`: `response` and any sibling the action sends. */
+  respond(body: Record<string, unknown>): Record<string, unknown>;
+}
+
+
+/** Everything the gateway knows about one action, K being the canonical key of one lookup. */
+export interface ActionDescriptor<K = any, V = any> {
+  /** The upstream action name (the last path segment of its URL). */
+  action: string;
+  /** The Query field that looks the action up. */
+  rootField: string;
+  /** Canonical form of a key: THE key function. Equal lookups written differently share one call and one cache entry. */
+  cacheKey: (key: K) => string;
+  /** The upstream request body for a key. */
+  body: (key: K) => Record<string, unknown>;
+  /** Turns the envelope into the value fields resolve from; throws UPSTREAM_BAD_RESPONSE on a wrong shape. */
+  parse: (envelope: ActionEnvelope, key: K) => V;
+  /** How long a successful result stays in the cross-request cache by default (CACHE_TTL_SECONDS overrides it). */
+  ttlSeconds: number;
+  /** Its results can name stock symbols (a company's ticker), so symbol batches wait for its calls. */
+  namesSymbols: boolean;
+  /** Keys are stock symbols that go upstream batched, many per call (costed per batch, not per lookup). */
+  batchedSymbols?: boolean;
+  /** The `first:` bounds of this action's lists that links resolve below, by list name. */
+  lists?: Readonly<Record<string, ListBound>>;
+  /** The sandbox's answer. */
+  sandbox: SandboxAnswer;
+  /** Loads one canonical key through this operation's loader, the cross-request cache and the budget. */
+  load: (ctx: GatewayContext, key: K) => Promise<V>;
+}
+
+/** A descriptor for an action that takes one key per call: `load` goes through the shared single-key loader. */
+export function defineLookup<K, V>(facts: Omit<ActionDescriptor<K, V>, 'load'>): ActionDescriptor<K, V> {
+  const descriptor: ActionDescriptor<K, V> = { ...facts, load: (ctx, key) => lookup(ctx, descriptor, key) };
+  return descriptor;
+}
+
+/** The cost extension of a field that loads `target`: one call per parent, or one symbol slot per parent for batched symbols. */
+export function costOf(target: Pick<ActionDescriptor, 'action' | 'batchedSymbols'>): { cost: FieldCost } {
+  return { cost: { action: target.action, ...(target.batchedSymbols ? { batchedSymbols: true } : {}) } };
+}
+
+/**
+ * The resolver and cost of a link field: `key` reads the target's canonical key from the parent (or
+ * null: the link is null with no call and no error), and the field loads it through the target's
+ * loader. Spread it into `t.field({ type, nullable: true, description, ...link(target, key) })`.
+ */
+export function link<P, K, V>(
+  target: ActionDescriptor<K, V>,
+  key: (parent: P) => K | null,
+): { extensions: { cost: FieldCost }; resolve: (parent: P, args: object, ctx: GatewayContext) => Promise<V> | null } {
+  return {
+    extensions: costOf(target),
+    resolve: (parent, _args, ctx) => {
+      const k = key(parent);
+      return k === null ? null : target.load(ctx, k);
+    },
+  };
+}
+
+/**
+ * The `first:` argument of a list that links resolve below, and the list's cost bound: spread into
+ * the list field (`...firstArgument(t, bound, 'videos')`) and cut with `firstOf`. The estimate
+ * multiplies everything below the list by `first`, so it is exact for what the client asks.
+ */
+export function listArgs(bound: ListBound, what: string) {
+  return {
+    required: true as const,
+    defaultValue: bound.default,
+    description: `How many ${what} to return, 0 to ${bound.max}; default ${bound.default}. Each one can cost the lookups selected below it, and the cost estimate counts exactly this many.`,
+  };
+}
+
+/** The extensions of a list field with a `first:` argument. */
+export function listExtensions(bound: ListBound): { listBound: ListBound } {
+  return { listBound: bound };
+}
+
+/** The first `first` items; BAD_USER_INPUT (naming the bound) when `first` is outside 0..max. */
+export function firstOf<T>(items: T[], first: number, bound: ListBound): T[] {
+  if (!Number.isInteger(first) || first < 0 || first > bound.max) {
+    throw badInput(`"first" must be from 0 to ${bound.max}, got ${first}`, { argument: 'first', max: bound.max });
+  }
+  return items.slice(0, first);
+}

@@ -1,0 +1,3 @@
+/** The action's schema (root field, types and the links it owns) and its descriptor. */
+import './field.js';
+export { searchNewsAction } from './load.js';

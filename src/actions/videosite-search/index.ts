@@ -1,0 +1,4 @@
+/** The action's schema (root field, types and the links it owns) and its descriptor. */
+import './field.js';
+import './links.js';
+export { videositeSearchAction } from './load.js';

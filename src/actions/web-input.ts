@@ -1,0 +1,62 @@
+/**
+ * Reading what people paste: a URL with or without its scheme, a protocol-relative one, or a bare
+ * host with a path. Every root argument that names something on the web goes through here before
+ * its action reduces it to one canonical key.
+ */
+
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+const HOST_FIRST = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}(?::\d{1,5})?(?:[/?#]|$)/i;
+
+/**
+ * The value as an http(s) URL: absolute ("https://x.example/a"), protocol-relative ("//x.example/a")
+ * or scheme-less ("x.example/a", "www.x.example"). Null for anything else (another scheme,
+ * credentials in the URL, text that does not start with a host name).
+ */
+export function looseWebUrl(value: string): URL | null {
+  const trimmed = value.trim();
+  let candidate: string;
+  if (trimmed.startsWith('//')) candidate = `https:${trimmed}`;
+  else if (/^https?:\/\//i.test(trimmed)) candidate = trimmed;
+  else if (SCHEME.test(trimmed) && !HOST_FIRST.test(trimmed)) return null; // mailto:, javascript:, ...
+  else if (HOST_FIRST.test(trimmed)) candidate = `https://${trimmed}`;
+  else return null;
+  try {
+    const url = new URL(candidate);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    if (url.username || url.password) return null;
+    return url;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a pasted value should be read as a web address rather than a bare name: it has a scheme or a path. */
+export function looksLikeUrl(value: string): boolean {
+  const trimmed = value.trim();
+  return /^https?:\/\//i.test(trimmed) || trimmed.startsWith('//') || trimmed.includes('/');
+}
+
+/** A host without the "www." or mobile "m." prefix people paste: "m.example.com" and "www.example.com" -> "example.com". */
+export function bareHost(host: string): string {
+  return host.toLowerCase().replace(/\.$/, '').replace(/^(?:www|m|mobile)\./, '');
+}
+
+/** The path's segments, empty ones dropped: "/in/sam-rivera/details/" -> ["in", "sam-rivera", "details"]. */
+export function pathSegments(url: URL): string[] {
+  return url.pathname.split('/').filter((segment) => segment !== '');
+}
+
+/** A path segment percent-decoded, or null when it is not valid percent-encoding. */
+export function decodeSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
+/** The first 100 characters of a rejected value, control characters shown as "?", for error messages. */
+export function shown(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  return value.trim().slice(0, 100).replace(/[\u0000-\u001f\u007f]/g, '?');
+}
