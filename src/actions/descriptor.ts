@@ -74,8 +74,9 @@ export function link<P, K, V>(
 }
 
 /**
- * The `first:` argument of a list that links resolve below, and the list's cost bound: spread into
- * the list field (`...firstArgument(t, bound, 'videos')`) and cut with `firstOf`. The estimate
+ * The `first:` argument of a list that links resolve below, and the list's cost bound: give it to
+ * `t.arg.int(listArgs(bound, 'videos'))`, put `listExtensions(bound)` in the field's extensions and
+ * cut the list with `firstOf`. The estimate
  * multiplies everything below the list by `first`, so it is exact for what the client asks.
  */
 export function listArgs(bound: ListBound, what: string) {

@@ -1,5 +1,29 @@
 import { builder } from '../../schema/builder.js';
-import { dateTime, id, list, strings, text, type Raw } from '../../schema/read.js';
+import { bool, dateTime, id, list, obj, text, type Raw } from '../../schema/read.js';
+
+interface Team {
+  id: string | null;
+  name: string | null;
+  isPrimary: boolean | null;
+}
+
+/** Teams arrive as strings (older shape) or as `{id, name, primary}` objects (current CRM API). */
+function teamsOf(value: unknown): Team[] {
+  return list(value).flatMap((item): Team[] => {
+    if (typeof item === 'string') return text(item) ? [{ id: null, name: text(item), isPrimary: null }] : [];
+    const team = obj(item);
+    return team ? [{ id: id(team.id), name: text(team.name), isPrimary: bool(team.primary) }] : [];
+  });
+}
+
+const CrmTeam = builder.objectRef<Team>('CrmTeam').implement({
+  description: 'A team of CRM owners.',
+  fields: (t) => ({
+    id: t.id({ nullable: true, description: 'Team identifier; null when the upstream sent the team as a plain name.', resolve: (team) => team.id }),
+    name: t.string({ nullable: true, description: 'Team name.', resolve: (team) => team.name }),
+    isPrimary: t.boolean({ nullable: true, description: 'Whether this is the owner\'s primary team (upstream `primary`); null when not sent.', resolve: (team) => team.isPrimary }),
+  }),
+});
 
 export const CrmOwner = builder.objectRef<Raw>('CrmOwner').implement({
   description: 'An owner (user) of a CRM portal. Archived owners come back with empty names and no teams.',
@@ -10,12 +34,15 @@ export const CrmOwner = builder.objectRef<Raw>('CrmOwner').implement({
     lastName: t.string({ nullable: true, description: 'Last name; null when the upstream sends it empty (archived owners).', resolve: (o) => text(o.lastName) }),
     fullName: t.string({ nullable: true, description: 'First and last name joined by a space; null when both are empty.', resolve: (o) => fullName(o) }),
     isArchived: t.boolean({
-      description: 'True when the owner looks archived: both names empty and no teams, the way the upstream reports archived owners.',
-      resolve: (o) => !text(o.firstName) && !text(o.lastName) && !Array.isArray(o.teams),
+      description: 'Whether the owner is archived: the upstream `archived` flag when it sends one (the current CRM API does), else true when both names are empty and there are no teams, the way the older shape reports archived owners.',
+      resolve: (o) => bool(o.archived) ?? (!text(o.firstName) && !text(o.lastName) && !Array.isArray(o.teams)),
     }),
+    userId: t.id({ nullable: true, description: 'The CRM user behind the owner (upstream `userId`, current CRM API), as a string; null when not sent.', resolve: (o) => id(o.userId) }),
+    type: t.string({ nullable: true, description: 'Kind of owner as the CRM names it (upstream `type`, e.g. "PERSON" or "QUEUE"); null when not sent.', resolve: (o) => text(o.type) }),
+    teamList: t.field({ type: [CrmTeam], description: 'Teams the owner belongs to, with identifiers where the upstream sends team objects (current CRM API) and names only where it sends strings; empty for archived owners.', resolve: (o) => teamsOf(o.teams) }),
     userRole: t.string({ nullable: true, description: 'Role of the user in the portal, as the CRM names it.', resolve: (o) => text(o.userRole) }),
-    teams: t.stringList({ description: 'Teams the owner belongs to; empty for archived owners.', resolve: (o) => strings(o.teams) }),
-    teamCount: t.int({ description: 'Number of teams the owner belongs to.', resolve: (o) => list(o.teams).length }),
+    teams: t.stringList({ description: 'Names of the teams the owner belongs to (from team strings or team objects\' `name`); empty for archived owners.', resolve: (o) => teamsOf(o.teams).flatMap((team) => (team.name ? [team.name] : [])) }),
+    teamCount: t.int({ description: 'Number of teams the owner belongs to.', resolve: (o) => teamsOf(o.teams).length }),
     createdAt: t.field({ type: 'DateTime', nullable: true, description: 'When the owner was created (UTC).', resolve: (o) => dateTime(o.createdAt) }),
     updatedAt: t.field({ type: 'DateTime', nullable: true, description: 'When the owner last changed (UTC).', resolve: (o) => dateTime(o.updatedAt) }),
   }),

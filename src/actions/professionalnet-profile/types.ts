@@ -52,8 +52,10 @@ const ProfessionalLocation = builder.objectRef<Raw>('ProfessionalLocation').impl
 const ProfessionalNetworkInfo = builder.objectRef<Raw>('ProfessionalNetworkInfo').implement({
   description: 'The size of a person\'s network on the site.',
   fields: (t) => ({
-    connectionsCount: t.field({ type: 'SafeInt', nullable: true, description: 'Number of connections (the site shows "500+" above 500; this is the exact count the upstream gives).', resolve: (n) => safeInt(n.connections_count) }),
-    followersCount: t.field({ type: 'SafeInt', nullable: true, description: 'Number of followers.', resolve: (n) => safeInt(n.followers_count) }),
+    connectionCount: t.field({ type: 'SafeInt', nullable: true, description: 'Number of connections (the site shows "500+" above 500; this is the exact count the upstream gives).', resolve: (n) => safeInt(n.connections_count) }),
+    connectionsCount: t.field({ deprecationReason: 'Use `connectionCount`: counts are named <thing>Count across the schema.', type: 'SafeInt', nullable: true, description: 'Number of connections (the site shows "500+" above 500; this is the exact count the upstream gives).', resolve: (n) => safeInt(n.connections_count) }),
+    followerCount: t.field({ type: 'SafeInt', nullable: true, description: 'Number of followers.', resolve: (n) => safeInt(n.followers_count) }),
+    followersCount: t.field({ deprecationReason: 'Use `followerCount`, as on every other profile.', type: 'SafeInt', nullable: true, description: 'Number of followers.', resolve: (n) => safeInt(n.followers_count) }),
     isFollowable: t.boolean({ nullable: true, description: 'Whether others can follow the person (upstream `followable`).', resolve: (n) => bool(n.followable) }),
   }),
 });
@@ -87,7 +89,8 @@ export const ProfessionalProfile = builder.objectRef<ProfessionalProfileSource>(
     summary: t.string({ nullable: true, description: 'The "About" text, multi-line.', resolve: (p) => text(p.raw.summary) }),
     industry: t.string({ nullable: true, description: 'Industry the person gives, e.g. "Software Development".', resolve: (p) => text(p.raw.industry) }),
     profileType: t.string({ nullable: true, description: 'Kind of profile as the upstream names it, e.g. "personal".', resolve: (p) => text(p.raw.profile_type) }),
-    pictureUrl: t.field({ type: 'URL', nullable: true, description: 'Profile photo URL (upstream `profile_picture`); such links expire after some weeks.', resolve: (p) => url(p.raw.profile_picture) }),
+    avatarUrl: t.field({ type: 'URL', nullable: true, description: 'Profile photo URL (upstream `profile_picture`); such links expire after some weeks.', resolve: (p) => url(p.raw.profile_picture) }),
+    pictureUrl: t.field({ deprecationReason: 'Use `avatarUrl`: the picture of a person or account is `avatarUrl` across the schema.', type: 'URL', nullable: true, description: 'Profile photo URL (upstream `profile_picture`); such links expire after some weeks.', resolve: (p) => url(p.raw.profile_picture) }),
     backgroundImageUrl: t.field({ type: 'URL', nullable: true, description: 'Banner image URL (upstream `background_image`).', resolve: (p) => url(p.raw.background_image) }),
     isInfluencer: t.boolean({ nullable: true, description: 'Whether the network marks the person as an influencer (upstream `influencer`).', resolve: (p) => bool(p.raw.influencer) }),
     isOpenToWork: t.boolean({ nullable: true, description: 'Whether the person shows they are open to work (upstream `open_to_work`).', resolve: (p) => bool(p.raw.open_to_work) }),

@@ -99,11 +99,14 @@ const NewsSearchInformation = builder.objectRef<Raw>('NewsSearchInformation').im
 const NewsSearchParameters = builder.objectRef<Raw>('NewsSearchParameters').implement({
   description: 'The parameters the upstream used for the search on the search engine.',
   fields: (t) => ({
-    q: t.string({ nullable: true, description: 'The search terms sent to the search engine.', resolve: (p) => text(p.q) }),
+    query: t.string({ nullable: true, description: 'The search terms sent to the search engine.', resolve: (p) => text(p.q) }),
+    q: t.string({ deprecationReason: 'Use `query`, the name every other search uses.', nullable: true, description: 'The search terms sent to the search engine.', resolve: (p) => text(p.q) }),
     engine: t.string({ nullable: true, description: 'Name of the search engine mode the upstream used.', resolve: (p) => text(p.engine) }),
     device: t.string({ nullable: true, description: 'Device type the search was made as, e.g. "desktop".', resolve: (p) => text(p.device) }),
-    gl: t.string({ nullable: true, description: 'Country the results were localised for, as a two-letter code (upstream `gl`), e.g. "us".', resolve: (p) => text(p.gl) }),
-    hl: t.string({ nullable: true, description: 'Interface language of the results, as a language code (upstream `hl`), e.g. "en".', resolve: (p) => text(p.hl) }),
+    countryCode: t.string({ nullable: true, description: 'Country the results were localised for, as a two-letter code (upstream `gl`), e.g. "us".', resolve: (p) => text(p.gl) }),
+    gl: t.string({ deprecationReason: 'Use `countryCode`, the name every other type uses for upstream `gl`.', nullable: true, description: 'Country the results were localised for, as a two-letter code (upstream `gl`), e.g. "us".', resolve: (p) => text(p.gl) }),
+    languageCode: t.string({ nullable: true, description: 'Interface language of the results, as a language code (upstream `hl`), e.g. "en".', resolve: (p) => text(p.hl) }),
+    hl: t.string({ deprecationReason: 'Use `languageCode`, the name every other type uses for upstream `hl`.', nullable: true, description: 'Interface language of the results, as a language code (upstream `hl`), e.g. "en".', resolve: (p) => text(p.hl) }),
     location: t.string({ nullable: true, description: 'Location requested for the search.', resolve: (p) => text(p.location) }),
     locationUsed: t.string({ nullable: true, description: 'Location the search engine actually used.', resolve: (p) => text(p.location_used) }),
     searchDomain: t.string({

@@ -1,7 +1,8 @@
 import { builder } from '../../schema/builder.js';
 import { obj, objects } from '../../schema/read.js';
 import { ADDITIONAL_FIELDS_DESCRIPTION, unmodelledKeys } from '../videosite-shared/extra.js';
-import type { ChannelSource } from './load.js';
+import { firstOf, listArgs, listExtensions } from '../descriptor.js';
+import { CHANNEL_LISTS, type ChannelSource } from './load.js';
 import { VideositeChannelAbout, VideositeChannelProfile } from './types/profile.js';
 import { VideositeChannelSearchParameters, VideositeSearchMetadata } from './types/search.js';
 import { VideositeHighlightedVideo, VideositeVideoSection } from './types/videos.js';
@@ -15,7 +16,13 @@ export const VideositeChannel = builder.objectRef<ChannelSource>('VideositeChann
     channel: t.field({ type: VideositeChannelProfile, nullable: true, description: 'Identity and headline figures of the channel.', resolve: (c) => obj(c.raw.channel) }),
     about: t.field({ type: VideositeChannelAbout, nullable: true, description: 'The channel\'s About page.', resolve: (c) => obj(c.raw.about) }),
     highlightedVideo: t.field({ type: VideositeHighlightedVideo, nullable: true, description: 'The video featured at the top of the channel page; null when there is none.', resolve: (c) => obj(c.raw.highlighted_video) }),
-    videosSections: t.field({ type: [VideositeVideoSection], description: 'The shelves of videos on the channel page, in page order; empty when there are none.', resolve: (c) => objects(c.raw.videos_sections) }),
+    videosSections: t.field({
+      type: [VideositeVideoSection],
+      description: `The first \`first\` shelves of videos on the channel page, in page order (default ${CHANNEL_LISTS.videosSections.default}); empty when there are none.`,
+      args: { first: t.arg.int(listArgs(CHANNEL_LISTS.videosSections, 'shelves')) },
+      extensions: listExtensions(CHANNEL_LISTS.videosSections),
+      resolve: (c, args) => firstOf(objects(c.raw.videos_sections), args.first, CHANNEL_LISTS.videosSections),
+    }),
     searchMetadata: t.field({ type: VideositeSearchMetadata, nullable: true, description: 'How the upstream fetched the page (job id, status, URLs, timings).', resolve: (c) => obj(c.raw.search_metadata) }),
     searchParameters: t.field({ type: VideositeChannelSearchParameters, nullable: true, description: 'The parameters the upstream used for the lookup.', resolve: (c) => obj(c.raw.search_parameters) }),
     additionalFields: t.field({ type: 'JSON', nullable: true, description: ADDITIONAL_FIELDS_DESCRIPTION, resolve: (c) => unmodelledKeys(c.raw, CHANNEL_KEYS) }),

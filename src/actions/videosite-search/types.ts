@@ -6,9 +6,10 @@ import { ADDITIONAL_FIELDS_DESCRIPTION, unmodelledKeys } from '../videosite-shar
 import { webUrl } from '../videosite-shared/links.js';
 import { VideoThumbnail, thumbnailOf } from '../videosite-shared/thumbnail.js';
 import { VideositeVideo } from '../videosite-shared/video.js';
-import type { VideoSearchSource } from './load.js';
+import { firstOf, listArgs, listExtensions } from '../descriptor.js';
+import { SEARCH_LISTS, type VideoSearchSource } from './load.js';
 
-const SEARCH_KEYS = new Set(['search_information', 'search_parameters', 'shorts', 'suggestions', 'videos']);
+const SEARCH_KEYS = new Set(['channels', 'search_information', 'search_parameters', 'shorts', 'suggestions', 'videos']);
 
 /** A search result's channel; a link to the full channel lookup can be added from `link`. */
 export const VideositeSearchChannel = builder.objectRef<Raw>('VideositeSearchChannel').implement({
@@ -19,6 +20,10 @@ export const VideositeSearchChannel = builder.objectRef<Raw>('VideositeSearchCha
     link: t.field({ type: 'URL', nullable: true, description: 'URL of the channel; pass it to `videositeChannel(url:)` for the whole channel.', resolve: (c) => webUrl(c.link) }),
     thumbnail: t.field({ type: VideoThumbnail, nullable: true, description: 'The channel\'s profile image (the upstream sends a plain URL here).', resolve: (c) => thumbnailOf(c.thumbnail) }),
     isVerified: t.boolean({ nullable: true, description: 'Whether the channel carries the site\'s verified badge.', resolve: (c) => bool(c.is_verified) }),
+    handle: t.string({ nullable: true, description: 'The channel handle including the leading @, when the result gives it (entries of `channels`).', resolve: (c) => text(c.handle) }),
+    description: t.string({ nullable: true, description: 'Snippet of the channel description, when the result gives it (entries of `channels`).', resolve: (c) => text(c.description) }),
+    subscriberCount: t.field({ type: 'SafeInt', nullable: true, description: 'Number of subscribers (upstream `subscribers`), when the result gives it.', resolve: (c) => count(c.subscribers) }),
+    videoCount: t.field({ type: 'SafeInt', nullable: true, description: 'Number of public videos (upstream `videos`), when the result gives it.', resolve: (c) => count(c.videos) }),
   }),
 });
 
@@ -51,7 +56,13 @@ const VideositeShortsSection = builder.objectRef<Raw>('VideositeShortsSection').
   fields: (t) => ({
     title: t.string({ nullable: true, description: 'Title of the shelf (upstream `section_title`, e.g. "Shorts").', resolve: (s) => text(s.section_title) }),
     position: t.int({ nullable: true, description: 'Where the shelf sits among the results (upstream `position`).', resolve: (s) => int(s.position) }),
-    items: t.field({ type: [VideositeShort], description: 'The shorts of the shelf in order; empty when it shows none.', resolve: (s) => objects(s.items) }),
+    items: t.field({
+      type: [VideositeShort],
+      description: `The first \`first\` shorts of the shelf in order (default ${SEARCH_LISTS.shortsItems.default}); empty when it shows none.`,
+      args: { first: t.arg.int(listArgs(SEARCH_LISTS.shortsItems, 'shorts')) },
+      extensions: listExtensions(SEARCH_LISTS.shortsItems),
+      resolve: (s, args) => firstOf(objects(s.items), args.first, SEARCH_LISTS.shortsItems),
+    }),
   }),
 });
 
@@ -76,8 +87,27 @@ export const VideositeSearch = builder.objectRef<VideoSearchSource>('VideositeSe
   description: 'Results of a video search on the video-sharing site (upstream action run_videosite_search).',
   fields: (t) => ({
     query: t.string({ description: 'The search terms this lookup was made for, trimmed and with runs of white space collapsed.', resolve: (s) => s.query }),
-    videos: t.field({ type: [VideositeSearchVideo], description: 'Matching videos in rank order; empty when there are none.', resolve: (s) => objects(s.raw.videos) }),
-    shorts: t.field({ type: [VideositeShortsSection], description: 'Shelves of shorts shown among the results; empty when there are none.', resolve: (s) => objects(s.raw.shorts) }),
+    videos: t.field({
+      type: [VideositeSearchVideo],
+      description: `The first \`first\` matching videos in rank order (default ${SEARCH_LISTS.videos.default}, at most ${SEARCH_LISTS.videos.max}); empty when there are none.`,
+      args: { first: t.arg.int(listArgs(SEARCH_LISTS.videos, 'videos')) },
+      extensions: listExtensions(SEARCH_LISTS.videos),
+      resolve: (s, args) => firstOf(objects(s.raw.videos), args.first, SEARCH_LISTS.videos),
+    }),
+    channels: t.field({
+      type: [VideositeSearchChannel],
+      description: `The first \`first\` channels the results list on their own (upstream \`channels\`, sent for some queries; default ${SEARCH_LISTS.channels.default}); empty when there are none.`,
+      args: { first: t.arg.int(listArgs(SEARCH_LISTS.channels, 'channels')) },
+      extensions: listExtensions(SEARCH_LISTS.channels),
+      resolve: (s, args) => firstOf(objects(s.raw.channels), args.first, SEARCH_LISTS.channels),
+    }),
+    shorts: t.field({
+      type: [VideositeShortsSection],
+      description: `The first \`first\` shelves of shorts shown among the results (default ${SEARCH_LISTS.shorts.default}); empty when there are none.`,
+      args: { first: t.arg.int(listArgs(SEARCH_LISTS.shorts, 'shelves')) },
+      extensions: listExtensions(SEARCH_LISTS.shorts),
+      resolve: (s, args) => firstOf(objects(s.raw.shorts), args.first, SEARCH_LISTS.shorts),
+    }),
     suggestions: t.stringList({ description: 'Related searches the site suggests; empty when there are none.', resolve: (s) => strings(s.raw.suggestions) }),
     searchInformation: t.field({ type: VideositeSearchInformation, nullable: true, description: 'Totals of the search.', resolve: (s) => obj(s.raw.search_information) }),
     searchParameters: t.field({ type: VideositeSearchParameters, nullable: true, description: 'The parameters the upstream used.', resolve: (s) => obj(s.raw.search_parameters) }),

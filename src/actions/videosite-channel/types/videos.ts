@@ -1,8 +1,11 @@
 import { builder } from '../../../schema/builder.js';
-import { int, objects, text, type Raw } from '../../../schema/read.js';
+import { int, obj, objects, text, type Raw } from '../../../schema/read.js';
+import { linkUrl } from '../../videosite-shared/links.js';
 import { parseDuration } from '../../videosite-shared/duration.js';
 import { VideoThumbnail, thumbnailOf } from '../../videosite-shared/thumbnail.js';
 import { VideositeVideo } from '../../videosite-shared/video.js';
+import { firstOf, listArgs, listExtensions } from '../../descriptor.js';
+import { CHANNEL_LISTS } from '../load.js';
 
 export const VideositeHighlightedVideo = builder.objectRef<Raw>('VideositeHighlightedVideo').implement({
   description: 'The video a channel features at the top of its page (its trailer or a pinned video).',
@@ -10,6 +13,26 @@ export const VideositeHighlightedVideo = builder.objectRef<Raw>('VideositeHighli
   fields: (t) => ({
     description: t.string({ nullable: true, description: 'Description of the video.', resolve: (v) => text(v.description) }),
     publishedTime: t.string({ nullable: true, description: 'When the video was published, as relative display text (e.g. "2 months ago").', resolve: (v) => text(v.published_time) }),
+    externalLinks: t.field({
+      type: [VideositeExternalLink],
+      description: 'Links shown with the featured video (upstream `external_links`, sent for some channels), each as an object or a plain URL; empty when there are none.',
+      resolve: (v) => externalLinks(v.external_links),
+    }),
+  }),
+});
+
+/** `external_links` entries arrive as `{title, link}`/`{title, url}` objects or as plain strings. */
+function externalLinks(value: unknown): Raw[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((item): Raw[] => (typeof item === 'string' ? [{ link: item }] : obj(item) ? [obj(item)!] : []));
+}
+
+const VideositeExternalLink = builder.objectRef<Raw>('VideositeExternalLink').implement({
+  description: 'A link shown with a channel\'s featured video.',
+  fields: (t) => ({
+    title: t.string({ nullable: true, description: 'Label of the link, when given.', resolve: (l) => text(l.title) ?? text(l.text) }),
+    link: t.string({ nullable: true, description: 'The link exactly as the upstream wrote it (upstream `link` or `url`); may lack a scheme.', resolve: (l) => text(l.link) ?? text(l.url) }),
+    url: t.field({ type: 'URL', nullable: true, description: '`link` as an absolute URL (https added when it has no scheme); null when it is not a web address.', resolve: (l) => linkUrl(text(l.link) ?? text(l.url)) }),
   }),
 });
 
@@ -29,6 +52,12 @@ export const VideositeVideoSection = builder.objectRef<Raw>('VideositeVideoSecti
   description: 'A titled shelf of videos on a channel page (e.g. "Videos", "Popular videos").',
   fields: (t) => ({
     title: t.string({ nullable: true, description: 'Title of the section (upstream `section_title`).', resolve: (s) => text(s.section_title) }),
-    videos: t.field({ type: [VideositeSectionVideo], description: 'Videos of the section in page order; empty when it shows none.', resolve: (s) => objects(s.videos) }),
+    videos: t.field({
+      type: [VideositeSectionVideo],
+      description: `The first \`first\` videos of the section in page order (default ${CHANNEL_LISTS.sectionVideos.default}); empty when it shows none.`,
+      args: { first: t.arg.int(listArgs(CHANNEL_LISTS.sectionVideos, 'videos')) },
+      extensions: listExtensions(CHANNEL_LISTS.sectionVideos),
+      resolve: (s, args) => firstOf(objects(s.videos), args.first, CHANNEL_LISTS.sectionVideos),
+    }),
   }),
 });
