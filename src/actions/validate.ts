@@ -36,6 +36,7 @@ export function requireDomain(argument: string, value: string): string {
     host = url.hostname;
   }
   const raw = bareHost(host);
+  if (raw.length > 253) throw badInput(`"${argument}" must be at most 253 characters`, { argument, maxLength: 253 });
   const ascii = domainToASCII(raw);
   const labels = ascii.split('.');
   const valid =

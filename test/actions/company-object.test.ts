@@ -123,7 +123,7 @@ describe('company against the sandbox', () => {
 
   it.each([
     ['', 'must not be empty'],
-    ['https://hubspot.com/', 'must be a domain name'],
+    ['mailto:someone@hubspot.com', 'must be a domain name'],
     ['hubspot', 'must be a domain name'],
     ['hub spot.com', 'must be a domain name'],
     ['a'.repeat(300), 'at most 253'],

@@ -338,15 +338,15 @@ describe('photosocialProfile against the sandbox', () => {
   });
 
   it.each([
-    ['', 'must be 1 to 30'],
-    ['@', 'must be 1 to 30'],
-    ['   ', 'must be 1 to 30'],
-    ['has space', 'must be 1 to 30'],
-    ['user-name', 'must be 1 to 30'],
-    ['@@double', 'must be 1 to 30'],
-    ['émile', 'must be 1 to 30'],
-    ['a'.repeat(31), 'must be 1 to 30'],
-    ['name/../../etc', 'must be 1 to 30'],
+    ['', 'username of 1 to 30'],
+    ['@', 'username of 1 to 30'],
+    ['   ', 'username of 1 to 30'],
+    ['has space', 'username of 1 to 30'],
+    ['user-name', 'username of 1 to 30'],
+    ['@@double', 'username of 1 to 30'],
+    ['émile', 'username of 1 to 30'],
+    ['a'.repeat(31), 'username of 1 to 30'],
+    ['name/../../etc', 'username of 1 to 30'],
   ])('rejects username %j before any upstream call', async (username, message) => {
     const before = calls(gw);
     const { status, body } = await gw.query('query($u: String!) { photosocialProfile(username: $u) { username } }', { u: username });

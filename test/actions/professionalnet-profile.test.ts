@@ -215,8 +215,8 @@ describe('professionalnetProfile against the sandbox', () => {
     ['sam rivera', 'must be a profile handle'],
     ['sam.rivera', 'must be a profile handle'],
     ['../admin', 'must be a profile handle'],
-    ['https://www.professionalnet.example/company/northwind/', 'profile URL of the form'],
-    ['https://www.professionalnet.example/in/sam-rivera/details/skills/', 'profile URL of the form'],
+    ['https://www.professionalnet.example/company/northwind/', 'profile URL such as'],
+    ['www.professionalnet.example/in/', 'profile URL such as'],
     ['ftp://www.professionalnet.example/in/sam-rivera/', 'must be a profile handle'],
     ['https://www.professionalnet.example/in/x/', 'must be a profile handle'],
   ])('rejects handle %j before any upstream call', async (handle, message) => {

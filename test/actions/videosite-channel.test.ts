@@ -140,10 +140,10 @@ describe('videositeChannel against the sandbox', () => {
   it.each([
     ['', 'must not be empty'],
     ['   ', 'must not be empty'],
-    ['www.videosite.example/@name', 'absolute http(s) URL'],
-    ['@name', 'absolute http(s) URL'],
-    ['ftp://videosite.example/@name', 'http(s) URL'],
-    ['javascript:alert(1)', 'http(s) URL'],
+    ['https://www.videosite.example/watch?v=dQw4w9WgXcQ', 'must be a channel such as "@name"'],
+    ['@', 'must be a channel such as "@name"'],
+    ['ftp://videosite.example/@name', 'must be a channel such as "@name"'],
+    ['javascript:alert(1)', 'must be a channel such as "@name"'],
     [`https://www.videosite.example/${'a'.repeat(2100)}`, 'at most 2048'],
   ])('rejects url %j before any upstream call', async (url, message) => {
     const before = calls(gw);

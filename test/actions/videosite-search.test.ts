@@ -141,17 +141,20 @@ describe('videositeSearch against upstream variants', () => {
             { id: 'v3', length: '12:34:56:78', thumbnail: { static: null, rich: null } },
             { id: 'v4', length: ' 7:08 ', thumbnail: ['https://i.example/v4.jpg'] },
           ],
-          channels: [{ title: 'A channel result' }],
+          channels: [{ title: 'A channel result', link: 'videosite.example/@AChannel/videos', handle: '@AChannel', subscribers: '1,200,000', is_verified: true }, 'junk'],
+          country: 'US',
           suggestions: 'not a list',
         },
       }),
     );
     const gwUp = await startGateway(upstreamEnv(up));
     try {
-      const { body } = await gwUp.query(`{ videositeSearch(query: "variants") { ${EVERY_FIELD} } }`);
+      const { body } = await gwUp.query(`{ videositeSearch(query: "variants") { ${EVERY_FIELD} channels { title link handle isVerified subscriberCount } } }`);
       expect(body.errors).toBeUndefined();
       const s = body.data!.videositeSearch;
-      expect(s).toMatchObject({ query: 'variants', suggestions: [], additionalFields: { channels: [{ title: 'A channel result' }] }, searchInformation: { totalResults: 12345 }, searchParameters: null });
+      // `channels` is typed (a junk entry is dropped); other unmodelled keys stay in additionalFields.
+      expect(s).toMatchObject({ query: 'variants', suggestions: [], additionalFields: { country: 'US' }, searchInformation: { totalResults: 12345 }, searchParameters: null });
+      expect(s.channels).toEqual([{ title: 'A channel result', link: null, handle: '@AChannel', isVerified: true, subscriberCount: 1_200_000 }]);
       expect(s.shorts[0].items.map((i: any) => i.thumbnail)).toEqual([still('https://i.example/s1.jpg'), null]);
       expect(s.videos.map((v: any) => [v.id, v.lengthSeconds, v.thumbnail])).toEqual([
         ['v1', 59, still('https://i.example/v1.jpg')],

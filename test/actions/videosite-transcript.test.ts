@@ -83,8 +83,9 @@ describe('videositeTranscript against the sandbox', () => {
 
   it.each([
     ['', 'must not be empty'],
-    ['dQw4w9WgXcQ', 'absolute http(s) URL'],
-    ['file:///etc/passwd', 'http(s) URL'],
+    ['dQw4', 'must be a video link such as https://'],
+    ['https://www.videosite.example/@sandboxstudio', 'must be a video link such as https://'],
+    ['file:///etc/passwd', 'must be a video link such as https://'],
     ['https://www.videosite.example/watch?v=a\u0000b', 'control characters'],
   ])('rejects url %j before any upstream call', async (url, message) => {
     const before = calls(gw);

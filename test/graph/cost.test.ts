@@ -26,13 +26,25 @@ describe('the static estimate', () => {
     ['financialProfiles: distinct symbols in one batch', '{ a: financialProfiles(symbols: ["AAPL", "nke"]) { symbol } b: financialProfiles(symbols: ["aapl", "KO"]) { symbol } }', 1],
     ['root symbols and company links share the first wave', '{ c: company(domain: "apple.com") { financialProfile { symbol } } f: financialProfiles(symbols: ["KO"]) { symbol } }', 2],
     ['profiles -> companies (x3) -> profiles: a second symbol wave', '{ financialProfiles(symbols: ["HUBS", "NKE", "GOOGL"]) { company { financialProfile { symbol } } } }', 5],
-    ['search: 1 + 20 transcripts (documented cap of 20 results)', '{ videositeSearch(query: "x") { videos { transcript { title } } } }', 21],
-    ['search: transcripts and result channels', '{ videositeSearch(query: "x") { videos { transcript { title } channel { details { requestedUrl } } } } }', 41],
-    ['search shorts: 1 + 3 shelves x 10', '{ videositeSearch(query: "x") { shorts { items { transcript { title } } } } }', 31],
+    ['search: 1 + 5 transcripts (videos default to first: 5)', '{ videositeSearch(query: "x") { videos { transcript { title } } } }', 6],
+    ['search: 1 + 20 transcripts (first: 20)', '{ videositeSearch(query: "x") { videos(first: 20) { transcript { title } } } }', 21],
+    ['search: a first above the maximum counts the maximum (the field refuses it)', '{ videositeSearch(query: "x") { videos(first: 1000) { transcript { title } } } }', 21],
+    ['search: first: 0 makes no link calls', '{ videositeSearch(query: "x") { videos(first: 0) { transcript { title } } } }', 1],
+    ['search: transcripts and result channels', '{ videositeSearch(query: "x") { videos(first: 20) { transcript { title } channel { details { requestedUrl } } } } }', 41],
+    ['search: typed result channels', '{ videositeSearch(query: "x") { channels(first: 2) { details { requestedUrl } } } }', 3],
+    ['search shorts: defaults 1 shelf x 5', '{ videositeSearch(query: "x") { shorts { items { transcript { title } } } } }', 6],
+    ['search shorts: 1 + 3 shelves x 10', '{ videositeSearch(query: "x") { shorts(first: 3) { items(first: 10) { transcript { title } } } } }', 31],
     ['channel: highlighted transcript', `{ videositeChannel(url: "${CHANNEL}") { highlightedVideo { transcript { title } } } }`, 2],
-    ['channel: 1 + 6 shelves x 12 transcripts', `{ videositeChannel(url: "${CHANNEL}") { videosSections { videos { transcript { title } } } } }`, 73],
-    ['the same field selected twice merges (it resolves once)', '{ videositeSearch(query: "x") { videos { transcript { title } } videos { transcript { text } } } }', 21],
-    ['aliased link fields count apart', '{ videositeSearch(query: "x") { videos { a: transcript { title } b: transcript { text } } } }', 41],
+    ['channel: defaults 2 shelves x 5 transcripts', `{ videositeChannel(url: "${CHANNEL}") { videosSections { videos { transcript { title } } } } }`, 11],
+    ['channel: 1 + 6 shelves x 12 transcripts', `{ videositeChannel(url: "${CHANNEL}") { videosSections(first: 6) { videos(first: 12) { transcript { title } } } } }`, 73],
+    ['the same field selected twice merges (it resolves once)', '{ videositeSearch(query: "x") { videos { transcript { title } } videos { transcript { text } } } }', 6],
+    ['aliased link fields count apart', '{ videositeSearch(query: "x") { videos { a: transcript { title } b: transcript { text } } } }', 11],
+    [
+      'the realistic video page: 1 + 5 transcripts + 5 channels, 1 + 2 x 5 transcripts',
+      `{ videositeSearch(query: "x") { videos(first: 5) { title transcript { text } channel { details { about { description } } } } }
+         videositeChannel(url: "${CHANNEL}") { videosSections(first: 2) { videos(first: 5) { transcript { text } } } } }`,
+      22,
+    ],
     ['a list bounded by `first`', '{ microblogPosts(query: "x", first: 5) { text } }', 1],
   ])('%s: %s -> %i', (_name, query, expected) => {
     expect(cost(query)).toBe(expected);
@@ -43,7 +55,7 @@ describe('the static estimate', () => {
       query Videos($q: String!) { videositeSearch(query: $q) { ...Results } again: videositeSearch(query: "y") { ...Results } }
       fragment Results on VideositeSearch { videos { ...Watch } }
       fragment Watch on VideositeVideo { ... on VideositeVideo { transcript { title } } }`;
-    expect(cost(query, { q: 'x' })).toBe(42);
+    expect(cost(query, { q: 'x' })).toBe(12);
   });
 
   it('ignores inline fragments for other types', () => {
@@ -92,8 +104,8 @@ describe('the cost limit over HTTP', () => {
   it('rejects an operation over the budget before any upstream call: COST_LIMIT_EXCEEDED, HTTP 400, cost and budget', async () => {
     const before = totalCalls();
     const { status, body } = await gw.query(`{
-      videositeSearch(query: "zippers") { videos { transcript { title } channel { details { requestedUrl } } } }
-      videositeChannel(url: "${CHANNEL}") { videosSections { videos { transcript { title } } } }
+      videositeSearch(query: "zippers") { videos(first: 20) { transcript { title } channel { details { requestedUrl } } } }
+      videositeChannel(url: "${CHANNEL}") { videosSections(first: 6) { videos(first: 12) { transcript { title } } } }
     }`);
     expect(status).toBe(400);
     expect(body.data).toBeUndefined();
@@ -144,7 +156,7 @@ describe('the runtime counter', () => {
     await up.close();
   });
 
-  it('stops calls at the budget when a list is longer than its cap: the rest carry COST_LIMIT_EXCEEDED', async () => {
+  it('a list longer than `first` is cut at `first`: the calls made stay within the estimate', async () => {
     const ids = Array.from({ length: 30 }, (_, i) => `video${String(i).padStart(5, '0')}`);
     up.handle((call, _req, res) => {
       if (call.action === 'run_videosite_search') {
@@ -153,19 +165,21 @@ describe('the runtime counter', () => {
       const id = new URL(String(call.body.url)).searchParams.get('v');
       return json(res, 200, { status: 200, response: `Title of ${id}\nText of ${id}`, metadata: { id } });
     });
-    const { status, body } = await gw.query('{ videositeSearch(query: "long") { videos { id transcript { title } } } }');
+    const { status, body } = await gw.query('{ videositeSearch(query: "long") { videos(first: 20) { id transcript { title } } } }');
     expect(status).toBe(200);
+    expect(body.errors).toBeUndefined();
     const videos = body.data!.videositeSearch.videos as Array<{ id: string; transcript: { title: string } | null }>;
-    expect(videos).toHaveLength(30);
-    expect(videos.slice(0, 20).map((v) => v.transcript)).toEqual(ids.slice(0, 20).map((id) => ({ title: `Title of ${id}` })));
-    expect(videos.slice(20).map((v) => v.transcript)).toEqual(Array(10).fill(null));
-    expect(body.errors).toHaveLength(10);
-    for (const [i, error] of body.errors!.entries()) {
-      expect(error.path).toEqual(['videositeSearch', 'videos', 20 + i, 'transcript']);
-      expect(error.extensions).toMatchObject({ code: 'COST_LIMIT_EXCEEDED', action: 'get_videosite_transcript', budget: 21 });
-    }
+    expect(videos.map((v) => v.transcript)).toEqual(ids.slice(0, 20).map((id) => ({ title: `Title of ${id}` })));
     expect(up.calls).toHaveLength(21);
     expect(body.extensions!.gateway).toMatchObject({ upstreamCalls: 21, cost: { estimated: 21, budget: 21 } });
+  });
+
+  it('a `first` above the maximum is BAD_USER_INPUT on the list, and nothing below it is called', async () => {
+    up.calls.length = 0;
+    const { body } = await gw.query('{ videositeSearch(query: "long") { videos(first: 21) { transcript { title } } } }');
+    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'first', max: 20 });
+    expect(body.errors![0]!.message).toContain('from 0 to 20');
+    expect(up.calls.map((c) => c.action)).toEqual(['run_videosite_search']);
   });
 });
 
@@ -178,7 +192,8 @@ describe('the example operations of the graph', () => {
 
   it.each([
     ['20-company-graph', 4, 3],
-    ['21-video-graph', 43, 7],
+    ['21-video-graph', 13, 7],
+    ['22-video-page', 22, 9],
   ])('%s: estimated %i, makes %i calls against the sandbox', async (name, estimated, made) => {
     const example = loadExamples().find((e) => e.name === name)!;
     const { body } = await gw.query(example.query, example.variables ?? undefined);

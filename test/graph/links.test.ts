@@ -120,7 +120,7 @@ describe('video links', () => {
       { id: 'qW3eR7tY1uI', link: 'https://www.videosite.example/watch?v=qW3eR7tY1uI&pp=ygUHc2FuZGJveA%3D%3D', transcript: { requestedUrl: 'https://www.videosite.example/watch?v=qW3eR7tY1uI', title: 'How a Zipper Is Made' } },
     ]);
     expect(calls).toEqual({ run_videosite_search: 1, get_videosite_transcript: 3 });
-    expect(body.extensions!.gateway.cost).toEqual({ estimated: 21, budget: 200 });
+    expect(body.extensions!.gateway.cost).toEqual({ estimated: 6, budget: 200 });
   });
 
   it('the same video reached from a search, a channel shelf and the root field is ONE transcript call', async () => {
