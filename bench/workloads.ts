@@ -1,6 +1,6 @@
 import { isListType, isNonNullType, isObjectType, isInterfaceType, type GraphQLOutputType } from 'graphql';
 import { schema } from '../src/schema/index.js';
-import { SANDBOX_SYMBOLS } from '../src/sandbox/samples/financial-profile.js';
+import { SANDBOX_SYMBOLS } from '../src/actions/financial-profile/sample.js';
 
 export const gql = (query: string, variables?: Record<string, unknown>) => JSON.stringify({ query, variables });
 

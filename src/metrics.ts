@@ -40,7 +40,7 @@ export class Metrics {
   });
   private readonly batchSize = new Histogram({
     name: 'lookup_graph_financial_batch_symbols',
-    help: 'Symbols per company_financial_profile upstream call.',
+    help: 'Symbols per financial-profile upstream call.',
     buckets: [1, 2, 3, 5, 10, 20, 50, 100],
     registers: [this.registry],
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FLAG_GROUPS } from '../../src/actions/photosocial-profile/flags.js';
-import { photosocialProfile } from '../../src/sandbox/samples/photosocial-profile.js';
+import { photosocialProfile } from '../../src/actions/photosocial-profile/sample.js';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
 import { restPayloadBytes, startGateway, type RunningGateway } from '../support/gateway.js';
 

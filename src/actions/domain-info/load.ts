@@ -1,5 +1,5 @@
 import type { GatewayContext } from '../../context.js';
-import { domainInfo } from '../../sandbox/samples/domain-info.js';
+import { domainInfo } from './sample.js';
 import { defineLookup } from '../descriptor.js';
 import { responseObject } from '../loader.js';
 import type { Raw } from '../../schema/read.js';

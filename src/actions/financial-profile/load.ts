@@ -3,7 +3,7 @@ import type { GatewayContext } from '../../context.js';
 import { scheduleSymbolBatch, trackCall } from '../../cost/meter.js';
 import type { ActionEnvelope } from '../../upstream/client.js';
 import { ActionError, badInput } from '../../upstream/errors.js';
-import { financialProfiles } from '../../sandbox/samples/financial-profile.js';
+import { financialProfiles } from './sample.js';
 import type { ActionDescriptor } from '../descriptor.js';
 import { loaderFor, responseArray } from '../loader.js';
 import { obj, str, type Raw } from '../../schema/read.js';

@@ -1,6 +1,6 @@
 import type { GatewayContext } from '../../context.js';
 import { objects, type Raw } from '../../schema/read.js';
-import { microblogPosts } from '../../sandbox/samples/microblog-posts.js';
+import { microblogPosts } from './sample.js';
 import { defineLookup } from '../descriptor.js';
 import { responseArray } from '../loader.js';
 

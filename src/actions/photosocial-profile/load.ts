@@ -1,6 +1,6 @@
 import type { GatewayContext } from '../../context.js';
 import type { ActionEnvelope } from '../../upstream/client.js';
-import { photosocialProfile } from '../../sandbox/samples/photosocial-profile.js';
+import { photosocialProfile } from './sample.js';
 import { ActionError, badInput } from '../../upstream/errors.js';
 import { defineLookup } from '../descriptor.js';
 import { obj, type Raw } from '../../schema/read.js';

@@ -1,6 +1,6 @@
 import type { GatewayContext } from '../../context.js';
 import type { Raw } from '../../schema/read.js';
-import { professionalnetProfile } from '../../sandbox/samples/professionalnet-profile.js';
+import { professionalnetProfile } from './sample.js';
 import { defineLookup } from '../descriptor.js';
 import { responseObject } from '../loader.js';
 

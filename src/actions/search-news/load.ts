@@ -1,6 +1,6 @@
 import type { GatewayContext } from '../../context.js';
 import type { Raw } from '../../schema/read.js';
-import { searchNews } from '../../sandbox/samples/search-news.js';
+import { searchNews } from './sample.js';
 import { defineLookup } from '../descriptor.js';
 import { responseObject } from '../loader.js';
 

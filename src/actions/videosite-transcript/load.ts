@@ -1,6 +1,6 @@
 import type { GatewayContext } from '../../context.js';
 import { obj, type Raw } from '../../schema/read.js';
-import { videositeTranscript } from '../../sandbox/samples/videosite-transcript.js';
+import { videositeTranscript } from './sample.js';
 import { defineLookup } from '../descriptor.js';
 import { wrongShape } from '../loader.js';
 

@@ -5,7 +5,7 @@
  * The third video is also on the sandbox channel's "Videos" shelf (as live, its link here carries a
  * tracking parameter), so one transcript can be reached from both.
  */
-/** The channel two of the search results come from (also the sandbox channel of get_videosite_channel). */
+/** The channel two of the search results come from (also the sandbox's channel page). */
 const SANDBOX_STUDIO = {
   id: 'UCsandboxStudio0000000001',
   link: 'https://www.videosite.example/@sandboxstudio',
