@@ -33,7 +33,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { DEFAULT_LIST_CAP, FINANCIAL_ROOT, type FieldCost, type ListBound } from './model.js';
+import { DEFAULT_LIST_CAP, type FieldCost, type ListBound, type SymbolsArgument } from './model.js';
 
 export interface CostEstimate {
   /** The most upstream calls the operation can make. */
@@ -107,8 +107,9 @@ function walkSelections(walk: Walk, type: GraphQLObjectType, selectionSets: read
 
     let childWave = wave;
     const declared = field.extensions?.cost as FieldCost | undefined;
-    if (isRoot && name === FINANCIAL_ROOT.field) {
-      for (const symbol of symbolsOf(args)) walk.rootSymbols.add(symbol);
+    const symbolsArgument = isRoot ? (field.extensions?.symbols as SymbolsArgument | undefined) : undefined;
+    if (symbolsArgument) {
+      for (const symbol of symbolsOf(args, symbolsArgument)) walk.rootSymbols.add(symbol);
       childWave = wave + 1;
     } else if (declared?.batchedSymbols) {
       walk.waves[wave] = (walk.waves[wave] ?? 0) + multiplier;
@@ -182,9 +183,10 @@ function argumentsOf(walk: Walk, field: GraphQLField<unknown, unknown>, node: Fi
   }
 }
 
-function symbolsOf(args: Record<string, unknown>): string[] {
-  const value = args[FINANCIAL_ROOT.symbolsArgument];
-  return Array.isArray(value) ? value.filter((s): s is string => typeof s === 'string').map((s) => s.trim().toUpperCase()) : [];
+function symbolsOf(args: Record<string, unknown>, symbols: SymbolsArgument): string[] {
+  const value = args[symbols.argument];
+  // A symbol that does not reduce is refused by the field; counting it as written is an upper bound.
+  return Array.isArray(value) ? value.filter((s): s is string => typeof s === 'string').map((s) => symbols.canonical(s) ?? s) : [];
 }
 
 /** How many items a list field returns at most; 1 for a field that is not a list. */
@@ -199,7 +201,8 @@ function listLength(parent: GraphQLObjectType, field: GraphQLField<unknown, unkn
 }
 
 function listBound(_parent: GraphQLObjectType, field: GraphQLField<unknown, unknown>, args: Record<string, unknown>, isRoot: boolean): number {
-  if (isRoot && field.name === FINANCIAL_ROOT.field) return Math.max(symbolsOf(args).length, 0);
+  const symbols = isRoot ? (field.extensions?.symbols as SymbolsArgument | undefined) : undefined;
+  if (symbols) return symbolsOf(args, symbols).length;
   const first = typeof args.first === 'number' && Number.isInteger(args.first) ? Math.max(args.first, 0) : null;
   const bound = field.extensions?.listBound as ListBound | undefined;
   // A `first` above the maximum is refused by the field itself; it can return no more than the maximum.

@@ -24,8 +24,15 @@ export interface FieldCost {
   batchedSymbols?: boolean;
 }
 
-/** The root field whose cost is its distinct symbols divided by the batch size, and its argument. */
-export const FINANCIAL_ROOT = { field: 'financialProfiles', symbolsArgument: 'symbols' } as const;
+/**
+ * A root field whose cost is its distinct symbols divided by the batch size declares, in its
+ * extensions under `symbols`, the argument that holds them and their canonical form (so "BRK.B" and
+ * "BRK-B" count once, as they are one lookup).
+ */
+export interface SymbolsArgument {
+  argument: string;
+  canonical: (symbol: string) => string | null;
+}
 
 /** The `first:` bounds of a list field, kept in its GraphQL extensions under `listBound`. */
 export interface ListBound {

@@ -58,6 +58,10 @@ describe('the static estimate', () => {
     expect(cost(query, { q: 'x' })).toBe(12);
   });
 
+  it('counts symbols in canonical form: BRK.B, brk-b and BRK/B are one lookup', () => {
+    expect(cost('{ financialProfiles(symbols: ["BRK.B", "brk-b", "BRK/B", "^gspc"]) { symbol } }', undefined, 1)).toBe(2);
+  });
+
   it('ignores inline fragments for other types', () => {
     expect(cost('{ videositeSearch(query: "x") { videos { ... on VideositeSectionVideo { transcript { title } } } } }')).toBe(1);
   });

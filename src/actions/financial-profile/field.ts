@@ -1,5 +1,7 @@
 import { builder } from '../../schema/builder.js';
 import { badInput } from '../../upstream/errors.js';
+import type { SymbolsArgument } from '../../cost/model.js';
+import { symbolKey } from '../link-keys.js';
 import { canonicalSymbol, financialProfileAction, loadFinancialProfile } from './load.js';
 import { FinancialProfile } from './types.js';
 
@@ -11,6 +13,8 @@ builder.queryField(financialProfileAction.rootField, (t) =>
     nullable: { list: true, items: true },
     description:
       'Financial and market profiles by stock symbol (upstream action company_financial_profile), in the order asked. Every symbol asked anywhere in one operation goes upstream in one call. A symbol the upstream does not know is null with a NOT_FOUND error at its index; the others still resolve.',
+    // The estimate counts distinct canonical symbols, batched.
+    extensions: { symbols: { argument: 'symbols', canonical: symbolKey } satisfies SymbolsArgument },
     args: {
       symbols: t.arg.stringList({ required: true, description: `Stock symbols, e.g. ["AAPL", "NKE"]; case-insensitive, 1 to ${MAX_SYMBOLS_PER_FIELD}. Index symbols keep their caret ("^GSPC"); a share class may be written "BRK.B", "BRK/B" or "BRK-B" (looked up as "BRK-B"); a leading "$" is ignored.` }),
     },
