@@ -1,0 +1,95 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
+import { startGateway, type RunningGateway } from '../support/gateway.js';
+
+const PAGE = readFileSync(new URL('../../schema/examples/22-video-page.graphql', import.meta.url), 'utf8');
+
+/** An upstream where every video and channel is distinct, so no lookup is shared: the page makes every call it can. */
+describe('the realistic video page, with nothing shared', () => {
+  let up: FaultUpstream;
+  let gw: RunningGateway;
+  beforeAll(async () => {
+    up = await startFaultUpstream();
+    gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'false' })); // default COST_BUDGET (50)
+    const video = (id: string) => ({ id, title: id, link: `https://www.videosite.example/watch?v=${id}` });
+    up.handle((call, _req, res) => {
+      if (call.action === 'run_videosite_search') {
+        const videos = Array.from({ length: 20 }, (_, i) => ({ ...video(`search${i}`), channel: { title: `C${i}`, link: `https://www.videosite.example/@c${i}` } }));
+        return json(res, 200, { status: 200, response: { videos } });
+      }
+      if (call.action === 'get_videosite_channel') {
+        const sections = Array.from({ length: 6 }, (_, s) => ({ section_title: `S${s}`, videos: Array.from({ length: 12 }, (_, i) => video(`shelf${s}x${i}`)) }));
+        return json(res, 200, { status: 200, response: { channel: { title: String(call.body.url) }, videos_sections: sections } });
+      }
+      return json(res, 200, { status: 200, response: `T\nText of ${call.body.url}`, metadata: {} });
+    });
+  });
+  afterAll(async () => {
+    await gw.close();
+    await up.close();
+  });
+
+  it('runs under the default budget, and the estimate in extensions equals the calls made', async () => {
+    const { status, body } = await gw.query(PAGE);
+    expect(status).toBe(200);
+    expect(body.errors).toBeUndefined();
+    expect(body.data!.videositeSearch.videos).toHaveLength(5);
+    expect(body.data!.videositeChannel.videosSections).toHaveLength(2);
+    expect(body.data!.videositeChannel.videosSections[1].videos).toHaveLength(5);
+    expect(body.extensions!.gateway).toMatchObject({ upstreamCalls: 22, cost: { estimated: 22, budget: 50 } });
+    expect(up.calls).toHaveLength(22);
+  });
+});
+
+describe('reachable keys of the current upstream shapes', () => {
+  let up: FaultUpstream;
+  let gw: RunningGateway;
+  beforeAll(async () => {
+    up = await startFaultUpstream();
+    gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'false' }));
+    up.handle((call, _req, res) => {
+      if (call.action === 'get_crm_owners') {
+        return json(res, 200, {
+          status: 200,
+          response: [
+            { id: '1', userId: 9001, type: 'PERSON', archived: false, firstName: 'Ana', lastName: 'Lee', teams: [{ id: '77', name: 'Sales', primary: true }, { id: '78', name: 'EMEA', primary: false }] },
+            { id: '2', archived: true, firstName: 'Bo', lastName: 'Ek', teams: [] },
+            { id: '3', firstName: '', lastName: '', userRole: 'x' },
+            { id: '4', firstName: 'Cy', lastName: '', teams: ['Support'] },
+          ],
+        });
+      }
+      return json(res, 200, {
+        status: 200,
+        response: { highlighted_video: { id: 'h1', external_links: [{ title: 'Shop', link: 'shop.example/x' }, 'https://merch.example/', { url: 'https://patreon.example/c' }, 42] } },
+      });
+    });
+  });
+  afterAll(async () => {
+    await gw.close();
+    await up.close();
+  });
+
+  it('CRM owners: teams as objects or strings, archived, userId and type', async () => {
+    const { body } = await gw.query('{ crmOwners(portal: "https://app.crm.example/contacts/0139981/objects") { id userId type isArchived teams teamCount teamList { id name isPrimary } } }');
+    expect(body.errors).toBeUndefined();
+    expect(up.calls[0]!.body).toEqual({ crm_portal: '139981' });
+    expect(body.data!.crmOwners).toEqual([
+      { id: '1', userId: '9001', type: 'PERSON', isArchived: false, teams: ['Sales', 'EMEA'], teamCount: 2, teamList: [{ id: '77', name: 'Sales', isPrimary: true }, { id: '78', name: 'EMEA', isPrimary: false }] },
+      { id: '2', userId: null, type: null, isArchived: true, teams: [], teamCount: 0, teamList: [] },
+      { id: '3', userId: null, type: null, isArchived: true, teams: [], teamCount: 0, teamList: [] },
+      { id: '4', userId: null, type: null, isArchived: false, teams: ['Support'], teamCount: 1, teamList: [{ id: null, name: 'Support', isPrimary: null }] },
+    ]);
+  });
+
+  it("the highlighted video's external links", async () => {
+    const { body } = await gw.query('{ videositeChannel(url: "@x") { highlightedVideo { externalLinks { title link url } } } }');
+    expect(body.errors).toBeUndefined();
+    expect(body.data!.videositeChannel.highlightedVideo.externalLinks).toEqual([
+      { title: 'Shop', link: 'shop.example/x', url: 'https://shop.example/x' },
+      { title: null, link: 'https://merch.example/', url: 'https://merch.example/' },
+      { title: null, link: 'https://patreon.example/c', url: 'https://patreon.example/c' },
+    ]);
+  });
+});
