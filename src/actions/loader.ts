@@ -3,6 +3,7 @@ import type { GatewayContext } from '../context.js';
 import type { ActionEnvelope } from '../upstream/client.js';
 import { ActionError } from '../upstream/errors.js';
 import { trackCall } from '../cost/meter.js';
+import { tagOrigin } from '../identity/origin.js';
 
 /** This request's loader for one action, created on first use so that every repeat is deduplicated. */
 export function loaderFor<K, V>(ctx: GatewayContext, name: string, create: () => DataLoader<K, V>): DataLoader<K, V> {
@@ -54,6 +55,7 @@ async function fetchOne<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: 
   ));
   ctx.usage.lookups.push({ action: spec.action, key: cacheKey, source: outcome.source });
   if (outcome.error) throw outcome.error;
+  tagOrigin(outcome.value, spec.action, cacheKey); // items of the result derive their node ids from it
   return spec.parse(outcome.value!, key);
 }
 

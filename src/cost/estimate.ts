@@ -33,6 +33,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { lookupsOfNodeIds, NODE_ROOTS } from '../identity/global-id.js';
 import { DEFAULT_LIST_CAP, FINANCIAL_ROOT, LIST_CAPS, type FieldCost } from './model.js';
 
 export interface CostEstimate {
@@ -109,6 +110,12 @@ function walkSelections(walk: Walk, type: GraphQLObjectType, selectionSets: read
     const declared = field.extensions?.cost as FieldCost | undefined;
     if (isRoot && name === FINANCIAL_ROOT.field) {
       for (const symbol of symbolsOf(args)) walk.rootSymbols.add(symbol);
+      childWave = wave + 1;
+    } else if (isRoot && NODE_ROOTS[name]) {
+      // node(id:) / nodes(ids:): one lookup per distinct lookup the ids name; symbols join the root batch.
+      const { lookups, symbols } = lookupsOfNodeIds(args[NODE_ROOTS[name].argument], FINANCIAL_ROOT.action);
+      walk.lookupCalls += lookups;
+      for (const symbol of symbols) walk.rootSymbols.add(symbol);
       childWave = wave + 1;
     } else if (declared?.batchedSymbols) {
       walk.waves[wave] = (walk.waves[wave] ?? 0) + multiplier;
@@ -200,6 +207,10 @@ function listLength(parent: GraphQLObjectType, field: GraphQLField<unknown, unkn
 
 function listBound(parent: GraphQLObjectType, field: GraphQLField<unknown, unknown>, args: Record<string, unknown>, isRoot: boolean): number {
   if (isRoot && field.name === FINANCIAL_ROOT.field) return Math.max(symbolsOf(args).length, 0);
+  if (isRoot && NODE_ROOTS[field.name]?.list) {
+    const ids = args[NODE_ROOTS[field.name]!.argument];
+    return Array.isArray(ids) ? ids.length : 0;
+  }
   if (typeof args.first === 'number' && Number.isInteger(args.first) && args.first >= 0) return args.first;
   return LIST_CAPS[`${parent.name}.${field.name}`] ?? DEFAULT_LIST_CAP;
 }

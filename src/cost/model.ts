@@ -27,7 +27,7 @@ export function linkCost(action: string, options: { batchedSymbols?: boolean } =
 }
 
 /** The root field whose cost is its distinct symbols divided by the batch size, and its argument. */
-export const FINANCIAL_ROOT = { field: 'financialProfiles', symbolsArgument: 'symbols' } as const;
+export const FINANCIAL_ROOT = { field: 'financialProfiles', symbolsArgument: 'symbols', action: 'company_financial_profile' } as const;
 
 /**
  * Upper bounds for list lengths the schema does not bound with an argument. The upstream returns one

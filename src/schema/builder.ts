@@ -1,6 +1,9 @@
 import SchemaBuilder from '@pothos/core';
+import RelayPlugin from '@pothos/plugin-relay';
 import { DateResolver, DateTimeResolver, JSONResolver, SafeIntResolver, URLResolver } from 'graphql-scalars';
 import type { GatewayContext } from '../context.js';
+import { decodeNodeId, encodeNodeId } from '../identity/global-id.js';
+import { nodeTypeOf } from '../identity/origin.js';
 
 /** The Pothos builder, its scalars and the Context type. Types live with their actions. */
 export const builder = new SchemaBuilder<{
@@ -13,7 +16,21 @@ export const builder = new SchemaBuilder<{
     SafeInt: { Input: number; Output: number };
     URL: { Input: URL; Output: string };
   };
-}>({ defaultFieldNullability: false });
+}>({
+  defaultFieldNullability: false,
+  plugins: [RelayPlugin],
+  // Node ids are opaque: the type, the action and its canonical key (src/identity). A malformed id is BAD_USER_INPUT.
+  relay: {
+    encodeGlobalID: encodeNodeId,
+    decodeGlobalID: decodeNodeId,
+    nodeTypeOptions: {
+      description: 'An object the gateway can fetch again by its `id` with `node(id:)` or `nodes(ids:)`. The id is opaque and stable: the same object has the same id from any path, two different objects never share one.',
+      resolveType: (value: unknown) => nodeTypeOf(value) ?? null,
+    },
+    nodeQueryOptions: false,
+    nodesQueryOptions: false,
+  },
+});
 
 builder.addScalarType('Date', DateResolver);
 builder.addScalarType('DateTime', DateTimeResolver);

@@ -17,6 +17,20 @@ import '../actions/domain-info/links.js';
 import '../actions/financial-profile/links.js';
 import '../actions/videosite-shared/video-links.js';
 import '../actions/videosite-search/links.js';
+// Identity: `id` on every object a lookup returns, the Node interface, node(id:) and nodes(ids:).
+import '../identity/node.js';
+import '../actions/company-object/node.js';
+import '../actions/crm-owners/node.js';
+import '../actions/domain-info/node.js';
+import '../actions/financial-profile/node.js';
+import '../actions/microblog-posts/node.js';
+import '../actions/photosocial-profile/node.js';
+import '../actions/professionalnet-profile/node.js';
+import '../actions/search-news/node.js';
+import '../actions/videosite-channel/node.js';
+import '../actions/videosite-search/node.js';
+import '../actions/videosite-shared/node.js';
+import '../actions/videosite-transcript/node.js';
 
 /** The whole schema, sorted so that its printed form is stable. */
 export const schema = lexicographicSortSchema(builder.toSchema());

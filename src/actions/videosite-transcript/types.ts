@@ -7,10 +7,10 @@ import { VideoThumbnail, thumbnailOf } from '../videosite-shared/thumbnail.js';
 import { publishedDate, splitTranscript } from './derive.js';
 import type { TranscriptSource } from './load.js';
 
-const VideositeTranscriptVideo = builder.objectRef<Raw>('VideositeTranscriptVideo').implement({
+export const VideositeTranscriptVideo = builder.objectRef<Raw>('VideositeTranscriptVideo').implement({
   description: 'Details of the video a transcript belongs to (upstream `metadata`).',
   fields: (t) => ({
-    id: t.id({ nullable: true, description: 'The site\'s video identifier.', resolve: (m) => id(m.id) }),
+    videoId: t.id({ nullable: true, description: 'The site\'s video identifier (upstream `id`). Was `id`, which is now the gateway\'s node id.', resolve: (m) => id(m.id) }),
     title: t.string({ nullable: true, description: 'Title of the video.', resolve: (m) => text(m.title) }),
     description: t.string({ nullable: true, description: 'Description of the video.', resolve: (m) => text(m.description) }),
     author: t.string({ nullable: true, description: 'Author of the video as the site names it (usually the channel name).', resolve: (m) => text(m.author) }),
