@@ -20,8 +20,8 @@ const EVERY_NODE = /* GraphQL */ `{
     videosSections { videos { __typename id videoId title } }
   }
   videositeTranscript(url: "https://www.videosite.example/watch?v=hL9xPq2ZkTs") { __typename id title video { __typename id videoId } }
-  videositeSearch(query: "engineering") { videos { __typename id videoId title } shorts { items { __typename id videoId title } } }
-  news(query: "gateways") { organicResults { __typename id title } }
+  videositeSearch(query: "engineering") { __typename id query videos { __typename id videoId title } shorts { items { __typename id videoId title } } }
+  news(query: "gateways") { __typename id query organicResults { __typename id title } }
   crmOwners(portal: "139981") { __typename id ownerId email }
   microblogPosts(query: "graphql", first: 3) { __typename id uri }
 }`;
@@ -90,5 +90,13 @@ describe('Node identity', () => {
     const gone = Buffer.from(`${typename}:${JSON.stringify([rest[0], rest[1], 'https://gone.example/article'])}`).toString('base64url');
     const res = await gw.query('query($id: ID!) { node(id: $id) { id } }', { id: gone });
     expect(res.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+  });
+});
+
+describe('client files', () => {
+  it('schema/client/*.json are what schema:print writes from the code', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { CLIENT_FILES } = await import('../../src/schema/print.js');
+    for (const [file, content] of Object.entries(CLIENT_FILES)) expect(readFileSync(file, 'utf8'), file).toBe(content());
   });
 });
