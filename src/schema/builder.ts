@@ -1,9 +1,10 @@
 import SchemaBuilder from '@pothos/core';
 import RelayPlugin from '@pothos/plugin-relay';
-import { DateResolver, DateTimeResolver, JSONResolver, SafeIntResolver, URLResolver } from 'graphql-scalars';
+import { DateResolver, DateTimeResolver, JSONResolver, SafeIntResolver } from 'graphql-scalars';
 import type { GatewayContext } from '../context.js';
 import { decodeNodeId, encodeNodeId } from '../identity/global-id.js';
 import { nodeTypeOf } from '../identity/origin.js';
+import { ExactURLScalar } from './exact-scalars.js';
 
 /** The Pothos builder, its scalars and the Context type. Types live with their actions. */
 export const builder = new SchemaBuilder<{
@@ -14,7 +15,7 @@ export const builder = new SchemaBuilder<{
     DateTime: { Input: Date; Output: string };
     JSON: { Input: unknown; Output: unknown };
     SafeInt: { Input: number; Output: number };
-    URL: { Input: URL; Output: string };
+    URL: { Input: string; Output: string };
   };
 }>({
   defaultFieldNullability: false,
@@ -36,7 +37,7 @@ builder.addScalarType('Date', DateResolver);
 builder.addScalarType('DateTime', DateTimeResolver);
 builder.addScalarType('JSON', JSONResolver);
 builder.addScalarType('SafeInt', SafeIntResolver);
-builder.addScalarType('URL', URLResolver);
+builder.addScalarType('URL', ExactURLScalar); // the upstream's string unchanged (graphql-scalars' URL re-serialises it)
 
 builder.queryType({
   description: 'Lookups over the Data Lookup Action Service. Each root field is one upstream action; it is null, with a coded error, when that lookup fails, so one failure never erases the rest of a response.',

@@ -17,6 +17,8 @@ import '../actions/domain-info/links.js';
 import '../actions/financial-profile/links.js';
 import '../actions/videosite-shared/video-links.js';
 import '../actions/videosite-search/links.js';
+// The upstream text beside parsed dates (exact values).
+import './upstream-texts.js';
 // Identity: `id` on every object a lookup returns, the Node interface, node(id:) and nodes(ids:).
 import '../identity/node.js';
 import '../actions/company-object/node.js';
