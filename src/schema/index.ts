@@ -1,5 +1,6 @@
 import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder.js';
+import { FreshDirective, withFreshReads } from '../cache/fresh.js';
 import '../actions/domain-info/field.js';
 import '../actions/financial-profile/field.js';
 import '../actions/crm-owners/field.js';
@@ -35,4 +36,4 @@ import '../actions/videosite-shared/node.js';
 import '../actions/videosite-transcript/node.js';
 
 /** The whole schema, sorted so that its printed form is stable. */
-export const schema = lexicographicSortSchema(builder.toSchema());
+export const schema = withFreshReads(lexicographicSortSchema(builder.toSchema({ directives: [FreshDirective] })));
