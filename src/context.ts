@@ -47,6 +47,12 @@ export interface LookupReport {
   action: string;
   key: string;
   source: LookupSource;
+  /** Seconds since the value was fetched from the upstream (0 for this operation's own call); null when it failed with nothing stored. */
+  ageSeconds: number | null;
+  /** How long the cache keeps this action's results (0 when off); not sent to clients, it sets Cache-Control. */
+  ttlSeconds?: number;
+  /** The lookup failed (not sent to clients: the error is in `errors`); the response is then not cacheable. */
+  failed?: boolean;
 }
 
 export interface RequestFacts {

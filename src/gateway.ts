@@ -16,6 +16,7 @@ import { createLookupCache, type CacheStatus, type LookupCache } from './cache/i
 import { createSecurity } from './security/index.js';
 import { costReportOf } from './cost/meter.js';
 import { costLimit } from './cost/plugin.js';
+import { cacheControl, publicReport } from './cache/cache-control.js';
 
 export interface Gateway {
   yoga: YogaServerInstance<Record<string, unknown>, GatewayContext>;
@@ -59,7 +60,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       })),
     },
     renderGraphiQL,
-    plugins: [healthz(cacheStatus, () => upstream.status()), ...security.plugins, gatewayExtensions(sandbox !== null), metrics.plugin(), variableCheck(), costLimit({ budget: config.costBudget, batchSize: config.financialBatchSize }), useGraphQlJit()],
+    plugins: [healthz(cacheStatus, () => upstream.status()), ...security.plugins, gatewayExtensions(sandbox !== null), cacheControl({ shareable: config.security.auth.mode === 'none' }), metrics.plugin(), variableCheck(), costLimit({ budget: config.costBudget, batchSize: config.financialBatchSize }), useGraphQlJit()],
   });
 
   return {
@@ -100,8 +101,8 @@ function gatewayExtensions(sandbox: boolean): Plugin<GatewayContext> {
         upstreamCalls: usage?.upstreamCalls ?? 0,
         // The operation's estimated cost in upstream calls and the budget it was held to (src/cost).
         cost: usage ? costReportOf(usage) : null,
-        // Per lookup: where its value came from (cache, upstream, or another request's call).
-        lookups: usage?.lookups ?? [],
+        // Per lookup: where its value came from (cache, upstream, or another request's call) and its age in seconds.
+        lookups: (usage?.lookups ?? []).map(publicReport),
       },
     },
   });

@@ -1,9 +1,12 @@
 import DataLoader from 'dataloader';
-import type { GatewayContext } from '../context.js';
+import type { GatewayContext, LookupReport } from '../context.js';
+import type { LookupOutcome } from '../cache/lookup-cache.js';
 import type { ActionEnvelope } from '../upstream/client.js';
 import { ActionError } from '../upstream/errors.js';
 import { trackCall } from '../cost/meter.js';
 import type { ActionDescriptor } from './descriptor.js';
+import { tagOrigin } from '../identity/origin.js';
+import { dispatchLookup, requestLookup } from '../cache/fresh.js';
 
 /** This request's loader for one action, created on first use so that every repeat is deduplicated. */
 export function loaderFor<K, V>(ctx: GatewayContext, name: string, create: () => DataLoader<K, V>): DataLoader<K, V> {
@@ -29,11 +32,14 @@ export function lookup<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: K
       batch: false, // one key per upstream call: no reason to wait for a batch; the per-request cache still dedupes
     }),
   );
+  // Inside a @fresh field: a lookup this operation already read through the cache is made again, fresh.
+  if (requestLookup(ctx.usage, spec.action, spec.cacheKey(key))) loader.clear(key);
   return loader.load(key);
 }
 
 async function fetchOne<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: K): Promise<V> {
   const cacheKey = spec.cacheKey(key);
+  const fresh = dispatchLookup(ctx.usage, spec.action, cacheKey);
   // Counted as in flight from the start, cache round trips included, so that stock symbols this
   // lookup may name (a company's ticker) wait for it and join one financial batch.
   const outcome = await trackCall(ctx.usage, spec.namesSymbols, ctx.cache.fetch<ActionEnvelope>(
@@ -46,10 +52,18 @@ async function fetchOne<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: 
       return envelope;
     },
     ctx, // the waiter: its signal and deadline, read only when it must wait
+    fresh ? { fresh: new Set([cacheKey]) } : {},
   ));
-  ctx.usage.lookups.push({ action: spec.action, key: cacheKey, source: outcome.source });
+  ctx.usage.lookups.push(lookupReport(ctx, spec.action, cacheKey, outcome));
   if (outcome.error) throw outcome.error;
+  tagOrigin(outcome.value, spec.action, cacheKey); // items of the result derive their node ids from it
   return spec.parse(outcome.value!, key);
+}
+
+/** One line of `extensions.gateway.lookups`: where the value came from and how old it is. */
+export function lookupReport(ctx: GatewayContext, action: string, key: string, outcome: LookupOutcome<unknown>): LookupReport {
+  const ageSeconds = outcome.storedAt === undefined ? null : Math.max(0, Math.floor((Date.now() - outcome.storedAt) / 1000));
+  return { action, key, source: outcome.source, ageSeconds, ...(outcome.error ? { failed: true } : {}), ttlSeconds: Math.floor(ctx.cache.ttlMs(action) / 1000) };
 }
 
 export function wrongShape(action: string, what: string): ActionError {

@@ -11,6 +11,13 @@ export interface LookupOutcome<V> {
   value?: V;
   error?: Error;
   source: LookupSource;
+  /** When the value was fetched from the upstream (epoch ms): its age is reported per lookup. */
+  storedAt?: number;
+}
+
+/** Fetch options: keys in `fresh` skip the cross-request cache (read and in-flight join) and go upstream; the result is stored. */
+export interface FetchOptions {
+  fresh?: ReadonlySet<string>;
 }
 
 /** Calls the upstream for the keys nobody has; a thrown error fails every one of them. */
@@ -65,12 +72,18 @@ export class LookupCache {
   }
 
   cacheKey(action: string, fingerprint: string, key: string): string {
-    return `lg:v1:${action}:${fingerprint}:${key}`;
+    // v2: entries are { v: value, t: stored at (epoch ms) }.
+    return `lg:v2:${action}:${fingerprint}:${key}`;
+  }
+
+  /** How long a successful result of `action` is kept, in ms (0 when the cache is off). */
+  ttlMs(action: string): number {
+    return this.store ? (this.settings.ttlMs[action] ?? 0) : 0;
   }
 
   /** One lookup through the cache. */
-  async fetch<V>(action: string, fingerprint: string, key: string, call: () => Promise<V>, waiter: Waiter = {}): Promise<LookupOutcome<V>> {
-    const [outcome] = await this.fetchMany<V>(action, fingerprint, [key], async ([only]) => new Map([[only!, await call()]]), waiter);
+  async fetch<V>(action: string, fingerprint: string, key: string, call: () => Promise<V>, waiter: Waiter = {}, options: FetchOptions = {}): Promise<LookupOutcome<V>> {
+    const [outcome] = await this.fetchMany<V>(action, fingerprint, [key], async ([only]) => new Map([[only!, await call()]]), waiter, options);
     return outcome!;
   }
 
@@ -78,7 +91,22 @@ export class LookupCache {
    * Several keys of one action through the cache: hits are served, keys another request is
    * already fetching are awaited, and the rest go upstream in ONE call to `fetchMissing`.
    */
-  async fetchMany<V>(action: string, fingerprint: string, keys: string[], fetchMissing: FetchMissing<V>, waiter: Waiter = {}): Promise<LookupOutcome<V>[]> {
+  async fetchMany<V>(action: string, fingerprint: string, keys: string[], fetchMissing: FetchMissing<V>, waiter: Waiter = {}, options: FetchOptions = {}): Promise<LookupOutcome<V>[]> {
+    if (options.fresh && keys.some((key) => options.fresh!.has(key))) {
+      // Fresh reads: those keys go upstream now (and refresh the cache); the others as usual.
+      const fresh = keys.filter((key) => options.fresh!.has(key));
+      const rest = keys.filter((key) => !options.fresh!.has(key));
+      const [fromUpstream, others] = await Promise.all([
+        this.callUpstream(action, fresh, fetchMissing).then(async (outcomes) => {
+          if (this.store) await Promise.all(outcomes.map((outcome) => this.remember(action, fingerprint, outcome)));
+          outcomes.forEach((outcome) => this.observe(action, outcome.source));
+          return outcomes;
+        }),
+        rest.length > 0 ? this.fetchMany(action, fingerprint, rest, fetchMissing, waiter) : Promise.resolve([]),
+      ]);
+      const byKey = new Map([...fromUpstream, ...others].map((outcome) => [outcome.key, outcome]));
+      return keys.map((key) => byKey.get(key)!);
+    }
     if (!this.store) {
       const outcomes = await this.callUpstream(action, keys, fetchMissing);
       outcomes.forEach((outcome) => this.observe(action, outcome.source));
@@ -162,7 +190,7 @@ export class LookupCache {
         const result = results.get(key);
         if (result instanceof Error) return { key, error: result, source: 'upstream' as const };
         if (result === undefined) return { key, error: new ActionError('NOT_FOUND', `No result for ${key}`, { action }), source: 'upstream' as const };
-        return { key, value: result, source: 'upstream' as const };
+        return { key, value: result, source: 'upstream' as const, storedAt: Date.now() };
       });
     } catch (error) {
       return keys.map((key) => ({ key, error: error as Error, source: 'upstream' as const }));
@@ -172,10 +200,11 @@ export class LookupCache {
   /** Failures are not cached, except NOT_FOUND for a short, documented time. */
   private async remember<V>(action: string, fingerprint: string, outcome: LookupOutcome<V>): Promise<void> {
     const full = this.cacheKey(action, fingerprint, outcome.key);
+    const t = outcome.storedAt ?? Date.now();
     if (!outcome.error) {
-      await this.store!.set(full, outcome.value, this.settings.ttlMs[action] ?? 0);
+      await this.store!.set(full, { v: outcome.value, t }, this.settings.ttlMs[action] ?? 0);
     } else if (outcome.error instanceof ActionError && outcome.error.code === 'NOT_FOUND' && this.settings.notFoundTtlMs > 0) {
-      await this.store!.set(full, { notFound: outcome.error.message }, this.settings.notFoundTtlMs);
+      await this.store!.set(full, { v: { notFound: outcome.error.message }, t }, this.settings.notFoundTtlMs);
     }
   }
 
@@ -214,9 +243,10 @@ export class LookupCache {
   }
 }
 
-function fromCache<V>(key: string, cached: unknown, action: string, source: LookupSource): LookupOutcome<V> {
-  if (isNotFoundMarker(cached)) return { key, error: new ActionError('NOT_FOUND', cached.notFound, { action }), source };
-  return { key, value: cached as V, source };
+function fromCache<V>(key: string, entry: unknown, action: string, source: LookupSource): LookupOutcome<V> {
+  const { v: cached, t: storedAt } = entry as { v: unknown; t: number };
+  if (isNotFoundMarker(cached)) return { key, error: new ActionError('NOT_FOUND', cached.notFound, { action }), source, storedAt };
+  return { key, value: cached as V, source, storedAt };
 }
 
 function cancelled(action: string): ActionError {

@@ -33,7 +33,8 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { DEFAULT_LIST_CAP, type FieldCost, type ListBound, type SymbolsArgument } from './model.js';
+import { lookupsOfNodeIds, NODE_ROOTS } from '../identity/global-id.js';
+import { DEFAULT_LIST_CAP, SYMBOL_BATCH_ACTION, type FieldCost, type ListBound, type SymbolsArgument } from './model.js';
 
 export interface CostEstimate {
   /** The most upstream calls the operation can make. */
@@ -110,6 +111,12 @@ function walkSelections(walk: Walk, type: GraphQLObjectType, selectionSets: read
     const symbolsArgument = isRoot ? (field.extensions?.symbols as SymbolsArgument | undefined) : undefined;
     if (symbolsArgument) {
       for (const symbol of symbolsOf(args, symbolsArgument)) walk.rootSymbols.add(symbol);
+      childWave = wave + 1;
+    } else if (isRoot && NODE_ROOTS[name]) {
+      // node(id:) / nodes(ids:): one lookup per distinct lookup the ids name; symbols join the root batch.
+      const { lookups, symbols } = lookupsOfNodeIds(args[NODE_ROOTS[name].argument], SYMBOL_BATCH_ACTION);
+      walk.lookupCalls += lookups;
+      for (const symbol of symbols) walk.rootSymbols.add(symbol);
       childWave = wave + 1;
     } else if (declared?.batchedSymbols) {
       walk.waves[wave] = (walk.waves[wave] ?? 0) + multiplier;
@@ -203,6 +210,10 @@ function listLength(parent: GraphQLObjectType, field: GraphQLField<unknown, unkn
 function listBound(_parent: GraphQLObjectType, field: GraphQLField<unknown, unknown>, args: Record<string, unknown>, isRoot: boolean): number {
   const symbols = isRoot ? (field.extensions?.symbols as SymbolsArgument | undefined) : undefined;
   if (symbols) return symbolsOf(args, symbols).length;
+  if (isRoot && NODE_ROOTS[field.name]?.list) {
+    const ids = args[NODE_ROOTS[field.name]!.argument];
+    return Array.isArray(ids) ? ids.length : 0;
+  }
   const first = typeof args.first === 'number' && Number.isInteger(args.first) ? Math.max(args.first, 0) : null;
   const bound = field.extensions?.listBound as ListBound | undefined;
   // A `first` above the maximum is refused by the field itself; it can return no more than the maximum.

@@ -1,6 +1,10 @@
 import SchemaBuilder from '@pothos/core';
-import { DateResolver, DateTimeResolver, JSONResolver, SafeIntResolver, URLResolver } from 'graphql-scalars';
+import RelayPlugin from '@pothos/plugin-relay';
+import { DateResolver, DateTimeResolver, JSONResolver, SafeIntResolver } from 'graphql-scalars';
 import type { GatewayContext } from '../context.js';
+import { decodeNodeId, encodeNodeId } from '../identity/global-id.js';
+import { nodeTypeOf } from '../identity/origin.js';
+import { ExactURLScalar } from './exact-scalars.js';
 
 /** The Pothos builder, its scalars and the Context type. Types live with their actions. */
 export const builder = new SchemaBuilder<{
@@ -11,15 +15,29 @@ export const builder = new SchemaBuilder<{
     DateTime: { Input: Date; Output: string };
     JSON: { Input: unknown; Output: unknown };
     SafeInt: { Input: number; Output: number };
-    URL: { Input: URL; Output: string };
+    URL: { Input: string; Output: string };
   };
-}>({ defaultFieldNullability: false });
+}>({
+  defaultFieldNullability: false,
+  plugins: [RelayPlugin],
+  // Node ids are opaque: the type, the action and its canonical key (src/identity). A malformed id is BAD_USER_INPUT.
+  relay: {
+    encodeGlobalID: encodeNodeId,
+    decodeGlobalID: decodeNodeId,
+    nodeTypeOptions: {
+      description: 'An object the gateway can fetch again by its `id` with `node(id:)` or `nodes(ids:)`. The id is opaque and stable: the same object has the same id from any path, two different objects never share one.',
+      resolveType: (value: unknown) => nodeTypeOf(value) ?? null,
+    },
+    nodeQueryOptions: false,
+    nodesQueryOptions: false,
+  },
+});
 
 builder.addScalarType('Date', DateResolver);
 builder.addScalarType('DateTime', DateTimeResolver);
 builder.addScalarType('JSON', JSONResolver);
 builder.addScalarType('SafeInt', SafeIntResolver);
-builder.addScalarType('URL', URLResolver);
+builder.addScalarType('URL', ExactURLScalar); // the upstream's string unchanged (graphql-scalars' URL re-serialises it)
 
 builder.queryType({
   description: 'Lookups over the Data Lookup Action Service. Each root field is one upstream action; it is null, with a coded error, when that lookup fails, so one failure never erases the rest of a response.',

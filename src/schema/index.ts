@@ -1,7 +1,14 @@
 import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder.js';
-// Every action's root field, types and links (each link costed from its target's descriptor).
+import { FreshDirective, withFreshReads } from '../cache/fresh.js';
+// Every action's root field, types, links (each link costed from its target's descriptor) and node
+// ids (each action folder's node.ts, registered by its index.ts).
 import '../actions/registry.js';
+// The upstream text beside parsed dates (exact values).
+import './upstream-texts.js';
+// Identity: the Node interface, node(id:) and nodes(ids:); ids of the videos every video action shares.
+import '../identity/node.js';
+import '../actions/videosite-shared/node.js';
 
 /** The whole schema, sorted so that its printed form is stable. */
-export const schema = lexicographicSortSchema(builder.toSchema());
+export const schema = withFreshReads(lexicographicSortSchema(builder.toSchema({ directives: [FreshDirective] })));

@@ -3,6 +3,9 @@
  * scalar could not represent, reads as null (or an empty list) instead of failing the field.
  */
 
+import { parseDateText, parseDateTimeText } from './dates.js';
+import { exactHttpUrl } from './exact-scalars.js';
+
 export type Raw = Record<string, unknown>;
 
 export function obj(value: unknown): Raw | null {
@@ -56,24 +59,17 @@ export function objects(value: unknown): Raw[] {
   return list(value).map(obj).filter((item): item is Raw => item !== null);
 }
 
+/** The value unchanged when it is an absolute http(s) URL, else null (see exact-scalars.ts). */
 export function url(value: unknown): string | null {
-  if (typeof value !== 'string' || value === '') return null;
-  try {
-    const parsed = new URL(value);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? value : null;
-  } catch {
-    return null;
-  }
+  return exactHttpUrl(value);
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
-
+/** A timestamp in any form the upstream uses (see dates.ts), as RFC 3339; null otherwise. */
 export function dateTime(value: unknown): string | null {
-  return typeof value === 'string' && RFC3339.test(value) && !Number.isNaN(Date.parse(value)) ? value : null;
+  return parseDateTimeText(value);
 }
 
+/** A date in any form the upstream uses (see dates.ts), as "YYYY-MM-DD"; null otherwise. */
 export function date(value: unknown): string | null {
-  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return null;
-  const parsed = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(value) ? value : null;
+  return parseDateText(value);
 }

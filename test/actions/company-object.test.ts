@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sampleDigits, sampleUuid } from '../../src/sandbox/identity.js';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
 import { restPayloadBytes, startGateway, type RunningGateway } from '../support/gateway.js';
 
 const CATEGORY = 'sector industryGroup industry subIndustry gicsCode sicCode sic4Codes naicsCode naics6Codes naics6Codes2022';
 const METRICS = `employees employeesRange employeeCountRange { min max } marketCap annualRevenue estimatedAnnualRevenue
   estimatedAnnualRevenueRange { min max } raised fiscalYearEnd alexaGlobalRank alexaUsRank trafficRank`;
-const TWITTER = 'handle id bio location avatarUrl siteUrl followerCount followingCount';
+const TWITTER = 'handle accountId bio location avatarUrl siteUrl followerCount followingCount';
 const EVERY_FIELD = `
-  id domain domainAliases name legalName description type ticker foundedYear logoUrl phone location
+  companyId domain domainAliases name legalName description type ticker foundedYear logoUrl phone location
   geo { streetNumber streetName subPremise streetAddress city postalCode state stateCode country countryCode latitude longitude }
   timeZone utcOffset isEmailProvider emailProviderDomain
   category { ${CATEGORY} }
@@ -32,7 +33,7 @@ describe('company against the sandbox', () => {
     expect(status).toBe(200);
     expect(body.errors).toBeUndefined();
     expect(body.data!.company).toEqual({
-      id: '2f6a3c9e-5b1d-4e8a-9c07-3d2b1a0f4e6c',
+      companyId: sampleUuid('company:hubspot.com'),
       domain: 'hubspot.com',
       domainAliases: ['hubspot.net', 'hubspot-inbound.com', 'hubspot.de'],
       name: 'Hubspot',
@@ -100,11 +101,11 @@ describe('company against the sandbox', () => {
       facebook: { handle: 'hubspot', likes: 314582 },
       twitter: {
         handle: 'Hubspot',
-        id: '14085040',
+        accountId: sampleDigits('twitter:hubspot.com', 8),
         bio: 'Helping millions grow better. Customer platform news from the Hubspot team.',
         location: 'Cambridge, MA',
         avatarUrl: 'https://pbs.microblog-images.example/profile_images/hubspot_400x400.png',
-        siteUrl: 'https://www.hubspot.com/', // the URL scalar serialises URLs in normal form
+        siteUrl: 'https://www.hubspot.com', // exactly as the upstream wrote it (the URL scalar keeps the string)
         followerCount: 812944,
         followingCount: 4571,
       },
@@ -212,13 +213,13 @@ describe('company against upstream variants', () => {
       site: null,
     });
     const { body } = await gw.query(`{ company(domain: "acme-widgets.com") {
-      id name twitter { ${TWITTER} } category { ${CATEGORY} } identifiers { usCik usEin }
+      companyId name twitter { ${TWITTER} } category { ${CATEGORY} } identifiers { usCik usEin }
       metrics { raised marketCap annualRevenue employees employeesRange employeeCountRange { min } }
       parentDomain ultimateParentDomain tags site { emailAddresses } geo { city } indexedAt isEmailProvider
     } }`);
     expect(body.errors).toBeUndefined();
     expect(body.data!.company).toEqual({
-      id: '9b1e0c44-1d2f-4a55-8e33-0c6f7a2b9d10',
+      companyId: '9b1e0c44-1d2f-4a55-8e33-0c6f7a2b9d10',
       name: 'Acme Widgets',
       twitter: null,
       category: { sector: null, industryGroup: null, industry: null, subIndustry: null, gicsCode: null, sicCode: null, sic4Codes: [], naicsCode: null, naics6Codes: [], naics6Codes2022: [] },

@@ -37,7 +37,7 @@ describe('financialProfiles against the sandbox', () => {
         cusip: '443573100',
         industry: 'Software - Application',
         sector: 'Technology',
-        website: 'https://www.hubspot.com/', // the URL scalar serialises URLs in normal form
+        website: 'https://www.hubspot.com', // exactly as the upstream wrote it
         description: 'HubSpot, Inc. operates in software - application within the technology sector, headquartered in Cambridge, MA.',
         ceo: 'Ms. Yamini Rangan',
         country: 'US',

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sampleDigits } from '../../src/sandbox/identity.js';
+
+const AVA_ID = sampleDigits('photosocial:ava.lindqvist', 8);
 import { FLAG_GROUPS } from '../../src/actions/photosocial-profile/flags.js';
 import { photosocialProfile } from '../../src/actions/photosocial-profile/sample.js';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
@@ -34,7 +37,7 @@ const FLAGS = `flags {
 const IMAGE = 'url width height';
 const THEME_COLOR = 'displayLabel intValue hex';
 const EVERY_FIELD = `
-  username id pk fbidV2 interopMessagingUserFbid fullName biography biographyWithEntities { rawText entities } biographyEmail pronouns about
+  username accountId pk fbidV2 interopMessagingUserFbid fullName biography biographyWithEntities { rawText entities } biographyEmail pronouns about
   isVerified isPrivate isBusiness ${FLAGS}
   followerCount followingCount mediaCount totalIgtvVideos totalArEffects textPostNewPostCount verifiedRelatedAccountsCount
   latestReelMedia latestReelMediaAt latestBestiesReelMedia latestBestiesReelMediaAt
@@ -111,9 +114,9 @@ const EXPECTED_FLAGS = {
 
 const EXPECTED_PROFILE = {
   username: 'ava.lindqvist',
-  id: '11830955',
-  pk: '11830955',
-  fbidV2: '17841401648650184',
+  accountId: AVA_ID,
+  pk: AVA_ID,
+  fbidV2: sampleDigits('photosocial-fbid:ava.lindqvist', 17),
   interopMessagingUserFbid: '115431063179813',
   fullName: 'Ava Lindqvist',
   biography: BIO,
@@ -183,7 +186,7 @@ const EXPECTED_PROFILE = {
   ],
   profilePicUrl: `${PIC}?stp=dst-jpg_e0_s150x150_tt6&${SIG}`,
   profilePicUrlHd: `${PIC}?stp=dst-jpg_s640x640_tt6&${SIG}`,
-  profilePicId: '3320725335023712969_11830955',
+  profilePicId: `3320725335023712969_${AVA_ID}`,
   hdProfilePicUrlInfo: { url: `${PIC}?${SIG}`, width: 1080, height: 1080 },
   hdProfilePicVersions: [
     { url: `${PIC}?stp=dst-jpg_s320x320_tt6&${SIG}`, width: 320, height: 320 },
@@ -480,10 +483,10 @@ describe('photosocialProfile against variants the sandbox does not send', () => 
 
   it('gives the requested username and empty lists for a profile with almost nothing in it', async () => {
     profiles.sparse = {};
-    const { body } = await gw.query('{ photosocialProfile(username: "Sparse") { username id pk fullName bioLinks { linkId } pronouns hdProfilePicVersions { url } profileContextMutualFollowIds fanClub { fanClubId } flags { content { hasVideos } } } }');
+    const { body } = await gw.query('{ photosocialProfile(username: "Sparse") { username accountId pk fullName bioLinks { linkId } pronouns hdProfilePicVersions { url } profileContextMutualFollowIds fanClub { fanClubId } flags { content { hasVideos } } } }');
     expect(body.errors).toBeUndefined();
     expect(body.data!.photosocialProfile).toEqual({
-      username: 'sparse', id: null, pk: null, fullName: null, bioLinks: [], pronouns: [], hdProfilePicVersions: [],
+      username: 'sparse', accountId: null, pk: null, fullName: null, bioLinks: [], pronouns: [], hdProfilePicVersions: [],
       profileContextMutualFollowIds: [], fanClub: null, flags: { content: { hasVideos: null } },
     });
   });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sampleHex } from '../../src/sandbox/identity.js';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
 import { restPayloadBytes, startGateway, type RunningGateway } from '../support/gateway.js';
 
@@ -20,7 +21,8 @@ const EVERY_FIELD = `
   birthDate contactInfo verificationsInfo`;
 
 const MEDIA = 'https://media.professionalnet.example/dms/image';
-const OPEN = { year: null, month: null, day: null, iso: null };
+/** An open end (the upstream sends a date group with no parts): no date at all. */
+const OPEN = null;
 const ym = (year: number, month: number | null) => ({ year, month, day: null, iso: month === null ? String(year) : `${year}-${String(month).padStart(2, '0')}` });
 
 describe('professionalnetProfile against the sandbox', () => {
@@ -38,7 +40,7 @@ describe('professionalnetProfile against the sandbox', () => {
     const profile = body.data!.professionalnetProfile;
     expect(profile).toMatchObject({
       handle: 'jordan-lee',
-      profileId: 'ACoAAB4m2XQBc1vR7oQj0p3sKfXh2YwLmN8tUe4',
+      profileId: `ACoAA${sampleHex('professional:jordan-lee', 34)}`,
       entityUrn: 'urn:li:fsd_profile:ACoAAB4m2XQBc1vR7oQj0p3sKfXh2YwLmN8tUe4',
       objectUrn: '509446612',
       firstName: 'Jordan',

@@ -1,19 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sampleHex } from '../../src/sandbox/identity.js';
 import { json, startFaultUpstream, upstreamEnv } from '../support/fault-upstream.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
 
-const VIDEO = 'id link title viewCount';
+const VIDEO = 'id: videoId link title viewCount';
 const THUMBNAIL = 'url staticUrl richUrl';
 const EVERY_FIELD = `
   requestedUrl additionalFields
   channel {
-    id title handle description avatar banner firstLink firstLinkUrl keywords keywordList tags
+    id: channelId title handle description avatar banner firstLink firstLinkUrl keywords keywordList tags
     isFamilySafe subscriberCount videoCount additionalFields
   }
   about { description joinedDate joinedDateText links { title link url } subscriberCount videoCount viewCount additionalFields }
   highlightedVideo { ${VIDEO} description publishedTime }
   videosSections { title videos { ${VIDEO} position length lengthSeconds publishedTime thumbnail { ${THUMBNAIL} } } }
-  searchMetadata { id status createdAt createdAtText htmlUrl jsonUrl requestUrl parsingTimeTaken requestTimeTaken totalTimeTaken }
+  searchMetadata { id: fetchId status createdAt createdAtText htmlUrl jsonUrl requestUrl parsingTimeTaken requestTimeTaken totalTimeTaken }
   searchParameters { channelId channelHandle engine countryCode languageCode }`;
 
 const calls = (gw: RunningGateway) => gw.gateway.sandbox!.calls.get('get_videosite_channel') ?? 0;
@@ -101,7 +102,7 @@ describe('videositeChannel against the sandbox', () => {
         },
       ],
       searchMetadata: {
-        id: '6f1c2b7e0a4d4e1b9c3f2a10',
+        id: sampleHex('channel-fetch:https://www.videosite.example/@sandboxstudio', 24),
         status: 'Success',
         createdAt: '2026-11-20T14:03:27.000Z',
         createdAtText: '2026-11-20T14:03:27Z',
@@ -118,7 +119,7 @@ describe('videositeChannel against the sandbox', () => {
   });
 
   it('reads a channel asked by id: the lookup parameter is the id and has no handle', async () => {
-    const { body } = await gw.query('{ videositeChannel(url: "https://www.videosite.example/channel/UCabc123def456ghi789jkl0") { channel { id handle } searchParameters { channelId channelHandle } } }');
+    const { body } = await gw.query('{ videositeChannel(url: "https://www.videosite.example/channel/UCabc123def456ghi789jkl0") { channel { id: channelId handle } searchParameters { channelId channelHandle } } }');
     expect(body.errors).toBeUndefined();
     expect(body.data!.videositeChannel).toEqual({
       channel: { id: 'UCabc123def456ghi789jkl0', handle: '@sandboxstudio' },
@@ -147,7 +148,7 @@ describe('videositeChannel against the sandbox', () => {
     [`https://www.videosite.example/${'a'.repeat(2100)}`, 'at most 2048'],
   ])('rejects url %j before any upstream call', async (url, message) => {
     const before = calls(gw);
-    const { body } = await gw.query('query($u: String!) { videositeChannel(url: $u) { channel { id } } }', { u: url });
+    const { body } = await gw.query('query($u: String!) { videositeChannel(url: $u) { channel { id: channelId } } }', { u: url });
     expect(body.data).toEqual({ videositeChannel: null });
     expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'url' });
     expect(body.errors![0]!.message).toContain(message);
@@ -184,7 +185,7 @@ describe('videositeChannel against upstream variants', () => {
       const c = body.data!.videositeChannel;
       expect(c.additionalFields).toEqual({ channels: [{ title: 'Related' }] });
       expect(c.channel).toMatchObject({ keywords: 'cooking, baking,  bread ,cooking', keywordList: ['cooking', 'baking', 'bread'], tags: [], subscriberCount: 1234567, videoCount: null, additionalFields: { available_countries: ['US', 'CA'] } });
-      expect(c.about).toMatchObject({ joinedDate: null, joinedDateText: null, links: [{ title: 'Weird', link: 'not a link', url: null }], viewCount: null, additionalFields: { country: 'United States', external_links: [{ title: 'Site' }] } });
+      expect(c.about).toMatchObject({ joinedDate: '2012-02-20', joinedDateText: null, links: [{ title: 'Weird', link: 'not a link', url: null }], viewCount: null, additionalFields: { country: 'United States', external_links: [{ title: 'Site' }] } });
       expect(c.highlightedVideo).toEqual({ id: '12345', link: null, title: null, viewCount: null, description: null, publishedTime: null });
       expect(c.videosSections).toHaveLength(1);
       expect(c.videosSections[0].videos.map((v: any) => [v.id, v.length, v.lengthSeconds, v.thumbnail])).toEqual([
@@ -207,12 +208,12 @@ describe('videositeChannel against upstream variants', () => {
     const gwUp = await startGateway(upstreamEnv(up));
     try {
       up.handle((_call, _req, res) => json(res, 200, { status: 200, response: 'a string' }));
-      const wrong = await gwUp.query('{ videositeChannel(url: "https://www.videosite.example/@x") { channel { id } } }');
+      const wrong = await gwUp.query('{ videositeChannel(url: "https://www.videosite.example/@x") { channel { id: channelId } } }');
       expect(wrong.body.data).toEqual({ videositeChannel: null });
       expect(wrong.body.errors![0]!.extensions).toMatchObject({ code: 'UPSTREAM_BAD_RESPONSE', action: 'get_videosite_channel' });
 
       up.handle((_call, _req, res) => json(res, 400, { status: 400, response: null, error: "The requested page doesn't exist or there are no translations available for the video." }));
-      const missing = await gwUp.query('{ videositeChannel(url: "https://www.videosite.example/@gone") { channel { id } } }');
+      const missing = await gwUp.query('{ videositeChannel(url: "https://www.videosite.example/@gone") { channel { id: channelId } } }');
       expect(missing.body.data).toEqual({ videositeChannel: null });
       expect(missing.body.errors![0]!.extensions).toMatchObject({ code: 'NOT_FOUND', action: 'get_videosite_channel' });
     } finally {

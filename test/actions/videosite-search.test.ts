@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startFaultUpstream, upstreamEnv } from '../support/fault-upstream.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
 
-const VIDEO = 'id link title viewCount';
+const VIDEO = 'id: videoId link title viewCount';
 const THUMBNAIL = 'thumbnail { url staticUrl richUrl }';
 const EVERY_FIELD = `
   query suggestions additionalFields
@@ -11,7 +11,7 @@ const EVERY_FIELD = `
   shorts { title position items { ${VIDEO} position ${THUMBNAIL} } }
   videos {
     ${VIDEO} position description length lengthSeconds publishedTime badges ${THUMBNAIL}
-    channel { id title link isVerified ${THUMBNAIL} }
+    channel { id: channelId title link isVerified ${THUMBNAIL} }
   }`;
 
 const calls = (gw: RunningGateway) => gw.gateway.sandbox!.calls.get('run_videosite_search') ?? 0;

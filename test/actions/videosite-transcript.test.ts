@@ -6,7 +6,7 @@ const NO_TRANSCRIPT = "The requested page doesn't exist or there are no translat
 const EVERY_FIELD = `
   requestedUrl title text raw
   video {
-    id title description author category channelId channelName channelLink publishedTime publishedDate
+    id: videoId title description author category channelId channelName channelLink publishedTime publishedDate
     thumbnail { url staticUrl richUrl } keyMoments lengthSeconds length likeCount viewCount
   }`;
 
@@ -74,7 +74,7 @@ describe('videositeTranscript against the sandbox', () => {
     const before = calls(gw);
     const { body } = await gw.query(`{
       a: videositeTranscript(url: "https://www.videosite.example/watch?v=dedupe1") { title }
-      b: videositeTranscript(url: "https://WWW.videosite.example/watch?v=dedupe1") { video { id } }
+      b: videositeTranscript(url: "https://WWW.videosite.example/watch?v=dedupe1") { video { id: videoId } }
     }`);
     expect(body.errors).toBeUndefined();
     expect(body.data).toEqual({ a: { title: 'How a Zipper Is Made' }, b: { video: { id: 'dedupe1' } } });
@@ -169,7 +169,7 @@ describe('videositeTranscript against upstream variants', () => {
     expect(first.body.data!.videositeTranscript).toEqual({ title: 'Title from metadata', text: 'Text without a title line.', video: { title: 'Title from metadata', publishedDate: null } });
 
     answer({ status: 200, response: 'Bare title\nBare text' });
-    const second = await gwUp.query('{ videositeTranscript(url: "https://www.videosite.example/watch?v=t3") { title text video { id } } }');
+    const second = await gwUp.query('{ videositeTranscript(url: "https://www.videosite.example/watch?v=t3") { title text video { id: videoId } } }');
     expect(second.body.errors).toBeUndefined();
     expect(second.body.data!.videositeTranscript).toEqual({ title: 'Bare title', text: 'Bare text', video: null });
   });

@@ -39,8 +39,8 @@ describe('the cross-request cache (memory)', () => {
     const second = await gw.query('{ domainInfo(domain: "HITS.example") { domainName } }');
     expect(second.body.data).toEqual(first.body.data);
     expect(callsOf('domain_info')).toBe(1);
-    expect(first.body.extensions!.gateway.lookups).toEqual([{ action: 'domain_info', key: 'hits.example', source: 'upstream' }]);
-    expect(second.body.extensions!.gateway.lookups).toEqual([{ action: 'domain_info', key: 'hits.example', source: 'cache' }]);
+    expect(first.body.extensions!.gateway.lookups).toEqual([{ action: 'domain_info', key: 'hits.example', source: 'upstream', ageSeconds: 0 }]);
+    expect(second.body.extensions!.gateway.lookups).toEqual([{ action: 'domain_info', key: 'hits.example', source: 'cache', ageSeconds: 0 }]);
     expect(second.body.extensions!.gateway.upstreamCalls).toBe(0);
 
     await sleep(1100); // CACHE_TTL_SECONDS=domain_info=1
@@ -142,7 +142,7 @@ describe('the cross-request cache (memory)', () => {
       expect(a.body.data!.financialProfiles).toEqual([{ symbol: 'IBM' }, { symbol: 'KO' }]);
       expect(b.body.data!.financialProfiles).toEqual([{ symbol: 'IBM' }]);
       expect(up.calls.map((call) => call.body.company)).toEqual(['IBM']); // KO was cached, IBM fetched once
-      expect(b.body.extensions!.gateway.lookups).toEqual([{ action: 'company_financial_profile', key: 'IBM', source: 'coalesced' }]);
+      expect(b.body.extensions!.gateway.lookups).toEqual([{ action: 'company_financial_profile', key: 'IBM', source: 'coalesced', ageSeconds: 0 }]);
     } finally {
       delayMs = 0;
     }

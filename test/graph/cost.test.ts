@@ -169,7 +169,7 @@ describe('the runtime counter', () => {
       const id = new URL(String(call.body.url)).searchParams.get('v');
       return json(res, 200, { status: 200, response: `Title of ${id}\nText of ${id}`, metadata: { id } });
     });
-    const { status, body } = await gw.query('{ videositeSearch(query: "long") { videos(first: 20) { id transcript { title } } } }');
+    const { status, body } = await gw.query('{ videositeSearch(query: "long") { videos(first: 20) { id: videoId transcript { title } } } }');
     expect(status).toBe(200);
     expect(body.errors).toBeUndefined();
     const videos = body.data!.videositeSearch.videos as Array<{ id: string; transcript: { title: string } | null }>;

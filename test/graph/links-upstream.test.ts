@@ -90,7 +90,7 @@ describe('links whose key is missing or malformed', () => {
         ],
       }),
     });
-    const { body } = await gw.query('{ videositeSearch(query: "x") { videos { id transcript { title } channel { title details { requestedUrl } } } } }');
+    const { body } = await gw.query('{ videositeSearch(query: "x") { videos { id: videoId transcript { title } channel { title details { requestedUrl } } } } }');
     expect(body.errors).toBeUndefined();
     expect(body.data!.videositeSearch.videos).toEqual([
       { id: 'noLink00001', transcript: null, channel: { title: 'No link either', details: null } },

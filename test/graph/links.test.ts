@@ -62,9 +62,9 @@ describe('company links', () => {
     const { body, calls } = await measure('{ financialProfiles(symbols: ["HUBS", "NKE", "GOOGL"]) { symbol website company { domain ticker } } }');
     expect(body.errors).toBeUndefined();
     expect(body.data!.financialProfiles).toEqual([
-      { symbol: 'HUBS', website: 'https://www.hubspot.com/', company: { domain: 'hubspot.com', ticker: 'HUBS' } },
-      { symbol: 'NKE', website: 'https://investors.nike.com/', company: { domain: 'nike.com', ticker: 'NKE' } },
-      { symbol: 'GOOGL', website: 'https://abc.xyz/', company: { domain: 'abc.xyz', ticker: 'GOOGL' } },
+      { symbol: 'HUBS', website: 'https://www.hubspot.com', company: { domain: 'hubspot.com', ticker: 'HUBS' } },
+      { symbol: 'NKE', website: 'https://investors.nike.com', company: { domain: 'nike.com', ticker: 'NKE' } },
+      { symbol: 'GOOGL', website: 'https://abc.xyz', company: { domain: 'abc.xyz', ticker: 'GOOGL' } },
     ]);
     expect(calls).toEqual({ company_financial_profile: 1, get_company_object: 3 });
     expect(body.extensions!.gateway.cost).toEqual({ estimated: 4, budget: 200 });
@@ -112,7 +112,7 @@ describe('video links', () => {
   const CHANNEL = 'https://www.videosite.example/@sandboxstudio';
 
   it('Video.transcript on search results, keyed by the canonical watch URL', async () => {
-    const { body, calls } = await measure('{ videositeSearch(query: "zippers") { videos { id link transcript { requestedUrl title } } } }');
+    const { body, calls } = await measure('{ videositeSearch(query: "zippers") { videos { id: videoId link transcript { requestedUrl title } } } }');
     expect(body.errors).toBeUndefined();
     expect(body.data!.videositeSearch.videos).toEqual([
       { id: 'vId0001aBcD', link: 'https://www.videosite.example/watch?v=vId0001aBcD', transcript: { requestedUrl: 'https://www.videosite.example/watch?v=vId0001aBcD', title: 'How a Zipper Is Made' } },
@@ -125,12 +125,12 @@ describe('video links', () => {
 
   it('the same video reached from a search, a channel shelf and the root field is ONE transcript call', async () => {
     const { body, calls } = await measure(`{
-      videositeSearch(query: "zippers") { videos { id transcript { requestedUrl } } }
+      videositeSearch(query: "zippers") { videos { id: videoId transcript { requestedUrl } } }
       videositeChannel(url: "${CHANNEL}") {
-        highlightedVideo { id transcript { requestedUrl } }
-        videosSections { videos { id transcript { requestedUrl } } }
+        highlightedVideo { id: videoId transcript { requestedUrl } }
+        videosSections { videos { id: videoId transcript { requestedUrl } } }
       }
-      videositeTranscript(url: "https://www.videosite.example/watch?v=qW3eR7tY1uI") { video { id } }
+      videositeTranscript(url: "https://www.videosite.example/watch?v=qW3eR7tY1uI") { video { id: videoId } }
     }`);
     expect(body.errors).toBeUndefined();
     const fromSearch = body.data!.videositeSearch.videos.find((v: any) => v.id === 'qW3eR7tY1uI');
@@ -146,7 +146,7 @@ describe('video links', () => {
 
   it('Video.transcript on shorts and on the highlighted video', async () => {
     const { body, calls } = await measure(`{
-      videositeSearch(query: "zippers") { shorts { items { id transcript { requestedUrl } } } }
+      videositeSearch(query: "zippers") { shorts { items { id: videoId transcript { requestedUrl } } } }
       videositeChannel(url: "${CHANNEL}") { highlightedVideo { transcript { title text } } }
     }`);
     expect(body.errors).toBeUndefined();
@@ -178,7 +178,7 @@ describe('the root transcript field and the video links share lookups', () => {
   it('a root lookup by another form of the URL and a search result\'s link to the same video: one transcript call', async () => {
     const { body, calls } = await measure(`{
       videositeTranscript(url: "https://m.videosite.example/shorts/qW3eR7tY1uI") { title }
-      videositeSearch(query: "sandbox") { videos { id transcript { title } } }
+      videositeSearch(query: "sandbox") { videos { id: videoId transcript { title } } }
     }`);
     expect(body.errors).toBeUndefined();
     const video = body.data!.videositeSearch.videos.find((v: { id: string }) => v.id === 'qW3eR7tY1uI');

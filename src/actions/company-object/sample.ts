@@ -1,3 +1,5 @@
+import { sampleDigits, sampleUuid } from '../../sandbox/identity.js';
+
 /**
  * get_company_object (contract 2.7). A complete, listed-software-company record for any domain: the
  * domain comes back in `domain`, the names, handles and site contacts are made from its first label.
@@ -15,7 +17,7 @@ export function companyObject(domain: string): Record<string, unknown> {
   const label = host.split('.')[0] || 'sandbox';
   const name = label.charAt(0).toUpperCase() + label.slice(1);
   return {
-    id: '2f6a3c9e-5b1d-4e8a-9c07-3d2b1a0f4e6c',
+    id: sampleUuid(`company:${host}`),
     name,
     legalName: `${name}, Inc.`,
     domain: host,
@@ -61,7 +63,7 @@ export function companyObject(domain: string): Record<string, unknown> {
     linkedin: { handle: `company/${label}` },
     twitter: {
       handle: name,
-      id: '14085040',
+      id: sampleDigits(`twitter:${host}`, 8),
       bio: `Helping millions grow better. Customer platform news from the ${name} team.`,
       followers: 812_944,
       following: 4_571,

@@ -20,7 +20,7 @@ export const CompanyTwitter = builder.objectRef<Raw>('CompanyTwitter').implement
   description: 'A company\'s microblogging account (upstream `twitter`). The whole object is null for companies without one.',
   fields: (t) => ({
     handle: t.string({ nullable: true, description: 'The account handle without "@", e.g. "HubSpot".', resolve: (s) => text(s.handle) }),
-    id: t.id({ nullable: true, description: 'Numeric account identifier, as a string.', resolve: (s) => id(s.id) }),
+    accountId: t.id({ nullable: true, description: 'Numeric account identifier, as a string (upstream `id`). Was `id`: this gateway keeps `id` for node ids.', resolve: (s) => id(s.id) }),
     bio: t.string({ nullable: true, description: 'The account\'s biography text.', resolve: (s) => text(s.bio) }),
     location: t.string({ nullable: true, description: 'Location the account gives, free text.', resolve: (s) => text(s.location) }),
     avatarUrl: t.field({ type: 'URL', nullable: true, description: 'Profile image URL (upstream `avatar`).', resolve: (s) => url(s.avatar) }),

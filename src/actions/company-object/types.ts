@@ -17,7 +17,7 @@ function emailProviderDomain(raw: Raw): string | null {
 export const Company = builder.objectRef<CompanySource>('Company').implement({
   description: 'A company found by its web domain, with firmographics, industry classification, location, social accounts and metrics (upstream action get_company_object).',
   fields: (t) => ({
-    id: t.id({ nullable: true, description: 'The upstream\'s identifier of the company (a UUID).', resolve: (c) => text(c.raw.id) }),
+    companyId: t.id({ nullable: true, description: 'The upstream\'s identifier of the company (a UUID; upstream `id`). Was `id`, which is now the gateway\'s node id.', resolve: (c) => text(c.raw.id) }),
     domain: t.string({ description: 'The company\'s primary web domain, lower-case (the domain asked for when the upstream omits it).', resolve: (c) => lowerDomain(c.raw.domain) ?? c.requestedDomain }),
     domainAliases: t.stringList({ description: 'Other domains that belong to the company. Empty when none.', resolve: (c) => strings(c.raw.domainAliases) }),
     name: t.string({ nullable: true, description: 'Common name, e.g. "HubSpot".', resolve: (c) => text(c.raw.name) }),

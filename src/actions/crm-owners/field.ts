@@ -22,7 +22,7 @@ builder.queryField(crmOwnersAction.rootField, (t) =>
 );
 
 /** The portal id: digits (leading zeros dropped, as the CRM does), or the first all-digit path segment of an app link. */
-function canonicalPortal(value: string): string | null {
+export function canonicalPortal(value: string): string | null {
   let digits: string | undefined = value;
   if (looksLikeUrl(value)) {
     const url = looseWebUrl(value);

@@ -1,8 +1,10 @@
+import { sampleDigits } from '../../sandbox/identity.js';
+
 /** get_crm_owners (contract 2.10): three active owners and one archived one (empty names, no teams). */
 export function crmOwners(portal: string): Record<string, unknown>[] {
   return [
     {
-      id: '52781139',
+      id: sampleDigits(`owner:${portal}:1`, 8),
       email: 'maria.lopez@acme.example',
       firstName: 'Maria',
       lastName: 'Lopez',
@@ -12,7 +14,7 @@ export function crmOwners(portal: string): Record<string, unknown>[] {
       userRole: 'Sales Manager',
     },
     {
-      id: '52781140',
+      id: sampleDigits(`owner:${portal}:2`, 8),
       email: 'dev.patel@acme.example',
       firstName: 'Dev',
       lastName: 'Patel',
@@ -32,7 +34,7 @@ export function crmOwners(portal: string): Record<string, unknown>[] {
       userRole: 'Super Admin',
     },
     {
-      id: '48110023',
+      id: sampleDigits(`owner:${portal}:4`, 8),
       email: 'former.employee@acme.example',
       firstName: '',
       lastName: '',

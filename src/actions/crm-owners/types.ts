@@ -28,7 +28,7 @@ const CrmTeam = builder.objectRef<Team>('CrmTeam').implement({
 export const CrmOwner = builder.objectRef<Raw>('CrmOwner').implement({
   description: 'An owner (user) of a CRM portal. Archived owners come back with empty names and no teams.',
   fields: (t) => ({
-    id: t.id({ description: 'Owner identifier within the portal.', resolve: (o) => id(o.id) ?? '' }),
+    ownerId: t.id({ description: 'Owner identifier within the portal (upstream `id`). Was `id`, which is now the gateway\'s node id.', resolve: (o) => id(o.id) ?? '' }),
     email: t.string({ nullable: true, description: 'Email address of the owner.', resolve: (o) => text(o.email) }),
     firstName: t.string({ nullable: true, description: 'First name; null when the upstream sends it empty (archived owners).', resolve: (o) => text(o.firstName) }),
     lastName: t.string({ nullable: true, description: 'Last name; null when the upstream sends it empty (archived owners).', resolve: (o) => text(o.lastName) }),

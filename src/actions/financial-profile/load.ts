@@ -5,7 +5,8 @@ import type { ActionEnvelope } from '../../upstream/client.js';
 import { ActionError, badInput } from '../../upstream/errors.js';
 import { financialProfiles } from './sample.js';
 import type { ActionDescriptor } from '../descriptor.js';
-import { loaderFor, responseArray } from '../loader.js';
+import { dispatchLookup, requestLookup } from '../../cache/fresh.js';
+import { loaderFor, lookupReport, responseArray } from '../loader.js';
 import { obj, str, type Raw } from '../../schema/read.js';
 
 export const COMPANY_FINANCIAL_PROFILE = 'company_financial_profile';
@@ -42,17 +43,19 @@ export function loadFinancialProfile(ctx: GatewayContext, symbol: string): Promi
       batchScheduleFn: (dispatch) => scheduleSymbolBatch(ctx.usage, dispatch),
     }),
   );
+  if (requestLookup(ctx.usage, COMPANY_FINANCIAL_PROFILE, symbol)) loader.clear(symbol); // @fresh after a cached read
   return loader.load(symbol);
 }
 
 async function fetchSymbols(ctx: GatewayContext, symbols: readonly string[]): Promise<Array<Raw | Error>> {
+  const fresh = new Set(symbols.filter((symbol) => dispatchLookup(ctx.usage, COMPANY_FINANCIAL_PROFILE, symbol)));
   const outcomes = await trackCall(
     ctx.usage,
     financialProfileAction.namesSymbols,
-    ctx.cache.fetchMany<Raw>(COMPANY_FINANCIAL_PROFILE, ctx.tokenFingerprint, [...symbols], (missing) => callUpstream(ctx, missing), ctx),
+    ctx.cache.fetchMany<Raw>(COMPANY_FINANCIAL_PROFILE, ctx.tokenFingerprint, [...symbols], (missing) => callUpstream(ctx, missing), ctx, { fresh }),
   );
   return outcomes.map((outcome) => {
-    ctx.usage.lookups.push({ action: COMPANY_FINANCIAL_PROFILE, key: outcome.key, source: outcome.source });
+    ctx.usage.lookups.push(lookupReport(ctx, COMPANY_FINANCIAL_PROFILE, outcome.key, outcome));
     return outcome.error ?? outcome.value!;
   });
 }

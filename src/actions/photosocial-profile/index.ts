@@ -1,3 +1,4 @@
-/** The action's schema (root field, types and the links it owns) and its descriptor. */
+/** The action's schema (root field, types, the links it owns and its node ids) and its descriptor. */
 import './field.js';
+import './node.js';
 export { photosocialProfileAction } from './load.js';

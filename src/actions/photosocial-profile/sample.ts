@@ -1,3 +1,5 @@
+import { sampleDigits } from '../../sandbox/identity.js';
+
 /**
  * get_photosocial_profile (contract 2.2): the inner profile object (the sandbox wraps it in
  * `{response: {response: ...}}`). Every field of the contract is present, with the values the live
@@ -7,6 +9,7 @@
  */
 export function photosocialProfile(username: string): Record<string, unknown> {
   const handle = username.trim().replace(/^@/, '').toLowerCase();
+  const accountId = sampleDigits(`photosocial:${handle}`, 8);
   const cdn = 'https://scontent.cdn.photosocial.example/v/t51.2885-19';
   const picture = `${cdn}/432597291_3681183002154789_5473029370098280466_n.jpg`;
   const picSig = '_nc_ht=scontent.cdn.photosocial.example&_nc_cat=1&_nc_ohc=hQCGPLcccToQ7kNvgE40yj1&_nc_gid=638a927549d341858014179930ccce04&edm=AO4kU9EBAAAA&ccb=7-5&oe=67B1B8DF&_nc_sid=164c1d';
@@ -99,7 +102,7 @@ export function photosocialProfile(username: string): Record<string, unknown> {
       largest_public_bc_id: '18063421970581234',
       subscriber_count: 3187,
     },
-    fbid_v2: '17841401648650184',
+    fbid_v2: sampleDigits(`photosocial-fbid:${handle}`, 17),
     feed_post_reshare_disabled: false,
     follow_friction_type: 0,
     follower_count: 282510661,
@@ -132,7 +135,7 @@ export function photosocialProfile(username: string): Record<string, unknown> {
     ],
     highlight_reshare_disabled: false,
     highlights_tray_type: 'DEFAULT',
-    id: '11830955',
+    id: accountId,
     include_direct_blacklist_status: true,
     interop_messaging_user_fbid: 115431063179813,
     is_active_on_text_post_app: true,
@@ -260,7 +263,7 @@ export function photosocialProfile(username: string): Record<string, unknown> {
     ],
     profile_context_mutual_follow_ids: [50722961, 367315644],
     profile_pic_genai_tool_info: [],
-    profile_pic_id: '3320725335023712969_11830955',
+    profile_pic_id: `3320725335023712969_${accountId}`,
     profile_pic_url: `${picture}?stp=dst-jpg_e0_s150x150_tt6&${picSig}`,
     profile_pic_url_hd: `${picture}?stp=dst-jpg_s640x640_tt6&${picSig}`,
     profile_reels_sorting_eligibility: 'CHECK_VIEWER_QE',
@@ -292,6 +295,6 @@ export function photosocialProfile(username: string): Record<string, unknown> {
     username: handle,
     verified_related_accounts_count: 2,
     views_on_grid_status: 'SHOW_VIEWS_ON_GRID',
-    photosocial_pk: '11830955',
+    photosocial_pk: accountId,
   };
 }

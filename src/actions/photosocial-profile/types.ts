@@ -44,7 +44,7 @@ export const PhotosocialProfile = builder.objectRef<P>('PhotosocialProfile').imp
   fields: (t) => ({
     // Identity
     username: t.string({ description: 'The username, lower-case (the one asked for when the upstream omits it).', resolve: (p) => text(p.raw.username) ?? p.requestedUsername }),
-    id: t.id({ nullable: true, description: 'The account\'s identifier on the platform.', resolve: (p) => identifier(p.raw.id) }),
+    accountId: t.id({ nullable: true, description: 'The account\'s identifier on the platform (upstream `id`). Was `id`, which is now the gateway\'s node id.', resolve: (p) => identifier(p.raw.id) }),
     pk: t.id({
       nullable: true,
       description: 'The account\'s primary key, the same value as `id` (upstream `photosocial_pk`, or the brand-named `instagram_pk`).',

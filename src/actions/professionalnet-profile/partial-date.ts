@@ -46,11 +46,19 @@ export const PartialDate = builder.objectRef<Raw>('PartialDate').implement({
   }),
 });
 
+/** A date group with at least one part; an empty group (`{}` or all nulls) is no date at all. */
+function givenDate(value: unknown): Raw | null {
+  const raw = obj(value);
+  if (!raw) return null;
+  const parts = dateParts(raw);
+  return parts.year === null && parts.month === null && parts.day === null ? null : raw;
+}
+
 export const Period = builder.objectRef<Raw>('Period').implement({
   description: 'A span of time on a profile (a job, a course of study, a certification\'s validity). An `end` without a year means "to the present".',
   fields: (t) => ({
-    start: t.field({ type: PartialDate, nullable: true, description: 'When the period began; null when not given.', resolve: (p) => obj(p.start) }),
-    end: t.field({ type: PartialDate, nullable: true, description: 'When the period ended; null, or a date without a year, when it has not ended.', resolve: (p) => obj(p.end) }),
+    start: t.field({ type: PartialDate, nullable: true, description: 'When the period began; null when not given (an empty date group is null, not a date of nulls).', resolve: (p) => givenDate(p.start) }),
+    end: t.field({ type: PartialDate, nullable: true, description: 'When the period ended; null, or a date without a year, when it has not ended.', resolve: (p) => givenDate(p.end) }),
     isOngoing: t.boolean({
       description: 'True when the period has a start year but no end year: a current job, a study in progress, a certification without expiry.',
       resolve: (p) => {

@@ -1,3 +1,5 @@
+import { sampleHex } from '../../sandbox/identity.js';
+
 /**
  * get_professionalnet_profile (contract 2.6). A complete, realistically large profile for any
  * handle: the names come from the handle ("sam-rivera" -> Sam Rivera), the picture URLs carry it.
@@ -35,7 +37,7 @@ export function professionalnetProfile(handle: string): Record<string, unknown> 
       'What I care about: small reversible changes, measured performance, and on-call that does not burn people out.',
     ].join('\n'),
     industry: 'Software Development',
-    profile_id: 'ACoAAB4m2XQBc1vR7oQj0p3sKfXh2YwLmN8tUe4',
+    profile_id: `ACoAA${sampleHex(`professional:${slug.toLowerCase()}`, 34)}`,
     entity_urn: 'urn:li:fsd_profile:ACoAAB4m2XQBc1vR7oQj0p3sKfXh2YwLmN8tUe4',
     object_urn: 509_446_612,
     profile_picture: `${media}/D5603AQH7kq2R9xYz1w/profile-displayphoto-shrink_800_800/${slug}/0?e=1767225600&v=beta&t=q8Zr3kV1`,

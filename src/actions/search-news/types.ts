@@ -40,7 +40,7 @@ const NewsPageLinkRef = builder.objectRef<NewsPageLink>('NewsPageLink').implemen
   }),
 });
 
-const NewsArticle = builder.objectRef<Raw>('NewsArticle').implement({
+export const NewsArticle = builder.objectRef<Raw>('NewsArticle').implement({
   description: 'One news article in the results (upstream `organic_results[]`).',
   fields: (t) => ({
     position: t.int({ nullable: true, description: 'Rank of the article in the results, starting at 1.', resolve: (a) => int(a.position) }),

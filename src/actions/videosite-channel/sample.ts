@@ -1,3 +1,5 @@
+import { sampleHex } from '../../sandbox/identity.js';
+
 /**
  * get_videosite_channel (contract 2.3). The requested URL comes back in `search_metadata.request_url`;
  * its "@handle" or "/channel/<id>" part becomes the channel's handle or id and
@@ -45,7 +47,7 @@ export function videositeChannel(url: string): Record<string, unknown> {
     search_metadata: {
       created_at: '2026-11-20T14:03:27Z',
       html_url: 'https://serp.upstream.example/searches/6f1c2b7e0a/channel.html',
-      id: '6f1c2b7e0a4d4e1b9c3f2a10',
+      id: sampleHex(`channel-fetch:${url}`, 24),
       json_url: 'https://serp.upstream.example/searches/6f1c2b7e0a/channel.json',
       request_url: url,
       status: 'Success',

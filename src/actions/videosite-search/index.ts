@@ -1,4 +1,5 @@
-/** The action's schema (root field, types and the links it owns) and its descriptor. */
+/** The action's schema (root field, types, the links it owns and its node ids) and its descriptor. */
 import './field.js';
 import './links.js';
+import './node.js';
 export { videositeSearchAction } from './load.js';

@@ -15,7 +15,7 @@ const SEARCH_KEYS = new Set(['channels', 'search_information', 'search_parameter
 export const VideositeSearchChannel = builder.objectRef<Raw>('VideositeSearchChannel').implement({
   description: 'The channel that published a video in search results.',
   fields: (t) => ({
-    id: t.id({ nullable: true, description: 'The channel identifier.', resolve: (c) => id(c.id) }),
+    channelId: t.id({ nullable: true, description: 'The channel identifier (upstream `id`). Was `id`: this gateway keeps `id` for node ids, and a search result\'s channel is not a node (see `details` for the channel itself).', resolve: (c) => id(c.id) }),
     title: t.string({ nullable: true, description: 'Channel name.', resolve: (c) => text(c.title) }),
     link: t.field({ type: 'URL', nullable: true, description: 'URL of the channel; pass it to `videositeChannel(url:)` for the whole channel.', resolve: (c) => webUrl(c.link) }),
     thumbnail: t.field({ type: VideoThumbnail, nullable: true, description: 'The channel\'s profile image (the upstream sends a plain URL here).', resolve: (c) => thumbnailOf(c.thumbnail) }),
@@ -42,7 +42,7 @@ export const VideositeSearchVideo = builder.objectRef<Raw>('VideositeSearchVideo
   }),
 });
 
-const VideositeShort = builder.objectRef<Raw>('VideositeShort').implement({
+export const VideositeShort = builder.objectRef<Raw>('VideositeShort').implement({
   description: 'A short (vertical, under a minute or so) video in a shorts shelf of search results.',
   interfaces: [VideositeVideo],
   fields: (t) => ({

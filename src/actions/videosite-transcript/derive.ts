@@ -18,8 +18,5 @@ export function splitTranscript(response: string): TranscriptParts {
 
 /** The calendar date of a "YYYY-MM-DD" or RFC 3339 publish time; null for other text. */
 export function publishedDate(value: unknown): string | null {
-  if (typeof value !== 'string') return null;
-  const trimmed = value.trim();
-  if (/^\d{4}-\d{2}-\d{2}T/.test(trimmed)) return date(trimmed.slice(0, 10));
-  return date(trimmed);
+  return date(value); // "YYYY-MM-DD", RFC 3339 or zone-less timestamps, "Mar 26, 2024" (src/schema/dates.ts)
 }

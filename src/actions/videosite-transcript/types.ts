@@ -7,10 +7,10 @@ import { VideoThumbnail, thumbnailOf } from '../videosite-shared/thumbnail.js';
 import { publishedDate, splitTranscript } from './derive.js';
 import type { TranscriptSource } from './load.js';
 
-const VideositeTranscriptVideo = builder.objectRef<Raw>('VideositeTranscriptVideo').implement({
+export const VideositeTranscriptVideo = builder.objectRef<Raw>('VideositeTranscriptVideo').implement({
   description: 'Details of the video a transcript belongs to (upstream `metadata`).',
   fields: (t) => ({
-    id: t.id({ nullable: true, description: 'The site\'s video identifier.', resolve: (m) => id(m.id) }),
+    videoId: t.id({ nullable: true, description: 'The site\'s video identifier (upstream `id`). Was `id`, which is now the gateway\'s node id.', resolve: (m) => id(m.id) }),
     title: t.string({ nullable: true, description: 'Title of the video.', resolve: (m) => text(m.title) }),
     description: t.string({ nullable: true, description: 'Description of the video.', resolve: (m) => text(m.description) }),
     author: t.string({ nullable: true, description: 'Author of the video as the site names it (usually the channel name).', resolve: (m) => text(m.author) }),
@@ -19,7 +19,7 @@ const VideositeTranscriptVideo = builder.objectRef<Raw>('VideositeTranscriptVide
     channelName: t.string({ nullable: true, description: 'Name of the channel that published the video.', resolve: (m) => text(m.channel_name) }),
     channelLink: t.field({ type: 'URL', nullable: true, description: 'URL of the channel that published the video; pass it to `videositeChannel(url:)` for the channel.', resolve: (m) => webUrl(m.channel_link) }),
     publishedTime: t.string({ nullable: true, description: 'When the video was published, as the upstream wrote it (upstream `published_time`, a date as text).', resolve: (m) => text(m.published_time) }),
-    publishedDate: t.field({ type: 'Date', nullable: true, description: 'The publish date from `publishedTime`; null when that is not a "YYYY-MM-DD" or RFC 3339 date.', resolve: (m) => publishedDate(m.published_time) }),
+    publishedDate: t.field({ type: 'Date', nullable: true, description: 'The publish date from `publishedTime`, which may be "2024-03-26", a timestamp, or "Mar 26, 2024"; null when it is none of these (`publishedTime` keeps the text).', resolve: (m) => publishedDate(m.published_time) }),
     thumbnail: t.field({ type: VideoThumbnail, nullable: true, description: 'Thumbnail image of the video.', resolve: (m) => thumbnailOf(m.thumbnail) }),
     keyMoments: t.field({ type: ['JSON'], description: 'Key moments (chapters) of the video exactly as the upstream sends them; their shape is not documented. Empty when there are none.', resolve: (m) => list(m.key_moments).filter((moment) => moment !== null && moment !== undefined) }),
     lengthSeconds: t.int({ nullable: true, description: 'Length of the video in seconds (upstream `length_seconds`).', resolve: (m) => count(m.length_seconds) }),

@@ -34,7 +34,7 @@ export const VideositeChannelAbout = builder.objectRef<Raw>('VideositeChannelAbo
 export const VideositeChannelProfile = builder.objectRef<Raw>('VideositeChannelProfile').implement({
   description: 'Identity and headline figures of a channel, as shown in its page header.',
   fields: (t) => ({
-    id: t.id({ nullable: true, description: 'The channel identifier (e.g. "UCX6OQ3DkcsbYNE6H8uQQuVA").', resolve: (c) => id(c.id) }),
+    channelId: t.id({ nullable: true, description: 'The channel identifier (e.g. "UCX6OQ3DkcsbYNE6H8uQQuVA"; upstream `id`). Was `id`: this gateway keeps `id` for node ids (the channel\'s is `VideositeChannel.id`).', resolve: (c) => id(c.id) }),
     title: t.string({ nullable: true, description: 'Channel name.', resolve: (c) => text(c.title) }),
     handle: t.string({ nullable: true, description: 'The channel handle including the leading @ (e.g. "@name").', resolve: (c) => text(c.handle) }),
     description: t.string({ nullable: true, description: 'Channel description.', resolve: (c) => text(c.description) }),

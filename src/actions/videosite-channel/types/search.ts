@@ -6,7 +6,7 @@ import { handleOf, timestamp } from '../derive.js';
 export const VideositeSearchMetadata = builder.objectRef<Raw>('VideositeSearchMetadata').implement({
   description: 'How the upstream fetched the channel page: its own job id, status, URLs and timings.',
   fields: (t) => ({
-    id: t.id({ nullable: true, description: 'The upstream\'s identifier of this fetch.', resolve: (m) => text(m.id) }),
+    fetchId: t.id({ nullable: true, description: 'The upstream\'s identifier of this fetch (upstream `id`). Was `id`: this gateway keeps `id` for node ids.', resolve: (m) => text(m.id) }),
     status: t.string({ nullable: true, description: 'The upstream\'s status of the fetch, as it wrote it (e.g. "Success").', resolve: (m) => text(m.status) }),
     createdAt: t.field({ type: 'DateTime', nullable: true, description: 'When the fetch was made (upstream `created_at`); null when that is not a readable timestamp (see `createdAtText`).', resolve: (m) => timestamp(m.created_at) }),
     createdAtText: t.string({ nullable: true, description: 'The upstream `created_at` exactly as written.', resolve: (m) => text(m.created_at) }),

@@ -1,0 +1,65 @@
+/**
+ * The `Cache-Control` header of GraphQL responses, from the lookups each operation used:
+ *
+ * - `no-store` when the response carries errors, made no lookup (introspection, `__typename`),
+ *   the cache is off, or any lookup's remaining freshness is under a second;
+ * - otherwise `max-age` = the shortest remaining freshness (TTL minus age) over its lookups, so a
+ *   browser or proxy never keeps a value longer than the gateway would;
+ * - `private` unless every lookup is shareable, which needs GATEWAY_AUTH=none: with API keys a
+ *   shared cache would hand data to clients without a key, and in forward mode the data belongs to
+ *   the caller's own upstream token. `public` only then.
+ *
+ * Also registers the @fresh validation rule and keeps the private fields of the lookup reports
+ * (TTL, failure) out of `extensions`.
+ */
+import type { Plugin } from 'graphql-yoga';
+import type { GatewayContext, LookupReport } from '../context.js';
+import { freshOnLookupFields } from './fresh.js';
+
+export function cacheControlFor(reports: readonly LookupReport[], hasErrors: boolean, shareable: boolean): string {
+  if (hasErrors || reports.length === 0) return 'no-store';
+  let maxAge = Infinity;
+  for (const report of reports) {
+    if (report.failed || !report.ttlSeconds) return 'no-store';
+    maxAge = Math.min(maxAge, report.ttlSeconds - (report.ageSeconds ?? 0));
+  }
+  if (!(maxAge >= 1)) return 'no-store';
+  return `${shareable ? 'public' : 'private'}, max-age=${Math.floor(maxAge)}`;
+}
+
+/** What a client sees of a lookup report. */
+export function publicReport({ ttlSeconds: _ttl, failed: _failed, ...report }: LookupReport): LookupReport {
+  return report;
+}
+
+export function cacheControl(options: { shareable: boolean }): Plugin<GatewayContext> {
+  const headers = new WeakMap<Request, string[]>();
+  return {
+    onValidate({ addValidationRule }) {
+      addValidationRule(freshOnLookupFields);
+    },
+    onExecute({ args }) {
+      const context = args.contextValue as GatewayContext & { request?: Request };
+      return {
+        onExecuteDone({ result }) {
+          if (Symbol.asyncIterator in result || !context.request) return;
+          const value = cacheControlFor(context.usage.lookups, (result.errors?.length ?? 0) > 0, options.shareable);
+          const list = headers.get(context.request) ?? [];
+          list.push(value);
+          headers.set(context.request, list);
+        },
+      };
+    },
+    onResponse({ request, response }) {
+      if (!response.headers.get('content-type')?.includes('json')) return;
+      const values = headers.get(request);
+      // Several operations (a batch): the most restrictive wins.
+      let header = 'no-store';
+      if (values && values.length > 0 && !values.includes('no-store')) {
+        const maxAge = Math.min(...values.map((v) => Number(/max-age=(\d+)/.exec(v)![1])));
+        header = `${values.every((v) => v.startsWith('public')) ? 'public' : 'private'}, max-age=${maxAge}`;
+      }
+      response.headers.set('cache-control', header);
+    },
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * The upstream's own text beside every parsed date or timestamp whose parsing can fail: when the
+ * parsed field is null because the upstream wrote something unexpected, a client still has what was
+ * sent. (Fields that already keep their text, such as `publishedTime` and `joinedDateText`, are not
+ * repeated.)
+ */
+import { Company } from '../actions/company-object/types.js';
+import { CrmOwner } from '../actions/crm-owners/types.js';
+import { DomainRecord } from '../actions/domain-info/types.js';
+import { FinancialProfile } from '../actions/financial-profile/types.js';
+import { MicroblogPost } from '../actions/microblog-posts/types.js';
+import { builder } from './builder.js';
+import { text } from './read.js';
+
+const twin = (parsed: string, upstream: string) =>
+  `\`${parsed}\` exactly as the upstream wrote it (upstream \`${upstream}\`); kept because parsing can fail, when \`${parsed}\` is null.`;
+
+builder.objectFields(Company, (t) => ({
+  indexedAtText: t.string({ nullable: true, description: twin('indexedAt', 'indexedAt'), resolve: (c) => text(c.raw.indexedAt) }),
+}));
+
+builder.objectFields(CrmOwner, (t) => ({
+  createdAtText: t.string({ nullable: true, description: twin('createdAt', 'createdAt'), resolve: (o) => text(o.createdAt) }),
+  updatedAtText: t.string({ nullable: true, description: twin('updatedAt', 'updatedAt'), resolve: (o) => text(o.updatedAt) }),
+}));
+
+builder.objectFields(DomainRecord, (t) => ({
+  createdOnText: t.string({ nullable: true, description: twin('createdOn', 'create_date'), resolve: (d) => text(d.raw.create_date) }),
+  updatedOnText: t.string({ nullable: true, description: twin('updatedOn', 'update_date'), resolve: (d) => text(d.raw.update_date) }),
+  expiresOnText: t.string({ nullable: true, description: twin('expiresOn', 'expiry_date'), resolve: (d) => text(d.raw.expiry_date) }),
+}));
+
+builder.objectFields(FinancialProfile, (t) => ({
+  ipoDateText: t.string({ nullable: true, description: twin('ipoDate', 'ipoDate'), resolve: (p) => text(p.ipoDate) }),
+}));
+
+builder.objectFields(MicroblogPost, (t) => ({
+  createdAtText: t.string({ nullable: true, description: twin('createdAt', 'createdAt'), resolve: (p) => text(p.createdAt) }),
+}));
