@@ -34,7 +34,8 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { lookupsOfNodeIds, NODE_ROOTS } from '../identity/global-id.js';
-import { DEFAULT_LIST_CAP, SYMBOL_BATCH_ACTION, type FieldCost, type ListBound, type SymbolsArgument } from './model.js';
+import { actionNamed } from '../actions/all.js';
+import { DEFAULT_LIST_CAP, type FieldCost, type ListBound, type SymbolsArgument } from './model.js';
 
 export interface CostEstimate {
   /** The most upstream calls the operation can make. */
@@ -114,7 +115,7 @@ function walkSelections(walk: Walk, type: GraphQLObjectType, selectionSets: read
       childWave = wave + 1;
     } else if (isRoot && NODE_ROOTS[name]) {
       // node(id:) / nodes(ids:): one lookup per distinct lookup the ids name; symbols join the root batch.
-      const { lookups, symbols } = lookupsOfNodeIds(args[NODE_ROOTS[name].argument], SYMBOL_BATCH_ACTION);
+      const { lookups, symbols } = lookupsOfNodeIds(args[NODE_ROOTS[name].argument], (action) => actionNamed(action)?.batchedSymbols === true);
       walk.lookupCalls += lookups;
       for (const symbol of symbols) walk.rootSymbols.add(symbol);
       childWave = wave + 1;

@@ -42,8 +42,5 @@ export interface ListBound {
   max: number;
 }
 
-/** The action whose lookups are stock symbols, batched per operation (node ids of it join the root batch). */
-export const SYMBOL_BATCH_ACTION = 'company_financial_profile';
-
 /** Any other list, should a link ever be placed below one without `first` (a test forbids it). */
 export const DEFAULT_LIST_CAP = 25;

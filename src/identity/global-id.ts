@@ -4,8 +4,8 @@
  * canonical key of that lookup (the same key the cache uses), plus, for an item inside a list result
  * (a news article, a video in a search), the item's own stable key (its link, its video id):
  *
- *   base64url("Company:" + JSON.stringify(["get_company_object", "hubspot.com"]))
- *   base64url("NewsArticle:" + JSON.stringify(["get_search_news", "[\"ai\",\"PAST_DAY\"]", "https://…"]))
+ *   base64url("Company:" + JSON.stringify([<company action>, "hubspot.com"]))
+ *   base64url("NewsArticle:" + JSON.stringify([<news action>, "[\"ai\",\"24h\"]", "https://…"]))
  *
  * So the same thing reached by any path has the same id, and two different things never share one.
  * This module is pure (no schema): the cost estimate decodes ids with it too.
@@ -97,14 +97,14 @@ export const NODE_ROOTS: Readonly<Record<string, { argument: string; list: boole
  * result share their parent's lookup), and the stock symbols of financial-profile ids, which are
  * batched with the operation's other symbols. Malformed ids cost nothing (they fail before any call).
  */
-export function lookupsOfNodeIds(ids: unknown, symbolAction: string): { lookups: number; symbols: string[] } {
+export function lookupsOfNodeIds(ids: unknown, batchesSymbols: (action: string) => boolean): { lookups: number; symbols: string[] } {
   const list = Array.isArray(ids) ? ids : [ids];
   const lookups = new Set<string>();
   const symbols = new Set<string>();
   for (const globalID of list) {
     const decoded = lookupOfNodeId(globalID);
     if (!decoded) continue;
-    if (decoded.key.action === symbolAction) symbols.add(decoded.key.key);
+    if (batchesSymbols(decoded.key.action)) symbols.add(decoded.key.key);
     else lookups.add(`${decoded.key.action}\u0000${decoded.key.key}`);
   }
   return { lookups: lookups.size, symbols: [...symbols] };

@@ -102,7 +102,8 @@ describe('videositeChannel against the sandbox', () => {
         },
       ],
       searchMetadata: {
-        id: sampleHex('channel-fetch:https://www.videosite.example/@sandboxstudio', 24),
+        // The sandbox makes the fetch id from the URL it receives: the canonical channel URL, here `url` itself.
+        id: sampleHex(`channel-fetch:${url}`, 24),
         status: 'Success',
         createdAt: '2026-11-20T14:03:27.000Z',
         createdAtText: '2026-11-20T14:03:27Z',

@@ -72,7 +72,7 @@ describe('reachable keys of the current upstream shapes', () => {
   });
 
   it('CRM owners: teams as objects or strings, archived, userId and type', async () => {
-    const { body } = await gw.query('{ crmOwners(portal: "https://app.crm.example/contacts/0139981/objects") { id userId type isArchived teams teamCount teamList { id name isPrimary } } }');
+    const { body } = await gw.query('{ crmOwners(portal: "https://app.crm.example/contacts/0139981/objects") { id: ownerId userId type isArchived teams teamCount teamList { id name isPrimary } } }');
     expect(body.errors).toBeUndefined();
     expect(up.calls[0]!.body).toEqual({ crm_portal: '139981' });
     expect(body.data!.crmOwners).toEqual([
