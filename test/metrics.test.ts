@@ -36,7 +36,7 @@ describe('GET /metrics', () => {
     await gw.query('{ domainInfo(domain: "metrics.example") { domainName } }'); // miss → upstream
     await gw.query('{ domainInfo(domain: "metrics.example") { domainName } }'); // hit
     await gw.query('{ financialProfiles(symbols: ["AAA", "BBB", "CCC"]) { symbol } }'); // one call, three symbols
-    await gw.query('{ crmOwners(portal: "1") { id } }'); // upstream 503
+    await gw.query('{ crmOwners(portal: "1") { id: ownerId } }'); // upstream 503
     coalesceDelay = 150;
     await Promise.all([1, 2, 3].map(() => gw.query('{ domainInfo(domain: "together.example") { domainName } }')));
     coalesceDelay = 0;

@@ -6,7 +6,7 @@ import { FAULT_TOKEN, json, startFaultUpstream, upstreamEnv, type FaultUpstream 
 import { startGateway, type RunningGateway } from './support/gateway.js';
 
 const TRANSCRIPT_400 = "The requested page doesn't exist or there are no translations available for the video.";
-const QUERY = '{ domainInfo(domain: "example.com") { domainName } crmOwners(portal: "42") { id } }';
+const QUERY = '{ domainInfo(domain: "example.com") { domainName } crmOwners(portal: "42") { id: ownerId } }';
 const OWNERS = [{ id: '7', email: 'a@b.example', firstName: 'A', lastName: 'B', teams: [] }];
 
 type Fault = (res: ServerResponse, req: IncomingMessage) => void;
@@ -115,7 +115,7 @@ describe('the base URL', () => {
     });
     const gw = await startGateway({ ACTION_BASE_URL: `${up.url}/api/lookups/`, ACTION_TOKEN: up.token });
     try {
-      const { body } = await gw.query('{ crmOwners(portal: "42") { id } }');
+      const { body } = await gw.query('{ crmOwners(portal: "42") { id: ownerId } }');
       expect(body.errors).toBeUndefined();
       expect(seen).toEqual(['/api/lookups/v1/action/get_crm_owners']);
       expect(up.calls[0]!.body).toEqual({ crm_portal: '42' });

@@ -37,7 +37,7 @@ describe('deadlines', () => {
       if (call.action === 'domain_info') return; // never answers
       ok(call, res);
     });
-    const res = await timed(() => r!.gw.query(`{ domainInfo(domain: "${domain()}") { domainName } crmOwners(portal: "42") { id } }`));
+    const res = await timed(() => r!.gw.query(`{ domainInfo(domain: "${domain()}") { domainName } crmOwners(portal: "42") { id: ownerId } }`));
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ domainInfo: null, crmOwners: [{ id: '7' }] });
     expect(res.body.errors).toHaveLength(1);
@@ -82,7 +82,7 @@ describe('deadlines', () => {
       () => undefined,
     );
     // One slot: domain_info takes it and hangs; get_crm_owners waits in the queue until the deadline.
-    const res = await timed(() => r!.gw.query(`{ domainInfo(domain: "${domain()}") { domainName } crmOwners(portal: "42") { id } }`));
+    const res = await timed(() => r!.gw.query(`{ domainInfo(domain: "${domain()}") { domainName } crmOwners(portal: "42") { id: ownerId } }`));
     expect(res.body.data).toEqual({ domainInfo: null, crmOwners: null });
     expect(codeOf(res)).toMatchObject({ code: 'UPSTREAM_TIMEOUT', action: 'domain_info' });
     expect(codeOf(res, 'crmOwners')).toMatchObject({ code: 'UPSTREAM_TIMEOUT', action: 'get_crm_owners' });

@@ -51,7 +51,7 @@ describe('operators and secrets', () => {
     fault = (res) => res.writeHead(503, { 'retry-after': '0' }).end(); // retried: the breaker opens on this run of failures
     await run(domainQuery());
     await run(domainQuery());
-    await run('{ crmOwners(portal: "1") { id } }', 'crmOwners');
+    await run('{ crmOwners(portal: "1") { id: ownerId } }', 'crmOwners');
     await run('{ domainInfo(domain: "z.example.com") { domainName } }');
     expect(codes).toEqual(['UNAUTHENTICATED', 'UPSTREAM_TIMEOUT', 'UPSTREAM_UNAVAILABLE', 'UPSTREAM_UNAVAILABLE', 'RATE_LIMITED', 'RATE_LIMITED']);
     expect(r.domainCalls()).toBe(5);

@@ -141,7 +141,7 @@ describe('rate limits: the upstream budget is respected without touching it', ()
     const first = await r.gw.query(domainQuery());
     expect(codeOf(first)).toMatchObject({ code: 'RATE_LIMITED', action: 'domain_info', retryAfter: 30 });
     expect(r.domainCalls()).toBe(1);
-    const next = await timed(() => r!.gw.query(`{ domainInfo(domain: "a.example.com") { domainName } crmOwners(portal: "1") { id } }`));
+    const next = await timed(() => r!.gw.query(`{ domainInfo(domain: "a.example.com") { domainName } crmOwners(portal: "1") { id: ownerId } }`));
     expect(next.body.data).toEqual({ domainInfo: null, crmOwners: null });
     expect(codeOf(next)).toMatchObject({ code: 'RATE_LIMITED', action: 'domain_info' });
     expect(codeOf(next, 'crmOwners')).toMatchObject({ code: 'RATE_LIMITED', action: 'get_crm_owners' });

@@ -9,7 +9,7 @@ import { expectNoLeak, expectRefused } from './support.js';
 
 const KEY = 'lg_live_4f1c2a9e7b3d46c8a0e5f91b2c7d3e6a';
 const OTHER_KEY = 'lg_live_other_client_key_000000000000';
-const QUERY = '{ crmOwners(portal: "42") { id } }';
+const QUERY = '{ crmOwners(portal: "42") { id: ownerId } }';
 const OWNERS = [{ id: '7', email: 'a@b.example', firstName: 'A', lastName: 'B', teams: [] }];
 
 describe('API keys (GATEWAY_AUTH=api-key, production)', () => {

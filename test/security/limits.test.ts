@@ -88,7 +88,7 @@ describe('operation limits (defaults)', () => {
 
   it('two operations and no operationName → 400 OPERATION_RESOLUTION_FAILURE', async () => {
     await refused(
-      () => gw.query('query A { domainInfo(domain: "example.com") { domainName } } query B { crmOwners(portal: "42") { id } }'),
+      () => gw.query('query A { domainInfo(domain: "example.com") { domainName } } query B { crmOwners(portal: "42") { id: ownerId } }'),
       400,
       'OPERATION_RESOLUTION_FAILURE',
     );

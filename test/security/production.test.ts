@@ -30,7 +30,7 @@ describe('production mode (NODE_ENV=production)', () => {
   }
 
   it('runs ordinary operations against the configured upstream', async () => {
-    const res = await gw.query('{ crmOwners(portal: "42") { id } }');
+    const res = await gw.query('{ crmOwners(portal: "42") { id: ownerId } }');
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ crmOwners: [{ id: '7' }] });
     expect(up.calls.at(-1)!.authorization).toBe(`Bearer ${FAULT_TOKEN}`);
