@@ -52,6 +52,8 @@ export interface LookupReport {
 export interface RequestFacts {
   signal: AbortSignal;
   upstreamToken?: string | null;
+  /** Who the request is for fairness: its share of upstream slots, its weight in breaker counts. */
+  client?: string;
 }
 
 export function createContext(deps: ContextDeps, request: RequestFacts): GatewayContext {
@@ -80,6 +82,7 @@ export function createContext(deps: ContextDeps, request: RequestFacts): Gateway
       return deps.callAction(action, body, {
         signal: context.signal,
         operationDeadline: context.deadline,
+        ...(request.client ? { client: request.client } : {}),
         ...(upstreamToken ? { token: upstreamToken } : {}),
       });
     },

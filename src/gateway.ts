@@ -41,7 +41,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   const defaultToken = config.upstream.token ?? sandbox!.token;
   const deps = { config, sandbox: sandbox !== null, callAction: metrics.instrument(upstream.callAction), cache, defaultToken };
 
-  const security = await createSecurity(config.security, logger);
+  const security = await createSecurity(config.security, logger, config.cache.redisGuard);
   const examples = loadExamples();
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema,
@@ -49,7 +49,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     landingPage: false,
     logging: yogaLogger(logger),
     maskedErrors: { maskError: (error, message) => maskError(error, message), isDev: false },
-    context: ({ request }) => createContext(deps, { signal: request.signal, upstreamToken: security.upstreamTokenFor(request) }),
+    context: (initial) => createContext(deps, { signal: initial.request.signal, upstreamToken: security.upstreamTokenFor(initial.request), client: security.clientFor(initial.request, initial) }),
     ...security.yogaOptions,
     graphiql: config.security.graphiql && {
       title: 'Lookup Graph',
@@ -59,7 +59,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       })),
     },
     renderGraphiQL,
-    plugins: [healthz(cacheStatus, () => upstream.status()), ...security.plugins, gatewayExtensions(sandbox !== null), metrics.plugin(), variableCheck(), costLimit({ budget: config.costBudget, batchSize: config.financialBatchSize }), useGraphQlJit()],
+    plugins: [healthz(cacheStatus, () => upstream.status(), security.rateLimitStatus), ...security.plugins, gatewayExtensions(sandbox !== null), metrics.plugin(), variableCheck(), costLimit({ budget: config.costBudget, batchSize: config.financialBatchSize }), useGraphQlJit()],
   });
 
   return {
@@ -76,11 +76,11 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
 }
 
 /** `GET /healthz`: liveness, the state of the cache and of the way upstream, answered without touching the upstream. */
-function healthz(cacheStatus: () => CacheStatus, upstreamStatus: () => UpstreamStatus): Plugin {
+function healthz(cacheStatus: () => CacheStatus, upstreamStatus: () => UpstreamStatus, clientRateLimit: () => unknown): Plugin {
   return {
     onRequest({ url, endResponse, fetchAPI }) {
       if (url.pathname === '/healthz') {
-        const body = { status: 'ok', cache: cacheStatus(), upstream: upstreamStatus() };
+        const body = { status: 'ok', cache: cacheStatus(), clientRateLimit: clientRateLimit(), upstream: upstreamStatus() };
         endResponse(new fetchAPI.Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } }));
       } else if (url.pathname === '/') {
         endResponse(new fetchAPI.Response(null, { status: 302, headers: { location: '/graphql' } }));

@@ -22,6 +22,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** The bearer token for this call; the configured ACTION_TOKEN when absent. */
   token?: string;
+  /** Who the call is for (API key id, forwarded token hash, or address): its fair share of upstream slots. */
+  client?: string;
   /** When the whole operation must be answered (epoch ms); the resilience layers keep every call inside it. */
   operationDeadline?: number;
   /** This call's own deadline, set by the resilience layers; UPSTREAM_TIMEOUT_MS from now when absent. */
