@@ -106,6 +106,7 @@ export class RedisGuard {
 
   private markDown(reason: string): void {
     if (this.closed) return;
+    this.lastError ??= reason;
     if (this.up) {
       this.up = false;
       this.since = Date.now();
