@@ -1,4 +1,5 @@
 import { readCacheSettings, type CacheSettings } from './cache/settings.js';
+import { readHttpServerSettings, type HttpServerSettings } from './http-server.js';
 import { readSecuritySettings, type SecuritySettings } from './security/settings.js';
 
 /**
@@ -58,6 +59,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** The cross-request action cache. */
   cache: CacheSettings;
+  /** The HTTP server's slow-client timeouts and per-address connection cap (src/http-server.ts). */
+  http: HttpServerSettings;
   /** Client-facing protections: operation limits, auth, rate limit, CORS, trusted documents (src/security/). */
   security: SecuritySettings;
 }
@@ -138,6 +141,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 300_000),
     cache: readCacheSettings(env, problems, int),
     security: readSecuritySettings(env, problems, int, production),
+    http: readHttpServerSettings(int, problems),
   };
 
   if (problems.length > 0) throw new ConfigError(problems);

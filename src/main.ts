@@ -1,6 +1,6 @@
-import { createServer } from 'node:http';
 import { ConfigError, loadConfig } from './config.js';
 import { createGateway } from './gateway.js';
+import { createHttpServer } from './http-server.js';
 import { createLogger, describeError } from './logger.js';
 
 /** The only file that listens: config -> gateway -> HTTP server -> graceful shutdown. */
@@ -17,7 +17,8 @@ async function main() {
   }
   const logger = createLogger(config.logLevel, undefined, [config.upstream.token]);
   const gateway = await createGateway(config, logger);
-  const server = createServer(gateway.yoga);
+  const http = createHttpServer(gateway.yoga, config.http, logger);
+  const server = http.server;
   server.listen(config.port, config.host, () => {
     const shown = config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? 'localhost' : config.host;
     const url = `http://${shown}:${config.port}/graphql`;
@@ -33,13 +34,9 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'draining in-flight requests');
-    const force = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
-    force.unref();
-    // Connections that finish their last response become idle: close them as they do.
-    const reaper = setInterval(() => server.closeIdleConnections(), 100);
-    server.close(() => {
-      clearInterval(reaper);
-      void gateway.close().then(
+    // Every response from now on says `Connection: close`; see src/http-server.ts.
+    void http.drain(config.shutdownGraceMs).then(() =>
+      gateway.close().then(
         () => {
           logger.info('stopped');
           process.exit(0);
@@ -48,9 +45,8 @@ async function main() {
           logger.error({ err: describeError(error) }, 'shutdown failed');
           process.exit(1);
         },
-      );
-    });
-    server.closeIdleConnections();
+      ),
+    );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
