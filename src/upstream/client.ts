@@ -138,7 +138,7 @@ export class ActionClient {
       phase = 'body';
       options.onResponse?.(responseFacts(action, res.statusCode, res.headers));
       const text = await readCapped(res.body, res.headers['content-length'], this.options.maxResponseBytes, action);
-      return parseEnvelope(action, res.statusCode, header(res.headers['retry-after']), text, options.token ?? this.options.token);
+      return parseEnvelope(action, res.statusCode, header(res.headers['retry-after']), text, options.token ?? this.options.token, options.token !== undefined);
     } catch (error) {
       if (error instanceof ActionError) throw error;
       if (deadline.aborted) throw timedOut();
@@ -220,7 +220,7 @@ async function readCapped(
 }
 
 /** Decides success or failure from the HTTP status and the envelope, as the service's own clients do. */
-export function parseEnvelope(action: string, httpStatus: number, retryAfterHeader: string | undefined, text: string, token?: string): ActionEnvelope {
+export function parseEnvelope(action: string, httpStatus: number, retryAfterHeader: string | undefined, text: string, token?: string, clientToken = false): ActionEnvelope {
   let parsed: unknown;
   let isJson = false;
   try {
@@ -237,7 +237,7 @@ export function parseEnvelope(action: string, httpStatus: number, retryAfterHead
   const retryAfter = parseRetryAfter(retryAfterHeader);
 
   if (httpStatus < 200 || httpStatus >= 300) {
-    throw errorForStatus(action, httpStatus, message, retryAfter);
+    throw errorForStatus(action, httpStatus, message, retryAfter, clientToken);
   }
   if (!envelope) {
     const what = text.trim() === '' ? 'an empty body' : isJson ? 'JSON that is not an envelope object' : 'a body that is not JSON (or was cut off)';
@@ -245,7 +245,7 @@ export function parseEnvelope(action: string, httpStatus: number, retryAfterHead
   }
   const envelopeStatus = envelope.status;
   if (typeof envelopeStatus === 'number' && envelopeStatus !== 200) {
-    throw errorForStatus(action, envelopeStatus, message, retryAfter);
+    throw errorForStatus(action, envelopeStatus, message, retryAfter, clientToken);
   }
   if (message) {
     throw new ActionError('UPSTREAM_BAD_RESPONSE', `The upstream reported an error: ${message}`, { action, upstreamStatus: httpStatus });
