@@ -45,8 +45,9 @@ async function fetchOne<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: 
     spec.action,
     ctx.tokenFingerprint,
     cacheKey,
-    async () => {
-      const envelope = await ctx.callAction(spec.action, spec.body(key));
+    async (signal) => {
+      // The call's signal: cancelled only when every request coalesced onto it has gone.
+      const envelope = await ctx.callAction(spec.action, spec.body(key), signal);
       spec.parse(envelope, key); // a wrong shape is an error, and errors are not cached
       return envelope;
     },

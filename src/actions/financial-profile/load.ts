@@ -38,7 +38,7 @@ async function fetchSymbols(ctx: GatewayContext, symbols: readonly string[]): Pr
   const outcomes = await trackCall(
     ctx.usage,
     COMPANY_FINANCIAL_PROFILE,
-    ctx.cache.fetchMany<Raw>(COMPANY_FINANCIAL_PROFILE, ctx.tokenFingerprint, [...symbols], (missing) => callUpstream(ctx, missing), ctx),
+    ctx.cache.fetchMany<Raw>(COMPANY_FINANCIAL_PROFILE, ctx.tokenFingerprint, [...symbols], (missing, signal) => callUpstream(ctx, missing, signal), ctx),
   );
   return outcomes.map((outcome) => {
     ctx.usage.lookups.push({ action: COMPANY_FINANCIAL_PROFILE, key: outcome.key, source: outcome.source });
@@ -46,8 +46,8 @@ async function fetchSymbols(ctx: GatewayContext, symbols: readonly string[]): Pr
   });
 }
 
-async function callUpstream(ctx: GatewayContext, symbols: string[]): Promise<Map<string, Raw | Error>> {
-  const envelope = await ctx.callAction(COMPANY_FINANCIAL_PROFILE, { company: symbols.join(', ') });
+async function callUpstream(ctx: GatewayContext, symbols: string[], signal?: AbortSignal): Promise<Map<string, Raw | Error>> {
+  const envelope = await ctx.callAction(COMPANY_FINANCIAL_PROFILE, { company: symbols.join(', ') }, signal);
   const bySymbol = new Map<string, Raw | Error>();
   for (const item of responseArray(envelope, COMPANY_FINANCIAL_PROFILE)) {
     const profile = obj(item);
