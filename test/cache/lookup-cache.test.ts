@@ -125,7 +125,7 @@ describe('the cross-request cache (memory)', () => {
       const { body } = await second;
       expect(body.errors).toBeUndefined();
       expect(body.data).toEqual({ domainInfo: { domainName: 'cancelled-leader.example' } });
-      expect(body.extensions.gateway.lookups[0].source).toBe('coalesced');
+      expect(body.extensions!.gateway.lookups[0].source).toBe('coalesced');
       expect(callsOf('domain_info')).toBe(1);
     } finally {
       delayMs = 0;
