@@ -3,6 +3,11 @@ import type { Logger } from 'pino';
 import { DEFAULT_REDIS_GUARD, RedisGuard, type RedisGuardSettings, type RedisHealth } from './redis-guard.js';
 import type { CacheStore } from './store.js';
 
+const ACQUIRE = `
+if redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return 1 end
+if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('pexpire', KEYS[1], ARGV[2]) return 1 end
+return 0`;
+
 /**
  * The shared cache: several gateway processes read and write one Redis. Redis trouble never fails a
  * lookup and never stalls one: every command has a short deadline (REDIS_COMMAND_TIMEOUT_MS), a
@@ -61,7 +66,10 @@ export class RedisStore implements CacheStore {
 
   async acquireLease(key: string, ttlMs: number): Promise<boolean> {
     // No answer: this process calls itself (coalescing across processes is lost, never a lookup).
-    return this.guard.run(async () => (await this.redis.set(`${key}:lease`, this.leaseOwner, 'PX', ttlMs, 'NX')) === 'OK', true);
+    // A lease already held under this process's own id is stale: within the process only the
+    // in-flight owner (the caller) gets here for a key. It comes from a SET that timed out here and
+    // ran later (a Redis frozen and thawed) and would otherwise hold every caller off for the lease time.
+    return this.guard.run(async () => (await this.redis.eval(ACQUIRE, 1, `${key}:lease`, this.leaseOwner, ttlMs)) === 1, true);
   }
 
   async releaseLease(key: string): Promise<void> {
