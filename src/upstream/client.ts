@@ -97,11 +97,13 @@ export class ActionClient {
     let upstreamStatus: number | undefined;
     try {
       const envelope = await this.send(action, body, options, (status) => (upstreamStatus = status), observed?.headers);
-      observed?.done(this.report(action, 'OK', started, upstreamStatus));
+      const call = this.report(action, 'OK', started, upstreamStatus);
+      observed?.done(call);
       return envelope;
     } catch (error) {
       const mapped = error instanceof ActionError ? error : unexpected(action, error);
-      observed?.done(this.report(action, mapped.code, started, upstreamStatus));
+      const call = this.report(action, mapped.code, started, upstreamStatus);
+      observed?.done(call);
       throw mapped;
     }
   }
