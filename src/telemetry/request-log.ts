@@ -78,6 +78,8 @@ export function requestLog(options: RequestLogOptions): Plugin<GatewayContext> {
       const batch = record.requestedNames.length > 1;
       const names = record.operations.length > 0 ? record.operations.map((operation) => operation.name) : record.requestedNames;
       const operation = batch ? null : (names[0] ?? null);
+      options.observe(batch ? 'batch' : options.labels.label(operation), durationMs / 1000, record.errorCodes);
+      if (!options.logger.isLevelEnabled('info')) return;
       let upstreamCalls = 0;
       let estimated: number | null = null;
       let budget: number | null = null;
@@ -104,7 +106,6 @@ export function requestLog(options: RequestLogOptions): Plugin<GatewayContext> {
         ...(options.logVariables ? { variables: record.operations.map((op) => op.variables ?? null) } : {}),
       };
       options.logger.info({ request: line }, 'graphql request');
-      options.observe(batch ? 'batch' : options.labels.label(operation), durationMs / 1000, record.errorCodes);
     },
   };
 }
