@@ -72,6 +72,20 @@ describe('one log line per request', () => {
     expect(invalid.request).toMatchObject({ operation: null, status: 400, upstreamCalls: 0, errorCodes: ['GRAPHQL_VALIDATION_FAILED'] });
   });
 
+  it('logs and counts requests the protections refuse before they are parsed', async () => {
+    const limited = await startGateway(upstreamEnv(up, { CLIENT_RATE_LIMIT_PER_MINUTE: '1' }));
+    try {
+      await limited.query(DOMAIN, { domain: 'once.example' });
+      const refused = await limited.query(DOMAIN, { domain: 'twice.example' });
+      expect(refused.status).toBe(429);
+      expect(requestLines(limited.logs)[1].request).toMatchObject({ status: 429, upstreamCalls: 0, errorCodes: ['RATE_LIMITED'] });
+      const text = await (await fetch(`${limited.url}/metrics`)).text();
+      expect(sample(text, 'lookup_graph_graphql_errors_total', { code: 'RATE_LIMITED' })).toBe(1);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('adds the variables only with LOG_VARIABLES=true', async () => {
     const verbose = await startGateway(upstreamEnv(up, { LOG_VARIABLES: 'true' }));
     try {
