@@ -1,6 +1,7 @@
 import { readCacheSettings, type CacheSettings } from './cache/settings.js';
 import { readHttpServerSettings, type HttpServerSettings } from './http-server.js';
 import { readSecuritySettings, type SecuritySettings } from './security/settings.js';
+import { readTelemetrySettings, type TelemetrySettings } from './telemetry/settings.js';
 
 /**
  * Every setting of the gateway, read from the environment once and validated together, so a
@@ -69,6 +70,8 @@ export interface Config {
   http: HttpServerSettings;
   /** Client-facing protections: operation limits, auth, rate limit, CORS, trusted documents (src/security/). */
   security: SecuritySettings;
+  /** Tracing (OTEL_*), the per-request log line and the metrics' operation labels (src/telemetry/). */
+  telemetry: TelemetrySettings;
 }
 
 export class ConfigError extends Error {
@@ -152,6 +155,7 @@ export function loadConfig(env: Env = process.env): Config {
     cache: readCacheSettings(env, problems, int),
     security: readSecuritySettings(env, problems, int, production),
     http: readHttpServerSettings(int, problems),
+    telemetry: readTelemetrySettings(env, problems, int),
   };
 
   // Defaults that follow UPSTREAM_MAX_IN_FLIGHT: half of it per client, three quarters per action.

@@ -16,6 +16,10 @@ import { createLookupCache, type CacheStatus, type LookupCache } from './cache/i
 import { createSecurity } from './security/index.js';
 import { costReportOf } from './cost/meter.js';
 import { costLimit } from './cost/plugin.js';
+import { OperationLabels } from './telemetry/operation-label.js';
+import { requestLog } from './telemetry/request-log.js';
+import { traceCallAction, tracedStore, tracingPlugin, upstreamCallObserver } from './telemetry/spans.js';
+import { startTracing } from './telemetry/tracing.js';
 
 export interface Gateway {
   yoga: YogaServerInstance<Record<string, unknown>, GatewayContext>;
@@ -35,11 +39,23 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   // The gauges read the upstream's status at scrape time; the upstream reports each call to the metrics.
   let upstream: Upstream | undefined;
   const metrics = new Metrics(upstreamGauges(() => upstream!.status()));
-  upstream = await createUpstream(config, logger, metrics.observeCall);
+  // Tracing off (no OTEL endpoint): no SDK loaded, and none of the span hooks below is installed.
+  const tracing = await startTracing(config.telemetry, config.cache.keySecret);
+  upstream = await createUpstream(config, logger, metrics.observeCall, tracing.enabled ? upstreamCallObserver(tracing) : undefined);
   const sandbox = upstream.sandbox;
-  const { cache, status: cacheStatus } = await createLookupCache(config.cache, logger, metrics.observeLookup);
+  const { cache, status: cacheStatus } = await createLookupCache(config.cache, logger, metrics.observeLookup, tracing.enabled ? (store) => tracedStore(tracing, store) : undefined);
   const defaultToken = config.upstream.token ?? sandbox!.token;
-  const deps = { config, sandbox: sandbox !== null, callAction: metrics.instrument(upstream.callAction), cache, defaultToken };
+  const counted = metrics.instrument(upstream.callAction);
+  const deps = { config, sandbox: sandbox !== null, callAction: tracing.enabled ? traceCallAction(tracing, counted) : counted, cache, defaultToken };
+  const telemetryPlugins = [
+    ...(tracing.enabled ? [tracingPlugin(tracing)] : []),
+    requestLog({
+      logger,
+      labels: new OperationLabels(config.security.trustedDocuments, config.telemetry.metricsOperationNames),
+      observe: metrics.observeRequest,
+      logVariables: config.telemetry.logVariables,
+    }),
+  ];
 
   const security = await createSecurity(config.security, logger, config.cache.redisGuard);
   const examples = loadExamples();
@@ -59,7 +75,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       })),
     },
     renderGraphiQL,
-    plugins: [healthz(cacheStatus, () => upstream.status(), security.rateLimitStatus), ...security.plugins, gatewayExtensions(sandbox !== null), metrics.plugin(), variableCheck(), costLimit({ budget: config.costBudget, batchSize: config.financialBatchSize }), useGraphQlJit()],
+    plugins: [...telemetryPlugins, healthz(cacheStatus, () => upstream.status(), security.rateLimitStatus), ...security.plugins, gatewayExtensions(sandbox !== null), metrics.plugin(), variableCheck(), costLimit({ budget: config.costBudget, batchSize: config.financialBatchSize }), useGraphQlJit()],
   });
 
   return {
@@ -71,6 +87,8 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     async close() {
       // One failing to close must not keep the others (and their sockets) open.
       await Promise.allSettled([upstream.close(), cache.close(), security.close()]);
+      // Last, so the spans of the final requests are exported.
+      await tracing.close().catch((error: unknown) => logger.warn({ err: error }, 'flushing the last spans failed'));
     },
   };
 }

@@ -15,7 +15,7 @@ async function main() {
     }
     throw error;
   }
-  const logger = createLogger(config.logLevel, undefined, [config.upstream.token]);
+  const logger = createLogger(config.logLevel, undefined, [config.upstream.token], config.telemetry.logFormat);
   const gateway = await createGateway(config, logger);
   const http = createHttpServer(gateway.yoga, config.http, logger);
   const server = http.server;

@@ -3,6 +3,7 @@ import type { GatewayContext } from '../context.js';
 import type { ActionEnvelope } from '../upstream/client.js';
 import { ActionError } from '../upstream/errors.js';
 import { trackCall } from '../cost/meter.js';
+import { traceLookup } from '../telemetry/spans.js';
 
 /** This request's loader for one action, created on first use so that every repeat is deduplicated. */
 export function loaderFor<K, V>(ctx: GatewayContext, name: string, create: () => DataLoader<K, V>): DataLoader<K, V> {
@@ -41,7 +42,7 @@ async function fetchOne<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: 
   const cacheKey = spec.cacheKey(key);
   // Counted as in flight from the start, cache round trips included, so that stock symbols this
   // lookup may name (a company's ticker) wait for it and join one financial batch.
-  const outcome = await trackCall(ctx.usage, spec.action, ctx.cache.fetch<ActionEnvelope>(
+  const outcome = await trackCall(ctx.usage, spec.action, traceLookup(ctx.usage, spec.action, cacheKey, () => ctx.cache.fetch<ActionEnvelope>(
     spec.action,
     ctx.tokenFingerprint,
     cacheKey,
@@ -52,7 +53,7 @@ async function fetchOne<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: 
       return envelope;
     },
     ctx, // the waiter: its signal and deadline, read only when it must wait
-  ));
+  )));
   ctx.usage.lookups.push({ action: spec.action, key: cacheKey, source: outcome.source });
   if (outcome.error) throw outcome.error;
   return spec.parse(outcome.value!, key);

@@ -3,6 +3,7 @@ import { LookupCache, type LookupSource } from './lookup-cache.js';
 import { MemoryStore } from './memory-store.js';
 import { RedisStore } from './redis-store.js';
 import type { CacheSettings } from './settings.js';
+import type { CacheStore } from './store.js';
 
 export { LookupCache } from './lookup-cache.js';
 
@@ -20,6 +21,8 @@ export async function createLookupCache(
   settings: CacheSettings,
   logger: Logger,
   observe?: (action: string, source: LookupSource) => void,
+  /** Wraps the Redis store, e.g. to trace its round trips (src/telemetry/spans.ts). */
+  wrapRedis: (store: CacheStore) => CacheStore = (store) => store,
 ): Promise<{ cache: LookupCache; status: () => CacheStatus }> {
   if (!settings.enabled) {
     return { cache: new LookupCache(null, settings, observe), status: () => ({ backend: 'off', healthy: true }) };
@@ -28,7 +31,7 @@ export async function createLookupCache(
     const store = new RedisStore(settings.redisUrl, logger, settings.redisGuard);
     await store.ready();
     if (!store.healthy()) logger.warn({ cache: 'redis' }, 'cache: Redis not reachable at start-up; serving from the upstream until it is');
-    return { cache: new LookupCache(store, settings, observe), status: () => ({ backend: 'redis', ...store.health() }) };
+    return { cache: new LookupCache(wrapRedis(store), settings, observe), status: () => ({ backend: 'redis', ...store.health() }) };
   }
   const store = new MemoryStore(settings.maxBytes);
   return { cache: new LookupCache(store, settings, observe), status: () => ({ backend: 'memory', healthy: true }) };

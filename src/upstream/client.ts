@@ -60,6 +60,13 @@ export interface ActionClientOptions extends UpstreamConfig {
   token: string;
   /** Told about every finished call; never given headers or the token. */
   onCallDone?: (outcome: CallOutcome) => void;
+  /** Told when each HTTP call starts and ends (tracing, src/telemetry/spans.ts). */
+  observer?: CallObserver;
+}
+
+/** Watches each HTTP call: may add headers of its own (`traceparent`), sees how the call ended. */
+export interface CallObserver {
+  start(action: string, origin: URL): { headers?: Record<string, string>; done(outcome: CallOutcome): void } | undefined;
 }
 
 const ACTION_NAME = /^[a-z][a-z0-9_]{0,63}$/;
@@ -88,14 +95,17 @@ export class ActionClient {
   async call(action: string, body: Record<string, unknown>, options: CallOptions = {}): Promise<ActionEnvelope> {
     if (!ACTION_NAME.test(action)) throw new Error(`Invalid action name ${JSON.stringify(action)}`);
     const started = performance.now();
+    const observed = this.options.observer?.start(action, this.options.baseUrl);
     let upstreamStatus: number | undefined;
     try {
-      const envelope = await this.send(action, body, options, (status) => (upstreamStatus = status));
-      this.report(action, 'OK', started, upstreamStatus);
+      const envelope = await this.send(action, body, options, (status) => (upstreamStatus = status), observed?.headers);
+      const call = this.report(action, 'OK', started, upstreamStatus);
+      observed?.done(call);
       return envelope;
     } catch (error) {
       const mapped = error instanceof ActionError ? error : unexpected(action, error);
-      this.report(action, mapped.code, started, upstreamStatus);
+      const call = this.report(action, mapped.code, started, upstreamStatus);
+      observed?.done(call);
       throw mapped;
     }
   }
@@ -104,8 +114,10 @@ export class ActionClient {
     return this.pool.close();
   }
 
-  private report(action: string, outcome: string, started: number, upstreamStatus: number | undefined) {
-    this.options.onCallDone?.({ action, outcome, durationMs: performance.now() - started, upstreamStatus });
+  private report(action: string, outcome: string, started: number, upstreamStatus: number | undefined): CallOutcome {
+    const call = { action, outcome, durationMs: performance.now() - started, upstreamStatus };
+    this.options.onCallDone?.(call);
+    return call;
   }
 
   private async send(
@@ -113,6 +125,7 @@ export class ActionClient {
     body: Record<string, unknown>,
     options: CallOptions,
     sawStatus: (status: number) => void,
+    extraHeaders?: Record<string, string>,
   ): Promise<ActionEnvelope> {
     const budget = options.deadline ?? { at: Date.now() + this.options.timeoutMs, ms: this.options.timeoutMs };
     const timedOut = () =>
@@ -130,6 +143,7 @@ export class ActionClient {
           authorization: options.token ? `Bearer ${options.token}` : this.defaultAuthorization,
           'content-type': 'application/json',
           accept: 'application/json',
+          ...extraHeaders,
         },
         body: JSON.stringify(body),
         signal,

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { CallAction } from '../context.js';
 import { startSandbox, type Sandbox } from '../sandbox/server.js';
-import { ActionClient, type ActionEnvelope, type CallOptions, type CallOutcome, type ResponseFacts } from './client.js';
+import { ActionClient, type ActionEnvelope, type CallObserver, type CallOptions, type CallOutcome, type ResponseFacts } from './client.js';
 import { ActionError } from './errors.js';
 import { Breakers, verdictFor, type BreakerCall, type BreakerSnapshot } from './resilience/breaker.js';
 import { ConcurrencyLimiter } from './resilience/concurrency.js';
@@ -53,7 +53,7 @@ const MIN_ATTEMPT_MS = 50;
  * within the deadline and the retry budget) → per attempt: rate-limit gate → the action's circuit
  * breaker → concurrency bound and queue → ActionClient (undici) → the rate-limit headers back to the gate.
  */
-export async function createUpstream(config: Config, logger: Logger, onCallDone?: (call: CallOutcome) => void): Promise<Upstream> {
+export async function createUpstream(config: Config, logger: Logger, onCallDone?: (call: CallOutcome) => void, observer?: CallObserver): Promise<Upstream> {
   const sandbox = config.upstream.baseUrl ? null : await startSandbox({ latencyMs: config.sandboxLatencyMs });
   const client = new ActionClient({
     ...config.upstream,
@@ -64,6 +64,7 @@ export async function createUpstream(config: Config, logger: Logger, onCallDone?
       else logger.warn({ upstreamCall: call }, 'upstream call failed');
       onCallDone?.(call);
     },
+    observer,
   });
   const settings = config.resilience;
   const gates = new RateLimitGates({ log: logger });

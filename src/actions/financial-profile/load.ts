@@ -4,6 +4,7 @@ import { scheduleSymbolBatch, trackCall } from '../../cost/meter.js';
 import { ActionError, badInput } from '../../upstream/errors.js';
 import { loaderFor, responseArray } from '../loader.js';
 import { obj, str, type Raw } from '../../schema/read.js';
+import { traceLookups } from '../../telemetry/spans.js';
 
 export const COMPANY_FINANCIAL_PROFILE = 'company_financial_profile';
 
@@ -38,7 +39,8 @@ async function fetchSymbols(ctx: GatewayContext, symbols: readonly string[]): Pr
   const outcomes = await trackCall(
     ctx.usage,
     COMPANY_FINANCIAL_PROFILE,
-    ctx.cache.fetchMany<Raw>(COMPANY_FINANCIAL_PROFILE, ctx.tokenFingerprint, [...symbols], (missing, signal) => callUpstream(ctx, missing, signal), ctx),
+    traceLookups(ctx.usage, COMPANY_FINANCIAL_PROFILE, symbols, () =>
+      ctx.cache.fetchMany<Raw>(COMPANY_FINANCIAL_PROFILE, ctx.tokenFingerprint, [...symbols], (missing, signal) => callUpstream(ctx, missing, signal), ctx)),
   );
   return outcomes.map((outcome) => {
     ctx.usage.lookups.push({ action: COMPANY_FINANCIAL_PROFILE, key: outcome.key, source: outcome.source });
