@@ -1,5 +1,6 @@
 import { readCacheSettings, type CacheSettings } from './cache/settings.js';
 import { readSecuritySettings, type SecuritySettings } from './security/settings.js';
+import { readOpsSettings, type OpsSettings } from './ops-settings.js';
 
 /**
  * Every setting of the gateway, read from the environment once and validated together, so a
@@ -60,6 +61,8 @@ export interface Config {
   cache: CacheSettings;
   /** Client-facing protections: operation limits, auth, rate limit, CORS, trusted documents (src/security/). */
   security: SecuritySettings;
+  /** METRICS_PORT and the drain delay (src/ops-settings.ts). */
+  ops: OpsSettings;
 }
 
 export class ConfigError extends Error {
@@ -138,6 +141,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 300_000),
     cache: readCacheSettings(env, problems, int),
     security: readSecuritySettings(env, problems, int, production),
+    ops: readOpsSettings(env, problems, int, host),
   };
 
   if (problems.length > 0) throw new ConfigError(problems);
