@@ -2,6 +2,7 @@ import { readCacheSettings, type CacheSettings } from './cache/settings.js';
 import { readHttpServerSettings, type HttpServerSettings } from './http-server.js';
 import { readSecuritySettings, type SecuritySettings } from './security/settings.js';
 import { readTelemetrySettings, type TelemetrySettings } from './telemetry/settings.js';
+import { readOpsSettings, type OpsSettings } from './ops-settings.js';
 
 /**
  * Every setting of the gateway, read from the environment once and validated together, so a
@@ -72,6 +73,8 @@ export interface Config {
   security: SecuritySettings;
   /** Tracing (OTEL_*), the per-request log line and the metrics' operation labels (src/telemetry/). */
   telemetry: TelemetrySettings;
+  /** METRICS_PORT and the drain delay (src/ops-settings.ts). */
+  ops: OpsSettings;
 }
 
 export class ConfigError extends Error {
@@ -156,6 +159,7 @@ export function loadConfig(env: Env = process.env): Config {
     security: readSecuritySettings(env, problems, int, production),
     http: readHttpServerSettings(int, problems),
     telemetry: readTelemetrySettings(env, problems, int),
+    ops: readOpsSettings(env, problems, int, host),
   };
 
   // Defaults that follow UPSTREAM_MAX_IN_FLIGHT: half of it per client, three quarters per action.

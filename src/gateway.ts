@@ -12,6 +12,7 @@ import { schema } from './schema/index.js';
 import { createUpstream, type Upstream, type UpstreamStatus } from './upstream/index.js';
 import { Metrics, upstreamGauges } from './metrics.js';
 import { variableCheck } from './variable-check.js';
+import { createReadiness, probesPlugin, readinessReporter, type ClientRateLimitStatus, type Readiness, type ReadyReport } from './probes.js';
 import { createLookupCache, type CacheStatus, type LookupCache } from './cache/index.js';
 import { createSecurity } from './security/index.js';
 import { costReportOf } from './cost/meter.js';
@@ -31,6 +32,14 @@ export interface Gateway {
   cacheStatus(): CacheStatus;
   /** The upstream's rate-limit budget, breakers, in-flight and queued calls (for /healthz and metrics). */
   upstreamStatus(): UpstreamStatus;
+  /** The per-client rate limiter's backend and whether it answers (for /healthz). */
+  clientRateLimit(): ClientRateLimitStatus;
+  /** Starting, serving or draining: the listener (main.ts) moves it on; /readyz reads it. */
+  readiness: Readiness;
+  /** What /readyz answers now. */
+  ready(): ReadyReport;
+  /** The Prometheus registry, for the METRICS_PORT listener. */
+  metrics: Metrics;
   close(): Promise<void>;
 }
 
@@ -59,6 +68,10 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
 
   const security = await createSecurity(config.security, logger, config.cache.redisGuard);
   const examples = loadExamples();
+  const readiness = createReadiness();
+  const ready = readinessReporter(readiness, cacheStatus, () => upstream.status(), security.rateLimitStatus);
+  // In production the public port shows no internals and serves no /metrics (see METRICS_PORT).
+  const probes = probesPlugin({ ready, cacheStatus, upstreamStatus: () => upstream.status(), clientRateLimit: security.rateLimitStatus, detailed: !config.production });
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -75,7 +88,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       })),
     },
     renderGraphiQL,
-    plugins: [...telemetryPlugins, healthz(cacheStatus, () => upstream.status(), security.rateLimitStatus), ...security.plugins, gatewayExtensions(sandbox !== null), metrics.plugin(), variableCheck(), costLimit({ budget: config.costBudget, batchSize: config.financialBatchSize }), useGraphQlJit()],
+    plugins: [...telemetryPlugins, probes, ...security.plugins, gatewayExtensions(sandbox !== null), metrics.plugin(), variableCheck(), costLimit({ budget: config.costBudget, batchSize: config.financialBatchSize }), useGraphQlJit()],
   });
 
   return {
@@ -84,25 +97,15 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     cache,
     cacheStatus,
     upstreamStatus: () => upstream.status(),
+    clientRateLimit: security.rateLimitStatus,
+    readiness,
+    ready,
+    metrics,
     async close() {
       // One failing to close must not keep the others (and their sockets) open.
       await Promise.allSettled([upstream.close(), cache.close(), security.close()]);
       // Last, so the spans of the final requests are exported.
       await tracing.close().catch((error: unknown) => logger.warn({ err: error }, 'flushing the last spans failed'));
-    },
-  };
-}
-
-/** `GET /healthz`: liveness, the state of the cache and of the way upstream, answered without touching the upstream. */
-function healthz(cacheStatus: () => CacheStatus, upstreamStatus: () => UpstreamStatus, clientRateLimit: () => unknown): Plugin {
-  return {
-    onRequest({ url, endResponse, fetchAPI }) {
-      if (url.pathname === '/healthz') {
-        const body = { status: 'ok', cache: cacheStatus(), clientRateLimit: clientRateLimit(), upstream: upstreamStatus() };
-        endResponse(new fetchAPI.Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } }));
-      } else if (url.pathname === '/') {
-        endResponse(new fetchAPI.Response(null, { status: 302, headers: { location: '/graphql' } }));
-      }
     },
   };
 }

@@ -44,6 +44,7 @@ export async function startGateway(env: Record<string, string> = {}): Promise<Ru
   const gateway = await createGateway(config, logger);
   const server: Server = createHttpServer(gateway.yoga, config.http, logger).server;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  gateway.readiness.serving();
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const post = async (body: string, headers: Record<string, string> = {}): Promise<GraphQLResponse> => {
