@@ -88,7 +88,8 @@ describe('/readyz with REDIS_URL', () => {
       await redis.cut();
       await waitFor(async () => ((await (await fetch(readyz)).json()) as { status: string }).status === 'degraded', 10_000, 'degraded');
       expect(await statusOf(readyz)).toBe(200);
-      expect(await (await fetch(readyz)).json()).toMatchObject({ ready: true, reasons: ['cache-unreachable'] });
+      // The client rate limiter shares the Redis: it may be marked down too (also only degraded).
+      expect(await (await fetch(readyz)).json()).toMatchObject({ ready: true, reasons: expect.arrayContaining(['cache-unreachable']) });
     } finally {
       gw.child.kill('SIGKILL');
       await redis.close();
