@@ -6,6 +6,8 @@ export default defineConfig({
   resolve: { alias: { graphql: 'graphql/index.js' } },
   test: {
     include: ['test/**/*.test.ts'],
+    // Builds dist/ once when it is missing or stale, for the tests that run `node dist/main.js`.
+    globalSetup: ['test/support/build-once.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -5,6 +5,8 @@
  * the same run. Writes bench/results.md.
  */
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { SANDBOX_TOKEN } from '../src/sandbox/server.js';
@@ -53,6 +55,22 @@ const bareUnguarded = await startServer('bench/servers/bare-yoga.ts', { BARE_YOG
 const passthrough = await startServer('bench/servers/passthrough.ts', { UPSTREAM_ORIGIN: sandbox.origin });
 const restRequest = (domain: string): Request => ({ path: '/v1/action/domain_info', body: JSON.stringify({ domain }), headers: { authorization: `Bearer ${SANDBOX_TOKEN}` } });
 const gateway = await startServer('bench/servers/gateway.ts', gatewayEnv);
+// (h) the same gateway with tracing on: every request sampled, spans exported over OTLP/HTTP
+// (protobuf) to a sink in this process that reads and drops them.
+let otlpExports = 0;
+const otlpSink = createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    otlpExports += 1;
+    res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+  });
+});
+await new Promise<void>((resolve) => otlpSink.listen(0, '127.0.0.1', resolve));
+const traced = await startServer('bench/servers/gateway.ts', {
+  ...gatewayEnv,
+  OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(otlpSink.address() as AddressInfo).port}`,
+  OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+});
 
 const fullProfile = fullProfileQuery();
 const throughputScenarios: Array<{ id: string; label: string; server: ServerProcess; request: () => Request }> = [
@@ -61,6 +79,7 @@ const throughputScenarios: Array<{ id: string; label: string; server: ServerProc
   { id: 'b', label: '(b) cached 5-field photo-social profile', server: gateway, request: () => graphql(FIVE_FIELD_PROFILE) },
   { id: 'c', label: '(c) cached full profile, every field', server: gateway, request: () => graphql(fullProfile) },
   { id: 'e', label: '(e) ten symbols in one operation (cached)', server: gateway, request: () => graphql(TEN_SYMBOL_QUERY) },
+  { id: 'h', label: '(h) tracing on: cached 5-field photo-social profile', server: traced, request: () => graphql(FIVE_FIELD_PROFILE) },
 ];
 
 // Warm-up: fills the gateway's cache and the JIT of every process, the uncached path included.
@@ -69,6 +88,7 @@ let unique = 0;
 await sequentialLatency(gateway.origin, () => graphql(DOMAIN_DOCUMENT, { domain: `warm-${unique++}.example.com` }), settings.latencySamples);
 await sequentialLatency(sandbox.origin, () => restRequest(`warm-${unique++}.example.com`), settings.latencySamples);
 await sequentialLatency(passthrough.origin, () => restRequest(`warm-${unique++}.example.com`), settings.latencySamples);
+await sequentialLatency(traced.origin, () => graphql(DOMAIN_DOCUMENT, { domain: `warm-${unique++}.example.com` }), settings.latencySamples);
 
 const rps: Record<string, number[]> = {};
 const bytes: Record<string, number> = {};
@@ -77,6 +97,7 @@ const overheads: number[] = [];
 const restLatencies: number[] = [];
 const gatewayLatencies: number[] = [];
 const hopLatencies: number[] = [];
+const tracedLatencies: number[] = [];
 for (let round = 0; round < settings.rounds; round++) {
   for (const scenario of throughputScenarios) {
     const result = await throughput(scenario.server.origin, scenario.request, settings.concurrency, settings.roundMs);
@@ -93,8 +114,13 @@ for (let round = 0; round < settings.rounds; round++) {
   gatewayLatencies.push(viaGateway.medianMs);
   overheads.push(viaGateway.medianMs - rest.medianMs);
   failures.d = (failures.d ?? 0) + viaGateway.errors + rest.errors;
+  const viaTraced = await sequentialLatency(traced.origin, () => graphql(DOMAIN_DOCUMENT, { domain: `tr-${unique++}.example.com` }), settings.latencySamples);
+  tracedLatencies.push(viaTraced.medianMs);
+  failures.h2 = (failures.h2 ?? 0) + viaTraced.errors;
 }
 await gateway.stop();
+await traced.stop();
+await new Promise((resolve) => otlpSink.close(resolve));
 
 // (f) a Zipf workload over 1,000 domains, on a fresh gateway (empty cache).
 const pick = zipf(settings.zipfInputs, settings.zipfExponent, 42);
@@ -140,6 +166,8 @@ const rows: string[][] = [
   ['(d) uncached lookup through the gateway (sequential)', `${median(gatewayLatencies).toFixed(3)} ms`, `+${overhead.toFixed(3)} ms over REST, +${(median(gatewayLatencies) - median(hopLatencies)).toFixed(3)} ms over the pass-through`, '≤ 1 ms', `${failures.d}`],
   ['(e) ten symbols in one operation (cached)', `${med('e').toFixed(0)} req/s`, `${pct(med('e') / med('a'))} of (a); cold: ${coldSymbolCalls} upstream call`, '1 call', `${failures.e}`],
   ['(f) Zipf over 1,000 domains, one process', `${((zipfCalls / settings.zipfOperations) * 1000).toFixed(0)} calls / 1,000 ops`, `${zipfCalls} calls for ${distinct} distinct inputs`, '≤ distinct', `${failures.f}`],
+  ['(h) tracing on (OTLP http/protobuf, all sampled): cached 5-field profile', `${med('h').toFixed(0)} req/s`, `${pct(med('h') / med('b'))} of (b), tracing off`, '', `${failures.h}`],
+  ['(h) tracing on: uncached lookup (sequential)', `${median(tracedLatencies).toFixed(3)} ms`, `+${(median(tracedLatencies) - median(gatewayLatencies)).toFixed(3)} ms over (d), tracing off; ${otlpExports} OTLP exports received`, '', `${failures.h2}`],
   redisResult
     ? ['(g) same workload, two processes sharing Redis', `${((redisResult.calls / settings.zipfOperations) * 1000).toFixed(0)} calls / 1,000 ops`, `${redisResult.calls} calls (one process: ${zipfCalls})`, '= one process', `${redisResult.failures}`]
     : ['(g) same workload, two processes sharing Redis', 'skipped', 'no Redis on 127.0.0.1:6379', '', ''],
@@ -180,6 +208,8 @@ Mean response bytes: (b) ${bytes.b!.toFixed(0)}, (c) ${bytes.c!.toFixed(0)}, (e)
 - (d) is the time a frontend waits beyond a direct REST call for an uncached lookup: one more loopback hop
   (client to gateway) plus parsing, limits, cost, cache, resilience layers and the envelope parse. Documents
   are sent once with variables, as frontends do; unique query texts would add parse and validation.
+- (h) is the gateway with OTEL_EXPORTER_OTLP_ENDPOINT set (a sink in the bench process); the rows without (h)
+  run with tracing off, where no OpenTelemetry SDK is loaded and no span hook is installed.
 - The machine is a shared 2-core VM: rounds move a lot (see the per-round numbers), the medians and ratios less.
 `;
 writeFileSync(fileURLToPath(new URL('./results.md', import.meta.url)), markdown);

@@ -1,5 +1,8 @@
 import { readCacheSettings, type CacheSettings } from './cache/settings.js';
+import { readHttpServerSettings, type HttpServerSettings } from './http-server.js';
 import { readSecuritySettings, type SecuritySettings } from './security/settings.js';
+import { readTelemetrySettings, type TelemetrySettings } from './telemetry/settings.js';
+import { readOpsSettings, type OpsSettings } from './ops-settings.js';
 
 /**
  * Every setting of the gateway, read from the environment once and validated together, so a
@@ -35,6 +38,12 @@ export interface ResilienceConfig {
   /** Upstream calls in flight at once; more wait in a queue of `maxQueued`, beyond it they fail fast. */
   maxInFlight: number;
   maxQueued: number;
+  /** Fair shares: in-flight+queued and in-flight calls per client, in-flight calls per action (bulkhead). */
+  maxPerClient: number;
+  maxInFlightPerClient: number;
+  maxInFlightPerAction: number;
+  /** How long an input that failed twice in a row fails fast instead of being called again. */
+  failedInputTtlMs: number;
   /** Consecutive failures (timeouts, 5xx, unreachable) of one action that open its breaker. */
   breakerFailures: number;
   /** How long an open breaker refuses calls before it lets one probe through. */
@@ -58,8 +67,14 @@ export interface Config {
   shutdownGraceMs: number;
   /** The cross-request action cache. */
   cache: CacheSettings;
+  /** The HTTP server's slow-client timeouts and per-address connection cap (src/http-server.ts). */
+  http: HttpServerSettings;
   /** Client-facing protections: operation limits, auth, rate limit, CORS, trusted documents (src/security/). */
   security: SecuritySettings;
+  /** Tracing (OTEL_*), the per-request log line and the metrics' operation labels (src/telemetry/). */
+  telemetry: TelemetrySettings;
+  /** METRICS_PORT and the drain delay (src/ops-settings.ts). */
+  ops: OpsSettings;
 }
 
 export class ConfigError extends Error {
@@ -129,6 +144,10 @@ export function loadConfig(env: Env = process.env): Config {
       retryBudgetMin: int('UPSTREAM_RETRY_BUDGET_MIN', 2, 0, 10_000),
       maxInFlight: int('UPSTREAM_MAX_IN_FLIGHT', 16, 1, 10_000),
       maxQueued: int('UPSTREAM_MAX_QUEUED', 100, 0, 100_000),
+      maxPerClient: int('UPSTREAM_MAX_PER_CLIENT', 64, 1, 100_000),
+      maxInFlightPerClient: 0, // set below from UPSTREAM_MAX_IN_FLIGHT
+      maxInFlightPerAction: 0,
+      failedInputTtlMs: int('UPSTREAM_FAILED_INPUT_TTL_MS', 10_000, 0, 3_600_000),
       breakerFailures: int('UPSTREAM_BREAKER_FAILURES', 5, 1, 1_000),
       breakerCooldownMs: int('UPSTREAM_BREAKER_COOLDOWN_MS', 30_000, 10, 3_600_000),
     },
@@ -138,7 +157,15 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 300_000),
     cache: readCacheSettings(env, problems, int),
     security: readSecuritySettings(env, problems, int, production),
+    http: readHttpServerSettings(int, problems),
+    telemetry: readTelemetrySettings(env, problems, int),
+    ops: readOpsSettings(env, problems, int, host),
   };
+
+  // Defaults that follow UPSTREAM_MAX_IN_FLIGHT: half of it per client, three quarters per action.
+  const inFlight = config.resilience.maxInFlight;
+  config.resilience.maxInFlightPerClient = int('UPSTREAM_MAX_IN_FLIGHT_PER_CLIENT', Math.max(1, Math.ceil(inFlight / 2)), 1, 10_000);
+  config.resilience.maxInFlightPerAction = int('UPSTREAM_MAX_IN_FLIGHT_PER_ACTION', Math.max(1, Math.ceil((inFlight * 3) / 4)), 1, 10_000);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

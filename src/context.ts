@@ -25,8 +25,11 @@ export interface GatewayContext {
   cache: LookupCache;
   /** Fingerprint of this request's upstream token: cache entries are never shared between tokens. */
   tokenFingerprint: string;
-  /** Calls an action for this operation: counted, cancelled with the request, with its token. */
-  callAction: (action: string, body: Record<string, unknown>) => Promise<ActionEnvelope>;
+  /**
+   * Calls an action for this operation: counted, cancelled with the request (or with `signal` when
+   * given: a coalesced call is cancelled only when every request waiting for it has gone), with its token.
+   */
+  callAction: (action: string, body: Record<string, unknown>, signal?: AbortSignal) => Promise<ActionEnvelope>;
   /** The upstream token this request uses; null means the configured ACTION_TOKEN. */
   upstreamToken: string | null;
   /** This request's DataLoaders, one per action, created on first use. */
@@ -58,6 +61,8 @@ export interface LookupReport {
 export interface RequestFacts {
   signal: AbortSignal;
   upstreamToken?: string | null;
+  /** Who the request is for fairness: its share of upstream slots, its weight in breaker counts. */
+  client?: string;
 }
 
 export function createContext(deps: ContextDeps, request: RequestFacts): GatewayContext {
@@ -78,14 +83,15 @@ export function createContext(deps: ContextDeps, request: RequestFacts): Gateway
     tokenFingerprint: deps.cache.fingerprint(upstreamToken ?? deps.defaultToken),
     loaders: new Map(),
     upstreamToken,
-    callAction: (action, body) => {
+    callAction: (action, body, signal) => {
       // The runtime cost limit: a call past COST_BUDGET fails with COST_LIMIT_EXCEEDED instead of going out.
       const refused = overBudget(context.usage.upstreamCalls, deps.config.costBudget, action);
       if (refused) return Promise.reject(refused);
       context.usage.upstreamCalls += 1;
       return deps.callAction(action, body, {
-        signal: context.signal,
+        signal: signal ?? context.signal,
         operationDeadline: context.deadline,
+        ...(request.client ? { client: request.client } : {}),
         ...(upstreamToken ? { token: upstreamToken } : {}),
       });
     },

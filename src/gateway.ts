@@ -12,11 +12,16 @@ import { schema } from './schema/index.js';
 import { createUpstream, type Upstream, type UpstreamStatus } from './upstream/index.js';
 import { Metrics, upstreamGauges } from './metrics.js';
 import { variableCheck } from './variable-check.js';
+import { createReadiness, probesPlugin, readinessReporter, type ClientRateLimitStatus, type Readiness, type ReadyReport } from './probes.js';
 import { createLookupCache, type CacheStatus, type LookupCache } from './cache/index.js';
 import { createSecurity } from './security/index.js';
 import { costReportOf } from './cost/meter.js';
 import { costLimit } from './cost/plugin.js';
 import { cacheControl, publicReport } from './cache/cache-control.js';
+import { OperationLabels } from './telemetry/operation-label.js';
+import { requestLog } from './telemetry/request-log.js';
+import { traceCallAction, tracedStore, tracingPlugin, upstreamCallObserver } from './telemetry/spans.js';
+import { startTracing } from './telemetry/tracing.js';
 
 export interface Gateway {
   yoga: YogaServerInstance<Record<string, unknown>, GatewayContext>;
@@ -28,6 +33,14 @@ export interface Gateway {
   cacheStatus(): CacheStatus;
   /** The upstream's rate-limit budget, breakers, in-flight and queued calls (for /healthz and metrics). */
   upstreamStatus(): UpstreamStatus;
+  /** The per-client rate limiter's backend and whether it answers (for /healthz). */
+  clientRateLimit(): ClientRateLimitStatus;
+  /** Starting, serving or draining: the listener (main.ts) moves it on; /readyz reads it. */
+  readiness: Readiness;
+  /** What /readyz answers now. */
+  ready(): ReadyReport;
+  /** The Prometheus registry, for the METRICS_PORT listener. */
+  metrics: Metrics;
   close(): Promise<void>;
 }
 
@@ -36,21 +49,37 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   // The gauges read the upstream's status at scrape time; the upstream reports each call to the metrics.
   let upstream: Upstream | undefined;
   const metrics = new Metrics(upstreamGauges(() => upstream!.status()));
-  upstream = await createUpstream(config, logger, metrics.observeCall);
+  // Tracing off (no OTEL endpoint): no SDK loaded, and none of the span hooks below is installed.
+  const tracing = await startTracing(config.telemetry, config.cache.keySecret);
+  upstream = await createUpstream(config, logger, metrics.observeCall, tracing.enabled ? upstreamCallObserver(tracing) : undefined);
   const sandbox = upstream.sandbox;
-  const { cache, status: cacheStatus } = await createLookupCache(config.cache, logger, metrics.observeLookup);
+  const { cache, status: cacheStatus } = await createLookupCache(config.cache, logger, metrics.observeLookup, tracing.enabled ? (store) => tracedStore(tracing, store) : undefined);
   const defaultToken = config.upstream.token ?? sandbox!.token;
-  const deps = { config, sandbox: sandbox !== null, callAction: metrics.instrument(upstream.callAction), cache, defaultToken };
+  const counted = metrics.instrument(upstream.callAction);
+  const deps = { config, sandbox: sandbox !== null, callAction: tracing.enabled ? traceCallAction(tracing, counted) : counted, cache, defaultToken };
+  const telemetryPlugins = [
+    ...(tracing.enabled ? [tracingPlugin(tracing)] : []),
+    requestLog({
+      logger,
+      labels: new OperationLabels(config.security.trustedDocuments, config.telemetry.metricsOperationNames),
+      observe: metrics.observeRequest,
+      logVariables: config.telemetry.logVariables,
+    }),
+  ];
 
-  const security = await createSecurity(config.security, logger);
+  const security = await createSecurity(config.security, logger, config.cache.redisGuard);
   const examples = loadExamples();
+  const readiness = createReadiness();
+  const ready = readinessReporter(readiness, cacheStatus, () => upstream.status(), security.rateLimitStatus);
+  // In production the public port shows no internals and serves no /metrics (see METRICS_PORT).
+  const probes = probesPlugin({ ready, cacheStatus, upstreamStatus: () => upstream.status(), clientRateLimit: security.rateLimitStatus, detailed: !config.production });
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
     logging: yogaLogger(logger),
     maskedErrors: { maskError: (error, message) => maskError(error, message), isDev: false },
-    context: ({ request }) => createContext(deps, { signal: request.signal, upstreamToken: security.upstreamTokenFor(request) }),
+    context: (initial) => createContext(deps, { signal: initial.request.signal, upstreamToken: security.upstreamTokenFor(initial.request), client: security.clientFor(initial.request, initial) }),
     ...security.yogaOptions,
     graphiql: config.security.graphiql && {
       title: 'Lookup Graph',
@@ -60,7 +89,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       })),
     },
     renderGraphiQL,
-    plugins: [healthz(cacheStatus, () => upstream.status()), ...security.plugins, gatewayExtensions(sandbox !== null), cacheControl({ shareable: config.security.auth.mode === 'none' }), metrics.plugin(), variableCheck(), costLimit({ budget: config.costBudget, batchSize: config.financialBatchSize }), useGraphQlJit()],
+    plugins: [...telemetryPlugins, probes, ...security.plugins, gatewayExtensions(sandbox !== null), cacheControl({ shareable: config.security.auth.mode === 'none' }), metrics.plugin(), variableCheck(), costLimit({ budget: config.costBudget, batchSize: config.financialBatchSize }), useGraphQlJit()],
   });
 
   return {
@@ -69,23 +98,15 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     cache,
     cacheStatus,
     upstreamStatus: () => upstream.status(),
+    clientRateLimit: security.rateLimitStatus,
+    readiness,
+    ready,
+    metrics,
     async close() {
       // One failing to close must not keep the others (and their sockets) open.
       await Promise.allSettled([upstream.close(), cache.close(), security.close()]);
-    },
-  };
-}
-
-/** `GET /healthz`: liveness, the state of the cache and of the way upstream, answered without touching the upstream. */
-function healthz(cacheStatus: () => CacheStatus, upstreamStatus: () => UpstreamStatus): Plugin {
-  return {
-    onRequest({ url, endResponse, fetchAPI }) {
-      if (url.pathname === '/healthz') {
-        const body = { status: 'ok', cache: cacheStatus(), upstream: upstreamStatus() };
-        endResponse(new fetchAPI.Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } }));
-      } else if (url.pathname === '/') {
-        endResponse(new fetchAPI.Response(null, { status: 302, headers: { location: '/graphql' } }));
-      }
+      // Last, so the spans of the final requests are exported.
+      await tracing.close().catch((error: unknown) => logger.warn({ err: error }, 'flushing the last spans failed'));
     },
   };
 }

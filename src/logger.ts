@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Config } from './config.js';
 import { ActionError } from './upstream/errors.js';
@@ -6,7 +7,12 @@ import { ActionError } from './upstream/errors.js';
  * Structured logs. Anything that could carry a credential is redacted by path, and errors are
  * logged as code and message only, never with a stack.
  */
-export function createLogger(level: Config['logLevel'], destination?: DestinationStream, secrets: Array<string | null> = []): Logger {
+export function createLogger(
+  level: Config['logLevel'],
+  destination?: DestinationStream,
+  secrets: Array<string | null> = [],
+  format: Config['telemetry']['logFormat'] = 'json',
+): Logger {
   const known = secrets.filter((secret): secret is string => typeof secret === 'string' && secret.length >= 8);
   return pino(
     {
@@ -25,8 +31,24 @@ export function createLogger(level: Config['logLevel'], destination?: Destinatio
       },
       serializers: { err: (error: unknown) => describeError(error) },
     },
-    destination,
+    format === 'pretty' ? prettyStream(destination) : destination,
   );
+}
+
+/**
+ * LOG_FORMAT=pretty: pino-pretty's coloured one-line-per-event output for development, in this
+ * thread (no transport worker). Loaded only when asked for.
+ */
+function prettyStream(destination?: DestinationStream): DestinationStream {
+  const pretty = createRequire(import.meta.url)('pino-pretty') as (options: Record<string, unknown>) => DestinationStream;
+  return pretty({
+    colorize: !destination && process.stdout.isTTY,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,service',
+    singleLine: true,
+    sync: true,
+    ...(destination ? { destination } : {}),
+  });
 }
 
 export function describeError(error: unknown): Record<string, unknown> {

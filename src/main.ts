@@ -1,7 +1,8 @@
-import { createServer } from 'node:http';
 import { ConfigError, loadConfig } from './config.js';
 import { createGateway } from './gateway.js';
+import { createHttpServer } from './http-server.js';
 import { createLogger, describeError } from './logger.js';
+import { startOpsServer } from './ops-server.js';
 
 /** The only file that listens: config -> gateway -> HTTP server -> graceful shutdown. */
 async function main() {
@@ -15,31 +16,42 @@ async function main() {
     }
     throw error;
   }
-  const logger = createLogger(config.logLevel, undefined, [config.upstream.token]);
+  const logger = createLogger(config.logLevel, undefined, [config.upstream.token], config.telemetry.logFormat);
   const gateway = await createGateway(config, logger);
-  const server = createServer(gateway.yoga);
+  const http = createHttpServer(gateway.yoga, config.http, logger);
+  const server = http.server;
+  const ops = config.ops.metricsPort === null ? null : await startOpsServer(gateway, config.ops.metricsHost, config.ops.metricsPort);
   server.listen(config.port, config.host, () => {
+    gateway.readiness.serving();
     const shown = config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? 'localhost' : config.host;
-    const url = `http://${shown}:${config.port}/graphql`;
+    const base = `http://${shown}:${config.port}`;
+    // GraphiQL is advertised only when it is on (production turns it off: the URL would answer 406).
+    const where = config.security.graphiql ? `GraphiQL: ${base}/graphql` : `GraphQL endpoint: ${base}/graphql`;
+    const listening = { port: config.port, metricsPort: ops?.port ?? null };
     if (gateway.sandbox) {
-      logger.warn({ upstream: 'sandbox', sandboxUrl: gateway.sandbox.url }, `Using the built-in SANDBOX upstream with sample data (set ACTION_BASE_URL and ACTION_TOKEN for the real service). GraphiQL: ${url}`);
+      logger.warn({ ...listening, upstream: 'sandbox', sandboxUrl: gateway.sandbox.url }, `Using the built-in SANDBOX upstream with sample data (set ACTION_BASE_URL and ACTION_TOKEN for the real service). ${where}`);
     } else {
-      logger.info({ upstream: config.upstream.baseUrl?.origin }, `Lookup Graph ready. GraphiQL: ${url}`);
+      logger.info({ ...listening, upstream: config.upstream.baseUrl?.origin }, `Lookup Graph ready. ${where}`);
     }
+    if (config.production && !ops) logger.warn('no METRICS_PORT: /metrics is not served (the public port never serves it in production)');
   });
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'draining in-flight requests');
-    const force = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
-    force.unref();
-    // Connections that finish their last response become idle: close them as they do.
-    const reaper = setInterval(() => server.closeIdleConnections(), 100);
-    server.close(() => {
-      clearInterval(reaper);
-      void gateway.close().then(
+    // Out of the load balancer first (/readyz 503), still serving for SHUTDOWN_DRAIN_DELAY_MS, then drain.
+    gateway.readiness.draining();
+    logger.info({ signal, drainDelayMs: config.ops.drainDelayMs }, 'draining in-flight requests');
+    setTimeout(() => drain(), config.ops.drainDelayMs);
+  };
+  const drain = () => {
+    ops?.server.close();
+    ops?.server.closeAllConnections();
+    // Every response from now on says `Connection: close`; idle keep-alive sockets end within the
+    // keep-alive timeout, anything left after SHUTDOWN_GRACE_MS is cut (src/http-server.ts).
+    void http.drain(config.shutdownGraceMs).then(() =>
+      gateway.close().then(
         () => {
           logger.info('stopped');
           process.exit(0);
@@ -48,9 +60,8 @@ async function main() {
           logger.error({ err: describeError(error) }, 'shutdown failed');
           process.exit(1);
         },
-      );
-    });
-    server.closeIdleConnections();
+      ),
+    );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

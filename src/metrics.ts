@@ -51,6 +51,20 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly requestDuration = new Histogram({
+    name: 'lookup_graph_graphql_request_duration_seconds',
+    help: 'Duration of each /graphql request, arrival to response, by operation: the names of trusted documents and METRICS_OPERATION_NAMES, else anonymous, other or batch.',
+    labelNames: ['operation'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+  private readonly errors = new Counter({
+    name: 'lookup_graph_graphql_errors_total',
+    help: 'Errors in /graphql responses by extensions.code (UNCODED without one, OTHER for a code outside the known form).',
+    labelNames: ['code'] as const,
+    registers: [this.registry],
+  });
+
   constructor(gauges: Array<{ name: string; help: string; labelNames?: string[]; collect: (gauge: Gauge) => void }> = []) {
     collectDefaultMetrics({ register: this.registry, prefix: 'lookup_graph_' });
     for (const { name, help, labelNames, collect } of gauges) {
@@ -68,6 +82,12 @@ export class Metrics {
 
   observeLookup = (action: string, source: LookupSource): void => {
     this.lookups.inc({ action, source });
+  };
+
+  /** One /graphql request, as the request log sees it (src/telemetry/request-log.ts). */
+  observeRequest = (operation: string, seconds: number, errorCodes: readonly string[]): void => {
+    this.requestDuration.observe({ operation }, seconds);
+    for (const code of errorCodes) this.errors.inc({ code });
   };
 
   /** Each HTTP call the client made (retries included), as the ActionClient reports it. */

@@ -4,7 +4,6 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const TSX = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -15,9 +14,10 @@ function freePort(): Promise<number> {
   });
 }
 
-function start(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+function start(env: Record<string, string>, command: string[] = [process.execPath, '--import', 'tsx', 'src/main.ts']): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   const { ACTION_BASE_URL: _a, ACTION_TOKEN: _t, NODE_ENV: _n, ...inherited } = process.env;
-  const child = spawn(TSX, ['src/main.ts'], { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // As `npm start` does: node itself runs the TypeScript (through tsx's loader), so signals reach it.
+  const child = spawn(command[0]!, command.slice(1), { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
@@ -53,6 +53,36 @@ describe('npm start (src/main.ts)', () => {
       expect(await inFlight).toMatchObject({ data: { domainInfo: { domainName: 'example.com' } } });
       expect(await server.exited).toBe(0);
       expect(server.output()).toContain('draining in-flight requests');
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  });
+
+  it('SIGTERM to the `npm start` process drains in-flight requests and frees the port within SHUTDOWN_GRACE_MS', async () => {
+    const port = await freePort();
+    const graceMs = 4000;
+    const server = start({ PORT: String(port), SANDBOX_LATENCY_MS: '700', SHUTDOWN_GRACE_MS: String(graceMs) }, ['npm', 'start']);
+    try {
+      await waitFor(() => server.output().includes('GraphiQL'));
+      expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+      const inFlight = fetch(`http://127.0.0.1:${port}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ domainInfo(domain: "example.org") { domainName } }' }),
+      }).then((res) => res.json());
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const signalled = Date.now();
+      server.child.kill('SIGTERM'); // npm's own process, as a process manager would signal it
+      expect(await inFlight).toMatchObject({ data: { domainInfo: { domainName: 'example.org' } } });
+      // npm forwards the signal to node (the script execs it); node holds the output pipe until it has drained and exited.
+      await new Promise((resolve) => (server.child.stdout!.closed ? resolve(null) : server.child.stdout!.once('close', resolve)));
+      expect(Date.now() - signalled).toBeLessThan(graceMs);
+      expect(server.output()).toContain('"msg":"stopped"');
+      expect(server.output()).toContain('draining in-flight requests');
+      // Nothing is left serving the port: it can be listened on again.
+      await new Promise<void>((resolve, reject) => {
+        const probe = createServer().once('error', reject).listen(port, '127.0.0.1', () => probe.close(() => resolve()));
+      });
     } finally {
       server.child.kill('SIGKILL');
     }

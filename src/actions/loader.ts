@@ -7,6 +7,7 @@ import { trackCall } from '../cost/meter.js';
 import type { ActionDescriptor } from './descriptor.js';
 import { tagOrigin } from '../identity/origin.js';
 import { dispatchLookup, requestLookup } from '../cache/fresh.js';
+import { traceLookup } from '../telemetry/spans.js';
 
 /** This request's loader for one action, created on first use so that every repeat is deduplicated. */
 export function loaderFor<K, V>(ctx: GatewayContext, name: string, create: () => DataLoader<K, V>): DataLoader<K, V> {
@@ -42,18 +43,19 @@ async function fetchOne<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: 
   const fresh = dispatchLookup(ctx.usage, spec.action, cacheKey);
   // Counted as in flight from the start, cache round trips included, so that stock symbols this
   // lookup may name (a company's ticker) wait for it and join one financial batch.
-  const outcome = await trackCall(ctx.usage, spec.namesSymbols, ctx.cache.fetch<ActionEnvelope>(
+  const outcome = await trackCall(ctx.usage, spec.namesSymbols, traceLookup(ctx.usage, spec.action, cacheKey, () => ctx.cache.fetch<ActionEnvelope>(
     spec.action,
     ctx.tokenFingerprint,
     cacheKey,
-    async () => {
-      const envelope = await ctx.callAction(spec.action, spec.body(key));
+    async (signal) => {
+      // The call's signal: cancelled only when every request coalesced onto it has gone.
+      const envelope = await ctx.callAction(spec.action, spec.body(key), signal);
       spec.parse(envelope, key); // a wrong shape is an error, and errors are not cached
       return envelope;
     },
     ctx, // the waiter: its signal and deadline, read only when it must wait
     fresh ? { fresh: new Set([cacheKey]) } : {},
-  ));
+  )));
   ctx.usage.lookups.push(lookupReport(ctx, spec.action, cacheKey, outcome));
   if (outcome.error) throw outcome.error;
   tagOrigin(outcome.value, spec.action, cacheKey); // items of the result derive their node ids from it

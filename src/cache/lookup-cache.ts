@@ -20,8 +20,12 @@ export interface FetchOptions {
   fresh?: ReadonlySet<string>;
 }
 
-/** Calls the upstream for the keys nobody has; a thrown error fails every one of them. */
-export type FetchMissing<V> = (keys: string[]) => Promise<Map<string, V | Error>>;
+/**
+ * Calls the upstream for the keys nobody has; a thrown error fails every one of them. `signal`
+ * aborts only when every request waiting for these keys has gone (the owner and the joiners), so
+ * the call must use it instead of the owner's own request signal.
+ */
+export type FetchMissing<V> = (keys: string[], signal?: AbortSignal) => Promise<Map<string, V | Error>>;
 
 /** The request a lookup is made for: its cancellation and its deadline (epoch ms) bound every wait. */
 export interface Waiter {
@@ -34,12 +38,52 @@ interface InFlight {
   outcome: Promise<LookupOutcome<unknown>>;
   /** The owner: if it was cancelled, its failure is no answer for the others (read only then). */
   owner: Waiter;
+  /** The requests still waiting for the call: it is cancelled only when none is left. */
+  interest: Interest;
+}
+
+/**
+ * Who still wants a call: the owner and every request that joined it. The call's signal aborts when
+ * the last of them goes away, so an owner that disconnects does not cancel a call others wait for.
+ */
+class Interest {
+  private count = 0;
+  private readonly controller = new AbortController();
+  private settled = false;
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  add(waiter: Waiter): void {
+    const signal = waiter.signal;
+    if (!signal) {
+      this.count += 1; // a waiter without a signal never leaves
+      return;
+    }
+    if (signal.aborted) return;
+    this.count += 1;
+    signal.addEventListener(
+      'abort',
+      () => {
+        this.count -= 1;
+        if (this.count <= 0 && !this.settled) this.controller.abort();
+      },
+      { once: true },
+    );
+  }
+
+  /** The call ended: later departures change nothing. */
+  settle(): void {
+    this.settled = true;
+  }
 }
 
 interface Owned<V> {
   key: string;
   full: string;
   settle: (outcome: LookupOutcome<V>) => void;
+  interest: Interest;
 }
 
 const POLL_MS = 25;
@@ -82,8 +126,8 @@ export class LookupCache {
   }
 
   /** One lookup through the cache. */
-  async fetch<V>(action: string, fingerprint: string, key: string, call: () => Promise<V>, waiter: Waiter = {}, options: FetchOptions = {}): Promise<LookupOutcome<V>> {
-    const [outcome] = await this.fetchMany<V>(action, fingerprint, [key], async ([only]) => new Map([[only!, await call()]]), waiter, options);
+  async fetch<V>(action: string, fingerprint: string, key: string, call: (signal?: AbortSignal) => Promise<V>, waiter: Waiter = {}, options: FetchOptions = {}): Promise<LookupOutcome<V>> {
+    const [outcome] = await this.fetchMany<V>(action, fingerprint, [key], async ([only], signal) => new Map([[only!, await call(signal)]]), waiter, options);
     return outcome!;
   }
 
@@ -108,12 +152,13 @@ export class LookupCache {
       return keys.map((key) => byKey.get(key)!);
     }
     if (!this.store) {
-      const outcomes = await this.callUpstream(action, keys, fetchMissing);
+      const outcomes = await this.callUpstream(action, keys, fetchMissing, waiter.signal);
       outcomes.forEach((outcome) => this.observe(action, outcome.source));
       return outcomes;
     }
     const outcomes: Array<Promise<LookupOutcome<V>>> = [];
     const owned: Array<Owned<V>> = [];
+    let interest: Interest | undefined;
     // Synchronously, before any await: join a lookup in flight, or announce ours, so identical
     // lookups arriving in the same tick share one call.
     for (const key of keys) {
@@ -131,15 +176,23 @@ export class LookupCache {
       }
       let settle!: (outcome: LookupOutcome<V>) => void;
       const outcome = new Promise<LookupOutcome<V>>((resolve) => (settle = resolve));
-      const entry: InFlight = { outcome, owner: waiter };
+      // One interest for all the keys this request owns: they go upstream in one call.
+      if (!interest) {
+        interest = new Interest();
+        interest.add(waiter);
+      }
+      const entry: InFlight = { outcome, owner: waiter, interest };
       this.inFlight.set(full, entry);
       void outcome.then(() => {
         if (this.inFlight.get(full) === entry) this.inFlight.delete(full);
       });
-      owned.push({ key, full, settle });
+      owned.push({ key, full, settle, interest });
       outcomes.push(outcome);
     }
-    if (owned.length > 0) await this.resolveOwned(action, fingerprint, owned, fetchMissing, waiter);
+    if (owned.length > 0) {
+      await this.resolveOwned(action, fingerprint, owned, fetchMissing, waiter);
+      interest!.settle();
+    }
     const settled = await Promise.all(outcomes);
     settled.forEach((outcome) => this.observe(action, outcome.source));
     return settled;
@@ -171,7 +224,7 @@ export class LookupCache {
         }
       }
       if (toCall.length > 0) {
-        const results = await this.callUpstream(action, toCall.map((lookup) => lookup.key), fetchMissing);
+        const results = await this.callUpstream(action, toCall.map((lookup) => lookup.key), fetchMissing, toCall[0]!.interest.signal);
         await Promise.all(results.map((outcome) => this.remember(action, fingerprint, outcome)));
         await Promise.all(toCall.map((lookup) => store.releaseLease(lookup.full)));
         results.forEach((outcome, index) => toCall[index]!.settle(outcome));
@@ -183,9 +236,9 @@ export class LookupCache {
     }
   }
 
-  private async callUpstream<V>(action: string, keys: string[], fetchMissing: FetchMissing<V>): Promise<LookupOutcome<V>[]> {
+  private async callUpstream<V>(action: string, keys: string[], fetchMissing: FetchMissing<V>, signal?: AbortSignal): Promise<LookupOutcome<V>[]> {
     try {
-      const results = await fetchMissing(keys);
+      const results = await fetchMissing(keys, signal);
       return keys.map((key) => {
         const result = results.get(key);
         if (result instanceof Error) return { key, error: result, source: 'upstream' as const };
@@ -210,6 +263,8 @@ export class LookupCache {
 
   /** Waits for the owner's outcome, but never past this request's own deadline or cancellation. */
   private async join<V>(action: string, key: string, flying: InFlight, waiter: Waiter, again: () => Promise<LookupOutcome<V>>): Promise<LookupOutcome<V>> {
+    // This request now keeps the call alive too, should its owner go away.
+    flying.interest.add(waiter);
     const theirs = (await raceWaiter(flying.outcome, waiter, key, action)) as LookupOutcome<V>;
     // The call we joined was cancelled with its own request; that is no answer for this one.
     if (theirs.error && flying.owner.signal?.aborted && !waiter.signal?.aborted) return again();
@@ -233,7 +288,7 @@ export class LookupCache {
     }
     if (waiter.signal?.aborted) return lookup.settle({ key: lookup.key, error: cancelled(action), source: 'coalesced' });
     if (waiter.deadline !== undefined && Date.now() >= waiter.deadline) return lookup.settle({ key: lookup.key, error: timedOut(action), source: 'coalesced' });
-    const [outcome] = await this.callUpstream(action, [lookup.key], fetchMissing);
+    const [outcome] = await this.callUpstream(action, [lookup.key], fetchMissing, lookup.interest.signal);
     await this.remember(action, fingerprint, outcome!);
     lookup.settle(outcome!);
   }

@@ -1,41 +1,44 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { DEFAULT_REDIS_GUARD, RedisGuard, type RedisGuardSettings, type RedisHealth } from './redis-guard.js';
 import type { CacheStore } from './store.js';
+
+const ACQUIRE = `
+if redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return 1 end
+if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('pexpire', KEYS[1], ARGV[2]) return 1 end
+return 0`;
 
 /**
  * The shared cache: several gateway processes read and write one Redis. Redis trouble never fails a
- * lookup: a command that cannot run reads as a miss (the gateway calls the upstream instead) and
- * the store reconnects on its own.
+ * lookup and never stalls one: every command has a short deadline (REDIS_COMMAND_TIMEOUT_MS), a
+ * command that cannot run in time reads as a miss (the gateway calls the upstream instead), and after
+ * a few misses in a row Redis is skipped altogether until a probe finds it answering again.
  */
 export class RedisStore implements CacheStore {
   readonly kind = 'redis';
   private readonly redis: Redis;
-  private connected = false;
+  private readonly guard: RedisGuard;
   private readonly leaseOwner = `${process.pid}-${Math.random().toString(36).slice(2)}`;
 
-  constructor(url: string, private readonly logger: Logger) {
+  constructor(url: string, logger: Logger, settings: RedisGuardSettings = DEFAULT_REDIS_GUARD) {
     this.redis = new Redis(url, {
       lazyConnect: false,
+      // A command for a Redis that is not connected fails at once instead of waiting in a queue.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       connectTimeout: 1000,
-      commandTimeout: 500,
+      commandTimeout: Math.max(settings.commandTimeoutMs, 200),
       retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
     });
-    this.redis.on('ready', () => {
-      if (!this.connected) this.logger.info({ cache: 'redis' }, 'cache: Redis connected');
-      this.connected = true;
-    });
-    this.redis.on('error', () => undefined);
-    this.redis.on('close', () => {
-      if (this.connected) this.logger.warn({ cache: 'redis' }, 'cache: Redis unreachable; serving from the upstream until it returns');
-      this.connected = false;
+    this.guard = new RedisGuard(this.redis, settings, logger, 'cache', {
+      down: 'cache: Redis unreachable or not answering in time; serving from the upstream until it answers',
+      back: 'cache: Redis answers; caching in Redis',
     });
   }
 
   /** Resolves once connected, or after `timeoutMs` (the store works either way). */
   async ready(timeoutMs = 1000): Promise<void> {
-    if (this.connected) return;
+    if (this.guard.healthy()) return;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, timeoutMs);
       this.redis.once('ready', () => {
@@ -46,57 +49,52 @@ export class RedisStore implements CacheStore {
   }
 
   async get(key: string): Promise<unknown> {
-    if (!this.connected) return undefined;
+    const text = await this.guard.run(() => this.redis.get(key), null);
+    if (text === null) return undefined;
     try {
-      const text = await this.redis.get(key);
-      return text === null ? undefined : JSON.parse(text);
+      return JSON.parse(text);
     } catch {
       return undefined;
     }
   }
 
   async set(key: string, value: unknown, ttlMs: number): Promise<void> {
-    if (!this.connected || ttlMs <= 0) return;
-    try {
-      await this.redis.set(key, JSON.stringify(value), 'PX', ttlMs);
-    } catch {
-      // A lost write only costs a later upstream call.
-    }
+    if (ttlMs <= 0) return;
+    // A lost write only costs a later upstream call.
+    await this.guard.run(() => this.redis.set(key, JSON.stringify(value), 'PX', ttlMs), null);
   }
 
   async acquireLease(key: string, ttlMs: number): Promise<boolean> {
-    if (!this.connected) return true;
-    try {
-      return (await this.redis.set(`${key}:lease`, this.leaseOwner, 'PX', ttlMs, 'NX')) === 'OK';
-    } catch {
-      return true;
-    }
+    // No answer: this process calls itself (coalescing across processes is lost, never a lookup).
+    // A lease already held under this process's own id is stale: within the process only the
+    // in-flight owner (the caller) gets here for a key. It comes from a SET that timed out here and
+    // ran later (a Redis frozen and thawed) and would otherwise hold every caller off for the lease time.
+    return this.guard.run(async () => (await this.redis.eval(ACQUIRE, 1, `${key}:lease`, this.leaseOwner, ttlMs)) === 1, true);
   }
 
   async releaseLease(key: string): Promise<void> {
-    if (!this.connected) return;
-    try {
-      // Only the holder releases, so an expired lease taken over by another process stays theirs.
-      await this.redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end", 1, `${key}:lease`, this.leaseOwner);
-    } catch {
-      // The lease expires by itself.
-    }
+    // Only the holder releases, so an expired lease taken over by another process stays theirs.
+    // Without an answer the lease expires by itself.
+    await this.guard.run(
+      () => this.redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end", 1, `${key}:lease`, this.leaseOwner),
+      0,
+    );
   }
 
   async leaseHeld(key: string): Promise<boolean> {
-    if (!this.connected) return false;
-    try {
-      return (await this.redis.exists(`${key}:lease`)) === 1;
-    } catch {
-      return false;
-    }
+    return this.guard.run(async () => (await this.redis.exists(`${key}:lease`)) === 1, false);
   }
 
   healthy(): boolean {
-    return this.connected;
+    return this.guard.healthy();
+  }
+
+  health(): RedisHealth {
+    return this.guard.health();
   }
 
   async close(): Promise<void> {
+    this.guard.close();
     this.redis.disconnect();
   }
 }

@@ -1,4 +1,5 @@
 import { ACTIONS } from '../actions/all.js';
+import type { RedisGuardSettings } from './redis-guard.js';
 
 /**
  * Cache settings, read with the rest of the configuration: how long each action's results live,
@@ -19,6 +20,8 @@ export interface CacheSettings {
   keySecret: string;
   /** How long one process may hold the right to call the upstream for a key before others call too. */
   leaseMs: number;
+  /** Bounded waits on Redis (cache, client rate limit, coalescing lease): see src/cache/redis-guard.ts. */
+  redisGuard: RedisGuardSettings;
 }
 
 /**
@@ -57,5 +60,10 @@ export function readCacheSettings(env: Env, problems: string[], int: (name: stri
     redisUrl,
     keySecret: env.CACHE_KEY_SECRET?.trim() || 'lookup-graph-cache-v1',
     leaseMs: int('CACHE_LEASE_MS', 15_000, 100, 120_000),
+    redisGuard: {
+      commandTimeoutMs: int('REDIS_COMMAND_TIMEOUT_MS', 50, 1, 10_000),
+      unhealthyAfter: int('REDIS_UNHEALTHY_AFTER', 3, 1, 1_000),
+      probeIntervalMs: int('REDIS_PROBE_INTERVAL_MS', 1_000, 50, 600_000),
+    },
   };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { createClientAuth } from './auth.js';
@@ -8,6 +9,7 @@ import { useCsrfGuard } from './csrf.js';
 import { useOperationLimits } from './limits/index.js';
 import { clientAddress, MemoryRateLimiter, RedisRateLimiter, useRateLimit, type RateLimiter } from './rate-limit.js';
 import type { SecuritySettings } from './settings.js';
+import type { RedisGuardSettings } from '../cache/redis-guard.js';
 import { useHiddenSuggestions } from './suggestions.js';
 import { useTrustedDocuments } from './trusted-documents.js';
 
@@ -17,17 +19,22 @@ export interface Security {
   /** Yoga options that belong to the protections (Yoga's own CORS, body guard and multipart off). */
   yogaOptions: { cors: false; maxRequestBodySize: false; multipart: false; batching: false | { limit: number } };
   upstreamTokenFor(request: Request): string | null;
+  /** Who a request is for fairness (upstream shares, breaker counts): API key, forwarded token's hash, or address. */
+  clientFor(request: Request, serverContext: unknown): string;
+  /** Where the client rate limit counts and whether that backend answers (for /healthz). */
+  rateLimitStatus(): { backend: 'off' | 'memory' | 'redis'; healthy: boolean; lastError?: string | null; since?: string };
   close(): Promise<void>;
 }
 
 /** Every client-facing protection of the gateway; each refusal comes before any upstream call. */
-export async function createSecurity(settings: SecuritySettings, logger: Logger): Promise<Security> {
+export async function createSecurity(settings: SecuritySettings, logger: Logger, redisGuard?: RedisGuardSettings): Promise<Security> {
   const auth = createClientAuth(settings.auth);
   let limiter: RateLimiter | null = null;
   if (settings.rateLimit.perMinute > 0) {
     if (settings.rateLimit.redisUrl) {
-      const redis = new RedisRateLimiter(settings.rateLimit.redisUrl, settings.rateLimit.redisPrefix, settings.rateLimit.perMinute, logger);
+      const redis = new RedisRateLimiter(settings.rateLimit.redisUrl, settings.rateLimit.redisPrefix, settings.rateLimit.perMinute, logger, redisGuard);
       await redis.ready();
+      if (!redis.health().healthy) logger.warn({ rateLimit: 'memory' }, 'rate limit: Redis unreachable; counting in memory (per process) until it answers');
       limiter = redis;
     } else {
       limiter = new MemoryRateLimiter(settings.rateLimit.perMinute);
@@ -53,6 +60,12 @@ export async function createSecurity(settings: SecuritySettings, logger: Logger)
       batching: settings.limits.maxBatchOperations > 0 ? { limit: settings.limits.maxBatchOperations } : false,
     },
     upstreamTokenFor: auth.upstreamTokenFor,
+    clientFor: (request, serverContext) => {
+      const forwarded = auth.upstreamTokenFor(request);
+      return auth.clientOf(request) ?? (forwarded ? `token:${createHash('sha256').update(forwarded).digest('hex').slice(0, 16)}` : clientAddress(serverContext));
+    },
+    rateLimitStatus: () =>
+      !limiter ? { backend: 'off', healthy: true } : limiter instanceof RedisRateLimiter ? { backend: 'redis', ...limiter.health() } : { backend: 'memory', healthy: true },
     close: async () => limiter?.close(),
   };
 }

@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { Plugin } from 'graphql-yoga';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { DEFAULT_REDIS_GUARD, RedisGuard, type RedisGuardSettings, type RedisHealth } from '../cache/redis-guard.js';
 import { rejection } from './errors.js';
 
 /** Clients tracked at once; the least recently seen beyond it start a fresh window. */
@@ -56,42 +57,39 @@ end
 return { count, ttl }`;
 
 /**
- * The same window shared by every gateway process through Redis. When Redis does not answer, the
- * limit is counted in memory instead (logged when it starts and when Redis is back): never
- * unlimited, never a failed request.
+ * The same window shared by every gateway process through Redis. When Redis does not answer within
+ * REDIS_COMMAND_TIMEOUT_MS, the limit is counted in memory instead (logged when it starts and when
+ * Redis is back, found by a probe): never unlimited, never a failed or stalled request.
  */
 export class RedisRateLimiter implements RateLimiter {
   private readonly redis: Redis;
+  private readonly guard: RedisGuard;
   private readonly fallback: MemoryRateLimiter;
-  private degraded = false;
 
-  constructor(url: string, private readonly prefix: string, private readonly perMinute: number, private readonly logger: Logger) {
+  constructor(url: string, private readonly prefix: string, private readonly perMinute: number, logger: Logger, settings: RedisGuardSettings = DEFAULT_REDIS_GUARD) {
     this.fallback = new MemoryRateLimiter(perMinute);
     this.redis = new Redis(url, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       connectTimeout: 1000,
-      commandTimeout: 300,
+      commandTimeout: Math.max(settings.commandTimeoutMs, 200),
       retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
     });
-    this.redis.on('error', () => undefined); // reported as degraded on the next hit
+    this.guard = new RedisGuard(this.redis, settings, logger, 'rateLimit', {
+      down: 'rate limit: Redis unreachable or not answering in time; counting in memory (per process) until it answers',
+      back: 'rate limit: Redis answers; counting in Redis',
+    });
   }
 
   async hit(client: string): Promise<RateVerdict> {
-    try {
-      const [count, ttl] = (await this.redis.eval(HIT, 1, `${this.prefix}${client}`, WINDOW_MS)) as [number, number];
-      if (this.degraded) {
-        this.degraded = false;
-        this.logger.info({ rateLimit: 'redis' }, 'rate limit: Redis answers again; counting in Redis');
-      }
-      return { allowed: count <= this.perMinute, retryAfter: Math.max(1, Math.ceil(ttl / 1000)) };
-    } catch (error) {
-      if (!this.degraded) {
-        this.degraded = true;
-        this.logger.warn({ rateLimit: 'memory', err: error }, 'rate limit: Redis unreachable; counting in memory (per process) until it answers');
-      }
-      return this.fallback.hit(client);
-    }
+    const counted = await this.guard.run(async () => (await this.redis.eval(HIT, 1, `${this.prefix}${client}`, WINDOW_MS)) as [number, number], null);
+    if (!counted) return this.fallback.hit(client);
+    const [count, ttl] = counted;
+    return { allowed: count <= this.perMinute, retryAfter: Math.max(1, Math.ceil(ttl / 1000)) };
+  }
+
+  health(): RedisHealth {
+    return this.guard.health();
   }
 
   /** Resolves once connected, or after `timeoutMs` (the limiter works either way). */
@@ -107,6 +105,7 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async close() {
+    this.guard.close();
     this.redis.disconnect();
   }
 }

@@ -22,6 +22,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** The bearer token for this call; the configured ACTION_TOKEN when absent. */
   token?: string;
+  /** Who the call is for (API key id, forwarded token hash, or address): its fair share of upstream slots. */
+  client?: string;
   /** When the whole operation must be answered (epoch ms); the resilience layers keep every call inside it. */
   operationDeadline?: number;
   /** This call's own deadline, set by the resilience layers; UPSTREAM_TIMEOUT_MS from now when absent. */
@@ -58,6 +60,13 @@ export interface ActionClientOptions extends UpstreamConfig {
   token: string;
   /** Told about every finished call; never given headers or the token. */
   onCallDone?: (outcome: CallOutcome) => void;
+  /** Told when each HTTP call starts and ends (tracing, src/telemetry/spans.ts). */
+  observer?: CallObserver;
+}
+
+/** Watches each HTTP call: may add headers of its own (`traceparent`), sees how the call ended. */
+export interface CallObserver {
+  start(action: string, origin: URL): { headers?: Record<string, string>; done(outcome: CallOutcome): void } | undefined;
 }
 
 const ACTION_NAME = /^[a-z][a-z0-9_]{0,63}$/;
@@ -86,14 +95,17 @@ export class ActionClient {
   async call(action: string, body: Record<string, unknown>, options: CallOptions = {}): Promise<ActionEnvelope> {
     if (!ACTION_NAME.test(action)) throw new Error(`Invalid action name ${JSON.stringify(action)}`);
     const started = performance.now();
+    const observed = this.options.observer?.start(action, this.options.baseUrl);
     let upstreamStatus: number | undefined;
     try {
-      const envelope = await this.send(action, body, options, (status) => (upstreamStatus = status));
-      this.report(action, 'OK', started, upstreamStatus);
+      const envelope = await this.send(action, body, options, (status) => (upstreamStatus = status), observed?.headers);
+      const call = this.report(action, 'OK', started, upstreamStatus);
+      observed?.done(call);
       return envelope;
     } catch (error) {
       const mapped = error instanceof ActionError ? error : unexpected(action, error);
-      this.report(action, mapped.code, started, upstreamStatus);
+      const call = this.report(action, mapped.code, started, upstreamStatus);
+      observed?.done(call);
       throw mapped;
     }
   }
@@ -102,8 +114,10 @@ export class ActionClient {
     return this.pool.close();
   }
 
-  private report(action: string, outcome: string, started: number, upstreamStatus: number | undefined) {
-    this.options.onCallDone?.({ action, outcome, durationMs: performance.now() - started, upstreamStatus });
+  private report(action: string, outcome: string, started: number, upstreamStatus: number | undefined): CallOutcome {
+    const call = { action, outcome, durationMs: performance.now() - started, upstreamStatus };
+    this.options.onCallDone?.(call);
+    return call;
   }
 
   private async send(
@@ -111,6 +125,7 @@ export class ActionClient {
     body: Record<string, unknown>,
     options: CallOptions,
     sawStatus: (status: number) => void,
+    extraHeaders?: Record<string, string>,
   ): Promise<ActionEnvelope> {
     const budget = options.deadline ?? { at: Date.now() + this.options.timeoutMs, ms: this.options.timeoutMs };
     const timedOut = () =>
@@ -128,6 +143,7 @@ export class ActionClient {
           authorization: options.token ? `Bearer ${options.token}` : this.defaultAuthorization,
           'content-type': 'application/json',
           accept: 'application/json',
+          ...extraHeaders,
         },
         body: JSON.stringify(body),
         signal,
@@ -136,7 +152,7 @@ export class ActionClient {
       phase = 'body';
       options.onResponse?.(responseFacts(action, res.statusCode, res.headers));
       const text = await readCapped(res.body, res.headers['content-length'], this.options.maxResponseBytes, action);
-      return parseEnvelope(action, res.statusCode, header(res.headers['retry-after']), text, options.token ?? this.options.token);
+      return parseEnvelope(action, res.statusCode, header(res.headers['retry-after']), text, options.token ?? this.options.token, options.token !== undefined);
     } catch (error) {
       if (error instanceof ActionError) throw error;
       if (deadline.aborted) throw timedOut();
@@ -218,7 +234,7 @@ async function readCapped(
 }
 
 /** Decides success or failure from the HTTP status and the envelope, as the service's own clients do. */
-export function parseEnvelope(action: string, httpStatus: number, retryAfterHeader: string | undefined, text: string, token?: string): ActionEnvelope {
+export function parseEnvelope(action: string, httpStatus: number, retryAfterHeader: string | undefined, text: string, token?: string, clientToken = false): ActionEnvelope {
   let parsed: unknown;
   let isJson = false;
   try {
@@ -235,7 +251,7 @@ export function parseEnvelope(action: string, httpStatus: number, retryAfterHead
   const retryAfter = parseRetryAfter(retryAfterHeader);
 
   if (httpStatus < 200 || httpStatus >= 300) {
-    throw errorForStatus(action, httpStatus, message, retryAfter);
+    throw errorForStatus(action, httpStatus, message, retryAfter, clientToken);
   }
   if (!envelope) {
     const what = text.trim() === '' ? 'an empty body' : isJson ? 'JSON that is not an envelope object' : 'a body that is not JSON (or was cut off)';
@@ -243,7 +259,7 @@ export function parseEnvelope(action: string, httpStatus: number, retryAfterHead
   }
   const envelopeStatus = envelope.status;
   if (typeof envelopeStatus === 'number' && envelopeStatus !== 200) {
-    throw errorForStatus(action, envelopeStatus, message, retryAfter);
+    throw errorForStatus(action, envelopeStatus, message, retryAfter, clientToken);
   }
   if (message) {
     throw new ActionError('UPSTREAM_BAD_RESPONSE', `The upstream reported an error: ${message}`, { action, upstreamStatus: httpStatus });

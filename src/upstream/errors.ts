@@ -78,6 +78,8 @@ export function errorForStatus(
   status: number,
   message: string | null,
   retryAfter: number | undefined,
+  /** The token was the client's own (forward mode): a rejection is the client's to fix, not the operator's. */
+  clientToken = false,
 ): ActionError {
   const details: ActionErrorDetails = { action, upstreamStatus: status };
   const said = message ? `: ${message}` : '';
@@ -91,6 +93,9 @@ export function errorForStatus(
     return new ActionError('BAD_USER_INPUT', `The upstream rejected the input${said}`, details);
   }
   if (status === 401 || status === 403) {
+    if (clientToken) {
+      return new ActionError('UNAUTHENTICATED', `The upstream rejected your access token (HTTP ${status}); check the token you send as "authorization: Bearer <token>"`, details);
+    }
     return new ActionError(
       'UNAUTHENTICATED',
       'The upstream rejected the gateway\'s access token; the operator must check ACTION_TOKEN',

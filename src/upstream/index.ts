@@ -2,9 +2,9 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { CallAction } from '../context.js';
 import { startSandbox, type Sandbox } from '../sandbox/server.js';
-import { ActionClient, type ActionEnvelope, type CallOptions, type CallOutcome, type ResponseFacts } from './client.js';
+import { ActionClient, type ActionEnvelope, type CallObserver, type CallOptions, type CallOutcome, type ResponseFacts } from './client.js';
 import { ActionError } from './errors.js';
-import { Breakers, verdictFor, type BreakerSnapshot } from './resilience/breaker.js';
+import { Breakers, verdictFor, type BreakerCall, type BreakerSnapshot } from './resilience/breaker.js';
 import { ConcurrencyLimiter } from './resilience/concurrency.js';
 import { callDeadline, cancelledError, sleep, timeLeft } from './resilience/deadline.js';
 import { RateLimitGates, type RateLimitStatus } from './resilience/rate-limit-gate.js';
@@ -18,6 +18,11 @@ export interface UpstreamStatus {
   breakers: Record<string, BreakerSnapshot>;
   inFlight: number;
   queued: number;
+  /** Clients holding upstream calls now, and each one's share. */
+  clients: number;
+  maxPerClient: number;
+  maxInFlightPerClient: number;
+  maxInFlightPerAction: number;
   maxInFlight: number;
   maxQueued: number;
   /** Calls and retries in the retry budget's sliding window. */
@@ -34,6 +39,11 @@ export interface Upstream {
   close(): Promise<void>;
 }
 
+/** The input of a call as the breakers remember it: its body (built in one fixed order by each loader). */
+function inputKey(body: Record<string, unknown>): string {
+  return JSON.stringify(body);
+}
+
 /** A retry is only worth starting with at least this much of the deadline left. */
 const MIN_ATTEMPT_MS = 50;
 
@@ -43,7 +53,7 @@ const MIN_ATTEMPT_MS = 50;
  * within the deadline and the retry budget) → per attempt: rate-limit gate → the action's circuit
  * breaker → concurrency bound and queue → ActionClient (undici) → the rate-limit headers back to the gate.
  */
-export async function createUpstream(config: Config, logger: Logger, onCallDone?: (call: CallOutcome) => void): Promise<Upstream> {
+export async function createUpstream(config: Config, logger: Logger, onCallDone?: (call: CallOutcome) => void, observer?: CallObserver): Promise<Upstream> {
   const sandbox = config.upstream.baseUrl ? null : await startSandbox({ latencyMs: config.sandboxLatencyMs });
   const client = new ActionClient({
     ...config.upstream,
@@ -54,11 +64,16 @@ export async function createUpstream(config: Config, logger: Logger, onCallDone?
       else logger.warn({ upstreamCall: call }, 'upstream call failed');
       onCallDone?.(call);
     },
+    observer,
   });
   const settings = config.resilience;
   const gates = new RateLimitGates({ log: logger });
-  const breakers = new Breakers({ failureThreshold: settings.breakerFailures, cooldownMs: settings.breakerCooldownMs });
-  const limiter = new ConcurrencyLimiter(settings.maxInFlight, settings.maxQueued);
+  const breakers = new Breakers({ failureThreshold: settings.breakerFailures, cooldownMs: settings.breakerCooldownMs, failedInputTtlMs: settings.failedInputTtlMs });
+  const limiter = new ConcurrencyLimiter(settings.maxInFlight, settings.maxQueued, {
+    maxPerClient: settings.maxPerClient,
+    maxInFlightPerClient: settings.maxInFlightPerClient,
+    maxPerAction: settings.maxInFlightPerAction,
+  });
   const budget = new RetryBudget({
     ratio: settings.retryBudgetPercent / 100,
     windowMs: settings.retryBudgetWindowMs,
@@ -76,15 +91,16 @@ export async function createUpstream(config: Config, logger: Logger, onCallDone?
     seen.facts = undefined;
     const gate = gates.forToken(options.token);
     gate.check(action);
-    const ticket = breakers.acquire(action);
+    const call: BreakerCall = { action, input: inputKey(body), client: options.client ?? '', clientToken: options.token !== undefined };
+    const ticket = breakers.acquire(call);
     let release: (() => void) | undefined;
     try {
-      release = await limiter.acquire(action, deadline, options.signal);
+      release = await limiter.acquire(action, deadline, options.signal, options.client);
       // The wait may have outlasted the budget: a 429 or remaining 0 seen meanwhile holds this call too.
       gate.check(action);
     } catch (error) {
       release?.();
-      breakers.record(action, ticket, 'neutral');
+      breakers.record(call, ticket, 'neutral');
       throw error;
     }
     try {
@@ -97,12 +113,12 @@ export async function createUpstream(config: Config, logger: Logger, onCallDone?
           gate.observe(facts);
         },
       });
-      breakers.record(action, ticket, 'success');
+      breakers.record(call, ticket, 'success');
       return envelope;
     } catch (error) {
       // A timeout because the operation had little time left says nothing about the upstream's health.
       const shortened = deadline.ms < config.upstream.timeoutMs && error instanceof ActionError && error.code === 'UPSTREAM_TIMEOUT';
-      breakers.record(action, ticket, shortened ? 'neutral' : verdictFor(error, options.signal?.aborted ?? false));
+      breakers.record(call, ticket, shortened ? 'neutral' : verdictFor(error, options.signal?.aborted ?? false), error);
       throw error;
     } finally {
       release();
@@ -143,6 +159,10 @@ export async function createUpstream(config: Config, logger: Logger, onCallDone?
       breakers: breakers.snapshot(),
       inFlight: limiter.inFlight,
       queued: limiter.queued,
+      clients: limiter.clients,
+      maxPerClient: settings.maxPerClient,
+      maxInFlightPerClient: settings.maxInFlightPerClient,
+      maxInFlightPerAction: settings.maxInFlightPerAction,
       maxInFlight: limiter.maxInFlight,
       maxQueued: limiter.maxQueued,
       retries: budget.snapshot(),

@@ -9,7 +9,8 @@ afterEach(async () => {
 
 describe('concurrency bound', () => {
   it('a burst: at most UPSTREAM_MAX_IN_FLIGHT at the upstream, the queue waits, the excess fails fast', async () => {
-    r = await rig({ UPSTREAM_MAX_IN_FLIGHT: '2', UPSTREAM_MAX_QUEUED: '2', UPSTREAM_TIMEOUT_MS: '3000' }, (call, _req, res) => {
+    // One client here: its share is the whole bound (the fair shares have tests of their own).
+    r = await rig({ UPSTREAM_MAX_IN_FLIGHT: '2', UPSTREAM_MAX_IN_FLIGHT_PER_CLIENT: '2', UPSTREAM_MAX_QUEUED: '2', UPSTREAM_TIMEOUT_MS: '3000' }, (call, _req, res) => {
       setTimeout(() => ok(call, res), 300);
     });
     const answeredWhenFailed: number[] = [];

@@ -48,13 +48,13 @@ describe('operators and secrets', () => {
     await run(domainQuery());
     fault = () => undefined;
     await run(domainQuery());
-    fault = (res) => res.writeHead(503, { 'retry-after': '0' }).end(); // retried: the breaker opens on this run of failures
+    fault = (res) => res.writeHead(503, { 'retry-after': '0' }).end(); // retried (within the retry budget); an input counts once toward the breaker
     await run(domainQuery());
     await run(domainQuery());
     await run('{ crmOwners(portal: "1") { id: ownerId } }', 'crmOwners');
     await run('{ domainInfo(domain: "z.example.com") { domainName } }');
     expect(codes).toEqual(['UNAUTHENTICATED', 'UPSTREAM_TIMEOUT', 'UPSTREAM_UNAVAILABLE', 'UPSTREAM_UNAVAILABLE', 'RATE_LIMITED', 'RATE_LIMITED']);
-    expect(r.domainCalls()).toBe(5);
+    expect(r.domainCalls()).toBe(6);
     expect(r.up.calls.every((call) => call.authorization === `Bearer ${FAULT_TOKEN}`)).toBe(true);
     expectNoSecrets(r.gw, ...texts);
     expect(texts.join('\n')).not.toContain('127.0.0.1');

@@ -1,9 +1,10 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config.js';
 import { createGateway, type Gateway } from '../../src/gateway.js';
 import { createLogger } from '../../src/logger.js';
+import { createHttpServer } from '../../src/http-server.js';
 
 export interface GraphQLResponse {
   status: number;
@@ -39,9 +40,11 @@ export async function startGateway(env: Record<string, string> = {}): Promise<Ru
       done();
     },
   });
-  const gateway = await createGateway(config, createLogger(config.logLevel, sink, [config.upstream.token]));
-  const server: Server = createServer(gateway.yoga);
+  const logger = createLogger(config.logLevel, sink, [config.upstream.token]);
+  const gateway = await createGateway(config, logger);
+  const server: Server = createHttpServer(gateway.yoga, config.http, logger).server;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  gateway.readiness.serving();
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const post = async (body: string, headers: Record<string, string> = {}): Promise<GraphQLResponse> => {

@@ -6,8 +6,13 @@ export const REDIS_PORT = 6379;
 
 /** Whether a Redis answers PING on 127.0.0.1:6379. */
 export function redisAnswers(timeoutMs = 500): Promise<boolean> {
+  return redisAnswersAt(REDIS_HOST, REDIS_PORT, timeoutMs);
+}
+
+/** Whether a Redis answers PING at host:port. */
+export function redisAnswersAt(host: string, port: number, timeoutMs = 500): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = createConnection({ host: REDIS_HOST, port: REDIS_PORT });
+    const socket = createConnection({ host, port });
     const done = (ok: boolean) => {
       socket.destroy();
       resolve(ok);

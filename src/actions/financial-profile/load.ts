@@ -8,6 +8,7 @@ import type { ActionDescriptor } from '../descriptor.js';
 import { dispatchLookup, requestLookup } from '../../cache/fresh.js';
 import { loaderFor, lookupReport, responseArray } from '../loader.js';
 import { obj, str, type Raw } from '../../schema/read.js';
+import { traceLookups } from '../../telemetry/spans.js';
 
 export const COMPANY_FINANCIAL_PROFILE = 'company_financial_profile';
 
@@ -52,7 +53,8 @@ async function fetchSymbols(ctx: GatewayContext, symbols: readonly string[]): Pr
   const outcomes = await trackCall(
     ctx.usage,
     financialProfileAction.namesSymbols,
-    ctx.cache.fetchMany<Raw>(COMPANY_FINANCIAL_PROFILE, ctx.tokenFingerprint, [...symbols], (missing) => callUpstream(ctx, missing), ctx, { fresh }),
+    traceLookups(ctx.usage, COMPANY_FINANCIAL_PROFILE, symbols, () =>
+      ctx.cache.fetchMany<Raw>(COMPANY_FINANCIAL_PROFILE, ctx.tokenFingerprint, [...symbols], (missing, signal) => callUpstream(ctx, missing, signal), ctx, { fresh })),
   );
   return outcomes.map((outcome) => {
     ctx.usage.lookups.push(lookupReport(ctx, COMPANY_FINANCIAL_PROFILE, outcome.key, outcome));
@@ -76,8 +78,9 @@ function profilesBySymbol(envelope: ActionEnvelope, symbols: readonly string[]):
   return bySymbol;
 }
 
-async function callUpstream(ctx: GatewayContext, symbols: string[]): Promise<Map<string, Raw | Error>> {
-  const envelope = await ctx.callAction(COMPANY_FINANCIAL_PROFILE, financialProfileAction.body(symbols.join(', ')));
+/** `signal` is the shared call's: cancelled only when every request coalesced onto it has gone. */
+async function callUpstream(ctx: GatewayContext, symbols: string[], signal?: AbortSignal): Promise<Map<string, Raw | Error>> {
+  const envelope = await ctx.callAction(COMPANY_FINANCIAL_PROFILE, financialProfileAction.body(symbols.join(', ')), signal);
   return profilesBySymbol(envelope, symbols);
 }
 

@@ -5,6 +5,7 @@ import { maxAliasesRule } from './aliases.js';
 import { maxDepthRule } from './depth.js';
 import { maxDirectivesRule } from './directives.js';
 import { noIntrospectionRule } from './introspection.js';
+import { onlyQueriesRule } from './only-queries.js';
 import { maxRootFieldsRule } from './root-fields.js';
 import { parseWithTokenLimit } from './tokens.js';
 
@@ -16,6 +17,7 @@ import { parseWithTokenLimit } from './tokens.js';
  */
 export function useOperationLimits(limits: OperationLimits, options: { introspection: boolean }): Plugin {
   const rules: ValidationRule[] = [
+    onlyQueriesRule,
     maxDepthRule(limits.maxDepth, options.introspection),
     maxAliasesRule(limits.maxAliases),
     maxRootFieldsRule(limits.maxRootFields),

@@ -1,0 +1,111 @@
+import { getOperationAST, type ExecutionResult } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Logger } from 'pino';
+import type { GatewayContext } from '../context.js';
+import { costReportOf } from '../cost/meter.js';
+import { errorCodesOf } from './errors.js';
+import type { OperationLabels } from './operation-label.js';
+import { traceIdOf } from './spans.js';
+
+interface OperationRecord {
+  name: string | null;
+  type: string;
+  usage: GatewayContext['usage'] | null;
+  variables?: unknown;
+}
+
+interface RequestRecord {
+  started: number;
+  /** operationName of the request's parameters, for operations refused before they execute. */
+  requestedNames: Array<string | null>;
+  operations: OperationRecord[];
+  errorCodes: string[];
+}
+
+export interface RequestLogOptions {
+  logger: Logger;
+  labels: OperationLabels;
+  /** Told about every /graphql request: its operation label, duration and error codes (the metrics). */
+  observe: (operation: string, seconds: number, errorCodes: readonly string[]) => void;
+  /** LOG_VARIABLES: add each operation's variables to the line. */
+  logVariables: boolean;
+}
+
+const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}/;
+
+/**
+ * One structured line per /graphql request at info, written when the response goes out: operation
+ * name and type, HTTP status, duration, upstream calls, cost, error codes and trace id (the
+ * request span's, or the client's traceparent when tracing is off). Variables only with
+ * LOG_VARIABLES=true. The same observation feeds the request-duration and error metrics.
+ * Installed first among the plugins, so requests refused by the protections are logged too.
+ */
+export function requestLog(options: RequestLogOptions): Plugin<GatewayContext> {
+  const records = new WeakMap<Request, RequestRecord>();
+  const recordOf = (request: Request | undefined) => (request ? records.get(request) : undefined);
+  return {
+    onRequest({ request, url }) {
+      if (url.pathname !== '/graphql') return;
+      records.set(request, { started: performance.now(), requestedNames: [], operations: [], errorCodes: [] });
+    },
+    onParams({ request, params }) {
+      recordOf(request)?.requestedNames.push(typeof params.operationName === 'string' ? params.operationName : null);
+    },
+    onExecute({ args }) {
+      const record = recordOf((args.contextValue as { request?: Request }).request);
+      if (!record) return;
+      const operation = getOperationAST(args.document, args.operationName);
+      record.operations.push({
+        name: operation?.name?.value ?? args.operationName ?? null,
+        type: operation?.operation ?? 'query',
+        usage: args.contextValue.usage ?? null,
+        ...(options.logVariables ? { variables: args.variableValues ?? undefined } : {}),
+      });
+    },
+    onResultProcess({ request, result }) {
+      const record = recordOf(request);
+      if (!record) return;
+      for (const single of Array.isArray(result) ? result : [result]) {
+        if (Symbol.asyncIterator in single) continue;
+        record.errorCodes.push(...errorCodesOf((single as ExecutionResult).errors));
+      }
+    },
+    onResponse({ request, response }) {
+      const record = recordOf(request);
+      if (!record) return;
+      records.delete(request);
+      const durationMs = performance.now() - record.started;
+      const batch = record.requestedNames.length > 1;
+      const names = record.operations.length > 0 ? record.operations.map((operation) => operation.name) : record.requestedNames;
+      const operation = batch ? null : (names[0] ?? null);
+      options.observe(batch ? 'batch' : options.labels.label(operation), durationMs / 1000, record.errorCodes);
+      if (!options.logger.isLevelEnabled('info')) return;
+      let upstreamCalls = 0;
+      let estimated: number | null = null;
+      let budget: number | null = null;
+      for (const { usage } of record.operations) {
+        if (!usage) continue;
+        upstreamCalls += usage.upstreamCalls;
+        const cost = costReportOf(usage);
+        if (cost) {
+          estimated = (estimated ?? 0) + cost.estimated;
+          budget = cost.budget;
+        }
+      }
+      const traceId = traceIdOf(request) ?? TRACEPARENT.exec(request.headers.get('traceparent') ?? '')?.[1];
+      const line: Record<string, unknown> = {
+        operation,
+        operationType: batch ? null : (record.operations[0]?.type ?? null),
+        ...(batch ? { batch: names } : {}),
+        status: response.status,
+        durationMs: Math.round(durationMs * 1000) / 1000,
+        upstreamCalls,
+        cost: estimated === null ? null : { estimated, budget },
+        errorCodes: [...new Set(record.errorCodes)],
+        ...(traceId && traceId !== '00000000000000000000000000000000' ? { traceId } : {}),
+        ...(options.logVariables ? { variables: record.operations.map((op) => op.variables ?? null) } : {}),
+      };
+      options.logger.info({ request: line }, 'graphql request');
+    },
+  };
+}

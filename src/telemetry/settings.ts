@@ -1,0 +1,158 @@
+/**
+ * Tracing, request-log and metrics settings, read with the rest of the configuration. Tracing is
+ * configured by the standard OpenTelemetry variables (OTEL_*) and is off unless an OTLP endpoint is
+ * set or OTEL_TRACES_EXPORTER=otlp; the gateway's own choices have their own names.
+ */
+
+type Env = Record<string, string | undefined>;
+type Int = (name: string, fallback: number, min: number, max: number) => number;
+
+export type OtlpProtocol = 'http/protobuf' | 'http/json';
+
+/** The standard samplers of the OpenTelemetry SDK configuration (OTEL_TRACES_SAMPLER). */
+export type SamplerName =
+  | 'always_on'
+  | 'always_off'
+  | 'traceidratio'
+  | 'parentbased_always_on'
+  | 'parentbased_always_off'
+  | 'parentbased_traceidratio';
+
+const SAMPLERS: readonly SamplerName[] = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'];
+
+export interface TracingSettings {
+  /** Where spans go: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as given, else OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces. */
+  endpoint: string;
+  protocol: OtlpProtocol;
+  sampler: SamplerName;
+  /** OTEL_TRACES_SAMPLER_ARG: the ratio of the ratio samplers. */
+  samplerRatio: number;
+  /** OTEL_SERVICE_NAME (default lookup-graph) and OTEL_RESOURCE_ATTRIBUTES. */
+  serviceName: string;
+  resourceAttributes: Record<string, string>;
+  /** OTEL_BSP_*: the batch span processor. */
+  batch: { scheduledDelayMillis: number; maxQueueSize: number; maxExportBatchSize: number; exportTimeoutMillis: number };
+}
+
+export interface TelemetrySettings {
+  /** null: tracing off, no SDK loaded, the API's no-op tracer. */
+  tracing: TracingSettings | null;
+  /** TRACE_PROPAGATE_UPSTREAM: send `traceparent` on upstream calls (off: the upstream is a third party). */
+  propagateUpstream: boolean;
+  /** TRACE_LOOKUP_KEYS: lookup keys (emails, handles, URLs) in spans as an HMAC (`hash`) or not at all (`omit`). */
+  lookupKeys: 'hash' | 'omit';
+  /** LOG_FORMAT: one JSON object a line (production) or pino-pretty's coloured lines (development). */
+  logFormat: 'json' | 'pretty';
+  /** LOG_VARIABLES: add the operation's variables to the per-request log line (off: they may be personal data). */
+  logVariables: boolean;
+  /** METRICS_OPERATION_NAMES: operation names that get their own metrics label besides the trusted documents'. */
+  metricsOperationNames: string[];
+}
+
+const OPERATION_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
+
+export function readTelemetrySettings(env: Env, problems: string[], int: Int): TelemetrySettings {
+  const flag = (name: string, fallback: boolean): boolean => {
+    const raw = env[name]?.trim().toLowerCase();
+    if (!raw) return fallback;
+    if (raw !== 'true' && raw !== 'false') {
+      problems.push(`${name} must be true or false, got "${env[name]}"`);
+      return fallback;
+    }
+    return raw === 'true';
+  };
+  const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
+    const raw = env[name]?.trim().toLowerCase();
+    if (!raw) return fallback;
+    if (!allowed.includes(raw as T)) {
+      problems.push(`${name} must be one of ${allowed.join(', ')}, got "${env[name]}"`);
+      return fallback;
+    }
+    return raw as T;
+  };
+
+  const names = (env.METRICS_OPERATION_NAMES ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  for (const name of names) {
+    if (!OPERATION_NAME.test(name)) problems.push(`METRICS_OPERATION_NAMES must list GraphQL operation names, got "${name}"`);
+  }
+  if (names.length > 200) problems.push(`METRICS_OPERATION_NAMES may list at most 200 names (each is a metrics series), got ${names.length}`);
+
+  return {
+    tracing: readTracing(env, problems, int),
+    propagateUpstream: flag('TRACE_PROPAGATE_UPSTREAM', false),
+    lookupKeys: oneOf('TRACE_LOOKUP_KEYS', ['hash', 'omit'] as const, 'hash'),
+    logFormat: oneOf('LOG_FORMAT', ['json', 'pretty'] as const, 'json'),
+    logVariables: flag('LOG_VARIABLES', false),
+    metricsOperationNames: names.filter((name) => OPERATION_NAME.test(name)),
+  };
+}
+
+function readTracing(env: Env, problems: string[], int: Int): TracingSettings | null {
+  const value = (name: string) => env[name]?.trim() || undefined;
+  if (value('OTEL_SDK_DISABLED')?.toLowerCase() === 'true') return null;
+  const exporter = value('OTEL_TRACES_EXPORTER')?.toLowerCase();
+  if (exporter && exporter !== 'otlp' && exporter !== 'none') {
+    problems.push(`OTEL_TRACES_EXPORTER must be otlp or none (the gateway exports OTLP over HTTP), got "${env.OTEL_TRACES_EXPORTER}"`);
+    return null;
+  }
+  const tracesEndpoint = value('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
+  const baseEndpoint = value('OTEL_EXPORTER_OTLP_ENDPOINT');
+  if (exporter === 'none' || (!exporter && !tracesEndpoint && !baseEndpoint)) return null;
+
+  // The specification's defaults: a signal endpoint is used as given, the base one gets /v1/traces.
+  const endpoint = tracesEndpoint ?? `${(baseEndpoint ?? 'http://localhost:4318').replace(/\/+$/, '')}/v1/traces`;
+  const endpointName = tracesEndpoint ? 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' : 'OTEL_EXPORTER_OTLP_ENDPOINT';
+  try {
+    const url = new URL(endpoint);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') problems.push(`${endpointName} must be an http(s) URL, got "${endpoint}"`);
+  } catch {
+    problems.push(`${endpointName} must be an absolute http(s) URL, got "${endpoint}"`);
+  }
+
+  const protocolName = value('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL' : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const protocolRaw = value(protocolName) ?? 'http/protobuf';
+  let protocol: OtlpProtocol = 'http/protobuf';
+  if (protocolRaw === 'http/protobuf' || protocolRaw === 'http/json') protocol = protocolRaw;
+  else problems.push(`${protocolName} must be http/protobuf or http/json (grpc is not supported), got "${protocolRaw}"`);
+
+  const samplerRaw = (value('OTEL_TRACES_SAMPLER') ?? 'parentbased_always_on').toLowerCase();
+  let sampler: SamplerName = 'parentbased_always_on';
+  if (SAMPLERS.includes(samplerRaw as SamplerName)) sampler = samplerRaw as SamplerName;
+  else problems.push(`OTEL_TRACES_SAMPLER must be one of ${SAMPLERS.join(', ')}, got "${env.OTEL_TRACES_SAMPLER}"`);
+  let samplerRatio = 1;
+  const ratioRaw = value('OTEL_TRACES_SAMPLER_ARG');
+  if (ratioRaw !== undefined && sampler.endsWith('traceidratio')) {
+    const ratio = Number(ratioRaw);
+    if (!/^\d*\.?\d+$/.test(ratioRaw) || ratio < 0 || ratio > 1) problems.push(`OTEL_TRACES_SAMPLER_ARG must be a ratio from 0 to 1, got "${ratioRaw}"`);
+    else samplerRatio = ratio;
+  }
+
+  const resourceAttributes: Record<string, string> = {};
+  for (const pair of (value('OTEL_RESOURCE_ATTRIBUTES') ?? '').split(',').map((part) => part.trim()).filter(Boolean)) {
+    const at = pair.indexOf('=');
+    if (at <= 0) {
+      problems.push(`OTEL_RESOURCE_ATTRIBUTES must be key=value pairs separated by commas, got "${pair}"`);
+      continue;
+    }
+    try {
+      resourceAttributes[decodeURIComponent(pair.slice(0, at).trim())] = decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      problems.push(`OTEL_RESOURCE_ATTRIBUTES has a badly percent-encoded pair: "${pair}"`);
+    }
+  }
+
+  return {
+    endpoint,
+    protocol,
+    sampler,
+    samplerRatio,
+    serviceName: value('OTEL_SERVICE_NAME') ?? resourceAttributes['service.name'] ?? 'lookup-graph',
+    resourceAttributes,
+    batch: {
+      scheduledDelayMillis: int('OTEL_BSP_SCHEDULE_DELAY', 5000, 0, 600_000),
+      maxQueueSize: int('OTEL_BSP_MAX_QUEUE_SIZE', 2048, 1, 1_000_000),
+      maxExportBatchSize: int('OTEL_BSP_MAX_EXPORT_BATCH_SIZE', 512, 1, 1_000_000),
+      exportTimeoutMillis: int('OTEL_BSP_EXPORT_TIMEOUT', 30_000, 1, 600_000),
+    },
+  };
+}

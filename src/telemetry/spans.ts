@@ -1,0 +1,294 @@
+import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
+import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { LookupOutcome } from '../cache/lookup-cache.js';
+import type { CacheStore } from '../cache/store.js';
+import type { CallAction, GatewayContext } from '../context.js';
+import { costReportOf } from '../cost/meter.js';
+import type { CallObserver, CallOutcome } from '../upstream/client.js';
+import { ActionError } from '../upstream/errors.js';
+import { errorCodesOf } from './errors.js';
+import type { Tracing } from './tracing.js';
+
+/**
+ * The spans of one request, by hand with @opentelemetry/api:
+ *
+ *   POST /graphql (server, continues the client's traceparent)
+ *   └─ query Name (the GraphQL operation: type, name, cost estimate, upstream calls)
+ *      └─ lookup <action> (source: cache / upstream / coalesced; the key hashed or omitted)
+ *         ├─ redis GET / SET / ... (with REDIS_URL)
+ *         └─ upstream <action> (the call with its retries and outcome)
+ *            └─ POST /v1/action/<action> (client, one per HTTP attempt, status and outcome code)
+ *
+ * Lookups find their operation through the operation's `usage` object (shared by Yoga's copies of
+ * the context); upstream and Redis spans find their parent in the active context, which the lookup
+ * sets around its work.
+ */
+
+interface OperationTrace {
+  tracing: Tracing;
+  context: Context;
+}
+
+const operations = new WeakMap<object, OperationTrace>();
+
+const ATTEMPTS = Symbol('lookup-graph.upstream.attempts');
+
+interface RequestTrace {
+  span: Span;
+  context: Context;
+  open: Set<Span>;
+}
+
+const headerGetter = {
+  keys: (headers: Headers) => [...headers.keys()],
+  get: (headers: Headers, key: string) => headers.get(key) ?? undefined,
+};
+
+/** The trace id of this request's span, when tracing is on (for the request log line). */
+export function traceIdOf(request: Request): string | undefined {
+  return requests.get(request)?.span.spanContext().traceId;
+}
+
+const requests = new WeakMap<Request, RequestTrace>();
+
+/** The request and operation spans. Installed first, so refused requests have their span too. */
+export function tracingPlugin(tracing: Tracing): Plugin<GatewayContext> {
+  const { tracer, propagator } = tracing;
+  return {
+    onRequest({ request, url }) {
+      if (url.pathname !== '/graphql') return;
+      const parent = propagator.extract(ROOT_CONTEXT, request.headers, headerGetter);
+      const span = tracer.startSpan(
+        `${request.method} /graphql`,
+        { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method, 'url.path': url.pathname, 'url.scheme': url.protocol.replace(':', '') } },
+        parent,
+      );
+      requests.set(request, { span, context: trace.setSpan(parent, span), open: new Set() });
+    },
+    onExecute({ args }) {
+      const ctx = args.contextValue;
+      const request = (ctx as { request?: Request }).request;
+      const owner = request ? requests.get(request) : undefined;
+      const parent = owner?.context ?? context.active();
+      const operation = describeOperation(args.document, args.operationName);
+      const span = tracer.startSpan(
+        operation.name ? `${operation.type} ${operation.name}` : operation.type,
+        { attributes: { 'graphql.operation.type': operation.type, ...(operation.name ? { 'graphql.operation.name': operation.name } : {}) } },
+        parent,
+      );
+      owner?.open.add(span);
+      operations.set(ctx.usage, { tracing, context: trace.setSpan(parent, span) });
+      return {
+        onExecuteDone({ result }) {
+          if (Symbol.asyncIterator in result) return;
+          endOperation(span, ctx.usage, result);
+          owner?.open.delete(span);
+        },
+      };
+    },
+    onResponse({ request, response }) {
+      const owner = requests.get(request);
+      if (!owner) return;
+      // An operation refused in its onExecute (the cost limit) has no onExecuteDone.
+      for (const span of owner.open) span.end();
+      owner.span.setAttribute('http.response.status_code', response.status);
+      if (response.status >= 500) owner.span.setStatus({ code: SpanStatusCode.ERROR });
+      owner.span.end();
+    },
+  };
+}
+
+function describeOperation(document: DocumentNode, operationName: string | null | undefined): { type: string; name: string | undefined } {
+  const operation = getOperationAST(document, operationName);
+  return { type: operation?.operation ?? 'query', name: operation?.name?.value ?? operationName ?? undefined };
+}
+
+function endOperation(span: Span, usage: GatewayContext['usage'], result: ExecutionResult): void {
+  const cost = costReportOf(usage);
+  if (cost) {
+    span.setAttribute('lookup_graph.cost.estimated', cost.estimated);
+    span.setAttribute('lookup_graph.cost.budget', cost.budget);
+  }
+  span.setAttribute('lookup_graph.upstream_calls', usage.upstreamCalls);
+  span.setAttribute('lookup_graph.lookups', usage.lookups.length);
+  const codes = errorCodesOf(result.errors);
+  if (codes.length > 0) span.setAttribute('lookup_graph.error_codes', [...new Set(codes)]);
+  if (result.errors?.length && !result.data) span.setStatus({ code: SpanStatusCode.ERROR, message: codes[0] });
+  span.end();
+}
+
+/** One lookup of one key: its span, with where the value came from. */
+export function traceLookup<V>(usage: object, action: string, key: string, run: () => Promise<LookupOutcome<V>>): Promise<LookupOutcome<V>> {
+  const operation = operations.get(usage);
+  if (!operation) return run();
+  const { tracing } = operation;
+  const hashed = tracing.keyForSpan(action, key);
+  const span = tracing.tracer.startSpan(
+    `lookup ${action}`,
+    { attributes: { 'lookup_graph.lookup.action': action, ...(hashed ? { 'lookup_graph.lookup.key_hash': hashed } : {}) } },
+    operation.context,
+  );
+  return context.with(trace.setSpan(operation.context, span), run).then(
+    (outcome) => {
+      span.setAttribute('lookup_graph.lookup.source', outcome.source);
+      if (outcome.error) failed(span, outcome.error);
+      span.end();
+      return outcome;
+    },
+    (error: unknown) => {
+      failed(span, error);
+      span.end();
+      throw error;
+    },
+  );
+}
+
+/** Several keys of one action looked up together (stock symbols): one span, counted by source. */
+export function traceLookups<V>(usage: object, action: string, keys: readonly string[], run: () => Promise<LookupOutcome<V>[]>): Promise<LookupOutcome<V>[]> {
+  const operation = operations.get(usage);
+  if (!operation) return run();
+  const { tracing } = operation;
+  const hashes = keys.map((key) => tracing.keyForSpan(action, key)).filter((hash): hash is string => hash !== undefined);
+  const span = tracing.tracer.startSpan(
+    `lookup ${action}`,
+    { attributes: { 'lookup_graph.lookup.action': action, 'lookup_graph.lookup.keys': keys.length, ...(hashes.length ? { 'lookup_graph.lookup.key_hashes': hashes } : {}) } },
+    operation.context,
+  );
+  return context.with(trace.setSpan(operation.context, span), run).then(
+    (outcomes) => {
+      const sources = new Set(outcomes.map((outcome) => outcome.source));
+      // One source when they agree, else "mixed" with a count per source.
+      span.setAttribute('lookup_graph.lookup.source', sources.size === 1 ? [...sources][0]! : 'mixed');
+      for (const source of sources) span.setAttribute(`lookup_graph.lookup.${source}`, outcomes.filter((outcome) => outcome.source === source).length);
+      const codes = outcomes.flatMap((outcome) => (outcome.error instanceof ActionError ? [outcome.error.code] : outcome.error ? ['INTERNAL'] : []));
+      if (codes.length > 0) span.setAttribute('lookup_graph.error_codes', [...new Set(codes)]);
+      span.end();
+      return outcomes;
+    },
+    (error: unknown) => {
+      failed(span, error);
+      span.end();
+      throw error;
+    },
+  );
+}
+
+function failed(span: Span, error: unknown): void {
+  const code = error instanceof ActionError ? error.code : 'INTERNAL';
+  span.setAttribute('error.type', code);
+  span.setStatus({ code: SpanStatusCode.ERROR, message: code });
+}
+
+/**
+ * One lookup's way upstream, retries included: the span every HTTP attempt hangs under. Outside a
+ * traced lookup (no active span) it adds nothing.
+ */
+export function traceCallAction(tracing: Tracing, callAction: CallAction): CallAction {
+  return (action, body, options) => {
+    const parent = context.active();
+    if (!trace.getSpan(parent)) return callAction(action, body, options);
+    const span = tracing.tracer.startSpan(`upstream ${action}`, { attributes: { 'lookup_graph.upstream.action': action } }, parent);
+    if (typeof body.company === 'string') span.setAttribute('lookup_graph.upstream.symbols', body.company.split(',').length);
+    const attempts = { count: 0 };
+    const finish = (outcome: string) => {
+      span.setAttribute('lookup_graph.upstream.attempts', attempts.count);
+      span.setAttribute('lookup_graph.upstream.retries', Math.max(0, attempts.count - 1));
+      span.setAttribute('lookup_graph.upstream.outcome', outcome);
+      if (outcome !== 'OK') span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
+      span.end();
+    };
+    return context.with(trace.setSpan(parent, span).setValue(ATTEMPTS, attempts), () => callAction(action, body, options)).then(
+      (envelope) => {
+        finish('OK');
+        return envelope;
+      },
+      (error: unknown) => {
+        finish(error instanceof ActionError ? error.code : 'INTERNAL');
+        throw error;
+      },
+    );
+  };
+}
+
+/** Each HTTP attempt to the upstream: a client span, and `traceparent` on the request when TRACE_PROPAGATE_UPSTREAM is on. */
+export function upstreamCallObserver(tracing: Tracing): CallObserver {
+  return {
+    start(action, origin) {
+      const parent = context.active();
+      if (!trace.getSpan(parent)) return undefined;
+      const attempts = parent.getValue(ATTEMPTS) as { count: number } | undefined;
+      if (attempts) attempts.count += 1;
+      const span = tracing.tracer.startSpan(
+        `POST /v1/action/${action}`,
+        {
+          kind: SpanKind.CLIENT,
+          attributes: {
+            'http.request.method': 'POST',
+            'server.address': origin.hostname,
+            'server.port': Number(origin.port) || (origin.protocol === 'https:' ? 443 : 80),
+            'lookup_graph.upstream.action': action,
+            ...(attempts && attempts.count > 1 ? { 'http.request.resend_count': attempts.count - 1 } : {}),
+          },
+        },
+        parent,
+      );
+      let headers: Record<string, string> | undefined;
+      if (tracing.settings.propagateUpstream) {
+        headers = {};
+        tracing.propagator.inject(trace.setSpan(parent, span), headers, { set: (carrier, key, value) => ((carrier as Record<string, string>)[key] = value) });
+      }
+      return {
+        headers,
+        done(call: CallOutcome) {
+          if (call.upstreamStatus !== undefined) span.setAttribute('http.response.status_code', call.upstreamStatus);
+          span.setAttribute('lookup_graph.upstream.outcome', call.outcome);
+          if (call.outcome !== 'OK') {
+            span.setAttribute('error.type', call.outcome);
+            span.setStatus({ code: SpanStatusCode.ERROR, message: call.outcome });
+          }
+          span.end();
+        },
+      };
+    },
+  };
+}
+
+const REDIS_COMMANDS = { get: 'GET', set: 'SET', acquireLease: 'SET NX', releaseLease: 'EVAL', leaseHeld: 'EXISTS' } as const;
+
+/** Redis round trips of the cache as spans under the lookup that makes them. */
+export function tracedStore(tracing: Tracing, store: CacheStore): CacheStore {
+  const round = <T>(method: keyof typeof REDIS_COMMANDS, run: () => Promise<T>, describe?: (result: T, span: Span) => void): Promise<T> => {
+    const parent = context.active();
+    if (!trace.getSpan(parent)) return run();
+    const command = REDIS_COMMANDS[method];
+    const span = tracing.tracer.startSpan(
+      `redis ${command}`,
+      { kind: SpanKind.CLIENT, attributes: { 'db.system.name': 'redis', 'db.operation.name': command, 'lookup_graph.cache.step': method } },
+      parent,
+    );
+    return run().then(
+      (result) => {
+        describe?.(result, span);
+        span.end();
+        return result;
+      },
+      (error: unknown) => {
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        span.end();
+        throw error;
+      },
+    );
+  };
+  return {
+    kind: store.kind,
+    ...(store.peek ? { peek: (key: string) => store.peek!(key) } : {}),
+    get: (key) => round('get', () => store.get(key), (value, span) => span.setAttribute('lookup_graph.cache.hit', value !== undefined)),
+    set: (key, value, ttlMs) => round('set', () => store.set(key, value, ttlMs)),
+    acquireLease: (key, ttlMs) => round('acquireLease', () => store.acquireLease(key, ttlMs), (won, span) => span.setAttribute('lookup_graph.cache.lease_acquired', won)),
+    releaseLease: (key) => round('releaseLease', () => store.releaseLease(key)),
+    leaseHeld: (key) => round('leaseHeld', () => store.leaseHeld(key)),
+    healthy: () => store.healthy(),
+    close: () => store.close(),
+  };
+}

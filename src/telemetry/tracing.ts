@@ -1,0 +1,93 @@
+import { createHmac } from 'node:crypto';
+import { context, propagation, trace, type TextMapPropagator, type Tracer } from '@opentelemetry/api';
+import type { TelemetrySettings, TracingSettings } from './settings.js';
+
+/**
+ * The gateway's tracer. With tracing off nothing of the SDK is loaded and no span is ever started:
+ * the plugins that make spans are not installed, and the hooks in the lookup path find no
+ * operation to attach to.
+ */
+export interface Tracing {
+  enabled: boolean;
+  tracer: Tracer;
+  /** Reads and writes `traceparent` / `tracestate` (W3C Trace Context). */
+  propagator: TextMapPropagator;
+  settings: TelemetrySettings;
+  /** A lookup key as spans may show it: an HMAC, or undefined when keys are omitted. */
+  keyForSpan(action: string, key: string): string | undefined;
+  /** Exports the spans still buffered and stops. */
+  close(): Promise<void>;
+}
+
+const INSTRUMENTATION = 'lookup-graph';
+
+export async function startTracing(settings: TelemetrySettings, keySecret: string): Promise<Tracing> {
+  const keyForSpan = (action: string, key: string) =>
+    settings.lookupKeys === 'omit' ? undefined : createHmac('sha256', keySecret).update(`${action}\u0000${key}`).digest('hex').slice(0, 16);
+  if (!settings.tracing) {
+    return {
+      enabled: false,
+      tracer: trace.getTracer(INSTRUMENTATION),
+      propagator: propagation,
+      settings,
+      keyForSpan,
+      close: async () => undefined,
+    };
+  }
+  const { provider, propagator } = await startSdk(settings.tracing);
+  return {
+    enabled: true,
+    tracer: provider.getTracer(INSTRUMENTATION),
+    propagator,
+    settings,
+    keyForSpan,
+    close: () => provider.shutdown(),
+  };
+}
+
+/** Loaded only when tracing is on: the SDK, the OTLP/HTTP exporter of the chosen encoding, the context manager. */
+async function startSdk(settings: TracingSettings) {
+  const [sdk, resources, core, hooks] = await Promise.all([
+    import('@opentelemetry/sdk-trace'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/core'),
+    import('@opentelemetry/context-async-hooks'),
+  ]);
+  // Headers, timeout, compression and certificates come from the exporter's own OTEL_EXPORTER_OTLP_* reading.
+  const { OTLPTraceExporter } = settings.protocol === 'http/json'
+    ? await import('@opentelemetry/exporter-trace-otlp-http')
+    : await import('@opentelemetry/exporter-trace-otlp-proto');
+  const exporter = new OTLPTraceExporter({ url: settings.endpoint });
+
+  const ratio = new sdk.TraceIdRatioBasedSampler(settings.samplerRatio);
+  const root = {
+    always_on: new sdk.AlwaysOnSampler(),
+    always_off: new sdk.AlwaysOffSampler(),
+    traceidratio: ratio,
+    parentbased_always_on: new sdk.AlwaysOnSampler(),
+    parentbased_always_off: new sdk.AlwaysOffSampler(),
+    parentbased_traceidratio: ratio,
+  }[settings.sampler];
+  const sampler = settings.sampler.startsWith('parentbased_') ? new sdk.ParentBasedSampler({ root }) : root;
+
+  const resource = resources.defaultResource().merge(
+    resources.resourceFromAttributes({ ...settings.resourceAttributes, 'service.name': settings.serviceName }),
+  );
+  const provider = new sdk.TracerProvider({
+    resource,
+    sampler,
+    spanProcessors: [new sdk.BatchSpanProcessor({ exporter, ...settings.batch, maxExportBatchSize: Math.min(settings.batch.maxExportBatchSize, settings.batch.maxQueueSize) })],
+  });
+  // Spans follow async work (awaits inside a lookup) through AsyncLocalStorage. One manager serves
+  // the process; a second gateway in the same process (tests) finds it registered and uses it.
+  if (!hasContextManager()) {
+    context.setGlobalContextManager(new hooks.AsyncLocalStorageContextManager().enable());
+  }
+  return { provider, propagator: new core.W3CTraceContextPropagator() };
+}
+
+/** Whether a context manager is registered: a value set through context.with() is visible inside it. */
+function hasContextManager(): boolean {
+  const probe = Symbol('probe');
+  return context.with(context.active().setValue(probe, true), () => context.active().getValue(probe) === true);
+}

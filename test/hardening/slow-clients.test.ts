@@ -1,0 +1,88 @@
+import { connect, type Socket } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { loadConfig, ConfigError } from '../../src/config.js';
+import { startGateway } from '../support/gateway.js';
+
+function open(url: string): Promise<Socket> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => resolve(socket));
+    socket.on('error', reject);
+  });
+}
+
+/** Everything the server sends until it closes the socket, and when it closed (ms after `from`). */
+function untilClosed(socket: Socket, from: number, limitMs: number): Promise<{ text: string; afterMs: number | null }> {
+  return new Promise((resolve) => {
+    let text = '';
+    socket.on('data', (chunk) => (text += chunk));
+    const timer = setTimeout(() => resolve({ text, afterMs: null }), limitMs);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve({ text, afterMs: Date.now() - from });
+    });
+  });
+}
+
+describe('slow and greedy clients', () => {
+  it('closes a connection whose headers trickle past HTTP_HEADERS_TIMEOUT_MS (slowloris)', async () => {
+    const gw = await startGateway({ HTTP_HEADERS_TIMEOUT_MS: '300', HTTP_REQUEST_TIMEOUT_MS: '1000' });
+    try {
+      const socket = await open(gw.url);
+      const started = Date.now();
+      socket.write('POST /graphql HTTP/1.1\r\nhost: x\r\n');
+      const drip = setInterval(() => socket.writable && socket.write('x-drip: 1\r\n'), 50);
+      const closed = await untilClosed(socket, started, 5000);
+      clearInterval(drip);
+      expect(closed.afterMs).not.toBeNull();
+      expect(closed.text).toMatch(/^HTTP\/1\.1 408/);
+      // Checked on an interval of at most a quarter of the timeout: well before Node's 30 s default.
+      expect(closed.afterMs!).toBeLessThan(3000);
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('closes a request whose body trickles past HTTP_REQUEST_TIMEOUT_MS', async () => {
+    const gw = await startGateway({ HTTP_HEADERS_TIMEOUT_MS: '200', HTTP_REQUEST_TIMEOUT_MS: '500' });
+    try {
+      const socket = await open(gw.url);
+      const started = Date.now();
+      socket.write('POST /graphql HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{');
+      const drip = setInterval(() => socket.writable && socket.write(' '), 50);
+      const closed = await untilClosed(socket, started, 6000);
+      clearInterval(drip);
+      expect(closed.afterMs).not.toBeNull();
+      expect(closed.afterMs!).toBeLessThan(4000);
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('caps the connections one address may hold (MAX_CONNECTIONS_PER_ADDRESS); the others still answer', async () => {
+    const gw = await startGateway({ MAX_CONNECTIONS_PER_ADDRESS: '3' });
+    const sockets: Socket[] = [];
+    try {
+      for (let i = 0; i < 3; i += 1) sockets.push(await open(gw.url));
+      const extra = await open(gw.url);
+      const refused = await untilClosed(extra, Date.now(), 3000);
+      expect(refused.text).toMatch(/^HTTP\/1\.1 503/);
+      expect(refused.text).toContain('"code":"RATE_LIMITED"');
+      for (const socket of sockets) socket.destroy();
+      // Once they are closed, the address may connect again.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const res = await gw.query('{ domainInfo(domain: "example.com") { domainName } }');
+      expect(res.status).toBe(200);
+      expect(gw.logs.join('\n')).toContain('over its connection cap');
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await gw.close();
+    }
+  });
+
+  it('has tight defaults and refuses a headers timeout longer than the request timeout', () => {
+    expect(loadConfig({}).http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnectionsPerAddress: 256 });
+    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '1000' })).toThrow(ConfigError);
+    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '1000' })).toThrow(/HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS/);
+  });
+});

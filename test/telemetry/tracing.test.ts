@@ -1,0 +1,187 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
+import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { configProblems } from '../support/config.js';
+import { REDIS_HOST, REDIS_PORT, redisAnswers } from '../support/redis.js';
+import { startOtlpReceiver, until, type OtlpReceiver, type ReceivedSpan } from './support.js';
+
+const hex = (bytes: number) => randomBytes(bytes).toString('hex');
+
+let receiver: OtlpReceiver;
+let up: FaultUpstream;
+let traceparents: Array<string | undefined> = [];
+beforeAll(async () => {
+  receiver = await startOtlpReceiver();
+  up = await startFaultUpstream();
+  up.handle((call, req, res) => {
+    traceparents.push(req.headers.traceparent as string | undefined);
+    json(res, 200, { status: 200, response: { domain_name: call.body.domain } });
+  });
+});
+afterAll(async () => {
+  await up.close();
+  await receiver.close();
+});
+
+const tracingEnv = (extra: Record<string, string> = {}) =>
+  upstreamEnv(up, {
+    CACHE_ENABLED: 'true',
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    OTEL_BSP_SCHEDULE_DELAY: '20',
+    ...extra,
+  });
+
+const childrenOf = (spans: ReceivedSpan[], parent: ReceivedSpan) => spans.filter((span) => span.parentSpanId === parent.spanId);
+
+describe('tracing over OTLP/HTTP (http/json)', () => {
+  let gw: RunningGateway;
+  beforeAll(async () => {
+    gw = await startGateway(tracingEnv({ TRACE_PROPAGATE_UPSTREAM: 'true' }));
+  });
+  afterAll(() => gw.close());
+
+  it('exports the span tree of one operation with two lookups, one cached and one upstream, in the client\'s trace', async () => {
+    await gw.query('{ domainInfo(domain: "cached.example") { domainName } }'); // fills the cache
+    const traceId = hex(16);
+    const clientSpanId = hex(8);
+    traceparents = [];
+    const res = await gw.query(
+      'query TwoDomains { a: domainInfo(domain: "cached.example") { domainName } b: domainInfo(domain: "private-person.fresh.example") { domainName } }',
+      undefined,
+      { traceparent: `00-${traceId}-${clientSpanId}-01` },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.extensions?.gateway.upstreamCalls).toBe(1);
+
+    const ours = () => receiver.spans.filter((span) => span.traceId === traceId);
+    await until(() => ours().some((span) => span.name === 'POST /graphql'));
+    const spans = ours();
+
+    const request = spans.find((span) => span.name === 'POST /graphql')!;
+    expect(request.parentSpanId).toBe(clientSpanId);
+    expect(request.kind).toBe(2); // SERVER
+    expect(request.attributes['http.response.status_code']).toBe(200);
+
+    const [operation, ...others] = childrenOf(spans, request);
+    expect(others).toEqual([]);
+    expect(operation!.name).toBe('query TwoDomains');
+    expect(operation!.attributes).toMatchObject({
+      'graphql.operation.name': 'TwoDomains',
+      'graphql.operation.type': 'query',
+      'lookup_graph.cost.estimated': 2,
+      'lookup_graph.upstream_calls': 1,
+      'lookup_graph.lookups': 2,
+    });
+
+    const lookups = childrenOf(spans, operation!);
+    expect(lookups.map((span) => span.name)).toEqual(['lookup domain_info', 'lookup domain_info']);
+    const cached = lookups.find((span) => span.attributes['lookup_graph.lookup.source'] === 'cache')!;
+    const fetched = lookups.find((span) => span.attributes['lookup_graph.lookup.source'] === 'upstream')!;
+    expect(cached).toBeDefined();
+    expect(fetched).toBeDefined();
+    expect(childrenOf(spans, cached)).toEqual([]);
+    expect(fetched.attributes['lookup_graph.lookup.key_hash']).toMatch(/^[0-9a-f]{16}$/);
+    expect(cached.attributes['lookup_graph.lookup.key_hash']).not.toBe(fetched.attributes['lookup_graph.lookup.key_hash']);
+
+    const [call] = childrenOf(spans, fetched);
+    expect(call!.name).toBe('upstream domain_info');
+    expect(call!.attributes).toMatchObject({ 'lookup_graph.upstream.attempts': 1, 'lookup_graph.upstream.retries': 0, 'lookup_graph.upstream.outcome': 'OK' });
+    const [http] = childrenOf(spans, call!);
+    expect(http!.name).toBe('POST /v1/action/domain_info');
+    expect(http!.kind).toBe(3); // CLIENT
+    expect(http!.attributes).toMatchObject({ 'http.response.status_code': 200, 'lookup_graph.upstream.outcome': 'OK', 'server.address': '127.0.0.1' });
+
+    // TRACE_PROPAGATE_UPSTREAM=true: the upstream saw the HTTP span as its parent, in the client's trace.
+    expect(traceparents).toEqual([`00-${traceId}-${http!.spanId}-01`]);
+    // The raw lookup key never leaves the gateway, nor does the upstream token.
+    const exported = receiver.bodies.join('\n');
+    expect(exported).not.toContain('private-person');
+    expect(exported).not.toContain(up.token);
+    expect(receiver.contentTypes.every((type) => type.includes('application/json'))).toBe(true);
+
+    // The request's log line carries the same trace id.
+    const line = gw.logs.map((text) => JSON.parse(text)).find((entry) => entry.request?.operation === 'TwoDomains');
+    expect(line.request.traceId).toBe(traceId);
+  });
+
+  it('starts a new trace when the client sends none, and counts each retried HTTP attempt under one upstream span', async () => {
+    let n = 0;
+    up.handle((call, _req, res) =>
+      ++n === 1
+        ? json(res, 503, { status: 503, response: null, error: 'busy' }, { 'retry-after': '0' })
+        : json(res, 200, { status: 200, response: { domain_name: call.body.domain } }),
+    );
+    const res = await gw.query('query Flaky { domainInfo(domain: "flaky.example") { domainName } }');
+    expect(res.body.errors).toBeUndefined();
+    await until(() => receiver.spans.some((span) => span.name === 'query Flaky'));
+    const operation = receiver.spans.find((span) => span.name === 'query Flaky')!;
+    await until(() => receiver.spans.some((span) => span.spanId === operation.parentSpanId));
+    const request = receiver.spans.find((span) => span.spanId === operation.parentSpanId)!;
+    expect(request.parentSpanId).toBe('');
+    const spans = receiver.spans.filter((span) => span.traceId === operation.traceId);
+    const [lookup] = childrenOf(spans, operation);
+    const [call] = childrenOf(spans, lookup!);
+    expect(call!.attributes).toMatchObject({ 'lookup_graph.upstream.attempts': 2, 'lookup_graph.upstream.retries': 1, 'lookup_graph.upstream.outcome': 'OK' });
+    const attempts = childrenOf(spans, call!);
+    expect(attempts.map((span) => span.attributes['http.response.status_code']).sort()).toEqual([200, 503]);
+    const failed = attempts.find((span) => span.attributes['http.response.status_code'] === 503)!;
+    expect(failed.attributes['lookup_graph.upstream.outcome']).toBe('UPSTREAM_UNAVAILABLE');
+    expect(failed.status.code).toBe(2); // ERROR
+    expect(attempts.find((span) => span.attributes['http.response.status_code'] === 200)!.attributes['http.request.resend_count']).toBe(1);
+  });
+});
+
+describe('tracing settings', () => {
+  it('sends no traceparent upstream by default, and omits lookup keys when TRACE_LOOKUP_KEYS=omit', async () => {
+    up.handle((call, req, res) => {
+      traceparents.push(req.headers.traceparent as string | undefined);
+      json(res, 200, { status: 200, response: { domain_name: call.body.domain } });
+    });
+    const gw = await startGateway(tracingEnv({ TRACE_LOOKUP_KEYS: 'omit' }));
+    try {
+      traceparents = [];
+      const traceId = hex(16);
+      await gw.query('query Quiet { domainInfo(domain: "quiet.example") { domainName } }', undefined, { traceparent: `00-${traceId}-${hex(8)}-01` });
+      await until(() => receiver.spans.some((span) => span.traceId === traceId && span.name === 'POST /v1/action/domain_info'));
+      expect(traceparents).toEqual([undefined]);
+      const lookup = receiver.spans.find((span) => span.traceId === traceId && span.name === 'lookup domain_info')!;
+      expect(lookup.attributes['lookup_graph.lookup.source']).toBe('upstream');
+      expect(Object.keys(lookup.attributes).some((key) => key.includes('key'))).toBe(false);
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('validates the OTEL_* and TRACE_* settings it reads', () => {
+    expect(configProblems({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toEqual([
+      'OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json (grpc is not supported), got "grpc"',
+    ]);
+    expect(configProblems({ OTEL_TRACES_EXPORTER: 'zipkin' })[0]).toContain('OTEL_TRACES_EXPORTER must be otlp or none');
+    expect(configProblems({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'collector:4318' })[0]).toContain('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be');
+    expect(configProblems({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' })[0]).toContain('OTEL_TRACES_SAMPLER_ARG');
+    expect(configProblems({ TRACE_PROPAGATE_UPSTREAM: 'yes', TRACE_LOOKUP_KEYS: 'raw' })).toHaveLength(2);
+    // Exporter "none" and OTEL_SDK_DISABLED turn tracing off whatever endpoint is set.
+    expect(configProblems({ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toEqual([]);
+  });
+});
+
+describe.runIf(await redisAnswers())('Redis round trips', () => {
+  it('appear under the lookup that makes them', async () => {
+    const gw = await startGateway(tracingEnv({ REDIS_URL: `redis://${REDIS_HOST}:${REDIS_PORT}`, CACHE_KEY_SECRET: `tracing-${process.pid}-${hex(4)}` }));
+    try {
+      const traceId = hex(16);
+      await gw.query('query ViaRedis { domainInfo(domain: "redis.example") { domainName } }', undefined, { traceparent: `00-${traceId}-${hex(8)}-01` });
+      await until(() => receiver.spans.some((span) => span.traceId === traceId && span.name === 'POST /graphql'));
+      const spans = receiver.spans.filter((span) => span.traceId === traceId);
+      const lookup = spans.find((span) => span.name === 'lookup domain_info')!;
+      const redis = childrenOf(spans, lookup).filter((span) => span.name.startsWith('redis '));
+      expect(redis.map((span) => span.name)).toEqual(expect.arrayContaining(['redis GET', 'redis SET NX', 'redis SET', 'redis EVAL']));
+      expect(redis.find((span) => span.name === 'redis GET')!.attributes).toMatchObject({ 'db.system.name': 'redis', 'lookup_graph.cache.hit': false });
+      expect(receiver.bodies.join('\n')).not.toContain('redis.example');
+    } finally {
+      await gw.close();
+    }
+  });
+});
