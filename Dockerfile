@@ -1,9 +1,9 @@
+# syntax=docker/dockerfile:1
 # Lookup Graph production image. Built in two stages: the first installs every dependency and runs
 # `npm run build` (the same script CI runs); the second keeps only production dependencies and dist/.
 # This repository's CI cannot build images (no Docker daemon there); every command below is an npm
 # script or npm command that .ci/run exercises.
 
-# syntax=docker/dockerfile:1
 ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
@@ -29,6 +29,6 @@ USER node
 EXPOSE 4000
 # Liveness only (GET /healthz on PORT); readiness is /readyz, for the load balancer.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 CMD ["node", "dist/healthcheck.js"]
-# Exec form: node is PID 1's only child of the runtime and receives SIGTERM itself, so the drain runs.
+# Exec form: node runs as PID 1 (no shell, no npm) and receives SIGTERM itself, so the drain runs.
 STOPSIGNAL SIGTERM
 CMD ["node", "dist/main.js"]
