@@ -1,0 +1,52 @@
+/**
+ * The Docker and compose files cannot be built here (no Docker daemon): this checks that every command
+ * and file they name is one this repository has and CI exercises, and that HAProxy accepts its config.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = new URL('../../', import.meta.url);
+const read = (path: string) => readFileSync(new URL(path, root), 'utf8');
+
+describe('deploy files', () => {
+  const dockerfile = read('Dockerfile');
+  const scripts = JSON.parse(read('package.json')).scripts as Record<string, string>;
+
+  it('the Dockerfile runs only npm scripts that exist, as a non-root user, node in exec form', () => {
+    const npmRuns = [...dockerfile.matchAll(/npm run ([\w:-]+)/g)].map((m) => m[1]!);
+    expect(npmRuns).toContain('build');
+    for (const script of npmRuns) expect(scripts, `npm run ${script}`).toHaveProperty(script);
+    expect(dockerfile).toMatch(/^USER node$/m);
+    expect(dockerfile).toMatch(/^CMD \["node", "dist\/main\.js"\]$/m);
+    expect(dockerfile).toMatch(/^HEALTHCHECK .*CMD \["node", "dist\/healthcheck\.js"\]$/m);
+    expect(dockerfile).toMatch(/npm prune --omit=dev/);
+    expect(dockerfile).toMatch(/ARG NODE_IMAGE=node:24-/);
+  });
+
+  it('every file the Dockerfile copies from the context exists and is not excluded by .dockerignore', () => {
+    const copies = [...dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((m) => m[1]!.split(/\s+/));
+    expect(copies.length).toBeGreaterThan(3);
+    for (const path of copies) expect(existsSync(new URL(path, root)), path).toBe(true);
+    expect(existsSync(new URL('src/healthcheck.ts', root))).toBe(true);
+    const ignored = read('.dockerignore').split('\n').map((l) => l.trim());
+    for (const path of copies) expect(ignored, `${path} is ignored`).not.toContain(path);
+  });
+
+  it('compose runs two replicas on a shared Redis behind HAProxy checking /readyz', () => {
+    const compose = read('compose.yaml');
+    expect(compose).toMatch(/replicas: 2/);
+    expect(compose).toMatch(/REDIS_URL: redis:\/\/redis:6379/);
+    expect(compose).toContain('./deploy/haproxy/haproxy.cfg');
+    expect(read('deploy/haproxy/haproxy.cfg')).toMatch(/option httpchk GET \/readyz/);
+  });
+
+  it('HAProxy accepts deploy/haproxy/haproxy.cfg', () => {
+    const installed = spawnSync('haproxy', ['-v'], { stdio: 'ignore' }).status === 0;
+    if (!installed && process.env.CI === 'true') throw new Error('CI=true but haproxy is not installed (.ci/run installs it)');
+    if (!installed) return;
+    const check = spawnSync('haproxy', ['-c', '-f', 'deploy/haproxy/haproxy.cfg'], { cwd: fileURLToPath(root), encoding: 'utf8' });
+    expect(check.status, check.stdout + check.stderr).toBe(0);
+  });
+});
