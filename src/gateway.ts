@@ -1,4 +1,5 @@
 import { useGraphQlJit } from '@envelop/graphql-jit';
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
@@ -16,6 +17,7 @@ import { createLookupCache, type CacheStatus, type LookupCache } from './cache/i
 import { createSecurity } from './security/index.js';
 import { costReportOf } from './cost/meter.js';
 import { costLimit } from './cost/plugin.js';
+import { usesIncrementalDelivery } from './incremental/index.js';
 
 export interface Gateway {
   yoga: YogaServerInstance<Record<string, unknown>, GatewayContext>;
@@ -59,7 +61,12 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       })),
     },
     renderGraphiQL,
-    plugins: [healthz(cacheStatus, () => upstream.status()), ...security.plugins, gatewayExtensions(sandbox !== null), metrics.plugin(), variableCheck(), costLimit({ budget: config.costBudget, batchSize: config.financialBatchSize }), useGraphQlJit()],
+    plugins: [healthz(cacheStatus, () => upstream.status()), ...security.plugins, gatewayExtensions(sandbox !== null), metrics.plugin(), variableCheck(), costLimit({ budget: config.costBudget, batchSize: config.financialBatchSize }),
+      // @defer/@stream: validation rules, and Yoga's own executor (which delivers incrementally) for
+      // the operations that use them; every other operation keeps graphql-jit (src/incremental).
+      useDeferStream(),
+      useGraphQlJit({}, { enableIf: (args) => !usesIncrementalDelivery(args.document) }),
+    ],
   });
 
   return {
@@ -110,7 +117,17 @@ function gatewayExtensions(sandbox: boolean): Plugin<GatewayContext> {
       const context = args.contextValue;
       return {
         onExecuteDone({ result, setResult }) {
-          if (!(Symbol.asyncIterator in result)) setResult(stamp(result, context.usage));
+          if (!(Symbol.asyncIterator in result)) {
+            setResult(stamp(result, context.usage));
+            return undefined;
+          }
+          // Incremental delivery: the usage is final once nothing is left to send, so the last
+          // payload (hasNext: false) carries it; the earlier ones carry none.
+          return {
+            onNext({ result: payload, setResult: setPayload }) {
+              if ('hasNext' in payload && payload.hasNext === false) setPayload(stamp(payload, context.usage));
+            },
+          };
         },
       };
     },

@@ -1,4 +1,5 @@
-import { lexicographicSortSchema } from 'graphql';
+import { GraphQLSchema, lexicographicSortSchema, specifiedDirectives } from 'graphql';
+import { GraphQLDeferDirective, GraphQLStreamDirective } from '../incremental/index.js';
 import { builder } from './builder.js';
 import '../actions/domain-info/field.js';
 import '../actions/financial-profile/field.js';
@@ -18,5 +19,10 @@ import '../actions/financial-profile/links.js';
 import '../actions/videosite-shared/video-links.js';
 import '../actions/videosite-search/links.js';
 
-/** The whole schema, sorted so that its printed form is stable. */
-export const schema = lexicographicSortSchema(builder.toSchema());
+/**
+ * The whole schema, sorted so that its printed form is stable. It declares @defer and @stream
+ * (incremental delivery, src/incremental) so that clients and codegen validate against them.
+ */
+export const schema = lexicographicSortSchema(
+  new GraphQLSchema({ ...builder.toSchema().toConfig(), directives: [...specifiedDirectives, GraphQLDeferDirective, GraphQLStreamDirective] }),
+);
