@@ -1,5 +1,6 @@
 import { readCacheSettings, type CacheSettings } from './cache/settings.js';
 import { readSecuritySettings, type SecuritySettings } from './security/settings.js';
+import { readSandboxLatency, type SandboxLatency } from './sandbox/latency.js';
 
 /**
  * Every setting of the gateway, read from the environment once and validated together, so a
@@ -52,8 +53,8 @@ export interface Config {
   financialBatchSize: number;
   /** COST_BUDGET: the most upstream calls one operation may make (estimated before it runs, counted while it runs). */
   costBudget: number;
-  /** Artificial latency of the built-in sandbox, for demos and benchmarks. */
-  sandboxLatencyMs: number;
+  /** Artificial per-action latency of the built-in sandbox, for demos and benchmarks (SANDBOX_LATENCY, SANDBOX_LATENCY_MS). */
+  sandboxLatency: SandboxLatency;
   /** How long SIGTERM waits for in-flight requests before closing them. */
   shutdownGraceMs: number;
   /** The cross-request action cache. */
@@ -134,7 +135,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     financialBatchSize: int('FINANCIAL_BATCH_SIZE', 50, 1, 500),
     costBudget: int('COST_BUDGET', 50, 1, 10_000),
-    sandboxLatencyMs: int('SANDBOX_LATENCY_MS', 0, 0, 60_000),
+    sandboxLatency: readSandboxLatency(env.SANDBOX_LATENCY, env.SANDBOX_LATENCY_MS, problems),
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 300_000),
     cache: readCacheSettings(env, problems, int),
     security: readSecuritySettings(env, problems, int, production),

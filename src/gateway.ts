@@ -1,5 +1,4 @@
 import { useGraphQlJit } from '@envelop/graphql-jit';
-import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
@@ -17,7 +16,7 @@ import { createLookupCache, type CacheStatus, type LookupCache } from './cache/i
 import { createSecurity } from './security/index.js';
 import { costReportOf } from './cost/meter.js';
 import { costLimit } from './cost/plugin.js';
-import { usesIncrementalDelivery } from './incremental/index.js';
+import { incrementalDelivery, usesIncrementalDelivery } from './incremental/index.js';
 
 export interface Gateway {
   yoga: YogaServerInstance<Record<string, unknown>, GatewayContext>;
@@ -61,10 +60,9 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       })),
     },
     renderGraphiQL,
-    plugins: [healthz(cacheStatus, () => upstream.status()), ...security.plugins, gatewayExtensions(sandbox !== null), metrics.plugin(), variableCheck(), costLimit({ budget: config.costBudget, batchSize: config.financialBatchSize }),
-      // @defer/@stream: validation rules, and Yoga's own executor (which delivers incrementally) for
-      // the operations that use them; every other operation keeps graphql-jit (src/incremental).
-      useDeferStream(),
+    plugins: [healthz(cacheStatus, () => upstream.status()), ...security.plugins, gatewayExtensions(sandbox !== null), metrics.plugin(), variableCheck(), ...incrementalDelivery(maskError), costLimit({ budget: config.costBudget, batchSize: config.financialBatchSize }),
+      // Operations with @defer/@stream run on Yoga's own executor, which delivers incrementally
+      // (src/incremental); every other operation keeps graphql-jit.
       useGraphQlJit({}, { enableIf: (args) => !usesIncrementalDelivery(args.document) }),
     ],
   });

@@ -2,7 +2,9 @@
  * Incremental delivery (@defer, @stream): which operations take the incremental executor, and the
  * directives the schema declares so that clients and codegen validate against them.
  */
-import { BREAK, DirectiveLocation, GraphQLBoolean, GraphQLDirective, GraphQLInt, GraphQLNonNull, GraphQLString, Kind, visit, type DocumentNode } from 'graphql';
+import { BREAK, DirectiveLocation, GraphQLBoolean, GraphQLDirective, GraphQLError, GraphQLInt, GraphQLNonNull, GraphQLString, Kind, visit, type DocumentNode } from 'graphql';
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
+import { useExecutionCancellation, type Plugin } from 'graphql-yoga';
 
 // The same names, places and arguments (with their defaults) as the directives the executor reads
 // (@graphql-tools/utils, which @graphql-yoga/plugin-defer-stream also declares when a schema lacks
@@ -58,4 +60,75 @@ export function usesIncrementalDelivery(document: DocumentNode): boolean {
     scanned.set(document, found);
   }
   return found;
+}
+
+/** The media types Yoga delivers incremental results in (its multipart and SSE result processors). */
+const INCREMENTAL_MEDIA_TYPES = ['multipart/mixed', 'text/event-stream'];
+
+/** Whether the Accept header (absent means any) admits multipart/mixed or text/event-stream. */
+export function acceptsIncremental(accept: string | null): boolean {
+  for (const part of (accept || '*/*').toLowerCase().split(',')) {
+    const [type = '', subtype = ''] = part.split(';')[0]!.trim().split('/');
+    for (const wanted of INCREMENTAL_MEDIA_TYPES) {
+      const [wantedType, wantedSubtype] = wanted.split('/');
+      if ((type === '*' || type === wantedType) && (subtype === '*' || subtype === wantedSubtype)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * @defer and @stream: the validation rules of Yoga's defer-stream plugin, the executor's
+ * cancellation when the client goes away, and a clear refusal, before anything is looked up, of an
+ * incremental operation whose client accepts neither incremental transport (Yoga would otherwise
+ * execute it, pay for its lookups, and answer an empty 406).
+ */
+export function incrementalDelivery(maskError: (error: unknown, message: string) => Error) {
+  return [useDeferStream(), useExecutionCancellation(), refuseWithoutIncrementalAccept(), maskIncrementalErrors(maskError)];
+}
+
+/** What an error that is neither coded nor GraphQL's own says instead of its message (Yoga's default). */
+const MASKED_MESSAGE = 'Unexpected error.';
+
+/**
+ * Yoga masks the errors of a payload's top-level `errors` only; the errors of deferred fragments and
+ * streamed items travel in `incremental[].errors`. They go through the same maskError, so they carry
+ * their code (and `path`) and never an internal message.
+ */
+function maskIncrementalErrors(maskError: (error: unknown, message: string) => Error): Plugin {
+  return {
+    onExecute() {
+      return {
+        onExecuteDone() {
+          return {
+            onNext({ result, setResult }) {
+              if (!('incremental' in result) || !result.incremental?.some((part) => part.errors?.length)) return;
+              const incremental = result.incremental.map((part) =>
+                part.errors?.length ? { ...part, errors: part.errors.map((error) => maskError(error, MASKED_MESSAGE) as GraphQLError) } : part,
+              );
+              setResult({ ...result, incremental } as typeof result);
+            },
+          };
+        },
+      };
+    },
+  };
+}
+
+function refuseWithoutIncrementalAccept(): Plugin {
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      if (!usesIncrementalDelivery(args.document)) return;
+      const request = (args.contextValue as { request?: Request }).request;
+      if (acceptsIncremental(request?.headers.get('accept') ?? null)) return;
+      setResultAndStopExecution({
+        errors: [
+          new GraphQLError(
+            'This operation uses @defer or @stream, whose results come in several payloads: send "Accept: multipart/mixed" or "Accept: text/event-stream", or remove the directives.',
+            { extensions: { code: 'INCREMENTAL_DELIVERY_NOT_ACCEPTED', accepted: INCREMENTAL_MEDIA_TYPES, http: { status: 406 } } },
+          ),
+        ],
+      });
+    },
+  };
 }
