@@ -97,7 +97,8 @@ const MASKED_MESSAGE = 'Unexpected error.';
  */
 function maskIncrementalErrors(maskError: (error: unknown, message: string) => Error): Plugin {
   return {
-    onExecute() {
+    onExecute({ args }) {
+      if (!usesIncrementalDelivery(args.document)) return undefined; // the graphql-jit path pays nothing here
       return {
         onExecuteDone() {
           return {
