@@ -30,6 +30,12 @@ function sampleUpstream(up: FaultUpstream, delays: Record<string, number>, overr
   });
 }
 
+async function okOperations(gw: RunningGateway): Promise<number> {
+  const text = await (await fetch(`${gw.url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith('lookup_graph_graphql_operations_total{outcome="ok"}'));
+  return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
+}
+
 describe('@defer over real HTTP: the fast part first, the slow part last, one call per lookup', () => {
   let up: FaultUpstream;
   let gw: RunningGateway;
@@ -50,6 +56,7 @@ describe('@defer over real HTTP: the fast part first, the slow part last, one ca
     ['sse', 'text/event-stream'],
   ])('%s: first payload long before the slow lookup, last payload with it, upstream calls = distinct lookups', async (transport, mediaType) => {
     sampleUpstream(up, { get_videosite_transcript: SLOW_MS });
+    const okBefore = await okOperations(gw);
     const res = await incrementalQuery(gw.url, PAGE, { transport });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain(mediaType);
@@ -78,6 +85,8 @@ describe('@defer over real HTTP: the fast part first, the slow part last, one ca
     // transcript once, and every stock symbol of the operation (initial and deferred) in one call.
     expect(up.calls.map((call) => call.action).sort()).toEqual(['company_financial_profile', 'get_company_object', 'get_videosite_transcript']);
     const financial = up.calls.find((call) => call.action === 'company_financial_profile')!;
+    // Counted once, as one ok operation, when the last payload is out.
+    expect(await okOperations(gw)).toBe(okBefore + 1);
     expect(financial.body.company.split(', ').sort()).toEqual(['AAPL', 'HUBS', 'NKE']);
     const gateway = last.body.extensions!.gateway;
     expect(gateway.upstreamCalls).toBe(3);
