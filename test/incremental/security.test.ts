@@ -37,6 +37,21 @@ describe('incremental requests go through the same security as any other', () =>
     }
   });
 
+  it('the client rate limit counts incremental requests: past it → 429 RATE_LIMITED, no lookup', async () => {
+    const gw = await startGateway({ CLIENT_RATE_LIMIT_PER_MINUTE: '1' });
+    try {
+      const first = await incrementalQuery(gw.url, deferredExample.query);
+      expect(first.status).toBe(200);
+      const before = sandboxCalls(gw);
+      const second = await incrementalQuery(gw.url, deferredExample.query, { transport: 'sse' });
+      expect(second.status).toBe(429);
+      expect(second.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(sandboxCalls(gw) - before).toBe(0);
+    } finally {
+      await gw.close();
+    }
+  });
+
   describe('trusted documents', () => {
     let gw: RunningGateway;
     beforeAll(async () => {
