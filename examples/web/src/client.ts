@@ -1,6 +1,8 @@
 import { cacheExchange } from '@urql/exchange-graphcache';
 import { persistedExchange } from '@urql/exchange-persisted';
+import type { DocumentNode } from 'graphql';
 import { Client, fetchExchange, type Exchange } from 'urql';
+import * as documents from './gql/graphql';
 
 /**
  * One urql client: Graphcache (normalised cache, @defer support), then, in persisted-documents mode,
@@ -30,17 +32,12 @@ const measuringFetch: typeof fetch = async (input, init) => {
   const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, window.location.href);
   let name = url.searchParams.get('operationName');
   if (!name && typeof init?.body === 'string') name = (JSON.parse(init.body) as { operationName?: string }).operationName ?? null;
-  if (name && (response.headers.get('content-type') ?? '').includes('json')) {
-    const operation = name;
-    void response
-      .clone()
-      .arrayBuffer()
-      .then((body) => {
-        responseBytes.set(operation, body.byteLength);
-        listeners.forEach((listener) => listener());
-      });
-  }
-  return response;
+  // A single JSON answer is read here and handed on whole; incremental (multipart) answers stream through.
+  if (!name || !(response.headers.get('content-type') ?? '').includes('json')) return response;
+  const body = await response.arrayBuffer();
+  responseBytes.set(name, body.byteLength);
+  listeners.forEach((listener) => listener());
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 };
 
 const headers: Record<string, string> = { 'x-graphql-yoga-csrf': 'lookup-graph-web' };
@@ -65,11 +62,26 @@ const cache = cacheExchange({
   },
 });
 
+// codegen's client preset puts "sha256:<hex>" of the printed document in each document's __meta__.
+// Graphcache hands the exchanges a copy of the document (with __typename added, which codegen's
+// documents already have), so the hash is found again by operation name.
+const operationName = (document: DocumentNode): string | undefined =>
+  document.definitions.find((d) => d.kind === 'OperationDefinition')?.name?.value;
+const hashes = new Map<string, string>();
+for (const value of Object.values(documents)) {
+  const hash = (value as { __meta__?: { hash?: string } })?.__meta__?.hash;
+  const name = hash && operationName(value as DocumentNode);
+  if (hash && name) hashes.set(name, hash);
+}
+
 const persisted: Exchange = persistedExchange({
   enforcePersistedQueries: true,
   enableForMutation: true,
-  // codegen's client preset put "sha256:<hex>" of the printed document in each document's __meta__.
-  generateHash: async (_query, document) => (document as unknown as { __meta__: { hash: string } }).__meta__.hash,
+  generateHash: async (_query, document) => {
+    const hash = (document as { __meta__?: { hash?: string } }).__meta__?.hash ?? hashes.get(operationName(document) ?? '');
+    if (!hash) throw new Error(`No persisted document for operation ${operationName(document) ?? '(anonymous)'}: run npm run codegen`);
+    return hash;
+  },
 });
 
 export const client = new Client({

@@ -18,8 +18,8 @@ export function Usage({ extensions }: { extensions: Record<string, unknown> | un
     <section className="usage" data-testid="usage">
       <h3>What this request cost</h3>
       <p>
-        <strong data-testid="upstream-calls">{gateway.upstreamCalls ?? 0}</strong> upstream call(s) · estimated{' '}
-        {gateway.cost?.estimated} of a budget of {gateway.cost?.budget}
+        <strong data-testid="upstream-calls">{gateway.upstreamCalls ?? 0}</strong> upstream call(s)
+        {gateway.cost ? ` · estimated ${gateway.cost.estimated} of a budget of ${gateway.cost.budget}` : ''}
         {gateway.sandbox ? ' · sandbox' : ''}
       </p>
       {gateway.lookups && gateway.lookups.length > 0 && (
