@@ -24,7 +24,9 @@ describe.skipIf(!available)('the example app in headless Chromium, against a tru
   let browser: Browser;
 
   beforeAll(async () => {
-    const npm = (...args: string[]) => execFileSync('npm', args, { cwd: APP, stdio: 'pipe', timeout: 240_000 });
+    // vitest sets NODE_ENV=test, which would make Vite build a development bundle.
+    const npm = (...args: string[]) =>
+      execFileSync('npm', args, { cwd: APP, stdio: 'pipe', timeout: 240_000, env: { ...process.env, NODE_ENV: 'production', VITE_PERSISTED_DOCUMENTS: 'true' } });
     // Its own lock file, as CI has it: install once per machine, then build (codegen, tsc, vite).
     if (!existsSync(`${APP}node_modules/.bin/vite`)) npm('install', '--no-audit', '--no-fund');
     npm('run', 'build');

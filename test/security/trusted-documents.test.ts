@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { printExecutableGraphQLDocument } from '@graphql-tools/documents';
 import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,6 +44,13 @@ describe('npm run trusted-documents: hashes as codegen and Apollo do, reads thei
   it('--add-typename adds __typename to every selection set, as urql, Apollo Client and codegen do', () => {
     const [text] = Object.values(persistedDocumentsOf(['query Q { company(domain: "a.com") { name metrics { marketCap } } }'], { addTypename: true }));
     expect(text).toBe('query Q { __typename company(domain: "a.com") { __typename metrics { __typename marketCap } name } }');
+  });
+
+  it('gives the same ids and documents as GraphQL Code Generator\'s client preset wrote for the example app', () => {
+    const app = fileURLToPath(new URL('../../examples/web/', import.meta.url));
+    const codegen = JSON.parse(readFileSync(`${app}persisted-documents.json`, 'utf8')) as Record<string, string>;
+    expect(Object.keys(codegen).length).toBeGreaterThan(0);
+    expect(trustedDocuments([`${app}src/graphql`], { addTypename: true })).toEqual(codegen);
   });
 
   it('reads codegen\'s persisted-documents.json and Apollo\'s manifest, and refuses an id that is not its document\'s', () => {

@@ -21,7 +21,7 @@ const money = (n: number | null | undefined, currency = 'USD') =>
 export function CompanyPage() {
   const [input, setInput] = useState('hubspot.com');
   const [domain, setDomain] = useState('hubspot.com');
-  const [result, reexecute] = useQuery({ query: CompanyPageDocument, variables: { domain }, requestPolicy: 'cache-and-network' });
+  const [result, reexecute] = useQuery({ query: CompanyPageDocument, variables: { domain }, requestPolicy: 'network-only' });
   const errors = codedErrors(result.error);
   const company = result.data?.company;
   const stockErrors = errorsAt(errors, 'company', 'financialProfile');
