@@ -27,7 +27,8 @@ if (!existsSync(`${app}node_modules/.bin/vite`)) {
 
 const children = [];
 const run = (name, args, cwd, env) => {
-  const child = spawn('npm', args, { cwd, stdio: 'inherit', env: { ...process.env, ...env } });
+  // Each child leads its own process group, so stopping it stops what npm started under it.
+  const child = spawn('npm', args, { cwd, stdio: 'inherit', env: { ...process.env, ...env }, detached: true });
   child.on('exit', (code) => {
     console.log(`== ${name} exited (${code})`);
     stop(code ?? 0);
@@ -35,10 +36,18 @@ const run = (name, args, cwd, env) => {
   children.push(child);
 };
 const stop = (code) => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  for (const child of children) {
+    if (child.exitCode !== null) continue;
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      child.kill('SIGTERM');
+    }
+  }
   process.exitCode = code;
 };
 process.on('SIGINT', () => stop(0));
+process.on('SIGHUP', () => stop(0));
 process.on('SIGTERM', () => stop(0));
 
 run('gateway', ['start'], root, {
