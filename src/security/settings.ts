@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { parse } from 'graphql';
+import { readTrustedDocumentsJson } from './trusted-documents.js';
 
 /**
  * The settings of the gateway's client-facing protections (src/security/), read with the rest of
@@ -130,8 +129,9 @@ function readApiKeyHashes(env: Env, problems: string[]): string[] {
 }
 
 /**
- * TRUSTED_DOCUMENTS_FILE: a JSON object `{ "<sha256 hex of the document>": "<document>" }`, as
- * `npm run trusted-documents` writes it. Every hash must be the document's; every document parse.
+ * TRUSTED_DOCUMENTS_FILE: codegen's client-preset `persisted-documents.json` (`{ "sha256:<hex>": document }`,
+ * as `npm run trusted-documents` writes it too; bare hex keys also), or an Apollo persisted-query
+ * manifest. Every id must be the sha256 of its document; every document parse.
  */
 function readTrustedDocuments(file: string | undefined, problems: string[]): Map<string, string> | null {
   if (!file) return null;
@@ -143,25 +143,7 @@ function readTrustedDocuments(file: string | undefined, problems: string[]): Map
     problems.push(`TRUSTED_DOCUMENTS_FILE cannot be read (${reason}): ${file}`);
     return null;
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    problems.push(`TRUSTED_DOCUMENTS_FILE must be a JSON object of sha256 hash -> document: ${file}`);
-    return null;
-  }
-  const documents = new Map<string, string>();
-  for (const [hash, document] of Object.entries(parsed)) {
-    if (typeof document !== 'string' || createHash('sha256').update(document).digest('hex') !== hash) {
-      problems.push(`TRUSTED_DOCUMENTS_FILE: "${hash.slice(0, 16)}…" is not the sha256 of its document`);
-      continue;
-    }
-    try {
-      parse(document);
-    } catch {
-      problems.push(`TRUSTED_DOCUMENTS_FILE: the document "${hash.slice(0, 16)}…" does not parse`);
-      continue;
-    }
-    documents.set(hash, document);
-  }
-  return documents;
+  return readTrustedDocumentsJson(parsed, problems);
 }
 
 /** CORS_ORIGINS: comma-separated exact origins such as https://app.example.com. */
