@@ -81,7 +81,7 @@ export class LookupCache {
   async fetchMany<V>(action: string, fingerprint: string, keys: string[], fetchMissing: FetchMissing<V>, waiter: Waiter = {}): Promise<LookupOutcome<V>[]> {
     if (!this.store) {
       const outcomes = await this.callUpstream(action, keys, fetchMissing);
-      outcomes.forEach((outcome) => this.observe(action, outcome.source));
+      for (const outcome of outcomes) this.observe(action, outcome.source);
       return outcomes;
     }
     const outcomes: Array<Promise<LookupOutcome<V>>> = [];
@@ -113,7 +113,7 @@ export class LookupCache {
     }
     if (owned.length > 0) await this.resolveOwned(action, fingerprint, owned, fetchMissing, waiter);
     const settled = await Promise.all(outcomes);
-    settled.forEach((outcome) => this.observe(action, outcome.source));
+    for (const outcome of settled) this.observe(action, outcome.source);
     return settled;
   }
 
@@ -146,7 +146,7 @@ export class LookupCache {
         const results = await this.callUpstream(action, toCall.map((lookup) => lookup.key), fetchMissing);
         await Promise.all(results.map((outcome) => this.remember(action, fingerprint, outcome)));
         await Promise.all(toCall.map((lookup) => store.releaseLease(lookup.full)));
-        results.forEach((outcome, index) => toCall[index]!.settle(outcome));
+        for (const [index, outcome] of results.entries()) toCall[index]!.settle(outcome);
       }
       await Promise.all(waits);
     } catch (error) {

@@ -62,7 +62,7 @@ const MAX_UPSTREAM_MESSAGE = 300;
 /** The upstream's own `error` text, trimmed to a safe length and stripped of control characters. */
 export function upstreamMessage(raw: unknown): string | null {
   if (typeof raw !== 'string') return null;
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this strips
   const text = raw.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
   if (!text) return null;
   return text.length > MAX_UPSTREAM_MESSAGE ? `${text.slice(0, MAX_UPSTREAM_MESSAGE)}…` : text;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { codeOf, domain, domainQuery, healthz, json, ok, rig, sleep, timed, until, type Rig } from './support.js';
+import { codeOf, domain, domainQuery, healthz, json, ok, rig, sleep, timed, until, } from './support.js';
 
 let r: Awaited<ReturnType<typeof rig>> | undefined;
 afterEach(async () => {

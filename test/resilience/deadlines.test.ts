@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { codeOf, domain, domainQuery, json, ok, rig, sleep, timed, until, type Rig } from './support.js';
+import { codeOf, domain, domainQuery, json, ok, rig, sleep, timed, until, } from './support.js';
 
 let r: Awaited<ReturnType<typeof rig>> | undefined;
 afterEach(async () => {
@@ -33,7 +33,7 @@ describe('deadlines', () => {
   });
 
   it('the operation deadline: the fast field resolves, the slow one is null with UPSTREAM_TIMEOUT, within the deadline', async () => {
-    r = await rig({ UPSTREAM_TIMEOUT_MS: '5000', OPERATION_TIMEOUT_MS: '300' }, (call, req, res) => {
+    r = await rig({ UPSTREAM_TIMEOUT_MS: '5000', OPERATION_TIMEOUT_MS: '300' }, (call, _req, res) => {
       if (call.action === 'domain_info') return; // never answers
       ok(call, res);
     });

@@ -15,7 +15,7 @@ const retryLines = (rig: Rig) => rig.gw.logs.filter((line) => line.includes('"ms
 describe('retries: only where the request provably never ran, or the upstream asked for it', () => {
   it('503 then 200: retried once, one success', async () => {
     let n = 0;
-    r = await rig({}, (call, req, res) => (++n === 1 ? res.writeHead(503, { 'retry-after': '0' }).end() : ok(call, res)));
+    r = await rig({}, (call, _req, res) => (++n === 1 ? res.writeHead(503, { 'retry-after': '0' }).end() : ok(call, res)));
     const res = await timed(() => r!.gw.query(domainQuery('retry.example.com')));
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data).toEqual({ domainInfo: { domainName: 'retry.example.com' } });

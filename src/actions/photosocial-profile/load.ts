@@ -21,7 +21,7 @@ const USERNAME = /^[a-z0-9._]{1,30}$/;
 export function canonicalUsername(argument: string, value: string): string {
   const username = value.trim().replace(/^@/, '').toLowerCase();
   if (!USERNAME.test(username)) {
-    // eslint-disable-next-line no-control-regex
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are kept out of the message
     throw badInput(`"${argument}" must be 1 to 30 letters, digits, "." or "_" (a leading "@" is allowed), got "${value.trim().slice(0, 40).replace(/[\u0000-\u001f\u007f]/g, '?')}"`, { argument });
   }
   return username;
