@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { ActionError } from '../upstream/errors.js';
+import { ActionError, cancelledError } from '../upstream/errors.js';
 import type { CacheSettings } from './settings.js';
 import { isNotFoundMarker, type CacheStore } from './store.js';
 
@@ -202,7 +202,7 @@ export class LookupCache {
         break;
       }
     }
-    if (waiter.signal?.aborted) return lookup.settle({ key: lookup.key, error: cancelled(action), source: 'coalesced' });
+    if (waiter.signal?.aborted) return lookup.settle({ key: lookup.key, error: cancelledError(action), source: 'coalesced' });
     if (waiter.deadline !== undefined && Date.now() >= waiter.deadline) return lookup.settle({ key: lookup.key, error: timedOut(action), source: 'coalesced' });
     const [outcome] = await this.callUpstream(action, [lookup.key], fetchMissing);
     await this.remember(action, fingerprint, outcome!);
@@ -219,10 +219,6 @@ function fromCache<V>(key: string, cached: unknown, action: string, source: Look
   return { key, value: cached as V, source };
 }
 
-function cancelled(action: string): ActionError {
-  return new ActionError('UPSTREAM_UNAVAILABLE', 'The lookup was cancelled because the client went away', { action });
-}
-
 function timedOut(action: string): ActionError {
   return new ActionError('UPSTREAM_TIMEOUT', 'The operation ran out of time while this lookup waited for another request\'s call', { action });
 }
@@ -237,7 +233,7 @@ function raceWaiter(outcome: Promise<LookupOutcome<unknown>>, waiter: Waiter, ke
       waiter.signal?.removeEventListener('abort', onAbort);
       resolve(result);
     };
-    const onAbort = () => finish({ key, error: cancelled(action), source: 'coalesced' });
+    const onAbort = () => finish({ key, error: cancelledError(action), source: 'coalesced' });
     if (waiter.signal?.aborted) return onAbort();
     waiter.signal?.addEventListener('abort', onAbort, { once: true });
     if (waiter.deadline !== undefined) {

@@ -57,6 +57,11 @@ export function badInput(message: string, extensions?: Record<string, unknown>):
   return new ActionError('BAD_USER_INPUT', message, { extensions });
 }
 
+/** A lookup given up because the client that asked for it went away (its request was aborted). */
+export function cancelledError(action: string): ActionError {
+  return new ActionError('UPSTREAM_UNAVAILABLE', 'The lookup was cancelled because the client went away', { action });
+}
+
 const MAX_UPSTREAM_MESSAGE = 300;
 
 /** The upstream's own `error` text, trimmed to a safe length and stripped of control characters. */
