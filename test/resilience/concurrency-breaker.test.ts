@@ -34,7 +34,6 @@ describe('concurrency bound', () => {
     expect(answeredWhenFailed.every((answered) => answered === 0)).toBe(true);
     expect(r.load.peak).toBe(2);
     expect(r.domainCalls()).toBe(4);
-    expect(Math.max(...succeeded.map((res) => res.ms))).toBeLessThan(2500);
     expect(r.gw.gateway.upstreamStatus()).toMatchObject({ inFlight: 0, queued: 0 });
   });
 
@@ -75,7 +74,6 @@ describe('circuit breaker per action', () => {
     expect(codeOf(open)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', action: 'domain_info' });
     expect(open.body.errors![0]!.message).toMatch(/not calling it for now/);
     expect(r.domainCalls()).toBe(3);
-    expect(open.ms).toBeLessThan(500);
     console.info(`[timing] breaker open: failed fast in ${open.ms.toFixed(1)} ms (with a sibling lookup resolving)`);
     const breakers = (await healthz(r.gw)).upstream.breakers;
     expect(breakers.domain_info).toMatchObject({ state: 'open', consecutiveFailures: 3 });
@@ -120,8 +118,7 @@ describe('circuit breaker per action', () => {
     for (let i = 0; i < 3; i += 1) expect(codeOf(await r.gw.query(domainQuery()))).toMatchObject({ code: 'UPSTREAM_TIMEOUT' });
     const fast = await timed(() => r!.gw.query(domainQuery()));
     expect(codeOf(fast)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
-    expect(r.domainCalls()).toBe(3);
-    expect(fast.ms).toBeLessThan(1000); // failed fast: no call was made, the bound only catches a wait
+    expect(r.domainCalls()).toBe(3); // failed fast: no call was made (a wait would have ended in UPSTREAM_TIMEOUT)
   });
 
   it.each([
