@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { it } from '../support/fixtures.js';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
 import { restPayloadBytes, startGateway, type RunningGateway } from '../support/gateway.js';
 
@@ -24,14 +25,9 @@ const OPEN = { year: null, month: null, day: null, iso: null };
 const ym = (year: number, month: number | null) => ({ year, month, day: null, iso: month === null ? String(year) : `${year}-${String(month).padStart(2, '0')}` });
 
 describe('professionalnetProfile against the sandbox', () => {
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    gw = await startGateway();
-  });
-  afterAll(() => gw.close());
-  const calls = () => gw.gateway.sandbox!.calls.get('get_professionalnet_profile') ?? 0;
+  const calls = (gw: RunningGateway) => gw.gateway.sandbox!.calls.get('get_professionalnet_profile') ?? 0;
 
-  it('resolves every field of a profile', async () => {
+  it('resolves every field of a profile', async ({ sandbox: gw }) => {
     const { status, body } = await gw.query(`{ professionalnetProfile(handle: "Jordan-Lee") { ${EVERY_FIELD} } }`);
     expect(status).toBe(200);
     expect(body.errors).toBeUndefined();
@@ -195,8 +191,8 @@ describe('professionalnetProfile against the sandbox', () => {
     expect(body.extensions?.gateway).toMatchObject({ sandbox: true, upstreamCalls: 1 });
   });
 
-  it('makes one upstream call for the same profile asked by handle, by another case and by URL', async () => {
-    const before = calls();
+  it('makes one upstream call for the same profile asked by handle, by another case and by URL', async ({ sandbox: gw }) => {
+    const before = calls(gw);
     const { body } = await gw.query(`{
       a: professionalnetProfile(handle: "sam-rivera") { fullName }
       b: professionalnetProfile(handle: "Sam-Rivera") { handle }
@@ -204,11 +200,11 @@ describe('professionalnetProfile against the sandbox', () => {
     }`);
     expect(body.errors).toBeUndefined();
     expect(body.data).toEqual({ a: { fullName: 'Sam Rivera' }, b: { handle: 'sam-rivera' }, c: { network: { followersCount: 3912 } } });
-    expect(calls() - before).toBe(1);
+    expect(calls(gw) - before).toBe(1);
     expect(body.extensions?.gateway.upstreamCalls).toBe(1);
   });
 
-  it.each([
+  it.for([
     ['', 'must not be empty'],
     ['ab', 'must be a profile handle'],
     ['a'.repeat(101), 'must be a profile handle'],
@@ -219,18 +215,18 @@ describe('professionalnetProfile against the sandbox', () => {
     ['https://www.professionalnet.example/in/sam-rivera/details/skills/', 'profile URL of the form'],
     ['ftp://www.professionalnet.example/in/sam-rivera/', 'must be a profile handle'],
     ['https://www.professionalnet.example/in/x/', 'must be a profile handle'],
-  ])('rejects handle %j before any upstream call', async (handle, message) => {
-    const before = calls();
+  ])('rejects handle %j before any upstream call', async ([handle, message], { sandbox: gw }) => {
+    const before = calls(gw);
     const { status, body } = await gw.query('query($h: String!) { professionalnetProfile(handle: $h) { handle } }', { h: handle });
     expect(status).toBe(200);
     expect(body.data).toEqual({ professionalnetProfile: null });
     expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'handle' });
     expect(body.errors![0]!.message).toContain(message);
-    expect(calls()).toBe(before);
+    expect(calls(gw)).toBe(before);
     expect(body.extensions?.gateway.upstreamCalls).toBe(0);
   });
 
-  it('answers a five-field query in a small fraction of the REST payload', async () => {
+  it('answers a five-field query in a small fraction of the REST payload', async ({ sandbox: gw }) => {
     const restBytes = await restPayloadBytes(gw, 'get_professionalnet_profile', { profile_handle: 'sam-rivera' });
     const { body, text } = await gw.query('{ professionalnetProfile(handle: "sam-rivera") { fullName headline pictureUrl location { label } network { followersCount } } }');
     expect(body.errors).toBeUndefined();
