@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { restPayloadBytes, startGateway, type RunningGateway } from '../support/gateway.js';
+import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { rejectsBeforeUpstream, smallerThanRest } from '../support/assertions.js';
 
 const CATEGORY = 'sector industryGroup industry subIndustry gicsCode sicCode sic4Codes naicsCode naics6Codes naics6Codes2022';
 const METRICS = `employees employeesRange employeeCountRange { min max } marketCap annualRevenue estimatedAnnualRevenue
@@ -124,23 +125,17 @@ describe('company against the sandbox', () => {
     ['hub spot.com', 'must be a domain name'],
     ['a'.repeat(300), 'at most 253'],
   ])('rejects domain %j before any upstream call', async ([domain, message], { sandbox: gw }) => {
-    const before = calls(gw);
-    const { body } = await gw.query('query($d: String!) { company(domain: $d) { name } }', { d: domain });
-    expect(body.data).toEqual({ company: null });
-    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'domain' });
-    expect(body.errors![0]!.message).toContain(message);
-    expect(calls(gw)).toBe(before);
-    expect(body.extensions?.gateway.upstreamCalls).toBe(0);
+    await rejectsBeforeUpstream(gw, 'query($d: String!) { company(domain: $d) { name } }', { d: domain }, { field: 'company', argument: 'domain', message });
   });
 
   it('answers a five-field query in a small fraction of the REST payload', async ({ sandbox: gw }) => {
-    const restBytes = await restPayloadBytes(gw, 'get_company_object', { domain: 'hubspot.com' });
-    const { body, text } = await gw.query('{ company(domain: "hubspot.com") { name ticker logoUrl metrics { employees marketCap } } }');
-    expect(body.errors).toBeUndefined();
-    const graphqlBytes = Buffer.byteLength(text);
-    console.log(`company, five fields: GraphQL response ${graphqlBytes} bytes vs REST payload ${restBytes} bytes (${(restBytes / graphqlBytes).toFixed(1)}x smaller)`);
-    expect(graphqlBytes).toBeLessThan(400);
-    expect(graphqlBytes * 5).toBeLessThan(restBytes);
+    await smallerThanRest(gw, {
+      action: 'get_company_object',
+      body: { domain: 'hubspot.com' },
+      query: '{ company(domain: "hubspot.com") { name ticker logoUrl metrics { employees marketCap } } }',
+      maxBytes: 400,
+      factor: 5,
+    });
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
+import { rejectsBeforeUpstream } from '../support/assertions.js';
 
 const CONTACT = 'name email phone street city state postalCode countryCode countryName';
 const EVERY_FIELD = `
@@ -95,12 +96,7 @@ describe('domainInfo against the sandbox', () => {
     [`${'a'.repeat(64)}.com`, 'must be a domain name'],
     ['a'.repeat(300), 'at most 253'],
   ])('rejects domain %j before any upstream call', async ([domain, message], { sandbox: gw }) => {
-    const before = gw.gateway.sandbox!.calls.get('domain_info') ?? 0;
-    const { body } = await gw.query('query($d: String!) { domainInfo(domain: $d) { domainName } }', { d: domain });
-    expect(body.data).toEqual({ domainInfo: null });
-    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'domain' });
-    expect(body.errors![0]!.message).toContain(message);
-    expect(gw.gateway.sandbox!.calls.get('domain_info') ?? 0).toBe(before);
+    await rejectsBeforeUpstream(gw, 'query($d: String!) { domainInfo(domain: $d) { domainName } }', { d: domain }, { field: 'domainInfo', argument: 'domain', message });
   });
 
   it('accepts an internationalised domain in its ASCII form', async ({ sandbox: gw }) => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { startFaultUpstream, json, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { rejectsBeforeUpstream } from '../support/assertions.js';
 
 const EVERY_FIELD = `symbol companyName price change range priceRange { low high } beta averageVolume marketCap lastDividend
   currency exchange exchangeShortName cik isin cusip industry sector website description ceo country fullTimeEmployees
@@ -91,12 +92,7 @@ describe('financialProfiles against the sandbox', () => {
     ['["AAPL; DROP"]', 'stock symbols'],
     ['["TOOLONGSYMBOL1234"]', 'stock symbols'],
   ])('rejects symbols %s before any upstream call', async ([symbols, message], { sandbox: gw }) => {
-    const before = calls(gw);
-    const { body } = await gw.query(`{ financialProfiles(symbols: ${symbols}) { symbol } }`);
-    expect(body.data).toEqual({ financialProfiles: null });
-    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'symbols' });
-    expect(body.errors![0]!.message).toContain(message);
-    expect(calls(gw)).toBe(before);
+    await rejectsBeforeUpstream(gw, `{ financialProfiles(symbols: ${symbols}) { symbol } }`, undefined, { field: 'financialProfiles', argument: 'symbols', message });
   });
 });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
+import { rejectsBeforeUpstream } from '../support/assertions.js';
 import { numPostsFor } from '../../src/actions/microblog-posts/load.js';
 import { parseAtUri } from '../../src/actions/microblog-posts/types.js';
 import { startFaultUpstream, json, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
@@ -50,17 +51,11 @@ describe('microblogPosts against the sandbox', () => {
   });
 
   it.for([[0], [101], [-1]])('rejects first: %d before any upstream call', async ([first], { sandbox: gw }) => {
-    const before = calls(gw);
-    const { body } = await gw.query(`{ microblogPosts(query: "x", first: ${first}) { uri } }`);
-    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'first' });
-    expect(calls(gw)).toBe(before);
+    await rejectsBeforeUpstream(gw, `{ microblogPosts(query: "x", first: ${first}) { uri } }`, undefined, { field: 'microblogPosts', argument: 'first' });
   });
 
   it.for([[''], ['x'.repeat(501)]])('rejects query %j before any upstream call', async ([query], { sandbox: gw }) => {
-    const before = calls(gw);
-    const { body } = await gw.query('query($q: String!) { microblogPosts(query: $q) { uri } }', { q: query });
-    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'query' });
-    expect(calls(gw)).toBe(before);
+    await rejectsBeforeUpstream(gw, 'query($q: String!) { microblogPosts(query: $q) { uri } }', { q: query }, { field: 'microblogPosts', argument: 'query' });
   });
 });
 

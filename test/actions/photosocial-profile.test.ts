@@ -3,7 +3,8 @@ import { it } from '../support/fixtures.js';
 import { FLAG_GROUPS } from '../../src/actions/photosocial-profile/flags.js';
 import { photosocialProfile } from '../../src/sandbox/samples/photosocial-profile.js';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { restPayloadBytes, startGateway, type RunningGateway } from '../support/gateway.js';
+import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { rejectsBeforeUpstream, smallerThanRest } from '../support/assertions.js';
 
 const ACTION = 'get_photosocial_profile';
 
@@ -344,13 +345,7 @@ describe('photosocialProfile against the sandbox', () => {
     ['a'.repeat(31), 'must be 1 to 30'],
     ['name/../../etc', 'must be 1 to 30'],
   ])('rejects username %j before any upstream call', async ([username, message], { sandbox: gw }) => {
-    const before = calls(gw);
-    const { status, body } = await gw.query('query($u: String!) { photosocialProfile(username: $u) { username } }', { u: username });
-    expect(status).toBe(200);
-    expect(body.data).toEqual({ photosocialProfile: null });
-    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'username' });
-    expect(body.errors![0]!.message).toContain(message);
-    expect(calls(gw)).toBe(before);
+    await rejectsBeforeUpstream(gw, 'query($u: String!) { photosocialProfile(username: $u) { username } }', { u: username }, { field: 'photosocialProfile', argument: 'username', message });
   });
 
   it('accepts 30 characters of letters, digits, "." and "_"', async ({ sandbox: gw }) => {
@@ -361,12 +356,12 @@ describe('photosocialProfile against the sandbox', () => {
   });
 
   it('answers a five-field query in under a tenth of the bytes of the REST payload', async ({ sandbox: gw }) => {
-    const restBytes = await restPayloadBytes(gw, ACTION, { username: 'natgeo' });
-    const graphql = await gw.query('{ photosocialProfile(username: "natgeo") { username fullName followerCount isVerified biography } }');
-    expect(graphql.body.errors).toBeUndefined();
-    const graphqlBytes = Buffer.byteLength(graphql.text);
-    console.log(`photosocialProfile, five fields: GraphQL response ${graphqlBytes} bytes; REST payload ${restBytes} bytes (${(restBytes / graphqlBytes).toFixed(1)}x)`);
-    expect(graphqlBytes * 10).toBeLessThan(restBytes);
+    await smallerThanRest(gw, {
+      action: ACTION,
+      body: { username: 'natgeo' },
+      query: '{ photosocialProfile(username: "natgeo") { username fullName followerCount isVerified biography } }',
+      factor: 10,
+    });
   });
 });
 

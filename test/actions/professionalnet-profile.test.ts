@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { restPayloadBytes, startGateway, type RunningGateway } from '../support/gateway.js';
+import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { rejectsBeforeUpstream, smallerThanRest } from '../support/assertions.js';
 
 const DATE = 'year month day iso';
 const PERIOD = `start { ${DATE} } end { ${DATE} } isOngoing`;
@@ -216,25 +217,17 @@ describe('professionalnetProfile against the sandbox', () => {
     ['ftp://www.professionalnet.example/in/sam-rivera/', 'must be a profile handle'],
     ['https://www.professionalnet.example/in/x/', 'must be a profile handle'],
   ])('rejects handle %j before any upstream call', async ([handle, message], { sandbox: gw }) => {
-    const before = calls(gw);
-    const { status, body } = await gw.query('query($h: String!) { professionalnetProfile(handle: $h) { handle } }', { h: handle });
-    expect(status).toBe(200);
-    expect(body.data).toEqual({ professionalnetProfile: null });
-    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'handle' });
-    expect(body.errors![0]!.message).toContain(message);
-    expect(calls(gw)).toBe(before);
-    expect(body.extensions?.gateway.upstreamCalls).toBe(0);
+    await rejectsBeforeUpstream(gw, 'query($h: String!) { professionalnetProfile(handle: $h) { handle } }', { h: handle }, { field: 'professionalnetProfile', argument: 'handle', message });
   });
 
   it('answers a five-field query in a small fraction of the REST payload', async ({ sandbox: gw }) => {
-    const restBytes = await restPayloadBytes(gw, 'get_professionalnet_profile', { profile_handle: 'sam-rivera' });
-    const { body, text } = await gw.query('{ professionalnetProfile(handle: "sam-rivera") { fullName headline pictureUrl location { label } network { followersCount } } }');
-    expect(body.errors).toBeUndefined();
-    const graphqlBytes = Buffer.byteLength(text);
-    console.log(`professionalnetProfile, five fields: GraphQL response ${graphqlBytes} bytes vs REST payload ${restBytes} bytes (${(restBytes / graphqlBytes).toFixed(1)}x smaller)`);
-    // A few hundred bytes, extensions.gateway (calls, cost estimate, lookups) included.
-    expect(graphqlBytes).toBeLessThan(650);
-    expect(graphqlBytes * 10).toBeLessThan(restBytes);
+    await smallerThanRest(gw, {
+      action: 'get_professionalnet_profile',
+      body: { profile_handle: 'sam-rivera' },
+      query: '{ professionalnetProfile(handle: "sam-rivera") { fullName headline pictureUrl location { label } network { followersCount } } }',
+      maxBytes: 650, // a few hundred bytes, extensions.gateway (calls, cost estimate, lookups) included
+      factor: 10,
+    });
   });
 });
 

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { startFaultUpstream, json, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { rejectsBeforeUpstream } from '../support/assertions.js';
 
 const ARTICLE = 'position title link snippet source date favicon thumbnail';
 const EVERY_FIELD = `
@@ -162,12 +163,7 @@ describe('news against the sandbox', () => {
     ['a 501-character query', 'x'.repeat(501), 'at most 500'],
     ['a query with a control character', 'bad\u0000query', 'control characters'],
   ])('rejects %s before any upstream call', async ([_label, query, message], { sandbox: gw }) => {
-    const before = calls(gw);
-    const { body } = await gw.query('query($q: String!) { news(query: $q) { query } }', { q: query });
-    expect(body.data).toEqual({ news: null });
-    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'query' });
-    expect(body.errors![0]!.message).toContain(message);
-    expect(calls(gw)).toBe(before);
+    await rejectsBeforeUpstream(gw, 'query($q: String!) { news(query: $q) { query } }', { q: query }, { field: 'news', argument: 'query', message });
   });
 
   it.for([['"24h"'], ['LAST_YEAR'], ['null']])('rejects dateRange %s before any upstream call', async ([range], { sandbox: gw }) => {

@@ -2,6 +2,7 @@ import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { json, startFaultUpstream, upstreamEnv } from '../support/fault-upstream.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { rejectsBeforeUpstream } from '../support/assertions.js';
 
 const VIDEO = 'id link title viewCount';
 const THUMBNAIL = 'url staticUrl richUrl';
@@ -142,12 +143,7 @@ describe('videositeChannel against the sandbox', () => {
     ['javascript:alert(1)', 'http(s) URL'],
     [`https://www.videosite.example/${'a'.repeat(2100)}`, 'at most 2048'],
   ])('rejects url %j before any upstream call', async ([url, message], { sandbox: gw }) => {
-    const before = calls(gw);
-    const { body } = await gw.query('query($u: String!) { videositeChannel(url: $u) { channel { id } } }', { u: url });
-    expect(body.data).toEqual({ videositeChannel: null });
-    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'url' });
-    expect(body.errors![0]!.message).toContain(message);
-    expect(calls(gw)).toBe(before);
+    await rejectsBeforeUpstream(gw, 'query($u: String!) { videositeChannel(url: $u) { channel { id } } }', { u: url }, { field: 'videositeChannel', argument: 'url', message });
   });
 });
 

@@ -2,6 +2,7 @@ import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { json, startFaultUpstream, upstreamEnv } from '../support/fault-upstream.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { rejectsBeforeUpstream } from '../support/assertions.js';
 
 const VIDEO = 'id link title viewCount';
 const THUMBNAIL = 'thumbnail { url staticUrl richUrl }';
@@ -107,12 +108,7 @@ describe('videositeSearch against the sandbox', () => {
     ['q'.repeat(501), 'at most 500'],
     ['bread\u0007', 'control characters'],
   ])('rejects query %j before any upstream call', async ([query, message], { sandbox: gw }) => {
-    const before = calls(gw);
-    const { body } = await gw.query('query($q: String!) { videositeSearch(query: $q) { query } }', { q: query });
-    expect(body.data).toEqual({ videositeSearch: null });
-    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'query' });
-    expect(body.errors![0]!.message).toContain(message);
-    expect(calls(gw)).toBe(before);
+    await rejectsBeforeUpstream(gw, 'query($q: String!) { videositeSearch(query: $q) { query } }', { q: query }, { field: 'videositeSearch', argument: 'query', message });
   });
 
   it('accepts a query of exactly 500 characters', async ({ sandbox: gw }) => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { rejectsBeforeUpstream } from '../support/assertions.js';
 
 const NO_TRANSCRIPT = "The requested page doesn't exist or there are no translations available for the video.";
 const EVERY_FIELD = `
@@ -83,12 +84,7 @@ describe('videositeTranscript against the sandbox', () => {
     ['file:///etc/passwd', 'http(s) URL'],
     ['https://www.videosite.example/watch?v=a\u0000b', 'control characters'],
   ])('rejects url %j before any upstream call', async ([url, message], { sandbox: gw }) => {
-    const before = calls(gw);
-    const { body } = await gw.query('query($u: String!) { videositeTranscript(url: $u) { title } }', { u: url });
-    expect(body.data).toEqual({ videositeTranscript: null });
-    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'url' });
-    expect(body.errors![0]!.message).toContain(message);
-    expect(calls(gw)).toBe(before);
+    await rejectsBeforeUpstream(gw, 'query($u: String!) { videositeTranscript(url: $u) { title } }', { u: url }, { field: 'videositeTranscript', argument: 'url', message });
   });
 });
 
