@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { it } from '../support/fixtures.js';
-import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { it, startUpstreamGateway } from '../support/fixtures.js';
+import { json, type FaultUpstream } from '../support/fault-upstream.js';
+import type { RunningGateway } from '../support/gateway.js';
 import { rejectsBeforeUpstream, smallerThanRest } from '../support/assertions.js';
 
 const CATEGORY = 'sector industryGroup industry subIndustry gicsCode sicCode sic4Codes naicsCode naics6Codes naics6Codes2022';
@@ -142,14 +142,11 @@ describe('company against the sandbox', () => {
 describe('company against upstream variants', () => {
   let up: FaultUpstream;
   let gw: RunningGateway;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    up = await startFaultUpstream();
-    gw = await startGateway(upstreamEnv(up));
+    ({ up, gw: gw, close } = await startUpstreamGateway());
   });
-  afterAll(async () => {
-    await gw.close();
-    await up.close();
-  });
+  afterAll(() => close());
 
   function answer(response: Record<string, unknown>) {
     up.handle((_call, _req, res) => json(res, 200, { status: 200, response }));

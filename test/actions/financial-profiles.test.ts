@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { it } from '../support/fixtures.js';
-import { startFaultUpstream, json, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
+import { it, startUpstreamGateway } from '../support/fixtures.js';
+import { json, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
 import { rejectsBeforeUpstream } from '../support/assertions.js';
 
@@ -99,14 +99,11 @@ describe('financialProfiles against the sandbox', () => {
 describe('financialProfiles against a test upstream', () => {
   let up: FaultUpstream;
   let gw: RunningGateway;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    up = await startFaultUpstream();
-    gw = await startGateway(upstreamEnv(up, { FINANCIAL_BATCH_SIZE: '3' }));
+    ({ up, gw: gw, close } = await startUpstreamGateway({ FINANCIAL_BATCH_SIZE: '3' }));
   });
-  afterAll(async () => {
-    await gw.close();
-    await up.close();
-  });
+  afterAll(() => close());
 
   it('writes symbols "A, B, C" and splits only above FINANCIAL_BATCH_SIZE', async () => {
     up.calls.length = 0;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { it } from '../support/fixtures.js';
-import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { it, startUpstreamGateway } from '../support/fixtures.js';
+import { json, type FaultUpstream } from '../support/fault-upstream.js';
+import type { RunningGateway } from '../support/gateway.js';
 import { rejectsBeforeUpstream, smallerThanRest } from '../support/assertions.js';
 
 const DATE = 'year month day iso';
@@ -234,14 +234,11 @@ describe('professionalnetProfile against the sandbox', () => {
 describe('professionalnetProfile against upstream variants', () => {
   let up: FaultUpstream;
   let gw: RunningGateway;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    up = await startFaultUpstream();
-    gw = await startGateway(upstreamEnv(up));
+    ({ up, gw: gw, close } = await startUpstreamGateway());
   });
-  afterAll(async () => {
-    await gw.close();
-    await up.close();
-  });
+  afterAll(() => close());
 
   it('resolves the nulls the live service sends as null, never as errors', async () => {
     up.handle((_call, _req, res) =>

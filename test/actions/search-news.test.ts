@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
-import { it } from '../support/fixtures.js';
-import { startFaultUpstream, json, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { it, startUpstreamGateway } from '../support/fixtures.js';
+import { json, type FaultUpstream } from '../support/fault-upstream.js';
+import type { RunningGateway } from '../support/gateway.js';
 import { rejectsBeforeUpstream } from '../support/assertions.js';
 
 const ARTICLE = 'position title link snippet source date favicon thumbnail';
@@ -178,14 +178,11 @@ describe('news against the sandbox', () => {
 describe('news against a recorded upstream', () => {
   let up: FaultUpstream;
   let gw: RunningGateway;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    up = await startFaultUpstream();
-    gw = await startGateway(upstreamEnv(up));
+    ({ up, gw: gw, close } = await startUpstreamGateway());
   });
-  afterAll(async () => {
-    await gw.close();
-    await up.close();
-  });
+  afterAll(() => close());
   afterEach(() => {
     up.calls.length = 0;
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { it } from '../support/fixtures.js';
-import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { it, startUpstreamGateway } from '../support/fixtures.js';
+import { json, type FaultUpstream } from '../support/fault-upstream.js';
+import type { RunningGateway } from '../support/gateway.js';
 import { rejectsBeforeUpstream } from '../support/assertions.js';
 
 const NO_TRANSCRIPT = "The requested page doesn't exist or there are no translations available for the video.";
@@ -91,14 +91,11 @@ describe('videositeTranscript against the sandbox', () => {
 describe('videositeTranscript against upstream variants', () => {
   let up: FaultUpstream;
   let gwUp: RunningGateway;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    up = await startFaultUpstream();
-    gwUp = await startGateway(upstreamEnv(up));
+    ({ up, gw: gwUp, close } = await startUpstreamGateway());
   });
-  afterAll(async () => {
-    await gwUp.close();
-    await up.close();
-  });
+  afterAll(() => close());
 
   /** Answers the transcript action with `envelope` and domain_info with a minimal record. */
   function answer(envelope: Record<string, unknown>, httpStatus = 200) {

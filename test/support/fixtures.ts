@@ -76,3 +76,20 @@ export const test = base.extend<RigFixtures>({
 });
 
 export const it = test;
+
+/**
+ * A fault upstream and a gateway over it with these settings, for a suite's beforeAll; `close`
+ * closes both. (The `upstream` and `gatewayOver` fixtures do the same for single tests.)
+ */
+export async function startUpstreamGateway(env: Env = {}): Promise<{ up: FaultUpstream; gw: RunningGateway; close(): Promise<void> }> {
+  const up = await startFaultUpstream();
+  const gw = await startGateway(upstreamEnv(up, env));
+  return {
+    up,
+    gw,
+    async close() {
+      await gw.close();
+      await up.close();
+    },
+  };
+}
