@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { test as base } from 'vitest';
 import { startFaultUpstream, upstreamEnv, type FaultUpstream } from './fault-upstream.js';
 import { startGateway, type RunningGateway } from './gateway.js';
@@ -18,8 +19,12 @@ export interface RigFixtures {
   gatewayOver: (env?: Env) => Promise<RunningGateway>;
   /** Starts a gateway of its own for this test (the sandbox unless `env` names an upstream); closed after the test. */
   startGateway: (env?: Env) => Promise<RunningGateway>;
-  /** Redis settings with a key prefix of this file's own (tests share one Redis); use inside `describe.skipIf(!redisUp)`. */
-  redis: { url: string; prefix: string; env: Env };
+  /**
+   * The shared Redis with a key prefix of this file's own: `env` points a gateway's cache and rate
+   * limit at it, `client` reads it; the prefix's keys are deleted after the file. Use it inside
+   * `describe.skipIf(!(await requireRedisInCi()))`.
+   */
+  redis: { url: string; prefix: string; env: Env; client: Redis };
 }
 
 /** The test function with the gateway, upstream and Redis fixtures; each is set up only for the tests that use it. */
@@ -69,7 +74,11 @@ export const test = base.extend<RigFixtures>({
     async ({}, use) => {
       const url = `redis://${REDIS_HOST}:${REDIS_PORT}`;
       const prefix = `lookup-graph:test:${process.pid}:${randomBytes(4).toString('hex')}:`;
-      await use({ url, prefix, env: { REDIS_URL: url, RATE_LIMIT_REDIS_PREFIX: `${prefix}rate:`, CACHE_KEY_SECRET: prefix } });
+      const client = new Redis(url, { lazyConnect: true });
+      await use({ url, prefix, client, env: { REDIS_URL: url, RATE_LIMIT_REDIS_PREFIX: `${prefix}rate:`, CACHE_KEY_SECRET: prefix } });
+      const keys = await client.keys(`${prefix}*`);
+      if (keys.length > 0) await client.del(...keys);
+      client.disconnect();
     },
     { scope: 'file' },
   ],
