@@ -9,10 +9,13 @@ afterEach(async () => {
 
 describe('concurrency bound', () => {
   it('a burst: at most UPSTREAM_MAX_IN_FLIGHT at the upstream, the queue waits, the excess fails fast', async () => {
-    r = await rig({ UPSTREAM_MAX_IN_FLIGHT: '2', UPSTREAM_MAX_QUEUED: '2', UPSTREAM_TIMEOUT_MS: '3000' }, (call, _req, res) => {
-      setTimeout(() => ok(call, res), 300);
-    });
+    // The upstream holds its answers until the excess has failed (10 s at most): had the excess waited
+    // for a slot instead of failing fast, it would fail only after answers (no race with the clock).
     const answeredWhenFailed: number[] = [];
+    r = await rig({ UPSTREAM_MAX_IN_FLIGHT: '2', UPSTREAM_MAX_QUEUED: '2', UPSTREAM_TIMEOUT_MS: '20000' }, async (call, _req, res) => {
+      await until(() => answeredWhenFailed.length >= 4, 10_000).catch(() => undefined);
+      ok(call, res);
+    });
     const burst = Array.from({ length: 8 }, () =>
       timed(() => r!.gw.query(domainQuery())).then((res) => {
         if (res.body.errors) answeredWhenFailed.push(r!.load.answered);
