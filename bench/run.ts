@@ -84,7 +84,7 @@ const hopLatencies: number[] = [];
 for (let round = 0; round < settings.rounds; round++) {
   for (const scenario of throughputScenarios) {
     const result = await throughput(scenario.server.origin, scenario.request, settings.concurrency, settings.roundMs);
-    (rps[scenario.id] ??= []).push(result.requestsPerSecond);
+    rps[scenario.id] = [...(rps[scenario.id] ?? []), result.requestsPerSecond];
     bytes[scenario.id] = result.meanResponseBytes;
     failures[scenario.id] = (failures[scenario.id] ?? 0) + result.errors;
   }
@@ -109,7 +109,7 @@ const fresh = await startServer('bench/servers/gateway.ts', gatewayEnv);
 // (e), cold: the ten symbols on an empty cache.
 await runAll(fresh.origin, [graphql(TEN_SYMBOL_QUERY)], 1);
 const coldSymbolCalls = await upstreamCalls(fresh, 'company_financial_profile');
-let before = await upstreamCalls(fresh);
+const before = await upstreamCalls(fresh);
 failures.f = await runAll(fresh.origin, zipfRequests, 16);
 const zipfCalls = (await upstreamCalls(fresh)) - before;
 await fresh.stop();

@@ -1,4 +1,5 @@
 import { readCacheSettings, type CacheSettings } from './cache/settings.js';
+import { EnvReader, type Env } from './env.js';
 import { readSecuritySettings, type SecuritySettings } from './security/settings.js';
 import { readSandboxLatency, type SandboxLatency } from './sandbox/latency.js';
 
@@ -70,30 +71,19 @@ export class ConfigError extends Error {
   }
 }
 
-type Env = Record<string, string | undefined>;
-
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export function loadConfig(env: Env = process.env): Config {
-  const problems: string[] = [];
+  const read = new EnvReader(env);
+  const { problems, int } = read;
   const production = env.NODE_ENV === 'production';
 
-  const int = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = env[name]?.trim();
-    if (raw === undefined || raw === '') return fallback;
-    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-      problems.push(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
-      return fallback;
-    }
-    return Number(raw);
-  };
-
-  const baseUrl = parseBaseUrl(env.ACTION_BASE_URL, problems);
-  const token = env.ACTION_TOKEN?.trim() || null;
+  const baseUrl = parseBaseUrl(read.string('ACTION_BASE_URL'), problems);
+  const token = read.string('ACTION_TOKEN') ?? null;
   if (baseUrl && !token) {
     problems.push('ACTION_TOKEN is required when ACTION_BASE_URL is set (the upstream bearer token)');
   }
-  if (production && !env.ACTION_BASE_URL?.trim()) {
+  if (production && !read.string('ACTION_BASE_URL')) {
     problems.push(
       'ACTION_BASE_URL is required when NODE_ENV=production (the built-in sandbox is for development only)',
     );
@@ -102,12 +92,8 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('ACTION_TOKEN is required when NODE_ENV=production');
   }
 
-  const logLevel = (env.LOG_LEVEL?.trim() || 'info') as Config['logLevel'];
-  if (!LOG_LEVELS.includes(logLevel)) {
-    problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
-  }
-
-  const host = env.HOST?.trim() || '127.0.0.1';
+  const logLevel = read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info');
+  const host = read.string('HOST') ?? '127.0.0.1';
   const config: Config = {
     production,
     host,
@@ -135,18 +121,17 @@ export function loadConfig(env: Env = process.env): Config {
     },
     financialBatchSize: int('FINANCIAL_BATCH_SIZE', 50, 1, 500),
     costBudget: int('COST_BUDGET', 50, 1, 10_000),
-    sandboxLatency: readSandboxLatency(env.SANDBOX_LATENCY, env.SANDBOX_LATENCY_MS, problems),
+    sandboxLatency: readSandboxLatency(read.string('SANDBOX_LATENCY'), read.string('SANDBOX_LATENCY_MS'), problems),
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 300_000),
-    cache: readCacheSettings(env, problems, int),
-    security: readSecuritySettings(env, problems, int, production),
+    cache: readCacheSettings(read),
+    security: readSecuritySettings(read, production),
   };
 
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
 
-function parseBaseUrl(raw: string | undefined, problems: string[]): URL | null {
-  const value = raw?.trim();
+function parseBaseUrl(value: string | undefined, problems: string[]): URL | null {
   if (!value) return null;
   let url: URL;
   try {

@@ -5,7 +5,7 @@ import { createLogger, describeError } from './logger.js';
 
 /** The only file that listens: config -> gateway -> HTTP server -> graceful shutdown. */
 async function main() {
-  let config;
+  let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
   } catch (error) {

@@ -14,6 +14,9 @@ export interface PhotosocialProfileSource {
 
 const USERNAME = /^[a-z0-9._]{1,30}$/;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are kept out of the message
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
+
 /**
  * Checks a username and returns its canonical form: trimmed, one leading "@" removed, lower-case
  * (usernames are case-insensitive), 1 to 30 letters, digits, "." or "_".
@@ -21,8 +24,8 @@ const USERNAME = /^[a-z0-9._]{1,30}$/;
 export function canonicalUsername(argument: string, value: string): string {
   const username = value.trim().replace(/^@/, '').toLowerCase();
   if (!USERNAME.test(username)) {
-    // eslint-disable-next-line no-control-regex
-    throw badInput(`"${argument}" must be 1 to 30 letters, digits, "." or "_" (a leading "@" is allowed), got "${value.trim().slice(0, 40).replace(/[\u0000-\u001f\u007f]/g, '?')}"`, { argument });
+    const shown = value.trim().slice(0, 40).replace(CONTROL_CHARACTERS, '?');
+    throw badInput(`"${argument}" must be 1 to 30 letters, digits, "." or "_" (a leading "@" is allowed), got "${shown}"`, { argument });
   }
   return username;
 }
