@@ -1,17 +1,16 @@
-import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLES_DIR, loadExamples } from '../../src/examples.js';
 import { hashApiKey } from '../../src/security/api-keys.js';
+import { persistedDocumentsOf } from '../../src/security/trusted-documents.js';
 import { trustedDocuments } from '../../src/security/trusted-documents-cli.js';
 import { startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
 import { incrementalQuery, merged } from '../support/incremental.js';
 import { sandboxCalls } from '../security/support.js';
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const deferredExample = loadExamples().find((example) => example.name.includes('deferred'))!;
 
 describe('incremental requests go through the same security as any other', () => {
@@ -62,7 +61,9 @@ describe('incremental requests go through the same security as any other', () =>
     afterAll(() => gw.close());
 
     it('a trusted deferred document runs by its hash, incrementally', async () => {
-      const body = JSON.stringify({ extensions: { persistedQuery: { version: 1, sha256Hash: sha256(deferredExample.query) } } });
+      // The id a client holds: the hash of the document as codegen (and the CLI) print it, not of the example's source text.
+      const [id] = Object.keys(persistedDocumentsOf([deferredExample.query]));
+      const body = JSON.stringify({ extensions: { persistedQuery: { version: 1, sha256Hash: id!.replace(/^sha256:/, '') } } });
       const res = await incrementalQuery(gw.url, '', { body });
       expect(res.status).toBe(200);
       expect(res.payloads.length).toBeGreaterThan(1);
