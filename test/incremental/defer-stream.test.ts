@@ -196,7 +196,7 @@ describe('@defer with the operation deadline and client cancellation', () => {
 
   it('a client that hangs up after the first payload cancels the deferred call still in flight: the upstream sees its socket close', async () => {
     const closedEarly: string[] = [];
-    up.handle(async (call, req, res) => {
+    up.handle(async (call, _req, res) => {
       if (call.action === 'get_videosite_transcript') {
         // Never answered: only the gateway closing the connection ends this call.
         res.on('close', () => {

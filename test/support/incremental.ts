@@ -35,7 +35,7 @@ export interface IncrementalOptions {
   /** The whole JSON body to send instead of { query, variables }. */
   body?: string;
   /** Called with each payload as it arrives; returning true hangs up (the client disconnects). */
-  onPayload?: (payload: Payload) => boolean | void;
+  onPayload?: (payload: Payload) => boolean | undefined;
 }
 
 const ACCEPT: Record<Transport, string> = { multipart: 'multipart/mixed', sse: 'text/event-stream' };
