@@ -14,6 +14,7 @@ import { median, runAll, sequentialLatency, throughput, type Request } from './l
 import { CAN_PIN, pinSelf, startServer, type ServerProcess } from './processes.js';
 import { FIVE_FIELD_PROFILE, TEN_SYMBOL_QUERY, fullProfileQuery, gql, zipf } from './workloads.js';
 import { redisAnswers } from '../test/support/redis.js';
+import { measureDefer, type DeferTimings } from './incremental.js';
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const settings = {
@@ -25,6 +26,9 @@ const settings = {
   zipfOperations: num('BENCH_ZIPF_OPERATIONS', 3000),
   zipfInputs: 1000,
   zipfExponent: 1.1,
+  /** (h): the slow lookup's latency, and how many pages are asked with and without @defer. */
+  deferSlowMs: num('BENCH_DEFER_SLOW_MS', 2000),
+  deferSamples: num('BENCH_DEFER_SAMPLES', 5),
 };
 
 pinSelf(1);
@@ -101,7 +105,7 @@ const tracedLatencies: number[] = [];
 for (let round = 0; round < settings.rounds; round++) {
   for (const scenario of throughputScenarios) {
     const result = await throughput(scenario.server.origin, scenario.request, settings.concurrency, settings.roundMs);
-    (rps[scenario.id] ??= []).push(result.requestsPerSecond);
+    rps[scenario.id] = [...(rps[scenario.id] ?? []), result.requestsPerSecond];
     bytes[scenario.id] = result.meanResponseBytes;
     failures[scenario.id] = (failures[scenario.id] ?? 0) + result.errors;
   }
@@ -131,7 +135,7 @@ const fresh = await startServer('bench/servers/gateway.ts', gatewayEnv);
 // (e), cold: the ten symbols on an empty cache.
 await runAll(fresh.origin, [graphql(TEN_SYMBOL_QUERY)], 1);
 const coldSymbolCalls = await upstreamCalls(fresh, 'company_financial_profile');
-let before = await upstreamCalls(fresh);
+const before = await upstreamCalls(fresh);
 failures.f = await runAll(fresh.origin, zipfRequests, 16);
 const zipfCalls = (await upstreamCalls(fresh)) - before;
 await fresh.stop();
@@ -146,6 +150,16 @@ if (await redisAnswers()) {
   const errors = await Promise.all([runAll(one.origin, halves[0]!, 8), runAll(two.origin, halves[1]!, 8)]);
   redisResult = { calls: (await upstreamCalls(one)) + (await upstreamCalls(two)), failures: errors[0]! + errors[1]! };
   await Promise.all([one.stop(), two.stop()]);
+}
+// (h) a page with one slow lookup: time to the first payload with @defer, against the full result.
+// A sandbox of its own, where only the transcript is slow; the rows above are not affected.
+let deferResult: DeferTimings | null = null;
+if (settings.deferSamples > 0) {
+  const slowSandbox = await startServer('bench/servers/sandbox.ts', { SANDBOX_LATENCY_MS: `transcript:${settings.deferSlowMs}` }, 1);
+  const deferGateway = await startServer('bench/servers/gateway.ts', { ...gatewayEnv, ACTION_BASE_URL: slowSandbox.origin });
+  await measureDefer(deferGateway.origin, 1, 'warm'); // the JIT and the connections
+  deferResult = await measureDefer(deferGateway.origin, settings.deferSamples, 'h');
+  await Promise.all([deferGateway.stop(), slowSandbox.stop()]);
 }
 await bare.stop();
 await bareUnguarded.stop();
@@ -171,6 +185,9 @@ const rows: string[][] = [
   redisResult
     ? ['(g) same workload, two processes sharing Redis', `${((redisResult.calls / settings.zipfOperations) * 1000).toFixed(0)} calls / 1,000 ops`, `${redisResult.calls} calls (one process: ${zipfCalls})`, '= one process', `${redisResult.failures}`]
     : ['(g) same workload, two processes sharing Redis', 'skipped', 'no Redis on 127.0.0.1:6379', '', ''],
+  deferResult
+    ? [`(h) page with one slow lookup (${settings.deferSlowMs} ms): first payload with @defer`, `${deferResult.firstPayloadMs.toFixed(0)} ms`, `${pct(deferResult.firstPayloadMs / deferResult.wholeResponseMs)} of the full result without @defer (${deferResult.wholeResponseMs.toFixed(0)} ms); last payload ${deferResult.lastPayloadMs.toFixed(0)} ms`, 'first ≪ full', `${deferResult.failures}`]
+    : ['(h) page with one slow lookup: first payload with @defer', 'skipped', 'BENCH_DEFER_SAMPLES=0', '', ''],
 ];
 const header = ['scenario', 'median', 'ratio / detail', 'target', 'failed requests'];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
@@ -188,6 +205,7 @@ ${settings.rounds} interleaved rounds, and ratios to the baselines measured in t
 - Node ${process.version}; ${CAN_PIN ? 'each server process pinned to CPU 0, the load generator and the sandbox to CPU 1 (taskset)' : 'no CPU pinning (taskset not found)'}
 - Rounds: ${settings.rounds} × ${settings.roundMs} ms per throughput scenario, closed loop with ${settings.concurrency} keep-alive connections
 - The sandbox upstream runs in a process of its own (on CPU 1 with the load generator); sandbox latency: ${settings.sandboxLatencyMs} ms; uncached latency: ${settings.latencySamples} sequential requests per round
+- (h): ${settings.deferSamples} pages with @defer (multipart/mixed) and ${settings.deferSamples} without, one at a time, each on inputs nobody asked for before; a sandbox of its own with only the transcript slowed to ${settings.deferSlowMs} ms
 - Zipf workload: ${settings.zipfOperations} operations over ${settings.zipfInputs} domains, exponent ${settings.zipfExponent}, 16 concurrent (two processes × 8 for (g))
 - Gateway settings: ${Object.entries(gatewayEnv).filter(([k]) => !k.startsWith('ACTION_')).map(([k, v]) => `${k}=${v}`).join(', ')}; cache in memory (Redis for (g))
 

@@ -32,7 +32,10 @@ export function zipf(n: number, s: number, seed: number): () => number {
   const total = weights.reduce((a, b) => a + b, 0);
   const cumulative: number[] = [];
   let sum = 0;
-  for (const weight of weights) cumulative.push((sum += weight / total));
+  for (const weight of weights) {
+    sum += weight / total;
+    cumulative.push(sum);
+  }
   let state = seed >>> 0;
   const random = () => {
     state = (state * 1664525 + 1013904223) >>> 0;

@@ -1,6 +1,8 @@
 import { readCacheSettings, type CacheSettings } from './cache/settings.js';
+import { EnvReader, type Env } from './env.js';
 import { readHttpServerSettings, type HttpServerSettings } from './http-server.js';
 import { readSecuritySettings, type SecuritySettings } from './security/settings.js';
+import { readSandboxLatency, type SandboxLatency } from './sandbox/latency.js';
 import { readTelemetrySettings, type TelemetrySettings } from './telemetry/settings.js';
 import { readOpsSettings, type OpsSettings } from './ops-settings.js';
 
@@ -61,8 +63,8 @@ export interface Config {
   financialBatchSize: number;
   /** COST_BUDGET: the most upstream calls one operation may make (estimated before it runs, counted while it runs). */
   costBudget: number;
-  /** Artificial latency of the built-in sandbox, for demos and benchmarks. */
-  sandboxLatencyMs: number;
+  /** Artificial per-action latency of the built-in sandbox, for demos and benchmarks (SANDBOX_LATENCY, SANDBOX_LATENCY_MS). */
+  sandboxLatency: SandboxLatency;
   /** How long SIGTERM waits for in-flight requests before closing them. */
   shutdownGraceMs: number;
   /** The cross-request action cache. */
@@ -84,30 +86,19 @@ export class ConfigError extends Error {
   }
 }
 
-type Env = Record<string, string | undefined>;
-
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export function loadConfig(env: Env = process.env): Config {
-  const problems: string[] = [];
+  const read = new EnvReader(env);
+  const { problems, int } = read;
   const production = env.NODE_ENV === 'production';
 
-  const int = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = env[name]?.trim();
-    if (raw === undefined || raw === '') return fallback;
-    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-      problems.push(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
-      return fallback;
-    }
-    return Number(raw);
-  };
-
-  const baseUrl = parseBaseUrl(env.ACTION_BASE_URL, problems);
-  const token = env.ACTION_TOKEN?.trim() || null;
+  const baseUrl = parseBaseUrl(read.string('ACTION_BASE_URL'), problems);
+  const token = read.string('ACTION_TOKEN') ?? null;
   if (baseUrl && !token) {
     problems.push('ACTION_TOKEN is required when ACTION_BASE_URL is set (the upstream bearer token)');
   }
-  if (production && !env.ACTION_BASE_URL?.trim()) {
+  if (production && !read.string('ACTION_BASE_URL')) {
     problems.push(
       'ACTION_BASE_URL is required when NODE_ENV=production (the built-in sandbox is for development only)',
     );
@@ -116,12 +107,8 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('ACTION_TOKEN is required when NODE_ENV=production');
   }
 
-  const logLevel = (env.LOG_LEVEL?.trim() || 'info') as Config['logLevel'];
-  if (!LOG_LEVELS.includes(logLevel)) {
-    problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
-  }
-
-  const host = env.HOST?.trim() || '127.0.0.1';
+  const logLevel = read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info');
+  const host = read.string('HOST') ?? '127.0.0.1';
   const config: Config = {
     production,
     host,
@@ -153,10 +140,10 @@ export function loadConfig(env: Env = process.env): Config {
     },
     financialBatchSize: int('FINANCIAL_BATCH_SIZE', 50, 1, 500),
     costBudget: int('COST_BUDGET', 50, 1, 10_000),
-    sandboxLatencyMs: int('SANDBOX_LATENCY_MS', 0, 0, 60_000),
+    sandboxLatency: readSandboxLatency(read.string('SANDBOX_LATENCY'), read.string('SANDBOX_LATENCY_MS'), problems),
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 300_000),
-    cache: readCacheSettings(env, problems, int),
-    security: readSecuritySettings(env, problems, int, production),
+    cache: readCacheSettings(read),
+    security: readSecuritySettings(read, production),
     http: readHttpServerSettings(int, problems),
     telemetry: readTelemetrySettings(env, problems, int),
     ops: readOpsSettings(env, problems, int, host),
@@ -171,8 +158,7 @@ export function loadConfig(env: Env = process.env): Config {
   return config;
 }
 
-function parseBaseUrl(raw: string | undefined, problems: string[]): URL | null {
-  const value = raw?.trim();
+function parseBaseUrl(value: string | undefined, problems: string[]): URL | null {
   if (!value) return null;
   let url: URL;
   try {

@@ -74,7 +74,8 @@ export function createContext(deps: ContextDeps, request: RequestFacts): Gateway
   const context: GatewayContext = {
     config: deps.config,
     get signal() {
-      return (native ??= AbortSignal.any([request.signal]));
+      native ??= AbortSignal.any([request.signal]);
+      return native;
     },
     deadline: Date.now() + deps.config.resilience.operationTimeoutMs,
     sandbox: deps.sandbox,

@@ -22,6 +22,7 @@ import { OperationLabels } from './telemetry/operation-label.js';
 import { requestLog } from './telemetry/request-log.js';
 import { traceCallAction, tracedStore, tracingPlugin, upstreamCallObserver } from './telemetry/spans.js';
 import { startTracing } from './telemetry/tracing.js';
+import { incrementalDelivery, usesIncrementalDelivery } from './incremental/index.js';
 
 export interface Gateway {
   yoga: YogaServerInstance<Record<string, unknown>, GatewayContext>;
@@ -89,7 +90,20 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       })),
     },
     renderGraphiQL,
-    plugins: [...telemetryPlugins, probes, ...security.plugins, gatewayExtensions(sandbox !== null), cacheControl({ shareable: config.security.auth.mode === 'none' }), metrics.plugin(), variableCheck(), costLimit({ budget: config.costBudget, batchSize: config.financialBatchSize }), useGraphQlJit()],
+    plugins: [
+      ...telemetryPlugins,
+      probes,
+      ...security.plugins,
+      gatewayExtensions(sandbox !== null),
+      cacheControl({ shareable: config.security.auth.mode === 'none' }),
+      metrics.plugin(),
+      variableCheck(),
+      ...incrementalDelivery(maskError),
+      costLimit({ budget: config.costBudget, batchSize: config.financialBatchSize }),
+      // Operations with @defer/@stream run on Yoga's own executor, which delivers incrementally
+      // (src/incremental); every other operation keeps graphql-jit.
+      useGraphQlJit({}, { enableIf: (args) => !usesIncrementalDelivery(args.document) }),
+    ],
   });
 
   return {
@@ -132,7 +146,17 @@ function gatewayExtensions(sandbox: boolean): Plugin<GatewayContext> {
       const context = args.contextValue;
       return {
         onExecuteDone({ result, setResult }) {
-          if (!(Symbol.asyncIterator in result)) setResult(stamp(result, context.usage));
+          if (!(Symbol.asyncIterator in result)) {
+            setResult(stamp(result, context.usage));
+            return undefined;
+          }
+          // Incremental delivery: the usage is final once nothing is left to send, so the last
+          // payload (hasNext: false) carries it; the earlier ones carry none.
+          return {
+            onNext({ result: payload, setResult: setPayload }) {
+              if ('hasNext' in payload && payload.hasNext === false) setPayload(stamp(payload, context.usage));
+            },
+          };
         },
       };
     },

@@ -6,7 +6,7 @@ import { startOpsServer } from './ops-server.js';
 
 /** The only file that listens: config -> gateway -> HTTP server -> graceful shutdown. */
 async function main() {
-  let config;
+  let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
   } catch (error) {

@@ -120,6 +120,20 @@ export class Metrics {
         if (url.pathname !== '/metrics' || request.method !== 'GET') return;
         endResponse(new fetchAPI.Response(await this.registry.metrics(), { headers: { 'content-type': this.registry.contentType } }));
       },
+      // Incremental operations (@defer/@stream) are counted once, when their last payload is out:
+      // 'partial' when any payload carried errors.
+      onExecute: () => ({
+        onExecuteDone: ({ result }) => {
+          if (!(Symbol.asyncIterator in result)) return undefined;
+          let errors = false;
+          return {
+            onNext: ({ result: payload }) => {
+              if (payload.errors?.length || ('incremental' in payload && payload.incremental?.some((part) => part.errors?.length))) errors = true;
+              if ('hasNext' in payload && payload.hasNext === false) this.operations.inc({ outcome: errors ? 'partial' : 'ok' });
+            },
+          };
+        },
+      }),
       onResultProcess: ({ result }) => {
         for (const single of Array.isArray(result) ? result : [result]) {
           if (Symbol.asyncIterator in single) continue;

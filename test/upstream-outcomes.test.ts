@@ -109,7 +109,7 @@ describe('the base URL', () => {
   it('keeps a path prefix: {base}/v1/action/<name>', async () => {
     const up = await startFaultUpstream();
     const seen: string[] = [];
-    up.handle((call, req, res) => {
+    up.handle((_call, req, res) => {
       seen.push(req.url ?? '');
       json(res, 200, { status: 200, response: OWNERS });
     });

@@ -1,6 +1,10 @@
+import { readSandboxLatency } from '../../src/sandbox/latency.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 
-/** The sandbox upstream in a process of its own, as a real upstream would be. */
-const sandbox = await startSandbox({ latencyMs: Number(process.env.SANDBOX_LATENCY_MS ?? 0), rateLimitPerMinute: 10_000_000 });
+/** The sandbox upstream in a process of its own, as a real upstream would be; SANDBOX_LATENCY(_MS) as for the gateway. */
+const problems: string[] = [];
+const latency = readSandboxLatency(process.env.SANDBOX_LATENCY, process.env.SANDBOX_LATENCY_MS, problems);
+if (problems.length > 0) throw new Error(problems.join('; '));
+const sandbox = await startSandbox({ latency, rateLimitPerMinute: 10_000_000 });
 console.log(`READY ${new URL(sandbox.url).port}`);
 process.on('SIGTERM', () => void sandbox.close().then(() => process.exit(0)));

@@ -13,7 +13,7 @@ export function requireText(argument: string, value: string, maxLength: number):
   if (trimmed.length > maxLength) {
     throw badInput(`"${argument}" must be at most ${maxLength} characters`, { argument, maxLength });
   }
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
   if (/[\u0000-\u001f\u007f]/.test(trimmed)) throw badInput(`"${argument}" must not contain control characters`, { argument });
   return trimmed;
 }

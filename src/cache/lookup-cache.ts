@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { ActionError } from '../upstream/errors.js';
+import { ActionError, cancelledError } from '../upstream/errors.js';
 import type { CacheSettings } from './settings.js';
 import { isNotFoundMarker, type CacheStore } from './store.js';
 
@@ -153,7 +153,7 @@ export class LookupCache {
     }
     if (!this.store) {
       const outcomes = await this.callUpstream(action, keys, fetchMissing, waiter.signal);
-      outcomes.forEach((outcome) => this.observe(action, outcome.source));
+      for (const outcome of outcomes) this.observe(action, outcome.source);
       return outcomes;
     }
     const outcomes: Array<Promise<LookupOutcome<V>>> = [];
@@ -194,7 +194,7 @@ export class LookupCache {
       interest!.settle();
     }
     const settled = await Promise.all(outcomes);
-    settled.forEach((outcome) => this.observe(action, outcome.source));
+    for (const outcome of settled) this.observe(action, outcome.source);
     return settled;
   }
 
@@ -227,7 +227,7 @@ export class LookupCache {
         const results = await this.callUpstream(action, toCall.map((lookup) => lookup.key), fetchMissing, toCall[0]!.interest.signal);
         await Promise.all(results.map((outcome) => this.remember(action, fingerprint, outcome)));
         await Promise.all(toCall.map((lookup) => store.releaseLease(lookup.full)));
-        results.forEach((outcome, index) => toCall[index]!.settle(outcome));
+        for (const [index, outcome] of results.entries()) toCall[index]!.settle(outcome);
       }
       await Promise.all(waits);
     } catch (error) {
@@ -286,7 +286,7 @@ export class LookupCache {
         break;
       }
     }
-    if (waiter.signal?.aborted) return lookup.settle({ key: lookup.key, error: cancelled(action), source: 'coalesced' });
+    if (waiter.signal?.aborted) return lookup.settle({ key: lookup.key, error: cancelledError(action), source: 'coalesced' });
     if (waiter.deadline !== undefined && Date.now() >= waiter.deadline) return lookup.settle({ key: lookup.key, error: timedOut(action), source: 'coalesced' });
     const [outcome] = await this.callUpstream(action, [lookup.key], fetchMissing, lookup.interest.signal);
     await this.remember(action, fingerprint, outcome!);
@@ -304,10 +304,6 @@ function fromCache<V>(key: string, entry: unknown, action: string, source: Looku
   return { key, value: cached as V, source, storedAt };
 }
 
-function cancelled(action: string): ActionError {
-  return new ActionError('UPSTREAM_UNAVAILABLE', 'The lookup was cancelled because the client went away', { action });
-}
-
 function timedOut(action: string): ActionError {
   return new ActionError('UPSTREAM_TIMEOUT', 'The operation ran out of time while this lookup waited for another request\'s call', { action });
 }
@@ -322,7 +318,7 @@ function raceWaiter(outcome: Promise<LookupOutcome<unknown>>, waiter: Waiter, ke
       waiter.signal?.removeEventListener('abort', onAbort);
       resolve(result);
     };
-    const onAbort = () => finish({ key, error: cancelled(action), source: 'coalesced' });
+    const onAbort = () => finish({ key, error: cancelledError(action), source: 'coalesced' });
     if (waiter.signal?.aborted) return onAbort();
     waiter.signal?.addEventListener('abort', onAbort, { once: true });
     if (waiter.deadline !== undefined) {

@@ -44,7 +44,7 @@ export class MemoryStore implements CacheStore {
     return true;
   }
 
-  /** Bytes held, for the health output and tests. */
+  /** Bytes held (the LRU's own count; tests check the bound with it). */
   size(): number {
     return this.entries.calculatedSize;
   }

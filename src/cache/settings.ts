@@ -1,5 +1,6 @@
 import { ACTIONS } from '../actions/all.js';
 import type { RedisGuardSettings } from './redis-guard.js';
+import type { EnvReader } from '../env.js';
 
 /**
  * Cache settings, read with the rest of the configuration: how long each action's results live,
@@ -30,40 +31,33 @@ export interface CacheSettings {
  */
 export const DEFAULT_TTL_SECONDS: Readonly<Record<string, number>> = Object.fromEntries(ACTIONS.map((action) => [action.action, action.ttlSeconds]));
 
-type Env = Record<string, string | undefined>;
-
-export function readCacheSettings(env: Env, problems: string[], int: (name: string, fallback: number, min: number, max: number) => number): CacheSettings {
+export function readCacheSettings(read: EnvReader): CacheSettings {
   const ttlMs: Record<string, number> = {};
   for (const [action, seconds] of Object.entries(DEFAULT_TTL_SECONDS)) ttlMs[action] = seconds * 1000;
-  const overrides = env.CACHE_TTL_SECONDS?.trim();
-  if (overrides) {
-    for (const entry of overrides.split(',').map((part) => part.trim()).filter(Boolean)) {
-      const match = /^([a-z_]+)=(\d+)$/.exec(entry);
-      if (!match || !(match[1]! in DEFAULT_TTL_SECONDS)) {
-        problems.push(`CACHE_TTL_SECONDS entries must be <action>=<seconds> with a known action, got "${entry}"`);
-        continue;
-      }
-      ttlMs[match[1]!] = Number(match[2]) * 1000;
+  for (const entry of read.list('CACHE_TTL_SECONDS')) {
+    const match = /^([a-z_]+)=(\d+)$/.exec(entry);
+    if (!match || !(match[1]! in DEFAULT_TTL_SECONDS)) {
+      read.problem(`CACHE_TTL_SECONDS entries must be <action>=<seconds> with a known action, got "${entry}"`);
+      continue;
     }
+    ttlMs[match[1]!] = Number(match[2]) * 1000;
   }
-  const enabled = (env.CACHE_ENABLED?.trim() || 'true').toLowerCase();
-  if (!['true', 'false'].includes(enabled)) problems.push(`CACHE_ENABLED must be true or false, got "${env.CACHE_ENABLED}"`);
 
-  const redisUrl = env.REDIS_URL?.trim() || null;
-  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://');
+  const redisUrl = read.string('REDIS_URL') ?? null;
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) read.problem('REDIS_URL must start with redis:// or rediss://');
 
   return {
-    enabled: enabled !== 'false',
+    enabled: read.bool('CACHE_ENABLED', true),
     ttlMs,
-    notFoundTtlMs: int('CACHE_NOT_FOUND_TTL_SECONDS', 60, 0, 86_400) * 1000,
-    maxBytes: int('CACHE_MAX_MB', 64, 1, 65_536) * 1024 * 1024,
+    notFoundTtlMs: read.seconds('CACHE_NOT_FOUND_TTL_SECONDS', 60, 0, 86_400),
+    maxBytes: read.int('CACHE_MAX_MB', 64, 1, 65_536) * 1024 * 1024,
     redisUrl,
-    keySecret: env.CACHE_KEY_SECRET?.trim() || 'lookup-graph-cache-v1',
-    leaseMs: int('CACHE_LEASE_MS', 15_000, 100, 120_000),
+    keySecret: read.string('CACHE_KEY_SECRET') ?? 'lookup-graph-cache-v1',
+    leaseMs: read.int('CACHE_LEASE_MS', 15_000, 100, 120_000),
     redisGuard: {
-      commandTimeoutMs: int('REDIS_COMMAND_TIMEOUT_MS', 50, 1, 10_000),
-      unhealthyAfter: int('REDIS_UNHEALTHY_AFTER', 3, 1, 1_000),
-      probeIntervalMs: int('REDIS_PROBE_INTERVAL_MS', 1_000, 50, 600_000),
+      commandTimeoutMs: read.int('REDIS_COMMAND_TIMEOUT_MS', 50, 1, 10_000),
+      unhealthyAfter: read.int('REDIS_UNHEALTHY_AFTER', 3, 1, 1_000),
+      probeIntervalMs: read.int('REDIS_PROBE_INTERVAL_MS', 1_000, 50, 600_000),
     },
   };
 }

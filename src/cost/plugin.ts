@@ -26,7 +26,10 @@ export function costLimit(options: CostLimitOptions): Plugin<GatewayContext> {
   return {
     onExecute({ args, setResultAndStopExecution }) {
       let byVariables = estimates.get(args.document);
-      if (!byVariables) estimates.set(args.document, (byVariables = new Map()));
+      if (!byVariables) {
+        byVariables = new Map();
+        estimates.set(args.document, byVariables);
+      }
       const key = `${args.operationName ?? ''}\u0000${JSON.stringify(args.variableValues ?? null)}`;
       // Large variable sets are estimated every time rather than held in memory.
       const cacheable = key.length <= MAX_CACHED_KEY_LENGTH;

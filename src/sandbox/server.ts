@@ -1,12 +1,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SANDBOX_ACTIONS, SandboxInputError } from './actions.js';
+import { latencyOf, type SandboxLatency } from './latency.js';
 
 export interface SandboxOptions {
   /** The bearer token the sandbox accepts. */
   token?: string;
   /** Delay before every answer, to imitate the real service's latency. */
   latencyMs?: number;
+  /** Delay per action (src/sandbox/latency.ts); takes the place of `latencyMs`. */
+  latency?: SandboxLatency;
   /** Requests per minute before it answers 429, as the live service's account limit does. */
   rateLimitPerMinute?: number;
 }
@@ -29,7 +32,7 @@ const MAX_BODY_BYTES = 64 * 1024;
  */
 export async function startSandbox(options: SandboxOptions = {}, port = 0, host = '127.0.0.1'): Promise<Sandbox> {
   const token = options.token ?? SANDBOX_TOKEN;
-  const latencyMs = options.latencyMs ?? 0;
+  const latency: SandboxLatency = options.latency ?? { defaultMs: options.latencyMs ?? 0, byAction: {} };
   const limit = options.rateLimitPerMinute ?? 100_000;
   const calls = new Map<string, number>();
   let windowStart = Date.now();
@@ -49,7 +52,8 @@ export async function startSandbox(options: SandboxOptions = {}, port = 0, host 
       return send(res, 404, { status: 404, response: null, error: "The requested page doesn't exist." });
     }
     const raw = await readBody(req);
-    if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+    const delayMs = latencyOf(latency, match[1]!);
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
 
     const now = Date.now();
     if (now - windowStart >= 60_000) {

@@ -1,4 +1,5 @@
-import { lexicographicSortSchema } from 'graphql';
+import { GraphQLSchema, lexicographicSortSchema } from 'graphql';
+import { GraphQLDeferDirective, GraphQLStreamDirective } from '../incremental/index.js';
 import { builder } from './builder.js';
 import { FreshDirective, withFreshReads } from '../cache/fresh.js';
 // Every action's root field, types, links (each link costed from its target's descriptor) and node
@@ -10,5 +11,11 @@ import './upstream-texts.js';
 import '../identity/node.js';
 import '../actions/videosite-shared/node.js';
 
-/** The whole schema, sorted so that its printed form is stable. */
-export const schema = withFreshReads(lexicographicSortSchema(builder.toSchema({ directives: [FreshDirective] })));
+/**
+ * The whole schema, sorted so that its printed form is stable. It declares @fresh (src/cache/fresh)
+ * and @defer and @stream (incremental delivery, src/incremental) so that clients and codegen validate against them.
+ */
+const built = builder.toSchema({ directives: [FreshDirective] }).toConfig();
+export const schema = withFreshReads(
+  lexicographicSortSchema(new GraphQLSchema({ ...built, directives: [...built.directives, GraphQLDeferDirective, GraphQLStreamDirective] })),
+);

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { parse } from 'graphql';
+import type { EnvReader } from '../env.js';
+import { readTrustedDocumentsJson } from './trusted-documents.js';
 
 /**
  * The settings of the gateway's client-facing protections (src/security/), read with the rest of
@@ -53,34 +53,19 @@ export interface SecuritySettings {
   corsOrigins: string[];
 }
 
-type Env = Record<string, string | undefined>;
-type IntReader = (name: string, fallback: number, min: number, max: number) => number;
-
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 const AUTH_MODES: GatewayAuthMode[] = ['api-key', 'forward', 'none'];
 
-export function readSecuritySettings(env: Env, problems: string[], int: IntReader, production: boolean): SecuritySettings {
-  const bool = (name: string, fallback: boolean): boolean => {
-    const raw = env[name]?.trim().toLowerCase();
-    if (raw === undefined || raw === '') return fallback;
-    if (raw === 'true' || raw === '1') return true;
-    if (raw === 'false' || raw === '0') return false;
-    problems.push(`${name} must be true or false, got "${env[name]}"`);
-    return fallback;
-  };
-
-  const apiKeyHashes = readApiKeyHashes(env, problems);
-  const rawMode = env.GATEWAY_AUTH?.trim().toLowerCase();
-  let mode: GatewayAuthMode = apiKeyHashes.length > 0 || production ? 'api-key' : 'none';
-  if (rawMode) {
-    if (AUTH_MODES.includes(rawMode as GatewayAuthMode)) mode = rawMode as GatewayAuthMode;
-    else problems.push(`GATEWAY_AUTH must be one of ${AUTH_MODES.join(', ')}, got "${env.GATEWAY_AUTH}"`);
-  }
+export function readSecuritySettings(read: EnvReader, production: boolean): SecuritySettings {
+  const { int, bool, problem } = read;
+  const apiKeyHashes = readApiKeyHashes(read);
+  const rawMode = read.string('GATEWAY_AUTH')?.toLowerCase();
+  const mode = read.oneOf('GATEWAY_AUTH', AUTH_MODES, apiKeyHashes.length > 0 || production ? 'api-key' : 'none');
   if (rawMode === 'api-key' && apiKeyHashes.length === 0) {
-    problems.push('GATEWAY_AUTH=api-key needs GATEWAY_API_KEY_HASHES or GATEWAY_API_KEYS_FILE (sha256 hex digests of the keys)');
+    problem('GATEWAY_AUTH=api-key needs GATEWAY_API_KEY_HASHES or GATEWAY_API_KEYS_FILE (sha256 hex digests of the keys)');
   } else if (!rawMode && production && apiKeyHashes.length === 0) {
     // A production gateway that nobody can call is a misconfiguration: say so at start-up.
-    problems.push('GATEWAY_API_KEY_HASHES or GATEWAY_API_KEYS_FILE is required when NODE_ENV=production (or set GATEWAY_AUTH=forward, or GATEWAY_AUTH=none to open the gateway deliberately)');
+    problem('GATEWAY_API_KEY_HASHES or GATEWAY_API_KEYS_FILE is required when NODE_ENV=production (or set GATEWAY_AUTH=forward, or GATEWAY_AUTH=none to open the gateway deliberately)');
   }
 
   return {
@@ -96,78 +81,64 @@ export function readSecuritySettings(env: Env, problems: string[], int: IntReade
     introspection: bool('ENABLE_INTROSPECTION', !production),
     graphiql: bool('ENABLE_GRAPHIQL', !production),
     hideSuggestions: bool('HIDE_FIELD_SUGGESTIONS', production),
-    trustedDocuments: readTrustedDocuments(env.TRUSTED_DOCUMENTS_FILE?.trim(), problems),
+    trustedDocuments: readTrustedDocuments(read.string('TRUSTED_DOCUMENTS_FILE'), problem),
     auth: { mode, apiKeyHashes },
     rateLimit: {
       perMinute: int('CLIENT_RATE_LIMIT_PER_MINUTE', 600, 0, 10_000_000),
       // REDIS_URL is validated with the cache settings.
-      redisUrl: env.REDIS_URL?.trim() || null,
-      redisPrefix: env.RATE_LIMIT_REDIS_PREFIX?.trim() || 'lookup-graph:rate:',
+      redisUrl: read.string('REDIS_URL') ?? null,
+      redisPrefix: read.string('RATE_LIMIT_REDIS_PREFIX') ?? 'lookup-graph:rate:',
     },
-    corsOrigins: readOrigins(env.CORS_ORIGINS, problems),
+    corsOrigins: readOrigins(read),
   };
 }
 
 /** GATEWAY_API_KEY_HASHES (comma-separated) and GATEWAY_API_KEYS_FILE (one per line, # comments). */
-function readApiKeyHashes(env: Env, problems: string[]): string[] {
+function readApiKeyHashes(read: EnvReader): string[] {
   const hashes: string[] = [];
   const take = (setting: string, values: string[]) => {
     for (const value of values.map((v) => v.trim().toLowerCase()).filter(Boolean)) {
       if (SHA256_HEX.test(value)) hashes.push(value);
-      else problems.push(`${setting} must hold sha256 hex digests of the keys (64 hex characters), got "${value.slice(0, 12)}…"`);
+      else read.problem(`${setting} must hold sha256 hex digests of the keys (64 hex characters), got "${value.slice(0, 12)}…"`);
     }
   };
-  if (env.GATEWAY_API_KEY_HASHES?.trim()) take('GATEWAY_API_KEY_HASHES', env.GATEWAY_API_KEY_HASHES.split(','));
-  const file = env.GATEWAY_API_KEYS_FILE?.trim();
+  take('GATEWAY_API_KEY_HASHES', read.list('GATEWAY_API_KEY_HASHES'));
+  const file = read.string('GATEWAY_API_KEYS_FILE');
   if (file) {
     try {
       take('GATEWAY_API_KEYS_FILE', readFileSync(file, 'utf8').split('\n').map((line) => line.replace(/#.*$/, '')));
     } catch (error) {
-      problems.push(`GATEWAY_API_KEYS_FILE cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'error'} ${file}`);
+      read.problem(`GATEWAY_API_KEYS_FILE cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'error'} ${file}`);
     }
   }
   return [...new Set(hashes)];
 }
 
 /**
- * TRUSTED_DOCUMENTS_FILE: a JSON object `{ "<sha256 hex of the document>": "<document>" }`, as
- * `npm run trusted-documents` writes it. Every hash must be the document's; every document parse.
+ * TRUSTED_DOCUMENTS_FILE: codegen's client-preset `persisted-documents.json` (`{ "sha256:<hex>": document }`,
+ * as `npm run trusted-documents` writes it too; bare hex keys also), or an Apollo persisted-query
+ * manifest. Every id must be the sha256 of its document; every document parse.
  */
-function readTrustedDocuments(file: string | undefined, problems: string[]): Map<string, string> | null {
+function readTrustedDocuments(file: string | undefined, problem: (message: string) => void): Map<string, string> | null {
   if (!file) return null;
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
     const reason = error instanceof SyntaxError ? 'not JSON' : ((error as NodeJS.ErrnoException).code ?? 'unreadable');
-    problems.push(`TRUSTED_DOCUMENTS_FILE cannot be read (${reason}): ${file}`);
+    problem(`TRUSTED_DOCUMENTS_FILE cannot be read (${reason}): ${file}`);
     return null;
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    problems.push(`TRUSTED_DOCUMENTS_FILE must be a JSON object of sha256 hash -> document: ${file}`);
-    return null;
-  }
-  const documents = new Map<string, string>();
-  for (const [hash, document] of Object.entries(parsed)) {
-    if (typeof document !== 'string' || createHash('sha256').update(document).digest('hex') !== hash) {
-      problems.push(`TRUSTED_DOCUMENTS_FILE: "${hash.slice(0, 16)}…" is not the sha256 of its document`);
-      continue;
-    }
-    try {
-      parse(document);
-    } catch {
-      problems.push(`TRUSTED_DOCUMENTS_FILE: the document "${hash.slice(0, 16)}…" does not parse`);
-      continue;
-    }
-    documents.set(hash, document);
-  }
+  const problems: string[] = [];
+  const documents = readTrustedDocumentsJson(parsed, problems);
+  for (const message of problems) problem(message);
   return documents;
 }
 
 /** CORS_ORIGINS: comma-separated exact origins such as https://app.example.com. */
-function readOrigins(raw: string | undefined, problems: string[]): string[] {
+function readOrigins(read: EnvReader): string[] {
   const origins: string[] = [];
-  for (const value of (raw ?? '').split(',').map((v) => v.trim()).filter(Boolean)) {
+  for (const value of read.list('CORS_ORIGINS')) {
     let origin: string | null = null;
     try {
       const url = new URL(value);
@@ -176,7 +147,7 @@ function readOrigins(raw: string | undefined, problems: string[]): string[] {
       origin = null;
     }
     if (origin) origins.push(origin);
-    else problems.push(`CORS_ORIGINS must list origins such as https://app.example.com (no path, no wildcard), got "${value}"`);
+    else read.problem(`CORS_ORIGINS must list origins such as https://app.example.com (no path, no wildcard), got "${value}"`);
   }
   return origins;
 }

@@ -1,6 +1,6 @@
 import { Pool, errors as undiciErrors } from 'undici';
 import type { UpstreamConfig } from '../config.js';
-import { ActionError, errorForStatus, parseRetryAfter, upstreamMessage } from './errors.js';
+import { ActionError, cancelledError, errorForStatus, parseRetryAfter, upstreamMessage } from './errors.js';
 
 /** A successful envelope: `status` 200, a `response`, and whatever siblings the action sends. */
 export interface ActionEnvelope {
@@ -156,9 +156,7 @@ export class ActionClient {
     } catch (error) {
       if (error instanceof ActionError) throw error;
       if (deadline.aborted) throw timedOut();
-      if (options.signal?.aborted) {
-        throw new ActionError('UPSTREAM_UNAVAILABLE', 'The lookup was cancelled because the client went away', { action });
-      }
+      if (options.signal?.aborted) throw cancelledError(action);
       throw transportError(action, error, phase);
     }
   }

@@ -57,12 +57,17 @@ export function badInput(message: string, extensions?: Record<string, unknown>):
   return new ActionError('BAD_USER_INPUT', message, { extensions });
 }
 
+/** A lookup given up because the client that asked for it went away (its request was aborted). */
+export function cancelledError(action: string): ActionError {
+  return new ActionError('UPSTREAM_UNAVAILABLE', 'The lookup was cancelled because the client went away', { action });
+}
+
 const MAX_UPSTREAM_MESSAGE = 300;
 
 /** The upstream's own `error` text, trimmed to a safe length and stripped of control characters. */
 export function upstreamMessage(raw: unknown): string | null {
   if (typeof raw !== 'string') return null;
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this strips
   const text = raw.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
   if (!text) return null;
   return text.length > MAX_UPSTREAM_MESSAGE ? `${text.slice(0, MAX_UPSTREAM_MESSAGE)}…` : text;

@@ -54,7 +54,7 @@ const MIN_ATTEMPT_MS = 50;
  * breaker → concurrency bound and queue → ActionClient (undici) → the rate-limit headers back to the gate.
  */
 export async function createUpstream(config: Config, logger: Logger, onCallDone?: (call: CallOutcome) => void, observer?: CallObserver): Promise<Upstream> {
-  const sandbox = config.upstream.baseUrl ? null : await startSandbox({ latencyMs: config.sandboxLatencyMs });
+  const sandbox = config.upstream.baseUrl ? null : await startSandbox({ latency: config.sandboxLatency });
   const client = new ActionClient({
     ...config.upstream,
     baseUrl: config.upstream.baseUrl ?? new URL(sandbox!.url),

@@ -1,7 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { it, startUpstreamGateway } from '../support/fixtures.js';
+import { json, type FaultUpstream } from '../support/fault-upstream.js';
+import type { RunningGateway } from '../support/gateway.js';
+import { rejectsBeforeUpstream, smallerThanRest } from '../support/assertions.js';
 import { sampleDigits, sampleUuid } from '../../src/sandbox/identity.js';
-import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { restPayloadBytes, startGateway, type RunningGateway } from '../support/gateway.js';
 
 const CATEGORY = 'sector industryGroup industry subIndustry gicsCode sicCode sic4Codes naicsCode naics6Codes naics6Codes2022';
 const METRICS = `employees employeesRange employeeCountRange { min max } marketCap annualRevenue estimatedAnnualRevenue
@@ -21,14 +23,9 @@ const EVERY_FIELD = `
   indexedAt`;
 
 describe('company against the sandbox', () => {
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    gw = await startGateway();
-  });
-  afterAll(() => gw.close());
-  const calls = () => gw.gateway.sandbox!.calls.get('get_company_object') ?? 0;
+  const calls = (gw: RunningGateway) => gw.gateway.sandbox!.calls.get('get_company_object') ?? 0;
 
-  it('resolves every field of a company', async () => {
+  it('resolves every field of a company', async ({ sandbox: gw }) => {
     const { status, body } = await gw.query(`{ company(domain: "HubSpot.com.") { ${EVERY_FIELD} } }`);
     expect(status).toBe(200);
     expect(body.errors).toBeUndefined();
@@ -114,52 +111,43 @@ describe('company against the sandbox', () => {
     expect(body.extensions?.gateway).toMatchObject({ sandbox: true, upstreamCalls: 1 });
   });
 
-  it('makes one upstream call for the same domain asked twice in one operation', async () => {
-    const before = calls();
+  it('makes one upstream call for the same domain asked twice in one operation', async ({ sandbox: gw }) => {
+    const before = calls(gw);
     const { body } = await gw.query('{ a: company(domain: "stripe.com") { name } b: company(domain: "STRIPE.com.") { ticker } }');
     expect(body.errors).toBeUndefined();
     expect(body.data).toEqual({ a: { name: 'Stripe' }, b: { ticker: 'HUBS' } });
-    expect(calls() - before).toBe(1);
+    expect(calls(gw) - before).toBe(1);
   });
 
-  it.each([
+  it.for([
     ['', 'must not be empty'],
     ['mailto:someone@hubspot.com', 'must be a domain name'],
     ['hubspot', 'must be a domain name'],
     ['hub spot.com', 'must be a domain name'],
     ['a'.repeat(300), 'at most 253'],
-  ])('rejects domain %j before any upstream call', async (domain, message) => {
-    const before = calls();
-    const { body } = await gw.query('query($d: String!) { company(domain: $d) { name } }', { d: domain });
-    expect(body.data).toEqual({ company: null });
-    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'domain' });
-    expect(body.errors![0]!.message).toContain(message);
-    expect(calls()).toBe(before);
-    expect(body.extensions?.gateway.upstreamCalls).toBe(0);
+  ])('rejects domain %j before any upstream call', async ([domain, message], { sandbox: gw }) => {
+    await rejectsBeforeUpstream(gw, 'query($d: String!) { company(domain: $d) { name } }', { d: domain }, { field: 'company', argument: 'domain', message });
   });
 
-  it('answers a five-field query in a small fraction of the REST payload', async () => {
-    const restBytes = await restPayloadBytes(gw, 'get_company_object', { domain: 'hubspot.com' });
-    const { body, text } = await gw.query('{ company(domain: "hubspot.com") { name ticker logoUrl metrics { employees marketCap } } }');
-    expect(body.errors).toBeUndefined();
-    const graphqlBytes = Buffer.byteLength(text);
-    console.log(`company, five fields: GraphQL response ${graphqlBytes} bytes vs REST payload ${restBytes} bytes (${(restBytes / graphqlBytes).toFixed(1)}x smaller)`);
-    expect(graphqlBytes).toBeLessThan(400);
-    expect(graphqlBytes * 5).toBeLessThan(restBytes);
+  it('answers a five-field query in a small fraction of the REST payload', async ({ sandbox: gw }) => {
+    await smallerThanRest(gw, {
+      action: 'get_company_object',
+      body: { domain: 'hubspot.com' },
+      query: '{ company(domain: "hubspot.com") { name ticker logoUrl metrics { employees marketCap } } }',
+      maxBytes: 400,
+      factor: 5,
+    });
   });
 });
 
 describe('company against upstream variants', () => {
   let up: FaultUpstream;
   let gw: RunningGateway;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    up = await startFaultUpstream();
-    gw = await startGateway(upstreamEnv(up));
+    ({ up, gw: gw, close } = await startUpstreamGateway());
   });
-  afterAll(async () => {
-    await gw.close();
-    await up.close();
-  });
+  afterAll(() => close());
 
   function answer(response: Record<string, unknown>) {
     up.handle((_call, _req, res) => json(res, 200, { status: 200, response }));

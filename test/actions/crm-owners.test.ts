@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../support/fixtures.js';
+import type { RunningGateway } from '../support/gateway.js';
+import { rejectsBeforeUpstream } from '../support/assertions.js';
 import { sampleDigits } from '../../src/sandbox/identity.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
 
-let gw: RunningGateway;
-beforeAll(async () => {
-  gw = await startGateway();
-});
-afterAll(() => gw.close());
-const calls = () => gw.gateway.sandbox!.calls.get('get_crm_owners') ?? 0;
+const _calls = (gw: RunningGateway) => gw.gateway.sandbox!.calls.get('get_crm_owners') ?? 0;
 
 describe('crmOwners against the sandbox', () => {
-  it('resolves every field, archived owners included', async () => {
+  it('resolves every field, archived owners included', async ({ sandbox: gw }) => {
     const { body } = await gw.query('{ crmOwners(portal: "139981") { ownerId email firstName lastName fullName isArchived userRole teams teamCount createdAt updatedAt } }');
     expect(body.errors).toBeUndefined();
     expect(body.data!.crmOwners).toEqual([
@@ -21,11 +18,7 @@ describe('crmOwners against the sandbox', () => {
     ]);
   });
 
-  it.each([['12a4'], [''], ['  '], ['1'.repeat(21)], ['-5']])('rejects portal %j before any upstream call', async (portal) => {
-    const before = calls();
-    const { body } = await gw.query('query($p: String!) { crmOwners(portal: $p) { ownerId } }', { p: portal });
-    expect(body.data).toEqual({ crmOwners: null });
-    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'portal' });
-    expect(calls()).toBe(before);
+  it.for([['12a4'], [''], ['  '], ['1'.repeat(21)], ['-5']])('rejects portal %j before any upstream call', async ([portal], { sandbox: gw }) => {
+    await rejectsBeforeUpstream(gw, 'query($p: String!) { crmOwners(portal: $p) { ownerId } }', { p: portal }, { field: 'crmOwners', argument: 'portal' });
   });
 });

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { describe, expect } from 'vitest';
+import { it } from '../support/fixtures.js';
+import { rejectsBeforeUpstream } from '../support/assertions.js';
 
 const CONTACT = 'name email phone street city state postalCode countryCode countryName';
 const EVERY_FIELD = `
@@ -8,14 +9,9 @@ const EVERY_FIELD = `
   registrantContact { ${CONTACT} } administrativeContact { ${CONTACT} } technicalContact { ${CONTACT} }
   statuses nameServers queryTime whoisServer whoisRaw`;
 
-let gw: RunningGateway;
-beforeAll(async () => {
-  gw = await startGateway();
-});
-afterAll(() => gw.close());
 
 describe('domainInfo against the sandbox', () => {
-  it('resolves every field of a registered domain', async () => {
+  it('resolves every field of a registered domain', async ({ sandbox: gw }) => {
     const { status, body } = await gw.query(`{ domainInfo(domain: "Stripe.COM.") { ${EVERY_FIELD} } }`);
     expect(status).toBe(200);
     expect(body.errors).toBeUndefined();
@@ -60,7 +56,7 @@ describe('domainInfo against the sandbox', () => {
     expect(body.extensions?.gateway).toMatchObject({ sandbox: true, upstreamCalls: 1 });
   });
 
-  it('returns the minimal record of an unregistered domain without errors', async () => {
+  it('returns the minimal record of an unregistered domain without errors', async ({ sandbox: gw }) => {
     const { body } = await gw.query(`{ domainInfo(domain: "unregistered-name-4821.com") { ${EVERY_FIELD} } }`);
     expect(body.errors).toBeUndefined();
     expect(body.data!.domainInfo).toEqual({
@@ -83,7 +79,7 @@ describe('domainInfo against the sandbox', () => {
     });
   });
 
-  it('makes one upstream call for the same domain asked twice in one operation, however it is written', async () => {
+  it('makes one upstream call for the same domain asked twice in one operation, however it is written', async ({ sandbox: gw }) => {
     const before = gw.gateway.sandbox!.calls.get('domain_info') ?? 0;
     const { body } = await gw.query(`{ a: domainInfo(domain: "github.com") { domainName } b: domainInfo(domain: "GitHub.com.") { expiresOn } }`);
     expect(body.errors).toBeUndefined();
@@ -92,23 +88,18 @@ describe('domainInfo against the sandbox', () => {
     expect(body.extensions?.gateway.upstreamCalls).toBe(1);
   });
 
-  it.each([
+  it.for([
     ['', 'must not be empty'],
     ['not a domain', 'must be a domain name'],
     ['localhost', 'must be a domain name'],
     ['-bad-.com', 'must be a domain name'],
     [`${'a'.repeat(64)}.com`, 'must be a domain name'],
     ['a'.repeat(300), 'at most 253'],
-  ])('rejects domain %j before any upstream call', async (domain, message) => {
-    const before = gw.gateway.sandbox!.calls.get('domain_info') ?? 0;
-    const { body } = await gw.query('query($d: String!) { domainInfo(domain: $d) { domainName } }', { d: domain });
-    expect(body.data).toEqual({ domainInfo: null });
-    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'domain' });
-    expect(body.errors![0]!.message).toContain(message);
-    expect(gw.gateway.sandbox!.calls.get('domain_info') ?? 0).toBe(before);
+  ])('rejects domain %j before any upstream call', async ([domain, message], { sandbox: gw }) => {
+    await rejectsBeforeUpstream(gw, 'query($d: String!) { domainInfo(domain: $d) { domainName } }', { d: domain }, { field: 'domainInfo', argument: 'domain', message });
   });
 
-  it('accepts an internationalised domain in its ASCII form', async () => {
+  it('accepts an internationalised domain in its ASCII form', async ({ sandbox: gw }) => {
     const { body } = await gw.query('{ domainInfo(domain: "bücher.de") { domainName } }');
     expect(body.data!.domainInfo).toEqual({ domainName: 'xn--bcher-kva.de' });
   });

@@ -1,20 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFaultUpstream, json, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { it, startUpstreamGateway } from '../support/fixtures.js';
+import { json, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { rejectsBeforeUpstream } from '../support/assertions.js';
 
 const EVERY_FIELD = `symbol companyName price change range priceRange { low high } beta averageVolume marketCap lastDividend
   currency exchange exchangeShortName cik isin cusip industry sector website description ceo country fullTimeEmployees
   fullTimeEmployeesText phone address city state zip dcf dcfDiff image ipoDate isDefaultImage isEtf isActivelyTrading isAdr isFund`;
 
 describe('financialProfiles against the sandbox', () => {
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    gw = await startGateway();
-  });
-  afterAll(() => gw.close());
-  const calls = () => gw.gateway.sandbox!.calls.get('company_financial_profile') ?? 0;
+  const calls = (gw: RunningGateway) => gw.gateway.sandbox!.calls.get('company_financial_profile') ?? 0;
 
-  it('resolves every field of a profile', async () => {
+  it('resolves every field of a profile', async ({ sandbox: gw }) => {
     const { body } = await gw.query(`{ financialProfiles(symbols: ["hubs"]) { ${EVERY_FIELD} } }`);
     expect(body.errors).toBeUndefined();
     expect(body.data!.financialProfiles).toEqual([
@@ -61,8 +58,8 @@ describe('financialProfiles against the sandbox', () => {
     ]);
   });
 
-  it('batches two aliases and a list naming four symbols, one repeated in another case, into ONE call', async () => {
-    const before = calls();
+  it('batches two aliases and a list naming four symbols, one repeated in another case, into ONE call', async ({ sandbox: gw }) => {
+    const before = calls(gw);
     const { body } = await gw.query(`{
       a: financialProfiles(symbols: ["AAPL"]) { symbol }
       b: financialProfiles(symbols: ["nke", "MSFT"]) { symbol price }
@@ -74,11 +71,11 @@ describe('financialProfiles against the sandbox', () => {
       b: [{ symbol: 'NKE', price: 76.41 }, { symbol: 'MSFT', price: 415.49 }],
       c: [{ symbol: 'AAPL' }, { symbol: 'KO' }, { symbol: 'MSFT' }, { symbol: 'NKE' }],
     });
-    expect(calls() - before).toBe(1);
+    expect(calls(gw) - before).toBe(1);
     expect(body.extensions?.gateway.upstreamCalls).toBe(1);
   });
 
-  it('returns null with NOT_FOUND at the index of a symbol the upstream omits; the others resolve', async () => {
+  it('returns null with NOT_FOUND at the index of a symbol the upstream omits; the others resolve', async ({ sandbox: gw }) => {
     const { body } = await gw.query('{ financialProfiles(symbols: ["AAPL", "NOPE", "KO"]) { symbol } }');
     expect(body.data!.financialProfiles).toEqual([{ symbol: 'AAPL' }, null, { symbol: 'KO' }]);
     expect(body.errors).toHaveLength(1);
@@ -88,33 +85,25 @@ describe('financialProfiles against the sandbox', () => {
     });
   });
 
-  it.each([
+  it.for([
     ['[]', 'at least one'],
     [JSON.stringify(Array.from({ length: 101 }, (_, i) => `S${i}`)), 'at most 100'],
     ['["AAPL", ""]', 'stock symbols'],
     ['["AAPL; DROP"]', 'stock symbols'],
     ['["TOOLONGSYMBOL1234"]', 'stock symbols'],
-  ])('rejects symbols %s before any upstream call', async (symbols, message) => {
-    const before = calls();
-    const { body } = await gw.query(`{ financialProfiles(symbols: ${symbols}) { symbol } }`);
-    expect(body.data).toEqual({ financialProfiles: null });
-    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'symbols' });
-    expect(body.errors![0]!.message).toContain(message);
-    expect(calls()).toBe(before);
+  ])('rejects symbols %s before any upstream call', async ([symbols, message], { sandbox: gw }) => {
+    await rejectsBeforeUpstream(gw, `{ financialProfiles(symbols: ${symbols}) { symbol } }`, undefined, { field: 'financialProfiles', argument: 'symbols', message });
   });
 });
 
 describe('financialProfiles against a test upstream', () => {
   let up: FaultUpstream;
   let gw: RunningGateway;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    up = await startFaultUpstream();
-    gw = await startGateway(upstreamEnv(up, { FINANCIAL_BATCH_SIZE: '3' }));
+    ({ up, gw: gw, close } = await startUpstreamGateway({ FINANCIAL_BATCH_SIZE: '3' }));
   });
-  afterAll(async () => {
-    await gw.close();
-    await up.close();
-  });
+  afterAll(() => close());
 
   it('writes symbols "A, B, C" and splits only above FINANCIAL_BATCH_SIZE', async () => {
     up.calls.length = 0;

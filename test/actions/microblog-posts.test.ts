@@ -1,18 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { it } from '../support/fixtures.js';
+import { rejectsBeforeUpstream } from '../support/assertions.js';
 import { numPostsFor } from '../../src/actions/microblog-posts/load.js';
 import { parseAtUri } from '../../src/actions/microblog-posts/types.js';
 import { startFaultUpstream, json, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
 
 describe('microblogPosts against the sandbox', () => {
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    gw = await startGateway();
-  });
-  afterAll(() => gw.close());
-  const calls = () => gw.gateway.sandbox!.calls.get('search_microblog_posts') ?? 0;
+  const calls = (gw: RunningGateway) => gw.gateway.sandbox!.calls.get('search_microblog_posts') ?? 0;
 
-  it('resolves every field of a post', async () => {
+  it('resolves every field of a post', async ({ sandbox: gw }) => {
     const { body } = await gw.query('{ microblogPosts(query: "graph  ql", first: 2) { uri did collection recordKey cid text createdAt author { handle displayName } likeCount replyCount repostCount } }');
     expect(body.errors).toBeUndefined();
     expect(body.data!.microblogPosts).toEqual([
@@ -45,26 +42,20 @@ describe('microblogPosts against the sandbox', () => {
     ]);
   });
 
-  it('shares one call between first: 3 and first: 5 (both ask the upstream for 5)', async () => {
-    const before = calls();
+  it('shares one call between first: 3 and first: 5 (both ask the upstream for 5)', async ({ sandbox: gw }) => {
+    const before = calls(gw);
     const { body } = await gw.query('{ a: microblogPosts(query: "shared", first: 3) { uri } b: microblogPosts(query: "shared", first: 5) { uri } }');
     expect(body.data!.a).toHaveLength(3);
     expect(body.data!.b).toHaveLength(5);
-    expect(calls() - before).toBe(1);
+    expect(calls(gw) - before).toBe(1);
   });
 
-  it.each([[0], [101], [-1]])('rejects first: %d before any upstream call', async (first) => {
-    const before = calls();
-    const { body } = await gw.query(`{ microblogPosts(query: "x", first: ${first}) { uri } }`);
-    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'first' });
-    expect(calls()).toBe(before);
+  it.for([[0], [101], [-1]])('rejects first: %d before any upstream call', async ([first], { sandbox: gw }) => {
+    await rejectsBeforeUpstream(gw, `{ microblogPosts(query: "x", first: ${first}) { uri } }`, undefined, { field: 'microblogPosts', argument: 'first' });
   });
 
-  it.each([[''], ['x'.repeat(501)]])('rejects query %j before any upstream call', async (query) => {
-    const before = calls();
-    const { body } = await gw.query('query($q: String!) { microblogPosts(query: $q) { uri } }', { q: query });
-    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'query' });
-    expect(calls()).toBe(before);
+  it.for([[''], ['x'.repeat(501)]])('rejects query %j before any upstream call', async ([query], { sandbox: gw }) => {
+    await rejectsBeforeUpstream(gw, 'query($q: String!) { microblogPosts(query: $q) { uri } }', { q: query }, { field: 'microblogPosts', argument: 'query' });
   });
 });
 

@@ -1,11 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { it } from '../support/fixtures.js';
 import { sampleDigits } from '../../src/sandbox/identity.js';
 
 const AVA_ID = sampleDigits('photosocial:ava.lindqvist', 8);
 import { FLAG_GROUPS } from '../../src/actions/photosocial-profile/flags.js';
 import { photosocialProfile } from '../../src/actions/photosocial-profile/sample.js';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { restPayloadBytes, startGateway, type RunningGateway } from '../support/gateway.js';
+import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { rejectsBeforeUpstream, smallerThanRest } from '../support/assertions.js';
 
 const ACTION = 'get_photosocial_profile';
 
@@ -306,13 +308,8 @@ const EXPECTED_PROFILE = {
 const calls = (gw: RunningGateway) => gw.gateway.sandbox!.calls.get(ACTION) ?? 0;
 
 describe('photosocialProfile against the sandbox', () => {
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    gw = await startGateway();
-  });
-  afterAll(() => gw.close());
 
-  it('resolves every field of a profile', async () => {
+  it('resolves every field of a profile', async ({ sandbox: gw }) => {
     const { status, body } = await gw.query(`{ photosocialProfile(username: "@Ava.Lindqvist") { ${EVERY_FIELD} } }`);
     expect(status).toBe(200);
     expect(body.errors).toBeUndefined();
@@ -332,7 +329,7 @@ describe('photosocialProfile against the sandbox', () => {
     expect(Object.keys(EXPECTED_FLAGS).map((g) => Object.keys(EXPECTED_FLAGS[g as keyof typeof EXPECTED_FLAGS]).length)).toEqual([15, 9, 18, 17, 7, 23, 6]);
   });
 
-  it('makes one upstream call for one username however it is written', async () => {
+  it('makes one upstream call for one username however it is written', async ({ sandbox: gw }) => {
     const before = calls(gw);
     const { body } = await gw.query('{ a: photosocialProfile(username: "NatGeo") { username } b: photosocialProfile(username: " @natgeo ") { followerCount } }');
     expect(body.errors).toBeUndefined();
@@ -340,7 +337,7 @@ describe('photosocialProfile against the sandbox', () => {
     expect(calls(gw) - before).toBe(1);
   });
 
-  it.each([
+  it.for([
     ['', 'username of 1 to 30'],
     ['@', 'username of 1 to 30'],
     ['   ', 'username of 1 to 30'],
@@ -350,30 +347,24 @@ describe('photosocialProfile against the sandbox', () => {
     ['émile', 'username of 1 to 30'],
     ['a'.repeat(31), 'username of 1 to 30'],
     ['name/../../etc', 'username of 1 to 30'],
-  ])('rejects username %j before any upstream call', async (username, message) => {
-    const before = calls(gw);
-    const { status, body } = await gw.query('query($u: String!) { photosocialProfile(username: $u) { username } }', { u: username });
-    expect(status).toBe(200);
-    expect(body.data).toEqual({ photosocialProfile: null });
-    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'username' });
-    expect(body.errors![0]!.message).toContain(message);
-    expect(calls(gw)).toBe(before);
+  ])('rejects username %j before any upstream call', async ([username, message], { sandbox: gw }) => {
+    await rejectsBeforeUpstream(gw, 'query($u: String!) { photosocialProfile(username: $u) { username } }', { u: username }, { field: 'photosocialProfile', argument: 'username', message });
   });
 
-  it('accepts 30 characters of letters, digits, "." and "_"', async () => {
+  it('accepts 30 characters of letters, digits, "." and "_"', async ({ sandbox: gw }) => {
     const username = `a.b_${'9'.repeat(26)}`;
     const { body } = await gw.query('query($u: String!) { photosocialProfile(username: $u) { username } }', { u: `@${username.toUpperCase()}` });
     expect(body.errors).toBeUndefined();
     expect(body.data!.photosocialProfile).toEqual({ username });
   });
 
-  it('answers a five-field query in under a tenth of the bytes of the REST payload', async () => {
-    const restBytes = await restPayloadBytes(gw, ACTION, { username: 'natgeo' });
-    const graphql = await gw.query('{ photosocialProfile(username: "natgeo") { username fullName followerCount isVerified biography } }');
-    expect(graphql.body.errors).toBeUndefined();
-    const graphqlBytes = Buffer.byteLength(graphql.text);
-    console.log(`photosocialProfile, five fields: GraphQL response ${graphqlBytes} bytes; REST payload ${restBytes} bytes (${(restBytes / graphqlBytes).toFixed(1)}x)`);
-    expect(graphqlBytes * 10).toBeLessThan(restBytes);
+  it('answers a five-field query in under a tenth of the bytes of the REST payload', async ({ sandbox: gw }) => {
+    await smallerThanRest(gw, {
+      action: ACTION,
+      body: { username: 'natgeo' },
+      query: '{ photosocialProfile(username: "natgeo") { username fullName followerCount isVerified biography } }',
+      factor: 10,
+    });
   });
 });
 

@@ -1,7 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { it, startUpstreamGateway } from '../support/fixtures.js';
+import { json, type FaultUpstream } from '../support/fault-upstream.js';
+import type { RunningGateway } from '../support/gateway.js';
+import { rejectsBeforeUpstream, smallerThanRest } from '../support/assertions.js';
 import { sampleHex } from '../../src/sandbox/identity.js';
-import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { restPayloadBytes, startGateway, type RunningGateway } from '../support/gateway.js';
 
 const DATE = 'year month day iso';
 const PERIOD = `start { ${DATE} } end { ${DATE} } isOngoing`;
@@ -26,14 +28,9 @@ const OPEN = null;
 const ym = (year: number, month: number | null) => ({ year, month, day: null, iso: month === null ? String(year) : `${year}-${String(month).padStart(2, '0')}` });
 
 describe('professionalnetProfile against the sandbox', () => {
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    gw = await startGateway();
-  });
-  afterAll(() => gw.close());
-  const calls = () => gw.gateway.sandbox!.calls.get('get_professionalnet_profile') ?? 0;
+  const calls = (gw: RunningGateway) => gw.gateway.sandbox!.calls.get('get_professionalnet_profile') ?? 0;
 
-  it('resolves every field of a profile', async () => {
+  it('resolves every field of a profile', async ({ sandbox: gw }) => {
     const { status, body } = await gw.query(`{ professionalnetProfile(handle: "Jordan-Lee") { ${EVERY_FIELD} } }`);
     expect(status).toBe(200);
     expect(body.errors).toBeUndefined();
@@ -197,8 +194,8 @@ describe('professionalnetProfile against the sandbox', () => {
     expect(body.extensions?.gateway).toMatchObject({ sandbox: true, upstreamCalls: 1 });
   });
 
-  it('makes one upstream call for the same profile asked by handle, by another case and by URL', async () => {
-    const before = calls();
+  it('makes one upstream call for the same profile asked by handle, by another case and by URL', async ({ sandbox: gw }) => {
+    const before = calls(gw);
     const { body } = await gw.query(`{
       a: professionalnetProfile(handle: "sam-rivera") { fullName }
       b: professionalnetProfile(handle: "Sam-Rivera") { handle }
@@ -206,11 +203,11 @@ describe('professionalnetProfile against the sandbox', () => {
     }`);
     expect(body.errors).toBeUndefined();
     expect(body.data).toEqual({ a: { fullName: 'Sam Rivera' }, b: { handle: 'sam-rivera' }, c: { network: { followersCount: 3912 } } });
-    expect(calls() - before).toBe(1);
+    expect(calls(gw) - before).toBe(1);
     expect(body.extensions?.gateway.upstreamCalls).toBe(1);
   });
 
-  it.each([
+  it.for([
     ['', 'must not be empty'],
     ['ab', 'must be a profile handle'],
     ['a'.repeat(101), 'must be a profile handle'],
@@ -221,40 +218,29 @@ describe('professionalnetProfile against the sandbox', () => {
     ['www.professionalnet.example/in/', 'profile URL such as'],
     ['ftp://www.professionalnet.example/in/sam-rivera/', 'must be a profile handle'],
     ['https://www.professionalnet.example/in/x/', 'must be a profile handle'],
-  ])('rejects handle %j before any upstream call', async (handle, message) => {
-    const before = calls();
-    const { status, body } = await gw.query('query($h: String!) { professionalnetProfile(handle: $h) { handle } }', { h: handle });
-    expect(status).toBe(200);
-    expect(body.data).toEqual({ professionalnetProfile: null });
-    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'handle' });
-    expect(body.errors![0]!.message).toContain(message);
-    expect(calls()).toBe(before);
-    expect(body.extensions?.gateway.upstreamCalls).toBe(0);
+  ])('rejects handle %j before any upstream call', async ([handle, message], { sandbox: gw }) => {
+    await rejectsBeforeUpstream(gw, 'query($h: String!) { professionalnetProfile(handle: $h) { handle } }', { h: handle }, { field: 'professionalnetProfile', argument: 'handle', message });
   });
 
-  it('answers a five-field query in a small fraction of the REST payload', async () => {
-    const restBytes = await restPayloadBytes(gw, 'get_professionalnet_profile', { profile_handle: 'sam-rivera' });
-    const { body, text } = await gw.query('{ professionalnetProfile(handle: "sam-rivera") { fullName headline pictureUrl location { label } network { followersCount } } }');
-    expect(body.errors).toBeUndefined();
-    const graphqlBytes = Buffer.byteLength(text);
-    console.log(`professionalnetProfile, five fields: GraphQL response ${graphqlBytes} bytes vs REST payload ${restBytes} bytes (${(restBytes / graphqlBytes).toFixed(1)}x smaller)`);
-    // A few hundred bytes, extensions.gateway (calls, cost estimate, lookups) included.
-    expect(graphqlBytes).toBeLessThan(650);
-    expect(graphqlBytes * 10).toBeLessThan(restBytes);
+  it('answers a five-field query in a small fraction of the REST payload', async ({ sandbox: gw }) => {
+    await smallerThanRest(gw, {
+      action: 'get_professionalnet_profile',
+      body: { profile_handle: 'sam-rivera' },
+      query: '{ professionalnetProfile(handle: "sam-rivera") { fullName headline pictureUrl location { label } network { followersCount } } }',
+      maxBytes: 650, // a few hundred bytes, extensions.gateway (calls, cost estimate, lookups) included
+      factor: 10,
+    });
   });
 });
 
 describe('professionalnetProfile against upstream variants', () => {
   let up: FaultUpstream;
   let gw: RunningGateway;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    up = await startFaultUpstream();
-    gw = await startGateway(upstreamEnv(up));
+    ({ up, gw: gw, close } = await startUpstreamGateway());
   });
-  afterAll(async () => {
-    await gw.close();
-    await up.close();
-  });
+  afterAll(() => close());
 
   it('resolves the nulls the live service sends as null, never as errors', async () => {
     up.handle((_call, _req, res) =>

@@ -1,7 +1,9 @@
 import type { ServerResponse } from 'node:http';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFaultUpstream, json, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
+import { it, startUpstreamGateway } from '../support/fixtures.js';
+import { json, type FaultUpstream } from '../support/fault-upstream.js';
+import type { RunningGateway } from '../support/gateway.js';
+import { rejectsBeforeUpstream } from '../support/assertions.js';
 
 const ARTICLE = 'position title link snippet source date favicon thumbnail';
 const EVERY_FIELD = `
@@ -27,14 +29,9 @@ function pngSize(dataUri: string): [number, number] {
 }
 
 describe('news against the sandbox', () => {
-  let gw: RunningGateway;
-  const calls = () => gw.gateway.sandbox!.calls.get('get_search_news') ?? 0;
-  beforeAll(async () => {
-    gw = await startGateway();
-  });
-  afterAll(() => gw.close());
+  const calls = (gw: RunningGateway) => gw.gateway.sandbox!.calls.get('get_search_news') ?? 0;
 
-  it('resolves every field of a search, with the 24-hour window by default', async () => {
+  it('resolves every field of a search, with the 24-hour window by default', async ({ sandbox: gw }) => {
     const { status, body } = await gw.query(`{ news(query: "  rust    language ") { ${EVERY_FIELD} } }`);
     expect(status).toBe(200);
     expect(body.errors).toBeUndefined();
@@ -117,7 +114,7 @@ describe('news against the sandbox', () => {
     expect(body.extensions?.gateway).toMatchObject({ sandbox: true, upstreamCalls: 1 });
   });
 
-  it('searches the window asked for', async () => {
+  it('searches the window asked for', async ({ sandbox: gw }) => {
     const { body } = await gw.query('{ news(query: "rust language", dateRange: PAST_MONTH) { dateRange organicResults { date } pagination { next } searchInformation { totalResults } } }');
     expect(body.errors).toBeUndefined();
     expect(body.data!.news).toMatchObject({
@@ -128,7 +125,7 @@ describe('news against the sandbox', () => {
     expect(body.data!.news.organicResults.slice(0, 4)).toEqual([{ date: '1 day ago' }, { date: '3 days ago' }, { date: '5 days ago' }, { date: '1 week ago' }]);
   });
 
-  it('sends only the selected fields: without favicon and thumbnail the response is a small fraction of the size', async () => {
+  it('sends only the selected fields: without favicon and thumbnail the response is a small fraction of the size', async ({ sandbox: gw }) => {
     const lean = await gw.query('{ news(query: "solar power", dateRange: PAST_WEEK) { organicResults { position title link source date } } }');
     const full = await gw.query('{ news(query: "solar power", dateRange: PAST_WEEK) { organicResults { position title link source date favicon thumbnail } } }');
     expect(lean.body.errors).toBeUndefined();
@@ -142,8 +139,8 @@ describe('news against the sandbox', () => {
     expect(leanBytes * 30).toBeLessThan(fullBytes);
   });
 
-  it('makes one upstream call for the same search written differently, and one per window', async () => {
-    const before = calls();
+  it('makes one upstream call for the same search written differently, and one per window', async ({ sandbox: gw }) => {
+    const before = calls(gw);
     const { body } = await gw.query(`{
       a: news(query: "wind  farms", dateRange: PAST_WEEK) { query }
       b: news(query: " wind \u00a0 farms ", dateRange: PAST_WEEK) { searchParameters { q } }
@@ -151,49 +148,41 @@ describe('news against the sandbox', () => {
     }`);
     expect(body.errors).toBeUndefined();
     expect(body.data).toEqual({ a: { query: 'wind farms' }, b: { searchParameters: { q: 'wind farms' } }, c: { dateRange: 'PAST_DAY' } });
-    expect(calls() - before).toBe(2);
+    expect(calls(gw) - before).toBe(2);
   });
 
-  it('accepts a query of exactly 500 characters', async () => {
+  it('accepts a query of exactly 500 characters', async ({ sandbox: gw }) => {
     const { body } = await gw.query('query($q: String!) { news(query: $q) { query } }', { q: 'n'.repeat(500) });
     expect(body.errors).toBeUndefined();
     expect(body.data!.news.query).toHaveLength(500);
   });
 
-  it.each([
+  it.for([
     ['an empty query', '', 'must not be empty'],
     ['a blank query', '   \t ', 'must not be empty'],
     ['a 501-character query', 'x'.repeat(501), 'at most 500'],
     ['a query with a control character', 'bad\u0000query', 'control characters'],
-  ])('rejects %s before any upstream call', async (_label, query, message) => {
-    const before = calls();
-    const { body } = await gw.query('query($q: String!) { news(query: $q) { query } }', { q: query });
-    expect(body.data).toEqual({ news: null });
-    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'query' });
-    expect(body.errors![0]!.message).toContain(message);
-    expect(calls()).toBe(before);
+  ])('rejects %s before any upstream call', async ([_label, query, message], { sandbox: gw }) => {
+    await rejectsBeforeUpstream(gw, 'query($q: String!) { news(query: $q) { query } }', { q: query }, { field: 'news', argument: 'query', message });
   });
 
-  it.each([['"24h"'], ['LAST_YEAR'], ['null']])('rejects dateRange %s before any upstream call', async (range) => {
-    const before = calls();
+  it.for([['"24h"'], ['LAST_YEAR'], ['null']])('rejects dateRange %s before any upstream call', async ([range], { sandbox: gw }) => {
+    const before = calls(gw);
     const { body } = await gw.query(`{ news(query: "x", dateRange: ${range}) { query } }`);
     expect(body.data).toBeUndefined();
     expect(body.errors![0]!.message).toMatch(/NewsDateRange/);
-    expect(calls()).toBe(before);
+    expect(calls(gw)).toBe(before);
   });
 });
 
 describe('news against a recorded upstream', () => {
   let up: FaultUpstream;
   let gw: RunningGateway;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    up = await startFaultUpstream();
-    gw = await startGateway(upstreamEnv(up));
+    ({ up, gw: gw, close } = await startUpstreamGateway());
   });
-  afterAll(async () => {
-    await gw.close();
-    await up.close();
-  });
+  afterAll(() => close());
   afterEach(() => {
     up.calls.length = 0;
   });

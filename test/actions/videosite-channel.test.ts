@@ -1,7 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../support/fixtures.js';
 import { sampleHex } from '../../src/sandbox/identity.js';
 import { json, startFaultUpstream, upstreamEnv } from '../support/fault-upstream.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { rejectsBeforeUpstream } from '../support/assertions.js';
 
 const VIDEO = 'id: videoId link title viewCount';
 const THUMBNAIL = 'url staticUrl richUrl';
@@ -33,14 +35,9 @@ function sectionVideo(position: number, id: string, title: string, length: strin
   };
 }
 
-let gw: RunningGateway;
-beforeAll(async () => {
-  gw = await startGateway();
-});
-afterAll(() => gw.close());
 
 describe('videositeChannel against the sandbox', () => {
-  it('resolves every field of a channel asked by handle', async () => {
+  it('resolves every field of a channel asked by handle', async ({ sandbox: gw }) => {
     const url = 'https://www.videosite.example/@bridge-builders';
     const { status, body } = await gw.query(`{ videositeChannel(url: "${url}") { ${EVERY_FIELD} } }`);
     expect(status).toBe(200);
@@ -119,7 +116,7 @@ describe('videositeChannel against the sandbox', () => {
     expect(body.extensions?.gateway).toMatchObject({ sandbox: true, upstreamCalls: 1 });
   });
 
-  it('reads a channel asked by id: the lookup parameter is the id and has no handle', async () => {
+  it('reads a channel asked by id: the lookup parameter is the id and has no handle', async ({ sandbox: gw }) => {
     const { body } = await gw.query('{ videositeChannel(url: "https://www.videosite.example/channel/UCabc123def456ghi789jkl0") { channel { id: channelId handle } searchParameters { channelId channelHandle } } }');
     expect(body.errors).toBeUndefined();
     expect(body.data!.videositeChannel).toEqual({
@@ -128,7 +125,7 @@ describe('videositeChannel against the sandbox', () => {
     });
   });
 
-  it('makes one upstream call for the same URL asked twice in one operation, however it is written', async () => {
+  it('makes one upstream call for the same URL asked twice in one operation, however it is written', async ({ sandbox: gw }) => {
     const before = calls(gw);
     const { body } = await gw.query(`{
       a: videositeChannel(url: "https://www.videosite.example/@dedupe") { channel { title } }
@@ -139,7 +136,7 @@ describe('videositeChannel against the sandbox', () => {
     expect(calls(gw) - before).toBe(1);
   });
 
-  it.each([
+  it.for([
     ['', 'must not be empty'],
     ['   ', 'must not be empty'],
     ['https://www.videosite.example/watch?v=dQw4w9WgXcQ', 'must be a channel such as "@name"'],
@@ -147,13 +144,8 @@ describe('videositeChannel against the sandbox', () => {
     ['ftp://videosite.example/@name', 'must be a channel such as "@name"'],
     ['javascript:alert(1)', 'must be a channel such as "@name"'],
     [`https://www.videosite.example/${'a'.repeat(2100)}`, 'at most 2048'],
-  ])('rejects url %j before any upstream call', async (url, message) => {
-    const before = calls(gw);
-    const { body } = await gw.query('query($u: String!) { videositeChannel(url: $u) { channel { id: channelId } } }', { u: url });
-    expect(body.data).toEqual({ videositeChannel: null });
-    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'url' });
-    expect(body.errors![0]!.message).toContain(message);
-    expect(calls(gw)).toBe(before);
+  ])('rejects url %j before any upstream call', async ([url, message], { sandbox: gw }) => {
+    await rejectsBeforeUpstream(gw, 'query($u: String!) { videositeChannel(url: $u) { channel { id: channelId } } }', { u: url }, { field: 'videositeChannel', argument: 'url', message });
   });
 });
 

@@ -1,6 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../support/fixtures.js';
 import { json, startFaultUpstream, upstreamEnv } from '../support/fault-upstream.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { rejectsBeforeUpstream } from '../support/assertions.js';
 
 const VIDEO = 'id: videoId link title viewCount';
 const THUMBNAIL = 'thumbnail { url staticUrl richUrl }';
@@ -21,14 +23,9 @@ function still(url: string) {
   return { url, staticUrl: url, richUrl: null };
 }
 
-let gw: RunningGateway;
-beforeAll(async () => {
-  gw = await startGateway();
-});
-afterAll(() => gw.close());
 
 describe('videositeSearch against the sandbox', () => {
-  it('resolves every field of a search', async () => {
+  it('resolves every field of a search', async ({ sandbox: gw }) => {
     const { status, body } = await gw.query(`{ videositeSearch(query: "  sourdough   bread ") { ${EVERY_FIELD} } }`);
     expect(status).toBe(200);
     expect(body.errors).toBeUndefined();
@@ -97,7 +94,7 @@ describe('videositeSearch against the sandbox', () => {
     expect(body.extensions?.gateway).toMatchObject({ sandbox: true, upstreamCalls: 1 });
   });
 
-  it('makes one upstream call for the same query asked twice in one operation, white space aside', async () => {
+  it('makes one upstream call for the same query asked twice in one operation, white space aside', async ({ sandbox: gw }) => {
     const before = calls(gw);
     const { body } = await gw.query('{ a: videositeSearch(query: "rye  flour") { query } b: videositeSearch(query: " rye flour ") { suggestions } }');
     expect(body.errors).toBeUndefined();
@@ -105,21 +102,16 @@ describe('videositeSearch against the sandbox', () => {
     expect(calls(gw) - before).toBe(1);
   });
 
-  it.each([
+  it.for([
     ['', 'must not be empty'],
     [' \t ', 'must not be empty'],
     ['q'.repeat(501), 'at most 500'],
     ['bread\u0007', 'control characters'],
-  ])('rejects query %j before any upstream call', async (query, message) => {
-    const before = calls(gw);
-    const { body } = await gw.query('query($q: String!) { videositeSearch(query: $q) { query } }', { q: query });
-    expect(body.data).toEqual({ videositeSearch: null });
-    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'query' });
-    expect(body.errors![0]!.message).toContain(message);
-    expect(calls(gw)).toBe(before);
+  ])('rejects query %j before any upstream call', async ([query, message], { sandbox: gw }) => {
+    await rejectsBeforeUpstream(gw, 'query($q: String!) { videositeSearch(query: $q) { query } }', { q: query }, { field: 'videositeSearch', argument: 'query', message });
   });
 
-  it('accepts a query of exactly 500 characters', async () => {
+  it('accepts a query of exactly 500 characters', async ({ sandbox: gw }) => {
     const { body } = await gw.query('query($q: String!) { videositeSearch(query: $q) { query } }', { q: 'q'.repeat(500) });
     expect(body.errors).toBeUndefined();
     expect(body.data!.videositeSearch.query).toHaveLength(500);

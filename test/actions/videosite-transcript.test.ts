@@ -1,6 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { it, startUpstreamGateway } from '../support/fixtures.js';
+import { json, type FaultUpstream } from '../support/fault-upstream.js';
+import type { RunningGateway } from '../support/gateway.js';
+import { rejectsBeforeUpstream } from '../support/assertions.js';
 
 const NO_TRANSCRIPT = "The requested page doesn't exist or there are no translations available for the video.";
 const EVERY_FIELD = `
@@ -12,14 +14,9 @@ const EVERY_FIELD = `
 
 const calls = (gw: RunningGateway) => gw.gateway.sandbox!.calls.get('get_videosite_transcript') ?? 0;
 
-let gw: RunningGateway;
-beforeAll(async () => {
-  gw = await startGateway();
-});
-afterAll(() => gw.close());
 
 describe('videositeTranscript against the sandbox', () => {
-  it('resolves every field, with the title and the text apart', async () => {
+  it('resolves every field, with the title and the text apart', async ({ sandbox: gw }) => {
     const url = 'https://www.videosite.example/watch?v=zX5cV9bN3mQ';
     const { status, body } = await gw.query(`{ videositeTranscript(url: "${url}") { ${EVERY_FIELD} } }`);
     expect(status).toBe(200);
@@ -57,7 +54,7 @@ describe('videositeTranscript against the sandbox', () => {
     expect(body.extensions?.gateway).toMatchObject({ sandbox: true, upstreamCalls: 1 });
   });
 
-  it('turns the documented 400 into a NOT_FOUND error on the field while a sibling field still resolves', async () => {
+  it('turns the documented 400 into a NOT_FOUND error on the field while a sibling field still resolves', async ({ sandbox: gw }) => {
     const { status, body } = await gw.query(`{
       videositeTranscript(url: "https://www.videosite.example/watch?v=no-transcript") { title text }
       domainInfo(domain: "example.com") { domainName }
@@ -70,7 +67,7 @@ describe('videositeTranscript against the sandbox', () => {
     expect(body.errors![0]!.message).toContain(NO_TRANSCRIPT);
   });
 
-  it('makes one upstream call for the same URL asked twice in one operation', async () => {
+  it('makes one upstream call for the same URL asked twice in one operation', async ({ sandbox: gw }) => {
     const before = calls(gw);
     const { body } = await gw.query(`{
       a: videositeTranscript(url: "https://www.videosite.example/watch?v=dedupe1") { title }
@@ -81,33 +78,25 @@ describe('videositeTranscript against the sandbox', () => {
     expect(calls(gw) - before).toBe(1);
   });
 
-  it.each([
+  it.for([
     ['', 'must not be empty'],
     ['dQw4', 'must be a video link such as https://'],
     ['https://www.videosite.example/@sandboxstudio', 'must be a video link such as https://'],
     ['file:///etc/passwd', 'must be a video link such as https://'],
     ['https://www.videosite.example/watch?v=a\u0000b', 'control characters'],
-  ])('rejects url %j before any upstream call', async (url, message) => {
-    const before = calls(gw);
-    const { body } = await gw.query('query($u: String!) { videositeTranscript(url: $u) { title } }', { u: url });
-    expect(body.data).toEqual({ videositeTranscript: null });
-    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'url' });
-    expect(body.errors![0]!.message).toContain(message);
-    expect(calls(gw)).toBe(before);
+  ])('rejects url %j before any upstream call', async ([url, message], { sandbox: gw }) => {
+    await rejectsBeforeUpstream(gw, 'query($u: String!) { videositeTranscript(url: $u) { title } }', { u: url }, { field: 'videositeTranscript', argument: 'url', message });
   });
 });
 
 describe('videositeTranscript against upstream variants', () => {
   let up: FaultUpstream;
   let gwUp: RunningGateway;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    up = await startFaultUpstream();
-    gwUp = await startGateway(upstreamEnv(up));
+    ({ up, gw: gwUp, close } = await startUpstreamGateway());
   });
-  afterAll(async () => {
-    await gwUp.close();
-    await up.close();
-  });
+  afterAll(() => close());
 
   /** Answers the transcript action with `envelope` and domain_info with a minimal record. */
   function answer(envelope: Record<string, unknown>, httpStatus = 200) {

@@ -11,7 +11,8 @@ describe.skipIf(!available)('GraphiQL in headless Chromium', () => {
   let gw: RunningGateway;
   let browser: Browser;
   beforeAll(async () => {
-    gw = await startGateway();
+    // Slow transcript and photo-social lookups, for the @defer tab.
+    gw = await startGateway({ SANDBOX_LATENCY_MS: 'transcript:2500,photosocial:1200' });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
@@ -44,5 +45,27 @@ describe.skipIf(!available)('GraphiQL in headless Chromium', () => {
     expect(response).toContain('"sandbox": true');
     await page.screenshot({ path: 'test/browser/graphiql.png' });
     expect(foreign).toEqual([]);
+  });
+
+  it('shows incremental results: the @defer tab shows the company first, then the slow lookups as they arrive', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${gw.url}/graphql`);
+    await page.locator('.graphiql-execute-button').waitFor({ timeout: 20_000 });
+    const editorText = async () => (await page.locator('.graphiql-query-editor').innerText()).replace(/\u00a0/g, ' ');
+    // The tabs are draggable: a pointer click can start a drag instead of a selection.
+    await page.locator('button.graphiql-tab-button[title="CompanyFirstSlowLookupsDeferred"]').evaluate((button) => (button as HTMLButtonElement).click());
+    await expect.poll(editorText, { timeout: 10_000 }).toContain('@defer(label: "transcript")');
+
+    await page.locator('.graphiql-execute-button').click();
+    const responseText = async () => (await page.locator('.graphiql-response').innerText()).replace(/\u00a0/g, ' ');
+    // The first payload: the company and its financial profile, before the slow lookups.
+    await expect.poll(responseText, { timeout: 10_000 }).toContain('"name": "Hubspot"');
+    const early = await responseText();
+    expect(early).toContain('"symbol": "HUBS"');
+    expect(early).not.toContain('"videositeTranscript"');
+    // Then the photo-social profile (1.2 s) and the transcript (2.5 s), merged in as they arrive.
+    await expect.poll(responseText, { timeout: 15_000 }).toContain('"photosocialProfile"');
+    await expect.poll(responseText, { timeout: 15_000 }).toContain('"videositeTranscript"');
+    await page.screenshot({ path: 'test/browser/graphiql-defer.png' });
   });
 });

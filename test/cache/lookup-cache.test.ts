@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { sleep } from '../support/wait.js';
 
 const DOMAIN = (name: string) => ({ status: 200, response: { domain_name: name, domain_registered: 'yes' } });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the cross-request cache (memory)', () => {
   let up: FaultUpstream;

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
 import { startGateway } from '../support/gateway.js';
 import { REDIS_HOST, REDIS_PORT, requireRedisInCi, startRedisProxy } from '../support/redis.js';
+import { sleep } from '../support/wait.js';
 
 const redisUp = await requireRedisInCi();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(!redisUp)('the shared cache in Redis', () => {
   let up: FaultUpstream;

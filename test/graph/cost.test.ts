@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { estimateCost } from '../../src/cost/estimate.js';
 import { loadExamples } from '../../src/examples.js';
 import { schema } from '../../src/schema/index.js';
-import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
+import { json, type FaultUpstream } from '../support/fault-upstream.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { startUpstreamGateway } from '../support/fixtures.js';
 
 function cost(query: string, variables?: Record<string, unknown>, batchSize = 50, operationName?: string): number | undefined {
   return estimateCost({ schema, document: parse(query), variables, batchSize, operationName })?.cost;
@@ -151,14 +152,11 @@ describe('the cost limit over HTTP', () => {
 describe('the runtime counter', () => {
   let up: FaultUpstream;
   let gw: RunningGateway;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    up = await startFaultUpstream();
-    gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'false', COST_BUDGET: '21' }));
+    ({ up, gw: gw, close } = await startUpstreamGateway({ CACHE_ENABLED: 'false', COST_BUDGET: '21' }));
   });
-  afterAll(async () => {
-    await gw.close();
-    await up.close();
-  });
+  afterAll(() => close());
 
   it('a list longer than `first` is cut at `first`: the calls made stay within the estimate', async () => {
     const ids = Array.from({ length: 30 }, (_, i) => `video${String(i).padStart(5, '0')}`);

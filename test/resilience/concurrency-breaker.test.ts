@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { codeOf, domain, domainQuery, healthz, json, ok, rig, sleep, timed, until, type Rig } from './support.js';
+import { codeOf, domain, domainQuery, healthz, json, ok, rig, sleep, timed, until, } from './support.js';
 
 let r: Awaited<ReturnType<typeof rig>> | undefined;
 afterEach(async () => {
@@ -10,10 +10,13 @@ afterEach(async () => {
 describe('concurrency bound', () => {
   it('a burst: at most UPSTREAM_MAX_IN_FLIGHT at the upstream, the queue waits, the excess fails fast', async () => {
     // One client here: its share is the whole bound (the fair shares have tests of their own).
-    r = await rig({ UPSTREAM_MAX_IN_FLIGHT: '2', UPSTREAM_MAX_IN_FLIGHT_PER_CLIENT: '2', UPSTREAM_MAX_QUEUED: '2', UPSTREAM_TIMEOUT_MS: '3000' }, (call, _req, res) => {
-      setTimeout(() => ok(call, res), 300);
-    });
+    // The upstream holds its answers until the excess has failed (10 s at most): had the excess waited
+    // for a slot instead of failing fast, it would fail only after answers (no race with the clock).
     const answeredWhenFailed: number[] = [];
+    r = await rig({ UPSTREAM_MAX_IN_FLIGHT: '2', UPSTREAM_MAX_IN_FLIGHT_PER_CLIENT: '2', UPSTREAM_MAX_QUEUED: '2', UPSTREAM_TIMEOUT_MS: '20000' }, async (call, _req, res) => {
+      await until(() => answeredWhenFailed.length >= 4, 10_000).catch(() => undefined);
+      ok(call, res);
+    });
     const burst = Array.from({ length: 8 }, () =>
       timed(() => r!.gw.query(domainQuery())).then((res) => {
         if (res.body.errors) answeredWhenFailed.push(r!.load.answered);
@@ -35,7 +38,6 @@ describe('concurrency bound', () => {
     expect(answeredWhenFailed.every((answered) => answered === 0)).toBe(true);
     expect(r.load.peak).toBe(2);
     expect(r.domainCalls()).toBe(4);
-    expect(Math.max(...succeeded.map((res) => res.ms))).toBeLessThan(2500);
     expect(r.gw.gateway.upstreamStatus()).toMatchObject({ inFlight: 0, queued: 0 });
   });
 
@@ -76,7 +78,6 @@ describe('circuit breaker per action', () => {
     expect(codeOf(open)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', action: 'domain_info' });
     expect(open.body.errors![0]!.message).toMatch(/not calling it for now/);
     expect(r.domainCalls()).toBe(3);
-    expect(open.ms).toBeLessThan(500);
     console.info(`[timing] breaker open: failed fast in ${open.ms.toFixed(1)} ms (with a sibling lookup resolving)`);
     const breakers = (await healthz(r.gw)).upstream.breakers;
     expect(breakers.domain_info).toMatchObject({ state: 'open', consecutiveFailures: 3 });
@@ -121,8 +122,7 @@ describe('circuit breaker per action', () => {
     for (let i = 0; i < 3; i += 1) expect(codeOf(await r.gw.query(domainQuery()))).toMatchObject({ code: 'UPSTREAM_TIMEOUT' });
     const fast = await timed(() => r!.gw.query(domainQuery()));
     expect(codeOf(fast)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
-    expect(r.domainCalls()).toBe(3);
-    expect(fast.ms).toBeLessThan(1000); // failed fast: no call was made, the bound only catches a wait
+    expect(r.domainCalls()).toBe(3); // failed fast: no call was made (a wait would have ended in UPSTREAM_TIMEOUT)
   });
 
   it.each([

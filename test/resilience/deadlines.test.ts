@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { codeOf, domain, domainQuery, json, ok, rig, sleep, timed, until, type Rig } from './support.js';
+import { codeOf, domain, domainQuery, json, ok, rig, sleep, timed, until, } from './support.js';
 
 let r: Awaited<ReturnType<typeof rig>> | undefined;
 afterEach(async () => {
@@ -15,8 +15,10 @@ describe('deadlines', () => {
     expect(codeOf(res)).toMatchObject({ code: 'UPSTREAM_TIMEOUT', action: 'domain_info' });
     expect(res.body.errors![0]!.message).toMatch(/within 300 ms/);
     expect(r.domainCalls()).toBe(1);
+    // The deadline is the behaviour: not before it (a lower bound cannot flake), and long before the
+    // test's own 30 s timeout, the only other end of a call that never answers (a generous bound).
     expect(res.ms).toBeGreaterThanOrEqual(280);
-    expect(res.ms).toBeLessThan(2000);
+    expect(res.ms).toBeLessThan(10_000);
     console.info(`[timing] hang before headers, 300 ms deadline: answered in ${res.ms.toFixed(0)} ms`);
   });
 
@@ -28,12 +30,12 @@ describe('deadlines', () => {
     const res = await timed(() => r!.gw.query(domainQuery()));
     expect(codeOf(res)).toMatchObject({ code: 'UPSTREAM_TIMEOUT', action: 'domain_info' });
     expect(r.domainCalls()).toBe(1);
-    expect(res.ms).toBeLessThan(2000);
+    expect(res.ms).toBeLessThan(10_000); // generous: only the deadline ends a stalled body before the test times out
     console.info(`[timing] stall mid-body, 300 ms deadline: answered in ${res.ms.toFixed(0)} ms`);
   });
 
   it('the operation deadline: the fast field resolves, the slow one is null with UPSTREAM_TIMEOUT, within the deadline', async () => {
-    r = await rig({ UPSTREAM_TIMEOUT_MS: '5000', OPERATION_TIMEOUT_MS: '300' }, (call, req, res) => {
+    r = await rig({ UPSTREAM_TIMEOUT_MS: '60000', OPERATION_TIMEOUT_MS: '300' }, (call, _req, res) => {
       if (call.action === 'domain_info') return; // never answers
       ok(call, res);
     });
@@ -43,14 +45,16 @@ describe('deadlines', () => {
     expect(res.body.errors).toHaveLength(1);
     expect(codeOf(res)).toMatchObject({ code: 'UPSTREAM_TIMEOUT', action: 'domain_info' });
     expect(r.up.calls).toHaveLength(2);
-    expect(res.ms).toBeLessThan(1500); // far below the 5 s call timeout
-    console.info(`[timing] operation deadline 300 ms (call timeout 5 s): answered in ${res.ms.toFixed(0)} ms`);
+    expect(res.ms).toBeLessThan(10_000); // generous, and far below the 60 s call timeout: the operation deadline ended it
+    console.info(`[timing] operation deadline 300 ms (call timeout 60 s): answered in ${res.ms.toFixed(0)} ms`);
   });
 
   it('a client that disconnects cancels the upstream call its operation waits on', async () => {
+    // The upstream would answer after 20 s and the call deadline is 60 s: a close within the test's
+    // time can only be the cancellation.
     const seen: { closedAt?: number; answered?: boolean } = {};
-    r = await rig({ UPSTREAM_TIMEOUT_MS: '5000' }, (_call, _req, res) => {
-      const timer = setTimeout(() => json(res, 200, { status: 200, response: { domain_name: 'late' } }), 3000);
+    r = await rig({ UPSTREAM_TIMEOUT_MS: '60000' }, (_call, _req, res) => {
+      const timer = setTimeout(() => json(res, 200, { status: 200, response: { domain_name: 'late' } }), 20_000);
       res.on('close', () => {
         clearTimeout(timer);
         seen.closedAt = performance.now();
@@ -58,7 +62,6 @@ describe('deadlines', () => {
       });
     });
     const controller = new AbortController();
-    const started = performance.now();
     const request = fetch(`${r.gw.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -68,9 +71,8 @@ describe('deadlines', () => {
     await until(() => r!.domainCalls() === 1);
     controller.abort();
     expect(await request).toBeInstanceOf(Error);
-    await until(() => seen.closedAt !== undefined, 2000);
+    await until(() => seen.closedAt !== undefined, 10_000);
     expect(seen.answered).toBe(false); // the upstream saw its socket closed before it answered
-    expect(seen.closedAt! - started).toBeLessThan(2000);
     expect(r.domainCalls()).toBe(1);
     await until(() => r!.gw.gateway.upstreamStatus().inFlight === 0);
     expect(r.gw.logs.join('\n')).toMatch(/cancelled because the client went away/);
@@ -78,7 +80,7 @@ describe('deadlines', () => {
 
   it('a lookup still waiting for a slot when the operation deadline passes fails with UPSTREAM_TIMEOUT, without a call', async () => {
     r = await rig(
-      { UPSTREAM_TIMEOUT_MS: '5000', OPERATION_TIMEOUT_MS: '300', UPSTREAM_MAX_IN_FLIGHT: '1', UPSTREAM_MAX_QUEUED: '5' },
+      { UPSTREAM_TIMEOUT_MS: '60000', OPERATION_TIMEOUT_MS: '300', UPSTREAM_MAX_IN_FLIGHT: '1', UPSTREAM_MAX_QUEUED: '5' },
       () => undefined,
     );
     // One slot: domain_info takes it and hangs; get_crm_owners waits in the queue until the deadline.
@@ -87,7 +89,7 @@ describe('deadlines', () => {
     expect(codeOf(res)).toMatchObject({ code: 'UPSTREAM_TIMEOUT', action: 'domain_info' });
     expect(codeOf(res, 'crmOwners')).toMatchObject({ code: 'UPSTREAM_TIMEOUT', action: 'get_crm_owners' });
     expect(r.up.calls.map((call) => call.action)).toEqual(['domain_info']);
-    expect(res.ms).toBeLessThan(1500);
+    expect(res.ms).toBeLessThan(10_000); // generous, and far below the 60 s call timeout
     await sleep(50);
     expect(r.gw.gateway.upstreamStatus()).toMatchObject({ inFlight: 0, queued: 0 });
   });

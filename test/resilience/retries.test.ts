@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway } from '../support/gateway.js';
-import { codeOf, domainQuery, expectNoSecrets, FAULT_TOKEN, healthz, json, ok, resettingFront, rig, sleep, timed, type Rig } from './support.js';
+import { codeOf, domainQuery, expectNoSecrets, FAULT_TOKEN, healthz, json, ok, resettingFront, rig, sleep, type Rig } from './support.js';
 
 let r: Awaited<ReturnType<typeof rig>> | undefined;
 afterEach(async () => {
@@ -15,21 +15,20 @@ const retryLines = (rig: Rig) => rig.gw.logs.filter((line) => line.includes('"ms
 describe('retries: only where the request provably never ran, or the upstream asked for it', () => {
   it('503 then 200: retried once, one success', async () => {
     let n = 0;
-    r = await rig({}, (call, req, res) => (++n === 1 ? res.writeHead(503, { 'retry-after': '0' }).end() : ok(call, res)));
-    const res = await timed(() => r!.gw.query(domainQuery('retry.example.com')));
+    r = await rig({}, (call, _req, res) => (++n === 1 ? res.writeHead(503, { 'retry-after': '0' }).end() : ok(call, res)));
+    const res = await r.gw.query(domainQuery('retry.example.com'));
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data).toEqual({ domainInfo: { domainName: 'retry.example.com' } });
     expect(r.domainCalls()).toBe(2);
     expect(retryLines(r)).toHaveLength(1);
-    expect(res.ms).toBeLessThan(2000);
   });
 
   it('503 whose retry-after does not fit in the deadline: not retried', async () => {
     r = await rig({}, (_call, _req, res) => json(res, 503, { status: 503, response: null, error: 'Maintenance' }, { 'retry-after': '5' }));
-    const res = await timed(() => r!.gw.query(domainQuery()));
+    const res = await r.gw.query(domainQuery());
     expect(codeOf(res)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', action: 'domain_info' });
     expect(r.domainCalls()).toBe(1);
-    expect(res.ms).toBeLessThan(1000);
+    expect(retryLines(r)).toHaveLength(0); // no wait for a retry that could not be made in time
   });
 
   it('503 without retry-after: not retried (no sign of when the upstream is back)', async () => {
@@ -41,10 +40,10 @@ describe('retries: only where the request provably never ran, or the upstream as
 
   it('503 with retry-after every time: at most UPSTREAM_MAX_RETRIES retries', async () => {
     r = await rig({ UPSTREAM_MAX_RETRIES: '2', UPSTREAM_TIMEOUT_MS: '2000' }, (_call, _req, res) => res.writeHead(503, { 'retry-after': '0' }).end());
-    const res = await timed(() => r!.gw.query(domainQuery()));
+    const res = await r.gw.query(domainQuery());
     expect(codeOf(res)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
     expect(r.domainCalls()).toBe(3);
-    expect(res.ms).toBeLessThan(2000);
+    expect(retryLines(r)).toHaveLength(2);
   });
 
   it('a connection reset before the request was written is retried, and the retry succeeds', async () => {
@@ -74,11 +73,10 @@ describe('retries: only where the request provably never ran, or the upstream as
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const gw = await startGateway({ ACTION_BASE_URL: `http://127.0.0.1:${port}`, ACTION_TOKEN: FAULT_TOKEN, UPSTREAM_TIMEOUT_MS: '1000', UPSTREAM_RETRY_BACKOFF_MS: '20', UPSTREAM_MAX_RETRIES: '2' });
     try {
-      const res = await timed(() => gw.query(domainQuery()));
+      const res = await gw.query(domainQuery());
       expect(codeOf(res)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', action: 'domain_info' });
       expect(gw.logs.filter((line) => line.includes('"msg":"upstream call failed"'))).toHaveLength(3);
       expect(gw.logs.filter((line) => line.includes('retrying upstream call'))).toHaveLength(2);
-      expect(res.ms).toBeLessThan(2000);
       expectNoSecrets(gw, res.text);
     } finally {
       await gw.close();
@@ -87,11 +85,10 @@ describe('retries: only where the request provably never ran, or the upstream as
 
   it('a connection reset after the request was written is NOT retried: one call, UPSTREAM_UNAVAILABLE', async () => {
     r = await rig({}, (_call, req) => req.socket.destroy());
-    const res = await timed(() => r!.gw.query(domainQuery()));
+    const res = await r.gw.query(domainQuery());
     expect(codeOf(res)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', action: 'domain_info' });
     expect(r.domainCalls()).toBe(1);
     expect(retryLines(r)).toHaveLength(0);
-    expect(res.ms).toBeLessThan(1000);
   });
 
   it('a 500 is NOT retried (the request ran upstream and may have been charged)', async () => {
@@ -122,16 +119,18 @@ describe('retries: only where the request provably never ran, or the upstream as
 
 describe('rate limits: the upstream budget is respected without touching it', () => {
   it('429 with a short retry-after: retried once, within the deadline', async () => {
-    let n = 0;
-    r = await rig({ UPSTREAM_TIMEOUT_MS: '3000' }, (call, _req, res) =>
-      ++n === 1 ? json(res, 429, { status: 429, response: null, error: 'Too many requests' }, { 'retry-after': '1' }) : ok(call, res),
-    );
-    const res = await timed(() => r!.gw.query(domainQuery('later.example.com')));
-    expect(res.body.errors).toBeUndefined();
+    const arrivals: number[] = [];
+    r = await rig({ UPSTREAM_TIMEOUT_MS: '3000' }, (call, _req, res) => {
+      arrivals.push(performance.now());
+      if (arrivals.length === 1) json(res, 429, { status: 429, response: null, error: 'Too many requests' }, { 'retry-after': '1' });
+      else ok(call, res);
+    });
+    const res = await r.gw.query(domainQuery('later.example.com'));
+    expect(res.body.errors).toBeUndefined(); // answered, so within the 3 s deadline
     expect(res.body.data).toEqual({ domainInfo: { domainName: 'later.example.com' } });
     expect(r.domainCalls()).toBe(2);
-    expect(res.ms).toBeGreaterThanOrEqual(1000);
-    expect(res.ms).toBeLessThan(3000);
+    // The wait is the behaviour: the retry came no sooner than retry-after said (a lower bound cannot flake).
+    expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(950);
   });
 
   it('429 with a long retry-after: RATE_LIMITED with retryAfter, and the next call fails at once without an upstream call', async () => {
@@ -141,14 +140,13 @@ describe('rate limits: the upstream budget is respected without touching it', ()
     const first = await r.gw.query(domainQuery());
     expect(codeOf(first)).toMatchObject({ code: 'RATE_LIMITED', action: 'domain_info', retryAfter: 30 });
     expect(r.domainCalls()).toBe(1);
-    const next = await timed(() => r!.gw.query(`{ domainInfo(domain: "a.example.com") { domainName } crmOwners(portal: "1") { id: ownerId } }`));
+    const next = await r.gw.query(`{ domainInfo(domain: "a.example.com") { domainName } crmOwners(portal: "1") { id: ownerId } }`);
     expect(next.body.data).toEqual({ domainInfo: null, crmOwners: null });
     expect(codeOf(next)).toMatchObject({ code: 'RATE_LIMITED', action: 'domain_info' });
     expect(codeOf(next, 'crmOwners')).toMatchObject({ code: 'RATE_LIMITED', action: 'get_crm_owners' });
     expect(codeOf(next)!.retryAfter).toBeGreaterThanOrEqual(28);
     expect(codeOf(next)!.retryAfter).toBeLessThanOrEqual(30);
-    expect(r.up.calls).toHaveLength(1);
-    expect(next.ms).toBeLessThan(1500); // refused without a call: no wait for the 30 s
+    expect(r.up.calls).toHaveLength(1); // refused without a call (a wait for the 30 s would end in UPSTREAM_TIMEOUT)
     expect(r.gw.logs.some((line) => line.includes('upstream rate limit spent'))).toBe(true);
     expect((await healthz(r.gw)).upstream.rateLimit).toMatchObject({ level: 'out', holding: true });
   });
@@ -160,12 +158,11 @@ describe('rate limits: the upstream budget is respected without touching it', ()
     );
     const first = await r.gw.query(domainQuery());
     expect(first.body.errors).toBeUndefined();
-    const held = await timed(() => r!.gw.query(domainQuery()));
+    const held = await r.gw.query(domainQuery());
     expect(codeOf(held)).toMatchObject({ code: 'RATE_LIMITED', action: 'domain_info' });
     expect(codeOf(held)!.retryAfter).toBeGreaterThanOrEqual(1);
     expect(codeOf(held)!.retryAfter).toBeLessThanOrEqual(3);
-    expect(r.domainCalls()).toBe(1);
-    expect(held.ms).toBeLessThan(1500); // refused without a call, well before the 3 s reset
+    expect(r.domainCalls()).toBe(1); // refused without a call (FAST's 300 ms call deadline is far below the 3 s reset)
     const status = (await healthz(r.gw)).upstream.rateLimit;
     expect(status).toMatchObject({ limit: 20, remaining: 0, holding: true, level: 'out' });
     expect(Date.parse(status.resetAt)).toBeGreaterThan(Date.now());

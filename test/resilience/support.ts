@@ -6,6 +6,7 @@ import { FAULT_TOKEN, json, startFaultUpstream, upstreamEnv, type FaultUpstream,
 import { startGateway, type GraphQLResponse, type RunningGateway } from '../support/gateway.js';
 
 export { FAULT_TOKEN, json, upstreamEnv };
+export { sleep, until } from '../support/wait.js';
 
 /** Small settings so the suite stays fast; each test overrides what it exercises. */
 export const FAST = {
@@ -102,15 +103,6 @@ export async function healthz(gw: RunningGateway): Promise<Record<string, any>> 
   return (await res.json()) as Record<string, any>;
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-export async function until(check: () => boolean, timeoutMs = 3000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('condition not met in time');
-    await sleep(5);
-  }
-}
 
 /**
  * A TCP front for the upstream that resets the first `resets` connections during the handshake

@@ -173,8 +173,12 @@ describe('concurrency limiter', () => {
     const deadline = { at: Date.now() + 5000, ms: 5000 };
     const release1 = await limiter.acquire('a', deadline);
     const order: number[] = [];
-    const second = limiter.acquire('a', deadline).then((release) => (order.push(2), release));
-    const third = limiter.acquire('a', deadline).then((release) => (order.push(3), release));
+    const inOrder = (n: number) => (release: () => void) => {
+      order.push(n);
+      return release;
+    };
+    const second = limiter.acquire('a', deadline).then(inOrder(2));
+    const third = limiter.acquire('a', deadline).then(inOrder(3));
     await expect(limiter.acquire('a', deadline)).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
     expect({ inFlight: limiter.inFlight, queued: limiter.queued }).toEqual({ inFlight: 1, queued: 2 });
     release1();

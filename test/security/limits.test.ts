@@ -139,9 +139,10 @@ describe('operation limits, each one alone (the others raised)', () => {
 
   it('a 200-fragment chain, each spreading the next twice (2^200 aliases once expanded) → 400 MAX_ALIASES_EXCEEDED, fast', async () => {
     const fragments = Array.from({ length: 200 }, (_, i) => `fragment F${i} on Query { t${i}: __typename ${i < 199 ? `...F${i + 1} ...F${i + 1}` : ''} }`).join('\n');
+    // Expanded, the chain would never finish: answering at all (in a generous 10 s) shows each fragment was measured once.
     const started = performance.now();
     const res = await refused(`{ ...F0 }\n${fragments}`, 'MAX_ALIASES_EXCEEDED');
-    expect(performance.now() - started).toBeLessThan(2000);
+    expect(performance.now() - started).toBeLessThan(10_000);
     expect(res.body.errors!.map((e) => e.extensions!.code)).toContain('MAX_ROOT_FIELDS_EXCEEDED');
   });
 

@@ -1,5 +1,5 @@
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { it } from '../support/fixtures.js';
 import { hashApiKey } from '../../src/security/api-keys.js';
 import { MemoryRateLimiter } from '../../src/security/rate-limit.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
@@ -67,48 +67,32 @@ describe('MemoryRateLimiter', () => {
 const redisUp = await requireRedisInCi();
 
 describe.skipIf(!redisUp)('per-client rate limit in Redis (shared by gateway processes)', () => {
-  const prefix = `lookup-graph:test:rate:${process.pid}:${Date.now()}:`;
-  const redis = new Redis('redis://127.0.0.1:6379', { lazyConnect: true });
-  afterAll(async () => {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await redis.del(...keys);
-    redis.disconnect();
-  });
-
-  it('two gateways share one budget; the counter lives in Redis under the prefix and expires', async () => {
-    const env = { CLIENT_RATE_LIMIT_PER_MINUTE: '3', REDIS_URL: 'redis://127.0.0.1:6379', RATE_LIMIT_REDIS_PREFIX: prefix };
+  it('two gateways share one budget; the counter lives in Redis under the prefix and expires', async ({ redis, startGateway }) => {
+    const env = { CLIENT_RATE_LIMIT_PER_MINUTE: '3', ...redis.env, CACHE_ENABLED: 'false' };
+    const prefix = redis.env.RATE_LIMIT_REDIS_PREFIX!;
     const one = await startGateway(env);
     const two = await startGateway(env);
-    try {
-      expect((await one.query(QUERY)).status).toBe(200);
-      expect((await two.query(QUERY)).status).toBe(200);
-      expect((await one.query(QUERY)).status).toBe(200);
-      await expectLimited(two);
-      await expectLimited(one);
-      const keys = await redis.keys(`${prefix}*`);
-      expect(keys).toHaveLength(1);
-      expect(Number(await redis.get(keys[0]!))).toBe(5);
-      const ttl = await redis.pttl(keys[0]!);
-      expect(ttl).toBeGreaterThan(0);
-      expect(ttl).toBeLessThanOrEqual(60_000);
-      expect(one.logs.join('\n')).not.toMatch(/counting in memory/);
-    } finally {
-      await one.close();
-      await two.close();
-    }
+    expect((await one.query(QUERY)).status).toBe(200);
+    expect((await two.query(QUERY)).status).toBe(200);
+    expect((await one.query(QUERY)).status).toBe(200);
+    await expectLimited(two);
+    await expectLimited(one);
+    const keys = await redis.client.keys(`${prefix}*`);
+    expect(keys).toHaveLength(1);
+    expect(Number(await redis.client.get(keys[0]!))).toBe(5);
+    const ttl = await redis.client.pttl(keys[0]!);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+    expect(one.logs.join('\n')).not.toMatch(/counting in memory/);
   });
 });
 
 describe('Redis unreachable', () => {
-  it('falls back to counting in memory and says so: never unlimited, never a crash', async () => {
+  it('falls back to counting in memory and says so: never unlimited, never a crash', async ({ startGateway }) => {
     const gw = await startGateway({ CLIENT_RATE_LIMIT_PER_MINUTE: '2', REDIS_URL: 'redis://127.0.0.1:1' });
-    try {
-      expect((await gw.query(QUERY)).status).toBe(200);
-      expect((await gw.query(QUERY)).status).toBe(200);
-      await expectLimited(gw);
-      expect(gw.logs.join('\n')).toMatch(/rate limit: Redis unreachable; counting in memory/);
-    } finally {
-      await gw.close();
-    }
+    expect((await gw.query(QUERY)).status).toBe(200);
+    expect((await gw.query(QUERY)).status).toBe(200);
+    await expectLimited(gw);
+    expect(gw.logs.join('\n')).toMatch(/rate limit: Redis unreachable; counting in memory/);
   });
 });

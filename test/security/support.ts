@@ -1,12 +1,10 @@
 import { request as httpRequest } from 'node:http';
 import { expect } from 'vitest';
 import { FAULT_TOKEN } from '../support/fault-upstream.js';
-import type { GraphQLResponse, RunningGateway } from '../support/gateway.js';
+import type { GraphQLResponse, } from '../support/gateway.js';
 
 /** Upstream calls the gateway's built-in sandbox has answered so far, all actions together. */
-export function sandboxCalls(gw: RunningGateway): number {
-  return [...gw.gateway.sandbox!.calls.values()].reduce((sum, n) => sum + n, 0);
-}
+export { sandboxCalls } from '../support/assertions.js';
 
 /** Nothing a client must never see: tokens, stacks, file positions, field suggestions. */
 export function expectNoLeak(text: string, secrets: string[] = []) {

@@ -16,20 +16,7 @@ export function sumSelections(
   /** false: stay at this level (fields' own selections are not visited; fragments still are). */
   intoFields = true,
 ): number {
-  const memo = new Map<string, number>();
-  const visiting = new Set<string>();
-  const fragmentSum = (name: string): number => {
-    const known = memo.get(name);
-    if (known !== undefined) return known;
-    if (visiting.has(name)) return Infinity;
-    const fragment = fragments(name);
-    if (!fragment) return 0; // an unknown fragment is KnownFragmentNamesRule's to report
-    visiting.add(name);
-    const value = sum(fragment.selectionSet);
-    visiting.delete(name);
-    memo.set(name, value);
-    return value;
-  };
+  const fragmentSum = measureFragments(fragments, (selectionSet) => sum(selectionSet));
   const sum = (selectionSet: SelectionSetNode): number => {
     let total = 0;
     for (const selection of selectionSet.selections) {
@@ -48,20 +35,7 @@ export function sumSelections(
  * their subtrees. A fragment that spreads itself is Infinity deep.
  */
 export function selectionDepth(set: SelectionSetNode, fragments: FragmentLookup, counts: (field: FieldNode) => boolean = () => true): number {
-  const memo = new Map<string, number>();
-  const visiting = new Set<string>();
-  const fragmentDepth = (name: string): number => {
-    const known = memo.get(name);
-    if (known !== undefined) return known;
-    if (visiting.has(name)) return Infinity;
-    const fragment = fragments(name);
-    if (!fragment) return 0;
-    visiting.add(name);
-    const value = depth(fragment.selectionSet);
-    visiting.delete(name);
-    memo.set(name, value);
-    return value;
-  };
+  const fragmentDepth = measureFragments(fragments, (selectionSet) => depth(selectionSet));
   const depth = (selectionSet: SelectionSetNode): number => {
     let deepest = 0;
     for (const selection of selectionSet.selections) {
@@ -79,4 +53,26 @@ export function selectionDepth(set: SelectionSetNode, fragments: FragmentLookup,
     return deepest;
   };
   return depth(set);
+}
+
+/**
+ * Measures a named fragment's selection set with `measure`, once per fragment (memoised). A
+ * fragment that spreads itself, directly or through others, measures Infinity; an unknown one 0
+ * (KnownFragmentNamesRule reports it).
+ */
+function measureFragments(fragments: FragmentLookup, measure: (set: SelectionSetNode) => number): (name: string) => number {
+  const memo = new Map<string, number>();
+  const visiting = new Set<string>();
+  return (name) => {
+    const known = memo.get(name);
+    if (known !== undefined) return known;
+    if (visiting.has(name)) return Infinity;
+    const fragment = fragments(name);
+    if (!fragment) return 0;
+    visiting.add(name);
+    const value = measure(fragment.selectionSet);
+    visiting.delete(name);
+    memo.set(name, value);
+    return value;
+  };
 }

@@ -23,8 +23,8 @@ export function useOperationLimits(limits: OperationLimits, options: { introspec
     maxRootFieldsRule(limits.maxRootFields),
     maxDirectivesRule(limits.maxDirectives),
     ...(options.introspection ? [] : [noIntrospectionRule]),
-    // COST BUDGET: the query cost analysis (COST_LIMIT_EXCEEDED, HTTP 400) goes here, as one more
-    // rule of this list, so it also runs before the specified rules and before any upstream call.
+    // The cost budget (COST_LIMIT_EXCEEDED) is not one of these rules: it needs the variables, so
+    // src/cost/plugin.ts checks it when the operation is about to execute, still before any upstream call.
   ];
   const parse = parseWithTokenLimit(limits.maxTokens);
   const verdicts = new WeakMap<DocumentNode, readonly GraphQLError[]>();

@@ -19,9 +19,7 @@ export function deadlineError(action: string, deadline: CallDeadline, where: str
   return new ActionError('UPSTREAM_TIMEOUT', `The upstream did not answer within ${deadline.ms} ms (${where})`, { action });
 }
 
-export function cancelledError(action: string): ActionError {
-  return new ActionError('UPSTREAM_UNAVAILABLE', 'The lookup was cancelled because the client went away', { action });
-}
+export { cancelledError } from '../errors.js';
 
 /** Waits `ms`; rejects with `onAbort()` as soon as `signal` aborts. */
 export function sleep(ms: number, signal: AbortSignal | undefined, onAbort: () => Error): Promise<void> {

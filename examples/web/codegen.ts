@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import type { CodegenConfig } from '@graphql-codegen/cli';
+import { addTypenameSelectionDocumentTransform } from '@graphql-codegen/client-preset';
+
+/**
+ * Types and persisted documents for the app's operations (src/graphql/*.graphql), generated from the
+ * gateway's committed schema. `npm run codegen` (run by dev and build) regenerates src/gql/ and
+ * persisted-documents.json.
+ */
+const SCHEMA = '../../schema/schema.graphql';
+
+// The @defer directive comes from the gateway's printed schema once it declares it; until then from
+// graphql/client-directives.graphql. Never both: a directive defined twice is an error.
+const schemaDeclaresDefer = /^directive @defer\b/m.test(readFileSync(SCHEMA, 'utf8'));
+
+const config: CodegenConfig = {
+  schema: schemaDeclaresDefer ? [SCHEMA] : [SCHEMA, 'graphql/client-directives.graphql'],
+  documents: ['src/graphql/**/*.graphql'],
+  ignoreNoDocuments: false,
+  generates: {
+    'src/gql/': {
+      preset: 'client',
+      presetConfig: {
+        // persisted-documents.json: { "sha256:<hex>": document }, and each document carries its hash.
+        persistedDocuments: true,
+        fragmentMasking: false,
+      },
+      // urql's Graphcache needs __typename: put it in the persisted documents themselves, since in
+      // trusted-documents mode the gateway runs the stored document, not what the client would send.
+      documentTransforms: [addTypenameSelectionDocumentTransform],
+      config: {
+        // The gateway's custom scalars; strictScalars makes codegen fail on one that is not mapped.
+        strictScalars: true,
+        scalars: {
+          ID: { input: 'string', output: 'string' },
+          Date: { input: 'string', output: 'string' },
+          DateTime: { input: 'string', output: 'string' },
+          SafeInt: { input: 'number', output: 'number' },
+          URL: { input: 'string', output: 'string' },
+          JSON: { input: 'import("../json").JsonValue', output: 'import("../json").JsonValue' },
+        },
+        enumsAsTypes: true,
+        useTypeImports: true,
+      },
+    },
+  },
+};
+
+export default config;

@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+/**
+ * `npm run example` (from the repository root): the gateway on the sandbox and the example app.
+ *
+ *   npm run example                 gateway on :4000, Vite dev server on :5173 (full documents)
+ *   npm run example -- --persisted  gateway with TRUSTED_DOCUMENTS_FILE=examples/web/persisted-documents.json,
+ *                                   the production build served by `vite preview` on :4173
+ *
+ * The app calls /graphql on its own origin and Vite proxies it to the gateway, so no CORS is needed.
+ * Ctrl-C stops both.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const app = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+const persisted = process.argv.includes('--persisted');
+const port = process.env.PORT ?? '4000';
+const gatewayUrl = `http://127.0.0.1:${port}`;
+
+if (!existsSync(`${app}node_modules/.bin/vite`)) {
+  console.log('== installing the example app (examples/web) from its lock file');
+  const install = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: app, stdio: 'inherit' });
+  if (install.status !== 0) process.exit(install.status ?? 1);
+}
+
+const children = [];
+const run = (name, args, cwd, env) => {
+  // Each child leads its own process group, so stopping it stops what npm started under it.
+  const child = spawn('npm', args, { cwd, stdio: 'inherit', env: { ...process.env, ...env }, detached: true });
+  child.on('exit', (code) => {
+    console.log(`== ${name} exited (${code})`);
+    stop(code ?? 0);
+  });
+  children.push(child);
+};
+const stop = (code) => {
+  for (const child of children) {
+    if (child.exitCode !== null) continue;
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      child.kill('SIGTERM');
+    }
+  }
+  process.exitCode = code;
+};
+process.on('SIGINT', () => stop(0));
+process.on('SIGHUP', () => stop(0));
+process.on('SIGTERM', () => stop(0));
+
+run('gateway', ['start'], root, {
+  PORT: port,
+  SANDBOX_LATENCY_MS: process.env.SANDBOX_LATENCY_MS ?? '300', // the transcripts visibly arrive after the videos
+  ...(persisted ? { TRUSTED_DOCUMENTS_FILE: `${app}persisted-documents.json` } : {}),
+});
+if (persisted) {
+  const build = spawnSync('npm', ['run', 'build'], { cwd: app, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  if (build.status !== 0) stop(build.status ?? 1);
+  else run('app', ['run', 'preview', '--', '--host', '127.0.0.1'], app, { GATEWAY_URL: gatewayUrl });
+  console.log('== open http://127.0.0.1:4173 (persisted documents only; the gateway refuses any other operation)');
+} else {
+  run('app', ['run', 'dev', '--', '--host', '127.0.0.1'], app, { GATEWAY_URL: gatewayUrl });
+  console.log('== open http://127.0.0.1:5173 (the gateway\'s GraphiQL stays at http://127.0.0.1:4000/graphql)');
+}

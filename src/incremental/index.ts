@@ -1,0 +1,135 @@
+/**
+ * Incremental delivery (@defer, @stream): which operations take the incremental executor, and the
+ * directives the schema declares so that clients and codegen validate against them.
+ */
+import { BREAK, DirectiveLocation, GraphQLBoolean, GraphQLDirective, GraphQLError, GraphQLInt, GraphQLNonNull, GraphQLString, Kind, visit, type DocumentNode } from 'graphql';
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
+import { useExecutionCancellation, type Plugin } from 'graphql-yoga';
+
+// The same names, places and arguments (with their defaults) as the directives the executor reads
+// (@graphql-tools/utils, which @graphql-yoga/plugin-defer-stream also declares when a schema lacks
+// them), described for this gateway.
+export const GraphQLDeferDirective = new GraphQLDirective({
+  name: 'defer',
+  description:
+    'Delivers this fragment in a later payload (multipart/mixed or text/event-stream), so a slow lookup inside it does not hold the rest of the response. Lookups shared with the rest of the operation are still made once.',
+  locations: [DirectiveLocation.FRAGMENT_SPREAD, DirectiveLocation.INLINE_FRAGMENT],
+  args: {
+    if: { type: new GraphQLNonNull(GraphQLBoolean), defaultValue: true, description: 'Deferred when true (the default); false delivers the fragment with its parent.' },
+    label: { type: GraphQLString, description: 'A name, unique in the operation, that the payload delivering this fragment carries.' },
+  },
+});
+
+export const GraphQLStreamDirective = new GraphQLDirective({
+  name: 'stream',
+  description:
+    'Delivers the items of this list field one payload at a time as their lookups finish, after the first `initialCount` items.',
+  locations: [DirectiveLocation.FIELD],
+  args: {
+    if: { type: new GraphQLNonNull(GraphQLBoolean), defaultValue: true, description: 'Streamed when true (the default); false delivers the list whole.' },
+    label: { type: GraphQLString, description: 'A name, unique in the operation, that the payloads of this list carry.' },
+    initialCount: { type: GraphQLInt, defaultValue: 0, description: 'How many items come in the payload of the list itself, before streaming starts.' },
+  },
+});
+
+/** The directive names that make an operation incremental. */
+const INCREMENTAL = new Set([GraphQLDeferDirective.name, GraphQLStreamDirective.name]);
+
+// Yoga hands the same DocumentNode to every request with the same text: each document is scanned once.
+const scanned = new WeakMap<DocumentNode, boolean>();
+
+/**
+ * Whether a document uses @defer or @stream anywhere (operations and fragments alike). Those
+ * operations run on the executor that delivers incrementally; every other one keeps the
+ * graphql-jit fast path. `if: false` still counts: the incremental executor then answers in one
+ * payload, exactly as the directive says.
+ */
+export function usesIncrementalDelivery(document: DocumentNode): boolean {
+  let found = scanned.get(document);
+  if (found === undefined) {
+    found = false;
+    visit(document, {
+      [Kind.DIRECTIVE](node) {
+        if (INCREMENTAL.has(node.name.value)) {
+          found = true;
+          return BREAK;
+        }
+        return undefined;
+      },
+    });
+    scanned.set(document, found);
+  }
+  return found;
+}
+
+/** The media types Yoga delivers incremental results in (its multipart and SSE result processors). */
+const INCREMENTAL_MEDIA_TYPES = ['multipart/mixed', 'text/event-stream'];
+
+/** Whether the Accept header (absent means any) admits multipart/mixed or text/event-stream. */
+export function acceptsIncremental(accept: string | null): boolean {
+  for (const part of (accept || '*/*').toLowerCase().split(',')) {
+    const [type = '', subtype = ''] = part.split(';')[0]!.trim().split('/');
+    for (const wanted of INCREMENTAL_MEDIA_TYPES) {
+      const [wantedType, wantedSubtype] = wanted.split('/');
+      if ((type === '*' || type === wantedType) && (subtype === '*' || subtype === wantedSubtype)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * @defer and @stream: the validation rules of Yoga's defer-stream plugin, the executor's
+ * cancellation when the client goes away, and a clear refusal, before anything is looked up, of an
+ * incremental operation whose client accepts neither incremental transport (Yoga would otherwise
+ * execute it, pay for its lookups, and answer an empty 406).
+ */
+export function incrementalDelivery(maskError: (error: unknown, message: string) => Error) {
+  return [useDeferStream(), useExecutionCancellation(), refuseWithoutIncrementalAccept(), maskIncrementalErrors(maskError)];
+}
+
+/** What an error that is neither coded nor GraphQL's own says instead of its message (Yoga's default). */
+const MASKED_MESSAGE = 'Unexpected error.';
+
+/**
+ * Yoga masks the errors of a payload's top-level `errors` only; the errors of deferred fragments and
+ * streamed items travel in `incremental[].errors`. They go through the same maskError, so they carry
+ * their code (and `path`) and never an internal message.
+ */
+function maskIncrementalErrors(maskError: (error: unknown, message: string) => Error): Plugin {
+  return {
+    onExecute({ args }) {
+      if (!usesIncrementalDelivery(args.document)) return undefined; // the graphql-jit path pays nothing here
+      return {
+        onExecuteDone() {
+          return {
+            onNext({ result, setResult }) {
+              if (!('incremental' in result) || !result.incremental?.some((part) => part.errors?.length)) return;
+              const incremental = result.incremental.map((part) =>
+                part.errors?.length ? { ...part, errors: part.errors.map((error) => maskError(error, MASKED_MESSAGE) as GraphQLError) } : part,
+              );
+              setResult({ ...result, incremental } as typeof result);
+            },
+          };
+        },
+      };
+    },
+  };
+}
+
+function refuseWithoutIncrementalAccept(): Plugin {
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      if (!usesIncrementalDelivery(args.document)) return;
+      const request = (args.contextValue as { request?: Request }).request;
+      if (acceptsIncremental(request?.headers.get('accept') ?? null)) return;
+      setResultAndStopExecution({
+        errors: [
+          new GraphQLError(
+            'This operation uses @defer or @stream, whose results come in several payloads: send "Accept: multipart/mixed" or "Accept: text/event-stream", or remove the directives.',
+            { extensions: { code: 'INCREMENTAL_DELIVERY_NOT_ACCEPTED', accepted: INCREMENTAL_MEDIA_TYPES, http: { status: 406 } } },
+          ),
+        ],
+      });
+    },
+  };
+}

@@ -1,0 +1,161 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { startStaticProxy, type StaticProxy } from '../support/static-proxy.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// In CI the browser is installed by .ci/run, so a missing one is a failure there, not a skip.
+const available = existsSync(CHROMIUM) || process.env.CI === 'true';
+const APP = fileURLToPath(new URL('../../examples/web/', import.meta.url));
+// Screenshots for the README: SCREENSHOTS=docs npx vitest run test/browser/web-example.test.ts
+const SCREENSHOTS = process.env.SCREENSHOTS;
+
+/**
+ * The example app (examples/web), built as for production (persisted documents only), served with
+ * /graphql proxied to a gateway that runs ONLY the app's persisted documents, driven in Chromium.
+ */
+describe.skipIf(!available)('the example app in headless Chromium, against a trusted-documents-only gateway', () => {
+  let gw: RunningGateway;
+  let limited: RunningGateway;
+  let app: StaticProxy;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    // vitest sets NODE_ENV=test, which would make Vite build a development bundle.
+    const npm = (...args: string[]) =>
+      execFileSync('npm', args, { cwd: APP, stdio: 'pipe', timeout: 240_000, env: { ...process.env, NODE_ENV: 'production', VITE_PERSISTED_DOCUMENTS: 'true' } });
+    // Its own lock file, as CI has it: install once per machine, then build (codegen, tsc, vite).
+    if (!existsSync(`${APP}node_modules/.bin/vite`)) npm('install', '--no-audit', '--no-fund');
+    npm('run', 'build');
+    const env = { TRUSTED_DOCUMENTS_FILE: `${APP}persisted-documents.json`, SANDBOX_LATENCY_MS: 'transcript:1500,*:400', LOG_LEVEL: 'warn' };
+    gw = await startGateway(env);
+    limited = await startGateway({ ...env, CLIENT_RATE_LIMIT_PER_MINUTE: '1' });
+    app = await startStaticProxy(`${APP}dist`, gw.url);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    });
+  }, 300_000);
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    await gw?.close();
+    await limited?.close();
+  });
+
+  async function open(path: string): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    await page.goto(`${app.url}/${path}`);
+    return page;
+  }
+  const shot = async (page: Page, name: string) => {
+    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
+  };
+
+  it('the gateway refuses anything but the app\'s documents', async () => {
+    const res = await gw.query('{ domainInfo(domain: "example.com") { domainName } }');
+    expect(res.body.errors?.[0]?.extensions?.code).toBe('PERSISTED_QUERY_ONLY');
+  });
+
+  it('Company: firmographics, the stock and the domain record in one request, with the upstream calls it cost', async () => {
+    const page = await open('#/company');
+    const sent: string[] = [];
+    page.on('request', (r) => r.url().includes('/graphql') && sent.push(r.url() + (r.postData() ?? '')));
+    await page.getByTestId('mode').filter({ hasText: 'persisted documents' }).waitFor();
+    await page.getByTestId('company').getByText('Hubspot').first().waitFor({ timeout: 15_000 });
+    await expect.poll(() => page.getByTestId('stock').innerText()).toContain('HUBS');
+    expect(await page.getByTestId('stock').innerText()).toMatch(/\$742\.3/);
+    expect(await page.getByTestId('domain-record').innerText()).toContain('hubspot.com');
+    await expect.poll(() => page.getByTestId('upstream-calls').innerText()).toBe('3');
+    await shot(page, 'example-company');
+
+    // A URL is reduced to its domain; one more request, by hash.
+    await page.locator('input[name=domain]').fill('https://www.apple.com/iphone/');
+    await page.getByRole('button', { name: 'Look up' }).click();
+    await expect.poll(() => page.getByTestId('stock').innerText(), { timeout: 15_000 }).toContain('AAPL');
+    expect(sent.length).toBeGreaterThan(0);
+    for (const request of sent) {
+      expect(request).toContain('sha256');
+      expect(request).not.toContain('query CompanyPage');
+    }
+    await page.close();
+  });
+
+  it('Profile viewer: ticking a field adds it to the selection, and the response grows by it', async () => {
+    const page = await open('#/profile');
+    const fields = page.getByTestId('profile-fields');
+    await fields.locator('[data-field=fullName]').waitFor({ timeout: 15_000 });
+    expect(await fields.locator('[data-field=mediaCount]').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('bytes').innerText()).toMatch(/B from the gateway vs 12,575 B/);
+    const before = Number((await page.getByTestId('bytes').innerText()).match(/^([\d,]+) B/)![1]!.replace(/,/g, ''));
+
+    const variables: Array<Record<string, unknown>> = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname === '/graphql' && url.searchParams.get('variables')) variables.push(JSON.parse(url.searchParams.get('variables')!));
+    });
+    await page.locator('input[name=mediaCount]').check();
+    await fields.locator('[data-field=mediaCount]').waitFor({ timeout: 15_000 });
+    expect(variables.at(-1)).toMatchObject({ mediaCount: true, fullName: true, pronouns: false });
+    await expect.poll(async () => Number((await page.getByTestId('bytes').innerText()).match(/^([\d,]+) B/)![1]!.replace(/,/g, ''))).toBeGreaterThan(before);
+    await shot(page, 'example-profile');
+
+    await page.locator('input[name=fullName]').uncheck();
+    await expect.poll(() => fields.locator('[data-field=fullName]').count()).toBe(0);
+    await page.close();
+  });
+
+  it('Video: the videos paint first, each deferred transcript appears when it arrives', async () => {
+    const page = await open('#/video');
+    await page.getByTestId('video').first().waitFor({ timeout: 20_000 });
+    // First paint: videos without their transcripts yet (each transcript is another upstream call).
+    expect(await page.getByTestId('transcript-pending').count()).toBeGreaterThan(0);
+    expect(await page.getByTestId('transcript').count()).toBe(0);
+    await page.getByTestId('transcript').first().waitFor({ timeout: 20_000 });
+    await expect.poll(() => page.getByTestId('transcript-pending').count(), { timeout: 20_000 }).toBe(0);
+    expect(await page.getByTestId('transcript').first().innerText()).toContain('Zippers are everywhere');
+    await shot(page, 'example-video');
+    await page.close();
+  });
+
+  it('NOT_FOUND renders inline, by its code', async () => {
+    const page = await open('#/video');
+    await page.getByLabel('Video lookup').selectOption('transcript');
+    await page.getByLabel('Query or URL').fill('https://www.videosite.example/watch?v=no-transcript');
+    await page.getByRole('button', { name: 'Go' }).click();
+    const notFound = page.getByTestId('transcript-result').locator('[data-code=NOT_FOUND]');
+    await notFound.waitFor({ timeout: 15_000 });
+    expect(await notFound.innerText()).toContain('Not found');
+    await page.close();
+  });
+
+  it('COST_LIMIT_EXCEEDED renders with the estimate and the budget', async () => {
+    const page = await open('#/video');
+    await page.getByLabel('Video lookup').selectOption('channel');
+    await page.locator('input[name=allTranscripts]').check();
+    const cost = page.locator('[data-code=COST_LIMIT_EXCEEDED]');
+    await cost.waitFor({ timeout: 15_000 });
+    expect(await cost.innerText()).toMatch(/cost up to \d+ upstream calls; the budget is 50/);
+    await shot(page, 'example-errors');
+    await page.close();
+  });
+
+  it('RATE_LIMITED renders with a countdown from retryAfter', async () => {
+    app.target = limited.url;
+    try {
+      const first = await open('#/company');
+      await first.getByTestId('company').waitFor({ timeout: 15_000 });
+      await first.close();
+      const second = await open('#/company');
+      const rateLimited = second.locator('[data-code=RATE_LIMITED]');
+      await rateLimited.waitFor({ timeout: 15_000 });
+      expect(await rateLimited.innerText()).toMatch(/retry in \d+ s/);
+      await second.close();
+    } finally {
+      app.target = gw.url;
+    }
+  });
+});
