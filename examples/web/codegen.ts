@@ -13,6 +13,10 @@ const SCHEMA = '../../schema/schema.graphql';
 // graphql/client-directives.graphql. Never both: a directive defined twice is an error.
 const schemaDeclaresDefer = /^directive @defer\b/m.test(readFileSync(SCHEMA, 'utf8'));
 
+// The gateway's scalar map (schema/client/codegen-scalars.json, printed with the schema), with JSON
+// narrowed to the app's JsonValue instead of unknown.
+const gatewayScalars = JSON.parse(readFileSync('../../schema/client/codegen-scalars.json', 'utf8')) as Record<string, { input: string; output: string }>;
+
 const config: CodegenConfig = {
   schema: schemaDeclaresDefer ? [SCHEMA] : [SCHEMA, 'graphql/client-directives.graphql'],
   documents: ['src/graphql/**/*.graphql'],
@@ -32,11 +36,8 @@ const config: CodegenConfig = {
         // The gateway's custom scalars; strictScalars makes codegen fail on one that is not mapped.
         strictScalars: true,
         scalars: {
+          ...gatewayScalars,
           ID: { input: 'string', output: 'string' },
-          Date: { input: 'string', output: 'string' },
-          DateTime: { input: 'string', output: 'string' },
-          SafeInt: { input: 'number', output: 'number' },
-          URL: { input: 'string', output: 'string' },
           JSON: { input: 'import("../json").JsonValue', output: 'import("../json").JsonValue' },
         },
         enumsAsTypes: true,
