@@ -11,6 +11,10 @@ import { lookup } from './loader.js';
 
 /** How the built-in sandbox answers the action. */
 export interface SandboxAnswer {
+  /** The action's name in SANDBOX_LATENCY_MS (e.g. "transcript:2500"). */
+  shortName: string;
+  /** Its delay under SANDBOX_LATENCY=realistic: the order of magnitude the live service shows, for demos. */
+  realisticLatencyMs: number;
   /** Body fields the live service requires (all of them, in practice). */
   required: string[];
   /** The envelope minus `status`: `response` and any sibling the action sends. */

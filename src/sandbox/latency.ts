@@ -18,20 +18,8 @@ export interface SandboxLatency {
   byAction: Record<string, number>;
 }
 
-/** Short names for the actions, as SANDBOX_LATENCY_MS may spell them. */
-export const ACTION_SHORT_NAMES: Record<string, string> = {
-  domain: 'domain_info',
-  photosocial: 'get_photosocial_profile',
-  channel: 'get_videosite_channel',
-  transcript: 'get_videosite_transcript',
-  news: 'get_search_news',
-  professionalnet: 'get_professionalnet_profile',
-  company: 'get_company_object',
-  videosearch: 'run_videosite_search',
-  financial: 'company_financial_profile',
-  crm: 'get_crm_owners',
-  microblog: 'search_microblog_posts',
-};
+/** Short names for the actions, as SANDBOX_LATENCY_MS may spell them (each descriptor's sandbox.shortName). */
+export const ACTION_SHORT_NAMES: Record<string, string> = Object.fromEntries(Object.entries(SANDBOX_ACTIONS).map(([action, sandbox]) => [sandbox.shortName, action]));
 
 /**
  * Named profiles. `realistic` gives the orders of magnitude the live service shows (hundreds of
@@ -42,19 +30,7 @@ export const LATENCY_PROFILES: Record<string, SandboxLatency> = {
   fast: { defaultMs: 0, byAction: {} },
   realistic: {
     defaultMs: 400,
-    byAction: {
-      domain_info: 300,
-      get_company_object: 400,
-      company_financial_profile: 500,
-      get_crm_owners: 300,
-      get_videosite_channel: 800,
-      get_photosocial_profile: 1200,
-      get_professionalnet_profile: 1500,
-      search_microblog_posts: 1500,
-      get_search_news: 1800,
-      run_videosite_search: 2000,
-      get_videosite_transcript: 2500,
-    },
+    byAction: Object.fromEntries(Object.entries(SANDBOX_ACTIONS).map(([action, sandbox]) => [action, sandbox.realisticLatencyMs])),
   },
 };
 

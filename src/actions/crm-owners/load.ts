@@ -15,7 +15,7 @@ export const crmOwnersAction = defineLookup<string, Raw[]>({
   parse: (envelope) => objects(responseArray(envelope, GET_CRM_OWNERS)),
   ttlSeconds: 300,
   namesSymbols: false,
-  sandbox: { required: ['crm_portal'], respond: (b) => ({ response: crmOwners(String(b.crm_portal)) }) },
+  sandbox: { shortName: 'crm', realisticLatencyMs: 300, required: ['crm_portal'], respond: (b) => ({ response: crmOwners(String(b.crm_portal)) }) },
 });
 
 export function loadCrmOwners(ctx: GatewayContext, portal: string): Promise<Raw[]> {

@@ -21,7 +21,7 @@ export const domainInfoAction = defineLookup<string, DomainRecordSource>({
   parse: (envelope, domain) => ({ raw: responseObject(envelope, DOMAIN_INFO), requestedDomain: domain }),
   ttlSeconds: 6 * 3600,
   namesSymbols: true, // its company link leads to a ticker
-  sandbox: { required: ['domain'], respond: (b) => ({ response: domainInfo(String(b.domain)) }) },
+  sandbox: { shortName: 'domain', realisticLatencyMs: 300, required: ['domain'], respond: (b) => ({ response: domainInfo(String(b.domain)) }) },
 });
 
 /** `domain` must already be validated and canonical (lower-case ASCII). */

@@ -30,7 +30,7 @@ export const videositeChannelAction = defineLookup<string, ChannelSource>({
   ttlSeconds: 1800,
   namesSymbols: false,
   lists: CHANNEL_LISTS,
-  sandbox: { required: ['url'], respond: (b) => ({ response: videositeChannel(String(b.url)) }) },
+  sandbox: { shortName: 'channel', realisticLatencyMs: 800, required: ['url'], respond: (b) => ({ response: videositeChannel(String(b.url)) }) },
 });
 
 /** `url` must already be canonical (requireChannelUrl / canonicalChannelUrl). */
