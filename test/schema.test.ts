@@ -25,3 +25,10 @@ describe('schema', () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe('directives', () => {
+  it('keeps the specified directives beside @fresh, @defer and @stream', () => {
+    const names = schema.getDirectives().map((directive) => directive.name);
+    for (const name of ['include', 'skip', 'deprecated', 'specifiedBy', 'oneOf', 'fresh', 'defer', 'stream']) expect(names).toContain(name);
+  });
+});

@@ -1,4 +1,4 @@
-import { GraphQLSchema, lexicographicSortSchema } from 'graphql';
+import { GraphQLSchema, isSpecifiedDirective, lexicographicSortSchema, specifiedDirectives } from 'graphql';
 import { GraphQLDeferDirective, GraphQLStreamDirective } from '../incremental/index.js';
 import { builder } from './builder.js';
 import { FreshDirective, withFreshReads } from '../cache/fresh.js';
@@ -17,5 +17,5 @@ import '../actions/videosite-shared/node.js';
  */
 const built = builder.toSchema({ directives: [FreshDirective] }).toConfig();
 export const schema = withFreshReads(
-  lexicographicSortSchema(new GraphQLSchema({ ...built, directives: [...built.directives, GraphQLDeferDirective, GraphQLStreamDirective] })),
+  lexicographicSortSchema(new GraphQLSchema({ ...built, directives: [...specifiedDirectives, ...built.directives.filter((d) => !isSpecifiedDirective(d)), GraphQLDeferDirective, GraphQLStreamDirective] })),
 );
