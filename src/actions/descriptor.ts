@@ -22,8 +22,11 @@ export interface SandboxAnswer {
 }
 
 
-/** Everything the gateway knows about one action, K being the canonical key of one lookup. */
-export interface ActionDescriptor<K = any, V = any> {
+/**
+ * Everything the gateway knows about one action, K being the canonical key of one lookup. K defaults
+ * to `never` (keys are only passed in), so a bare `ActionDescriptor` accepts any action's descriptor.
+ */
+export interface ActionDescriptor<K = never, V = unknown> {
   /** The upstream action name (the last path segment of its URL). */
   action: string;
   /** The Query field that looks the action up. */

@@ -34,7 +34,10 @@ const states = new WeakMap<object, FreshState>();
 
 function stateOf(usage: object): FreshState {
   let state = states.get(usage);
-  if (!state) states.set(usage, (state = { depth: 0, wanted: new Set(), dispatched: new Set() }));
+  if (!state) {
+    state = { depth: 0, wanted: new Set(), dispatched: new Set() };
+    states.set(usage, state);
+  }
   return state;
 }
 

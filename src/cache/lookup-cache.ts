@@ -143,7 +143,7 @@ export class LookupCache {
       const [fromUpstream, others] = await Promise.all([
         this.callUpstream(action, fresh, fetchMissing).then(async (outcomes) => {
           if (this.store) await Promise.all(outcomes.map((outcome) => this.remember(action, fingerprint, outcome)));
-          outcomes.forEach((outcome) => this.observe(action, outcome.source));
+          for (const outcome of outcomes) this.observe(action, outcome.source);
           return outcomes;
         }),
         rest.length > 0 ? this.fetchMany(action, fingerprint, rest, fetchMissing, waiter) : Promise.resolve([]),

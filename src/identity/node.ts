@@ -18,6 +18,9 @@ import { ActionError, badInput } from '../upstream/errors.js';
 import { nodeId, parseNodeKey, type NodeKey } from './global-id.js';
 import { markNodeType, originOf } from './origin.js';
 
+/** The schema types of the gateway's builder, which every ref passed in here belongs to. */
+type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+
 export const Node = builder.nodeInterfaceRef();
 
 interface NodeDefinition {
@@ -31,7 +34,7 @@ function notFound(typename: string, action: string): ActionError {
   return new ActionError('NOT_FOUND', `No ${typename} has this id any more: the ${action} result no longer holds it`, { action });
 }
 
-function idField<T extends object>(ref: ObjectRef<any, T>, typename: string, keyOf: (source: T) => NodeKey): void {
+function idField<T extends object>(ref: ObjectRef<Types, T>, typename: string, keyOf: (source: T) => NodeKey): void {
   ref.addInterfaces([Node]);
   builder.objectFields(ref, (t) => ({
     id: t.id({
@@ -47,7 +50,7 @@ function idField<T extends object>(ref: ObjectRef<any, T>, typename: string, key
  * the root field checks its argument.
  */
 export function lookupNode<T extends object>(
-  ref: ObjectRef<any, T>,
+  ref: ObjectRef<Types, T>,
   options: { action: string; keyOf: (source: T) => string; load: (ctx: GatewayContext, key: string) => Promise<T> },
 ): void {
   const typename = ref.name;
@@ -66,7 +69,7 @@ export function contentKey(item: object): string {
  * parent result that `load` returns.
  */
 export function itemNode<T extends object, P>(
-  ref: ObjectRef<any, T>,
+  ref: ObjectRef<Types, T>,
   options: {
     action: string;
     itemKey: (item: T) => string | null;
@@ -95,7 +98,7 @@ export function itemNode<T extends object, P>(
 }
 
 /** Interfaces whose implementations are nodes (e.g. VideositeVideo) implement Node too, with the same `id`. */
-export function nodeInterface<T extends object>(ref: InterfaceRef<any, T>): void {
+export function nodeInterface<T extends object>(ref: InterfaceRef<Types, T>): void {
   ref.addInterfaces([Node]);
   builder.interfaceFields(ref, (t) => ({
     id: t.id({

@@ -81,7 +81,9 @@ describe('Breakers: one client cannot trip them for everyone', () => {
 
   it('opens the shared breaker when several clients see every input fail', () => {
     const breakers = new Breakers(options);
-    ['A', 'B', 'A'].forEach((client, i) => fail(breakers, call(client, `in-${i}`)));
+    ['A', 'B', 'A'].forEach((client, i) => {
+      fail(breakers, call(client, `in-${i}`));
+    });
     expect(() => breakers.acquire(call('C', 'new'))).toThrow(/not calling it for now/);
   });
 

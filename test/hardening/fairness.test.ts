@@ -11,7 +11,10 @@ const p99 = (values: number[]) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil(0.99 * sorted.length) - 1)] ?? 0;
 };
 let seq = 0;
-const fresh = (prefix: string) => `${prefix}-${(seq += 1)}-${Date.now()}.example`;
+const fresh = (prefix: string) => {
+  seq += 1;
+  return `${prefix}-${seq}-${Date.now()}.example`;
+};
 const lookup = (name: string) => `{ domainInfo(domain: "${name}") { domainName } }`;
 
 let up: FaultUpstream | undefined;

@@ -27,11 +27,11 @@ const EVERY_NODE = /* GraphQL */ `{
 }`;
 
 function collect(value: unknown, out: Array<Record<string, unknown>> = []): Array<Record<string, unknown>> {
-  if (Array.isArray(value)) value.forEach((item) => collect(item, out));
+  if (Array.isArray(value)) for (const item of value) collect(item, out);
   else if (value && typeof value === 'object') {
     const object = value as Record<string, unknown>;
     if (typeof object.id === 'string' && typeof object.__typename === 'string') out.push(object);
-    Object.values(object).forEach((child) => collect(child, out));
+    for (const child of Object.values(object)) collect(child, out);
   }
   return out;
 }

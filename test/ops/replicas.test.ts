@@ -31,7 +31,10 @@ const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 function zipf(n: number): () => number {
   const cdf: number[] = [];
   let total = 0;
-  for (let k = 1; k <= n; k++) cdf.push((total += 1 / k));
+  for (let k = 1; k <= n; k++) {
+    total += 1 / k;
+    cdf.push(total);
+  }
   return () => {
     const u = Math.random() * total;
     let lo = 0;
@@ -111,8 +114,12 @@ describe('three replicas behind HAProxy, sharing Redis', () => {
       MAX_CONNECTIONS_PER_ADDRESS: '0',
       LOG_LEVEL: 'warn',
     });
-    const startReplica = (i: number) => (replicas[i] = startBuilt(env(ports[i]!)));
-    ports.forEach((_, i) => startReplica(i));
+    const startReplica = (i: number) => {
+      replicas[i] = startBuilt(env(ports[i]!));
+    };
+    ports.forEach((_, i) => {
+      startReplica(i);
+    });
 
     const cfg = join(dir, 'haproxy.cfg');
     writeFileSync(

@@ -16,6 +16,11 @@ const SYMBOL = /^\^?[A-Z0-9][A-Z0-9.\-=]{0,14}$/;
 /** A share class written with a dot, slash or space ("BRK.B", "BRK/B", "BRK B"): one to three class letters that are not an exchange suffix. */
 const SHARE_CLASS = /^([A-Z]{1,5})[./ ]([A-C]|K)$/;
 
+
+/** Control characters, shown as "?" in error messages. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point: they are kept out of the message
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
+
 /**
  * The canonical form of one stock symbol, as the financial upstream writes symbols: upper-case, a
  * leading "$" (cashtag) dropped, an index keeps its "^" ("^GSPC"), a share class is written with a
@@ -25,8 +30,7 @@ export function canonicalSymbol(argument: string, value: string): string {
   const trimmed = value.trim().toUpperCase().replace(/^\$/, '').replace(/\s+/g, ' ');
   const symbol = trimmed.replace(SHARE_CLASS, '$1-$2');
   if (!SYMBOL.test(symbol)) {
-    // eslint-disable-next-line no-control-regex
-    throw badInput(`"${argument}" must hold stock symbols such as AAPL, BRK-B or ^GSPC, got "${value.trim().slice(0, 20).replace(/[\u0000-\u001f\u007f]/g, '?')}"`, { argument });
+    throw badInput(`"${argument}" must hold stock symbols such as AAPL, BRK-B or ^GSPC, got "${value.trim().slice(0, 20).replace(CONTROL_CHARACTERS, '?')}"`, { argument });
   }
   return symbol;
 }

@@ -19,9 +19,6 @@ const USERNAME = /^[a-z0-9._]{1,30}$/;
 /** First path segments of the site that are not profiles (a post, a reel, the explore page...). */
 const NOT_PROFILES = new Set(['p', 'reel', 'reels', 'tv', 'explore', 'accounts', 'direct', 'about', 'legal', 'developer', 'web', 'challenge']);
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are kept out of the message
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
-
 /**
  * Checks a username and returns its canonical form: lower-case (usernames are case-insensitive),
  * 1 to 30 letters, digits, "." or "_", reduced from what people paste: "@natgeo", a profile URL with

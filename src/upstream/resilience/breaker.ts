@@ -74,7 +74,8 @@ export class CircuitBreaker {
       if (ticket.probe || this.state === 'half-open') this.state = 'closed';
       return;
     }
-    this.failedInputs.add(input ?? `#${(this.anonymous += 1)}`);
+    if (input === undefined) this.anonymous += 1;
+    this.failedInputs.add(input ?? `#${this.anonymous}`);
     this.failedClients.add(client ?? '');
     if (this.failedInputs.size > 10_000) this.failedInputs.clear();
     this.failures = this.failedInputs.size;
