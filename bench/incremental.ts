@@ -29,7 +29,11 @@ export async function measureDefer(origin: string, samples: number, tag: string)
   const whole: number[] = [];
   let failures = 0;
   for (let i = 0; i < samples; i++) {
-    const video = (id: string) => `${tag}${id}${i}`.replace(/[^A-Za-z0-9]/g, '').padEnd(11, '0').slice(-11);
+    const video = (id: string) =>
+      `${tag}${id}${i}`
+        .replace(/[^A-Za-z0-9]/g, '')
+        .padEnd(11, '0')
+        .slice(-11);
     // With @defer.
     let started = Date.now();
     let res = await fetch(`${origin}/graphql`, {

@@ -29,7 +29,12 @@ export async function throughput(origin: string, next: (i: number) => Request, c
       while (performance.now() < until) {
         const request = next(counter++);
         try {
-          const res = await pool.request({ path: request.path, method: 'POST', headers: { 'content-type': 'application/json', ...request.headers }, body: request.body });
+          const res = await pool.request({
+            path: request.path,
+            method: 'POST',
+            headers: { 'content-type': 'application/json', ...request.headers },
+            body: request.body,
+          });
           const text = await res.body.text();
           bytes += text.length;
           if (res.statusCode !== 200 || text.includes('"errors"')) errors += 1;
@@ -53,7 +58,12 @@ export async function sequentialLatency(origin: string, next: (i: number) => Req
   for (let i = 0; i < count; i++) {
     const request = next(i);
     const started = performance.now();
-    const res = await pool.request({ path: request.path, method: 'POST', headers: { 'content-type': 'application/json', ...request.headers }, body: request.body });
+    const res = await pool.request({
+      path: request.path,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...request.headers },
+      body: request.body,
+    });
     const text = await res.body.text();
     samples.push(performance.now() - started);
     if (res.statusCode !== 200 || text.includes('"errors"')) errors += 1;
@@ -77,7 +87,12 @@ export async function runAll(origin: string, requests: Request[], concurrency: n
     Array.from({ length: concurrency }, async () => {
       while (next < requests.length) {
         const request = requests[next++]!;
-        const res = await pool.request({ path: request.path, method: 'POST', headers: { 'content-type': 'application/json', ...request.headers }, body: request.body });
+        const res = await pool.request({
+          path: request.path,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...request.headers },
+          body: request.body,
+        });
         const text = await res.body.text();
         if (res.statusCode !== 200 || text.includes('"errors"')) errors += 1;
       }

@@ -53,11 +53,17 @@ const graphql = (query: string, variables?: Record<string, unknown>): Request =>
 // Frontends send one document with variables; Yoga parses and validates it once.
 const DOMAIN_DOCUMENT = 'query Domain($domain: String!) { domainInfo(domain: $domain) { domainName isRegistered expiresOn registrar { name } nameServers } }';
 
-console.log(`Lookup Graph benchmark: ${settings.rounds} rounds of ${settings.roundMs} ms, concurrency ${settings.concurrency}, sandbox latency ${settings.sandboxLatencyMs} ms${CAN_PIN ? ', servers on CPU 0, load on CPU 1' : ''}`);
+console.log(
+  `Lookup Graph benchmark: ${settings.rounds} rounds of ${settings.roundMs} ms, concurrency ${settings.concurrency}, sandbox latency ${settings.sandboxLatencyMs} ms${CAN_PIN ? ', servers on CPU 0, load on CPU 1' : ''}`,
+);
 const bare = await startServer('bench/servers/bare-yoga.ts', {});
 const bareUnguarded = await startServer('bench/servers/bare-yoga.ts', { BARE_YOGA_BODY_GUARD: 'off' });
 const passthrough = await startServer('bench/servers/passthrough.ts', { UPSTREAM_ORIGIN: sandbox.origin });
-const restRequest = (domain: string): Request => ({ path: '/v1/action/domain_info', body: JSON.stringify({ domain }), headers: { authorization: `Bearer ${SANDBOX_TOKEN}` } });
+const restRequest = (domain: string): Request => ({
+  path: '/v1/action/domain_info',
+  body: JSON.stringify({ domain }),
+  headers: { authorization: `Bearer ${SANDBOX_TOKEN}` },
+});
 const gateway = await startServer('bench/servers/gateway.ts', gatewayEnv);
 // (h) the same gateway with tracing on: every request sampled, spans exported over OTLP/HTTP
 // (protobuf) to a sink in this process that reads and drops them.
@@ -174,19 +180,79 @@ const rows: string[][] = [
   ['(a) bare Yoga `{ __typename }`', `${med('a').toFixed(0)} req/s`, 'baseline', '', `${failures.a}`],
   ['(a) bare Yoga without its body guard (`maxRequestBodySize: false`)', `${med('a2').toFixed(0)} req/s`, 'stricter baseline', '', `${failures.a2}`],
   ['(a) direct REST call to the sandbox (sequential)', `${median(restLatencies).toFixed(3)} ms`, 'baseline', '', '0'],
-  ['(b) cached 5-field photo-social profile', `${med('b').toFixed(0)} req/s`, `${pct(med('b') / med('a'))} of (a), ${pct(med('b') / med('a2'))} of unguarded`, '≥ 80%', `${failures.b}`],
-  ['(c) cached full profile, every field', `${med('c').toFixed(0)} req/s`, `${pct(med('c') / med('a'))} of (a), ${pct(med('c') / med('a2'))} of unguarded`, '≥ 40%', `${failures.c}`],
-  ['(d) floor: a bare node:http pass-through proxy to the sandbox', `${median(hopLatencies).toFixed(3)} ms`, `+${(median(hopLatencies) - median(restLatencies)).toFixed(3)} ms over REST: the extra hop alone`, '', '0'],
-  ['(d) uncached lookup through the gateway (sequential)', `${median(gatewayLatencies).toFixed(3)} ms`, `+${overhead.toFixed(3)} ms over REST, +${(median(gatewayLatencies) - median(hopLatencies)).toFixed(3)} ms over the pass-through`, '≤ 1 ms', `${failures.d}`],
-  ['(e) ten symbols in one operation (cached)', `${med('e').toFixed(0)} req/s`, `${pct(med('e') / med('a'))} of (a); cold: ${coldSymbolCalls} upstream call`, '1 call', `${failures.e}`],
-  ['(f) Zipf over 1,000 domains, one process', `${((zipfCalls / settings.zipfOperations) * 1000).toFixed(0)} calls / 1,000 ops`, `${zipfCalls} calls for ${distinct} distinct inputs`, '≤ distinct', `${failures.f}`],
-  ['(h) tracing on (OTLP http/protobuf, all sampled): cached 5-field profile', `${med('h').toFixed(0)} req/s`, `${pct(med('h') / med('b'))} of (b), tracing off`, '', `${failures.h}`],
-  ['(h) tracing on: uncached lookup (sequential)', `${median(tracedLatencies).toFixed(3)} ms`, `+${(median(tracedLatencies) - median(gatewayLatencies)).toFixed(3)} ms over (d), tracing off; ${otlpExports} OTLP exports received`, '', `${failures.h2}`],
+  [
+    '(b) cached 5-field photo-social profile',
+    `${med('b').toFixed(0)} req/s`,
+    `${pct(med('b') / med('a'))} of (a), ${pct(med('b') / med('a2'))} of unguarded`,
+    '≥ 80%',
+    `${failures.b}`,
+  ],
+  [
+    '(c) cached full profile, every field',
+    `${med('c').toFixed(0)} req/s`,
+    `${pct(med('c') / med('a'))} of (a), ${pct(med('c') / med('a2'))} of unguarded`,
+    '≥ 40%',
+    `${failures.c}`,
+  ],
+  [
+    '(d) floor: a bare node:http pass-through proxy to the sandbox',
+    `${median(hopLatencies).toFixed(3)} ms`,
+    `+${(median(hopLatencies) - median(restLatencies)).toFixed(3)} ms over REST: the extra hop alone`,
+    '',
+    '0',
+  ],
+  [
+    '(d) uncached lookup through the gateway (sequential)',
+    `${median(gatewayLatencies).toFixed(3)} ms`,
+    `+${overhead.toFixed(3)} ms over REST, +${(median(gatewayLatencies) - median(hopLatencies)).toFixed(3)} ms over the pass-through`,
+    '≤ 1 ms',
+    `${failures.d}`,
+  ],
+  [
+    '(e) ten symbols in one operation (cached)',
+    `${med('e').toFixed(0)} req/s`,
+    `${pct(med('e') / med('a'))} of (a); cold: ${coldSymbolCalls} upstream call`,
+    '1 call',
+    `${failures.e}`,
+  ],
+  [
+    '(f) Zipf over 1,000 domains, one process',
+    `${((zipfCalls / settings.zipfOperations) * 1000).toFixed(0)} calls / 1,000 ops`,
+    `${zipfCalls} calls for ${distinct} distinct inputs`,
+    '≤ distinct',
+    `${failures.f}`,
+  ],
+  [
+    '(h) tracing on (OTLP http/protobuf, all sampled): cached 5-field profile',
+    `${med('h').toFixed(0)} req/s`,
+    `${pct(med('h') / med('b'))} of (b), tracing off`,
+    '',
+    `${failures.h}`,
+  ],
+  [
+    '(h) tracing on: uncached lookup (sequential)',
+    `${median(tracedLatencies).toFixed(3)} ms`,
+    `+${(median(tracedLatencies) - median(gatewayLatencies)).toFixed(3)} ms over (d), tracing off; ${otlpExports} OTLP exports received`,
+    '',
+    `${failures.h2}`,
+  ],
   redisResult
-    ? ['(g) same workload, two processes sharing Redis', `${((redisResult.calls / settings.zipfOperations) * 1000).toFixed(0)} calls / 1,000 ops`, `${redisResult.calls} calls (one process: ${zipfCalls})`, '= one process', `${redisResult.failures}`]
+    ? [
+        '(g) same workload, two processes sharing Redis',
+        `${((redisResult.calls / settings.zipfOperations) * 1000).toFixed(0)} calls / 1,000 ops`,
+        `${redisResult.calls} calls (one process: ${zipfCalls})`,
+        '= one process',
+        `${redisResult.failures}`,
+      ]
     : ['(g) same workload, two processes sharing Redis', 'skipped', 'no Redis on 127.0.0.1:6379', '', ''],
   deferResult
-    ? [`(h) page with one slow lookup (${settings.deferSlowMs} ms): first payload with @defer`, `${deferResult.firstPayloadMs.toFixed(0)} ms`, `${pct(deferResult.firstPayloadMs / deferResult.wholeResponseMs)} of the full result without @defer (${deferResult.wholeResponseMs.toFixed(0)} ms); last payload ${deferResult.lastPayloadMs.toFixed(0)} ms`, 'first ≪ full', `${deferResult.failures}`]
+    ? [
+        `(h) page with one slow lookup (${settings.deferSlowMs} ms): first payload with @defer`,
+        `${deferResult.firstPayloadMs.toFixed(0)} ms`,
+        `${pct(deferResult.firstPayloadMs / deferResult.wholeResponseMs)} of the full result without @defer (${deferResult.wholeResponseMs.toFixed(0)} ms); last payload ${deferResult.lastPayloadMs.toFixed(0)} ms`,
+        'first ≪ full',
+        `${deferResult.failures}`,
+      ]
     : ['(h) page with one slow lookup: first payload with @defer', 'skipped', 'BENCH_DEFER_SAMPLES=0', '', ''],
 ];
 const header = ['scenario', 'median', 'ratio / detail', 'target', 'failed requests'];
@@ -207,14 +273,19 @@ ${settings.rounds} interleaved rounds, and ratios to the baselines measured in t
 - The sandbox upstream runs in a process of its own (on CPU 1 with the load generator); sandbox latency: ${settings.sandboxLatencyMs} ms; uncached latency: ${settings.latencySamples} sequential requests per round
 - (h): ${settings.deferSamples} pages with @defer (multipart/mixed) and ${settings.deferSamples} without, one at a time, each on inputs nobody asked for before; a sandbox of its own with only the transcript slowed to ${settings.deferSlowMs} ms
 - Zipf workload: ${settings.zipfOperations} operations over ${settings.zipfInputs} domains, exponent ${settings.zipfExponent}, 16 concurrent (two processes × 8 for (g))
-- Gateway settings: ${Object.entries(gatewayEnv).filter(([k]) => !k.startsWith('ACTION_')).map(([k, v]) => `${k}=${v}`).join(', ')}; cache in memory (Redis for (g))
+- Gateway settings: ${Object.entries(gatewayEnv)
+  .filter(([k]) => !k.startsWith('ACTION_'))
+  .map(([k, v]) => `${k}=${v}`)
+  .join(', ')}; cache in memory (Redis for (g))
 
 ## Results
 | ${header.join(' | ')} |
 |${header.map(() => '---').join('|')}|
 ${rows.map((row) => `| ${row.join(' | ')} |`).join('\n')}
 
-Rounds (req/s): ${Object.entries(rps).map(([id, values]) => `(${id}) ${values.map((v) => v.toFixed(0)).join(', ')}`).join('; ')}.
+Rounds (req/s): ${Object.entries(rps)
+  .map(([id, values]) => `(${id}) ${values.map((v) => v.toFixed(0)).join(', ')}`)
+  .join('; ')}.
 Uncached overhead per round (ms): ${overheads.map((v) => v.toFixed(3)).join(', ')}.
 Mean response bytes: (b) ${bytes.b!.toFixed(0)}, (c) ${bytes.c!.toFixed(0)}, (e) ${bytes.e!.toFixed(0)}.
 

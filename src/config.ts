@@ -99,9 +99,7 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('ACTION_TOKEN is required when ACTION_BASE_URL is set (the upstream bearer token)');
   }
   if (production && !read.string('ACTION_BASE_URL')) {
-    problems.push(
-      'ACTION_BASE_URL is required when NODE_ENV=production (the built-in sandbox is for development only)',
-    );
+    problems.push('ACTION_BASE_URL is required when NODE_ENV=production (the built-in sandbox is for development only)');
   }
   if (production && !token) {
     problems.push('ACTION_TOKEN is required when NODE_ENV=production');

@@ -54,7 +54,12 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   const tracing = await startTracing(config.telemetry, config.cache.keySecret);
   upstream = await createUpstream(config, logger, metrics.observeCall, tracing.enabled ? upstreamCallObserver(tracing) : undefined);
   const sandbox = upstream.sandbox;
-  const { cache, status: cacheStatus } = await createLookupCache(config.cache, logger, metrics.observeLookup, tracing.enabled ? (store) => tracedStore(tracing, store) : undefined);
+  const { cache, status: cacheStatus } = await createLookupCache(
+    config.cache,
+    logger,
+    metrics.observeLookup,
+    tracing.enabled ? (store) => tracedStore(tracing, store) : undefined,
+  );
   const defaultToken = config.upstream.token ?? sandbox!.token;
   const counted = metrics.instrument(upstream.callAction);
   const deps = { config, sandbox: sandbox !== null, callAction: tracing.enabled ? traceCallAction(tracing, counted) : counted, cache, defaultToken };
@@ -73,14 +78,25 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   const readiness = createReadiness();
   const ready = readinessReporter(readiness, cacheStatus, () => upstream.status(), security.rateLimitStatus);
   // In production the public port shows no internals and serves no /metrics (see METRICS_PORT).
-  const probes = probesPlugin({ ready, cacheStatus, upstreamStatus: () => upstream.status(), clientRateLimit: security.rateLimitStatus, detailed: !config.production });
+  const probes = probesPlugin({
+    ready,
+    cacheStatus,
+    upstreamStatus: () => upstream.status(),
+    clientRateLimit: security.rateLimitStatus,
+    detailed: !config.production,
+  });
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
     logging: yogaLogger(logger),
     maskedErrors: { maskError: (error, message) => maskError(error, message), isDev: false },
-    context: (initial) => createContext(deps, { signal: initial.request.signal, upstreamToken: security.upstreamTokenFor(initial.request), client: security.clientFor(initial.request, initial) }),
+    context: (initial) =>
+      createContext(deps, {
+        signal: initial.request.signal,
+        upstreamToken: security.upstreamTokenFor(initial.request),
+        client: security.clientFor(initial.request, initial),
+      }),
     ...security.yogaOptions,
     graphiql: config.security.graphiql && {
       title: 'Lookup Graph',

@@ -82,7 +82,9 @@ export function createHttpServer(handler: RequestListener, settings: HttpServerS
         refusedLogged = now;
         logger?.warn({ connectionCap: settings.maxConnectionsPerAddress }, 'an address is over its connection cap; its extra connections are refused');
       }
-      socket.end(`HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\nretry-after: 1\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(OVER_CAP)}\r\n\r\n${OVER_CAP}`);
+      socket.end(
+        `HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\nretry-after: 1\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(OVER_CAP)}\r\n\r\n${OVER_CAP}`,
+      );
       return;
     }
     perAddress.set(address, count);

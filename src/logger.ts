@@ -22,10 +22,24 @@ export function createLogger(
       base: { service: 'lookup-graph' },
       redact: {
         paths: [
-          'authorization', 'token', 'headers.authorization', '*.authorization', '*.token', '*.headers.authorization',
+          'authorization',
+          'token',
+          'headers.authorization',
+          '*.authorization',
+          '*.token',
+          '*.headers.authorization',
           // Client credentials of the gateway itself (src/security/auth.ts) and a forwarded upstream token.
-          '["x-api-key"]', 'headers["x-api-key"]', '*["x-api-key"]', '*.headers["x-api-key"]',
-          'apiKey', '*.apiKey', 'upstreamToken', '*.upstreamToken', 'cookie', 'headers.cookie', '*.headers.cookie',
+          '["x-api-key"]',
+          'headers["x-api-key"]',
+          '*["x-api-key"]',
+          '*.headers["x-api-key"]',
+          'apiKey',
+          '*.apiKey',
+          'upstreamToken',
+          '*.upstreamToken',
+          'cookie',
+          'headers.cookie',
+          '*.headers.cookie',
         ],
         censor: '[redacted]',
       },
@@ -65,18 +79,23 @@ export function describeError(error: unknown): Record<string, unknown> {
  * to info with their code and action.
  */
 export function yogaLogger(logger: Logger) {
-  const log = (wanted: 'debug' | 'info' | 'warn' | 'error') => (...args: unknown[]) => {
-    const [first, ...rest] = args;
-    const errors = args.filter((arg): arg is Error => arg instanceof Error);
-    const coded = errors.map(codedFailure).filter((failure) => failure !== null);
-    if (wanted === 'error' && coded.length > 0 && coded.length === errors.length) {
-      for (const failure of coded) logger.info({ source: 'yoga', code: failure.code, action: failure.action }, failure.message);
-      return;
-    }
-    const level = wanted;
-    const message = typeof first === 'string' ? first : errors[0]?.message ?? 'yoga';
-    logger[level]({ source: 'yoga', ...(errors.length ? { err: errors[0] } : {}), ...(rest.length && !errors.length ? { detail: rest.map(String).join(' ') } : {}) }, message);
-  };
+  const log =
+    (wanted: 'debug' | 'info' | 'warn' | 'error') =>
+    (...args: unknown[]) => {
+      const [first, ...rest] = args;
+      const errors = args.filter((arg): arg is Error => arg instanceof Error);
+      const coded = errors.map(codedFailure).filter((failure) => failure !== null);
+      if (wanted === 'error' && coded.length > 0 && coded.length === errors.length) {
+        for (const failure of coded) logger.info({ source: 'yoga', code: failure.code, action: failure.action }, failure.message);
+        return;
+      }
+      const level = wanted;
+      const message = typeof first === 'string' ? first : (errors[0]?.message ?? 'yoga');
+      logger[level](
+        { source: 'yoga', ...(errors.length ? { err: errors[0] } : {}), ...(rest.length && !errors.length ? { detail: rest.map(String).join(' ') } : {}) },
+        message,
+      );
+    };
   return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
 }
 

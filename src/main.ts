@@ -29,7 +29,10 @@ async function main() {
     const where = config.security.graphiql ? `GraphiQL: ${base}/graphql` : `GraphQL endpoint: ${base}/graphql`;
     const listening = { port: config.port, metricsPort: ops?.port ?? null };
     if (gateway.sandbox) {
-      logger.warn({ ...listening, upstream: 'sandbox', sandboxUrl: gateway.sandbox.url }, `Using the built-in SANDBOX upstream with sample data (set ACTION_BASE_URL and ACTION_TOKEN for the real service). ${where}`);
+      logger.warn(
+        { ...listening, upstream: 'sandbox', sandboxUrl: gateway.sandbox.url },
+        `Using the built-in SANDBOX upstream with sample data (set ACTION_BASE_URL and ACTION_TOKEN for the real service). ${where}`,
+      );
     } else {
       logger.info({ ...listening, upstream: config.upstream.baseUrl?.origin }, `Lookup Graph ready. ${where}`);
     }

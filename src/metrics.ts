@@ -34,7 +34,7 @@ export class Metrics {
   });
   private readonly lookups = new Counter({
     name: 'lookup_graph_cache_lookups_total',
-    help: 'Lookups by action and where their value came from: cache (hit), upstream (miss) or coalesced (joined another request\'s call).',
+    help: "Lookups by action and where their value came from: cache (hit), upstream (miss) or coalesced (joined another request's call).",
     labelNames: ['action', 'source'] as const,
     registers: [this.registry],
   });

@@ -13,7 +13,12 @@ export interface OpsSettings {
 
 type Env = Record<string, string | undefined>;
 
-export function readOpsSettings(env: Env, problems: string[], int: (name: string, fallback: number, min: number, max: number) => number, host: string): OpsSettings {
+export function readOpsSettings(
+  env: Env,
+  problems: string[],
+  int: (name: string, fallback: number, min: number, max: number) => number,
+  host: string,
+): OpsSettings {
   const rawPort = env.METRICS_PORT?.trim();
   const metricsPort = rawPort ? int('METRICS_PORT', 0, 0, 65535) : null;
   const port = env.PORT?.trim();

@@ -65,7 +65,8 @@ export function readinessReporter(
     const upstream = upstreamStatus();
     const phase = readiness.phase();
     if (phase === 'draining') return { status: 'draining', ready: false, reasons: ['draining'] };
-    if (phase === 'starting' || !cacheAnswered) return { status: 'starting', ready: false, reasons: cacheAnswered ? ['starting'] : ['cache-not-answering-yet'] };
+    if (phase === 'starting' || !cacheAnswered)
+      return { status: 'starting', ready: false, reasons: cacheAnswered ? ['starting'] : ['cache-not-answering-yet'] };
     if (upstream.maxQueued > 0 && upstream.queued >= upstream.maxQueued) return { status: 'overloaded', ready: false, reasons: ['upstream-queue-full'] };
     const reasons: string[] = [];
     for (const [action, breaker] of Object.entries(upstream.breakers)) if (breaker.state !== 'closed') reasons.push(`breaker-${breaker.state}:${action}`);
@@ -90,10 +91,28 @@ export interface ProbeOptions {
 }
 
 /** The answer to a probe path, or null for any other path. */
-export async function probeResponse(pathname: string, method: string, options: ProbeOptions): Promise<{ status: number; headers: Record<string, string>; body: string } | null> {
-  const json = (status: number, body: unknown) => ({ status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' }, body: JSON.stringify(body) });
+export async function probeResponse(
+  pathname: string,
+  method: string,
+  options: ProbeOptions,
+): Promise<{ status: number; headers: Record<string, string>; body: string } | null> {
+  const json = (status: number, body: unknown) => ({
+    status,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+    body: JSON.stringify(body),
+  });
   if (pathname === '/healthz') {
-    return json(200, options.detailed ? { status: 'ok', cache: options.cacheStatus(), ...(options.clientRateLimit ? { clientRateLimit: options.clientRateLimit() } : {}), upstream: options.upstreamStatus() } : { status: 'ok' });
+    return json(
+      200,
+      options.detailed
+        ? {
+            status: 'ok',
+            cache: options.cacheStatus(),
+            ...(options.clientRateLimit ? { clientRateLimit: options.clientRateLimit() } : {}),
+            upstream: options.upstreamStatus(),
+          }
+        : { status: 'ok' },
+    );
   }
   if (pathname === '/readyz') {
     const report = options.ready();

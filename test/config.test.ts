@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { configProblems } from './support/config.js';
 import { loadConfig } from '../src/config.js';
 
-
 describe('configuration', () => {
   it('defaults to the sandbox on port 4000 outside production', () => {
     const config = loadConfig({});

@@ -6,7 +6,6 @@ import { incrementalQuery, merged } from './support/incremental.js';
 import { loadExamples } from '../src/examples.js';
 import { usesIncrementalDelivery } from '../src/incremental/index.js';
 
-
 describe('schema/examples', () => {
   const examples = loadExamples();
 
@@ -16,12 +15,14 @@ describe('schema/examples', () => {
 
   for (const example of examples) {
     it(`${example.name} runs against the sandbox without errors and returns data`, async ({ sandbox: gw }) => {
-    const { status, body } = usesIncrementalDelivery(parse(example.query)) ? await incrementally(gw, example.query, example.variables) : await gw.query(example.query, example.variables ?? undefined);
-    expect(status).toBe(200);
-    expect(body.errors).toBeUndefined();
-    const values = Object.values(body.data ?? {});
-    expect(values.length).toBeGreaterThan(0);
-    for (const value of values) expect(value).not.toBeNull();
+      const { status, body } = usesIncrementalDelivery(parse(example.query))
+        ? await incrementally(gw, example.query, example.variables)
+        : await gw.query(example.query, example.variables ?? undefined);
+      expect(status).toBe(200);
+      expect(body.errors).toBeUndefined();
+      const values = Object.values(body.data ?? {});
+      expect(values.length).toBeGreaterThan(0);
+      for (const value of values) expect(value).not.toBeNull();
     });
   }
 });

@@ -11,7 +11,12 @@ beforeAll(async () => {
     if (coalesceDelay) await new Promise((resolve) => setTimeout(resolve, coalesceDelay));
     if (call.action === 'domain_info') return json(res, 200, { status: 200, response: { domain_name: call.body.domain } });
     if (call.action === 'company_financial_profile') {
-      return json(res, 200, { status: 200, response: String(call.body.company).split(', ').map((symbol) => ({ symbol })) });
+      return json(res, 200, {
+        status: 200,
+        response: String(call.body.company)
+          .split(', ')
+          .map((symbol) => ({ symbol })),
+      });
     }
     return json(res, 503, { status: 503, response: null, error: 'down' });
   });

@@ -14,7 +14,10 @@ function freePort(): Promise<number> {
   });
 }
 
-function start(env: Record<string, string>, command: string[] = [process.execPath, '--import', 'tsx', 'src/main.ts']): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+function start(
+  env: Record<string, string>,
+  command: string[] = [process.execPath, '--import', 'tsx', 'src/main.ts'],
+): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   const { ACTION_BASE_URL: _a, ACTION_TOKEN: _t, NODE_ENV: _n, ...inherited } = process.env;
   // As `npm start` does: node itself runs the TypeScript (through tsx's loader), so signals reach it.
   const child = spawn(command[0]!, command.slice(1), { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -81,7 +84,9 @@ describe('npm start (src/main.ts)', () => {
       expect(server.output()).toContain('draining in-flight requests');
       // Nothing is left serving the port: it can be listened on again.
       await new Promise<void>((resolve, reject) => {
-        const probe = createServer().once('error', reject).listen(port, '127.0.0.1', () => probe.close(() => resolve()));
+        const probe = createServer()
+          .once('error', reject)
+          .listen(port, '127.0.0.1', () => probe.close(() => resolve()));
       });
     } finally {
       server.child.kill('SIGKILL');

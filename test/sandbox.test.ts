@@ -41,7 +41,7 @@ describe('the built-in sandbox behaves like the live action service', () => {
     expect(body).toEqual({ status: 400, response: null, error: 'Missing required field: date_range.' });
   });
 
-  it('answers 429 with retry-after once the minute\'s budget is spent', async () => {
+  it("answers 429 with retry-after once the minute's budget is spent", async () => {
     let last = await call('domain_info', { domain: 'a.example' });
     for (let i = 0; i < 6 && last.status !== 429; i += 1) last = await call('domain_info', { domain: 'a.example' });
     expect(last.status).toBe(429);

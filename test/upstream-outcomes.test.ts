@@ -12,10 +12,30 @@ const OWNERS = [{ id: '7', email: 'a@b.example', firstName: 'A', lastName: 'B', 
 type Fault = (res: ServerResponse, req: IncomingMessage) => void;
 
 const cases: Array<{ name: string; fault: Fault; code: string; message?: RegExp; retryAfter?: number }> = [
-  { name: 'the documented 400 envelope', fault: (res) => json(res, 400, { status: 400, response: null, error: TRANSCRIPT_400 }), code: 'NOT_FOUND', message: /no translations available/ },
-  { name: '400 for bad input', fault: (res) => json(res, 400, { status: 400, response: null, error: 'Invalid domain parameter.' }), code: 'BAD_USER_INPUT', message: /Invalid domain parameter/ },
-  { name: '400 whose message echoes the token', fault: (res) => json(res, 400, { status: 400, response: null, error: `Bad request for token ${FAULT_TOKEN}` }), code: 'BAD_USER_INPUT', message: /Bad request for token \[redacted\]/ },
-  { name: '400 for spent credits', fault: (res) => json(res, 400, { status: 400, response: null, error: 'Insufficient credits.' }), code: 'RATE_LIMITED', message: /credits/ },
+  {
+    name: 'the documented 400 envelope',
+    fault: (res) => json(res, 400, { status: 400, response: null, error: TRANSCRIPT_400 }),
+    code: 'NOT_FOUND',
+    message: /no translations available/,
+  },
+  {
+    name: '400 for bad input',
+    fault: (res) => json(res, 400, { status: 400, response: null, error: 'Invalid domain parameter.' }),
+    code: 'BAD_USER_INPUT',
+    message: /Invalid domain parameter/,
+  },
+  {
+    name: '400 whose message echoes the token',
+    fault: (res) => json(res, 400, { status: 400, response: null, error: `Bad request for token ${FAULT_TOKEN}` }),
+    code: 'BAD_USER_INPUT',
+    message: /Bad request for token \[redacted\]/,
+  },
+  {
+    name: '400 for spent credits',
+    fault: (res) => json(res, 400, { status: 400, response: null, error: 'Insufficient credits.' }),
+    code: 'RATE_LIMITED',
+    message: /credits/,
+  },
   { name: '401', fault: (res) => json(res, 401, { status: 401, response: null, error: 'Unauthorized' }), code: 'UNAUTHENTICATED' },
   { name: '403', fault: (res) => json(res, 403, { status: 403, response: null, error: 'Invalid token' }), code: 'UNAUTHENTICATED', message: /ACTION_TOKEN/ },
   { name: '404', fault: (res) => json(res, 404, { status: 404, response: null, error: 'Not found' }), code: 'NOT_FOUND' },
@@ -24,22 +44,87 @@ const cases: Array<{ name: string; fault: Fault; code: string; message?: RegExp;
   { name: '503 without a body', fault: (res) => res.writeHead(503).end(), code: 'UPSTREAM_UNAVAILABLE' },
   { name: '504', fault: (res) => res.writeHead(504).end(), code: 'UPSTREAM_TIMEOUT' },
   { name: '200 with an HTML page', fault: (res) => html(res, 200, '<!doctype html><title>Login</title>'), code: 'UPSTREAM_BAD_RESPONSE', message: /not JSON/ },
-  { name: '200 with an empty body', fault: (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(), code: 'UPSTREAM_BAD_RESPONSE', message: /empty body/ },
-  { name: '200 with a body cut off mid-way', fault: (res) => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' }); res.write('{"status": 200, "response": {"domain_na'); setTimeout(() => res.socket?.destroy(), 20); }, code: 'UPSTREAM_BAD_RESPONSE', message: /cut off/ },
-  { name: '200 with chunked JSON that ends early', fault: (res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"status": 200, "response": {"domain_na'); }, code: 'UPSTREAM_BAD_RESPONSE', message: /not JSON/ },
-  { name: '200 with an error field', fault: (res) => json(res, 200, { status: 200, response: { domain_name: 'x.com' }, error: 'Lookup failed upstream' }), code: 'UPSTREAM_BAD_RESPONSE', message: /Lookup failed upstream/ },
-  { name: 'envelope status 500 inside HTTP 200', fault: (res) => json(res, 200, { status: 500, response: null, error: 'Backend down' }), code: 'UPSTREAM_UNAVAILABLE' },
+  {
+    name: '200 with an empty body',
+    fault: (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(),
+    code: 'UPSTREAM_BAD_RESPONSE',
+    message: /empty body/,
+  },
+  {
+    name: '200 with a body cut off mid-way',
+    fault: (res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });
+      res.write('{"status": 200, "response": {"domain_na');
+      setTimeout(() => res.socket?.destroy(), 20);
+    },
+    code: 'UPSTREAM_BAD_RESPONSE',
+    message: /cut off/,
+  },
+  {
+    name: '200 with chunked JSON that ends early',
+    fault: (res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"status": 200, "response": {"domain_na');
+    },
+    code: 'UPSTREAM_BAD_RESPONSE',
+    message: /not JSON/,
+  },
+  {
+    name: '200 with an error field',
+    fault: (res) => json(res, 200, { status: 200, response: { domain_name: 'x.com' }, error: 'Lookup failed upstream' }),
+    code: 'UPSTREAM_BAD_RESPONSE',
+    message: /Lookup failed upstream/,
+  },
+  {
+    name: 'envelope status 500 inside HTTP 200',
+    fault: (res) => json(res, 200, { status: 500, response: null, error: 'Backend down' }),
+    code: 'UPSTREAM_UNAVAILABLE',
+  },
   { name: 'envelope status 404 inside HTTP 200', fault: (res) => json(res, 200, { status: 404, response: null }), code: 'NOT_FOUND' },
-  { name: 'envelope without status', fault: (res) => json(res, 200, { response: { domain_name: 'x.com' } }), code: 'UPSTREAM_BAD_RESPONSE', message: /no status 200/ },
+  {
+    name: 'envelope without status',
+    fault: (res) => json(res, 200, { response: { domain_name: 'x.com' } }),
+    code: 'UPSTREAM_BAD_RESPONSE',
+    message: /no status 200/,
+  },
   { name: 'envelope without response', fault: (res) => json(res, 200, { status: 200 }), code: 'UPSTREAM_BAD_RESPONSE', message: /no response/ },
   { name: 'a JSON array instead of an envelope', fault: (res) => json(res, 200, [1, 2]), code: 'UPSTREAM_BAD_RESPONSE' },
-  { name: 'a response of the wrong shape', fault: (res) => json(res, 200, { status: 200, response: 'not an object' }), code: 'UPSTREAM_BAD_RESPONSE', message: /not an object/ },
-  { name: 'a body over the size cap (with Content-Length)', fault: (res) => json(res, 200, { status: 200, response: { whois_raw_domain: 'x'.repeat(10_000) } }), code: 'UPSTREAM_BAD_RESPONSE', message: /4096-byte limit/ },
-  { name: 'a body over the size cap (chunked, no Content-Length)', fault: (res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.write(`{"status":200,"response":{"whois_raw_domain":"${'x'.repeat(3000)}`); res.end(`${'y'.repeat(3000)}"}}`); }, code: 'UPSTREAM_BAD_RESPONSE', message: /4096-byte limit/ },
+  {
+    name: 'a response of the wrong shape',
+    fault: (res) => json(res, 200, { status: 200, response: 'not an object' }),
+    code: 'UPSTREAM_BAD_RESPONSE',
+    message: /not an object/,
+  },
+  {
+    name: 'a body over the size cap (with Content-Length)',
+    fault: (res) => json(res, 200, { status: 200, response: { whois_raw_domain: 'x'.repeat(10_000) } }),
+    code: 'UPSTREAM_BAD_RESPONSE',
+    message: /4096-byte limit/,
+  },
+  {
+    name: 'a body over the size cap (chunked, no Content-Length)',
+    fault: (res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(`{"status":200,"response":{"whois_raw_domain":"${'x'.repeat(3000)}`);
+      res.end(`${'y'.repeat(3000)}"}}`);
+    },
+    code: 'UPSTREAM_BAD_RESPONSE',
+    message: /4096-byte limit/,
+  },
   { name: 'a call over its deadline', fault: () => undefined, code: 'UPSTREAM_TIMEOUT', message: /within 400 ms/ },
-  { name: 'a redirect (not followed)', fault: (res) => res.writeHead(302, { location: 'http://127.0.0.1:1/elsewhere' }).end(), code: 'UPSTREAM_BAD_RESPONSE', message: /unexpected status 302/ },
+  {
+    name: 'a redirect (not followed)',
+    fault: (res) => res.writeHead(302, { location: 'http://127.0.0.1:1/elsewhere' }).end(),
+    code: 'UPSTREAM_BAD_RESPONSE',
+    message: /unexpected status 302/,
+  },
   // Last: after a 429 the gateway holds every call of this token until the retry-after ends.
-  { name: '429 with retry-after', fault: (res) => json(res, 429, { status: 429, response: null, error: 'Too many requests' }, { 'retry-after': '30' }), code: 'RATE_LIMITED', retryAfter: 30 },
+  {
+    name: '429 with retry-after',
+    fault: (res) => json(res, 429, { status: 429, response: null, error: 'Too many requests' }, { 'retry-after': '30' }),
+    code: 'RATE_LIMITED',
+    retryAfter: 30,
+  },
 ];
 
 function html(res: ServerResponse, status: number, body: string) {

@@ -13,7 +13,12 @@ describe('variables are checked before anything executes', () => {
     ['an invalid enum value', 'query ($r: NewsDateRange!) { news(query: "a", dateRange: $r) { query } }', { r: 'YESTERDAY' }, /got invalid value "YESTERDAY"/],
     ['a missing required variable', 'query ($d: String!) { domainInfo(domain: $d) { domainName } }', {}, /"\$d" of required type "String!" was not provided/],
     ['a wrong type', 'query ($n: Int!) { microblogPosts(query: "x", first: $n) { uri } }', { n: 'ten' }, /Int cannot represent non-integer value/],
-    ['a null for a non-null list item', 'query ($s: [String!]!) { financialProfiles(symbols: $s) { symbol } }', { s: ['AAPL', null] }, /got invalid value null at "s\[1\]"/],
+    [
+      'a null for a non-null list item',
+      'query ($s: [String!]!) { financialProfiles(symbols: $s) { symbol } }',
+      { s: ['AAPL', null] },
+      /got invalid value null at "s\[1\]"/,
+    ],
   ])('%s → HTTP 400, BAD_USER_INPUT, zero upstream calls', async (_name, query, variables, message) => {
     const before = totalCalls();
     const { status, body } = await gw.query(query, variables);

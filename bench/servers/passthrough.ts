@@ -10,7 +10,12 @@ const upstream = new Pool(process.env.UPSTREAM_ORIGIN!, { connections: 4 });
 const server = createServer(async (req, res) => {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  const answer = await upstream.request({ path: req.url!, method: 'POST', headers: { 'content-type': 'application/json', authorization: req.headers.authorization ?? '' }, body: Buffer.concat(chunks) });
+  const answer = await upstream.request({
+    path: req.url!,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: req.headers.authorization ?? '' },
+    body: Buffer.concat(chunks),
+  });
   const body = await answer.body.text();
   res.writeHead(answer.statusCode, { 'content-type': 'application/json' }).end(body);
 });

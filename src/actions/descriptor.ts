@@ -21,7 +21,6 @@ export interface SandboxAnswer {
   respond(body: Record<string, unknown>): Record<string, unknown>;
 }
 
-
 /**
  * Everything the gateway knows about one action, K being the canonical key of one lookup. K defaults
  * to `never` (keys are only passed in), so a bare `ActionDescriptor` accepts any action's descriptor.

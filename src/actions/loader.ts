@@ -27,11 +27,14 @@ export type LookupSpec<K, V> = Pick<ActionDescriptor<K, V>, 'action' | 'cacheKey
  * call, and every lookup goes through the cross-request cache (hits and concurrent twins cost nothing).
  */
 export function lookup<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: K): Promise<V> {
-  const loader = loaderFor(ctx, spec.action, () =>
-    new DataLoader<K, V, string>((keys) => Promise.all(keys.map((k) => fetchOne(ctx, spec, k).catch((error: unknown) => error as Error))), {
-      cacheKeyFn: spec.cacheKey,
-      batch: false, // one key per upstream call: no reason to wait for a batch; the per-request cache still dedupes
-    }),
+  const loader = loaderFor(
+    ctx,
+    spec.action,
+    () =>
+      new DataLoader<K, V, string>((keys) => Promise.all(keys.map((k) => fetchOne(ctx, spec, k).catch((error: unknown) => error as Error))), {
+        cacheKeyFn: spec.cacheKey,
+        batch: false, // one key per upstream call: no reason to wait for a batch; the per-request cache still dedupes
+      }),
   );
   // Inside a @fresh field: a lookup this operation already read through the cache is made again, fresh.
   if (requestLookup(ctx.usage, spec.action, spec.cacheKey(key))) loader.clear(key);
@@ -43,19 +46,25 @@ async function fetchOne<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: 
   const fresh = dispatchLookup(ctx.usage, spec.action, cacheKey);
   // Counted as in flight from the start, cache round trips included, so that stock symbols this
   // lookup may name (a company's ticker) wait for it and join one financial batch.
-  const outcome = await trackCall(ctx.usage, spec.namesSymbols, traceLookup(ctx.usage, spec.action, cacheKey, () => ctx.cache.fetch<ActionEnvelope>(
-    spec.action,
-    ctx.tokenFingerprint,
-    cacheKey,
-    async (signal) => {
-      // The call's signal: cancelled only when every request coalesced onto it has gone.
-      const envelope = await ctx.callAction(spec.action, spec.body(key), signal);
-      spec.parse(envelope, key); // a wrong shape is an error, and errors are not cached
-      return envelope;
-    },
-    ctx, // the waiter: its signal and deadline, read only when it must wait
-    fresh ? { fresh: new Set([cacheKey]) } : {},
-  )));
+  const outcome = await trackCall(
+    ctx.usage,
+    spec.namesSymbols,
+    traceLookup(ctx.usage, spec.action, cacheKey, () =>
+      ctx.cache.fetch<ActionEnvelope>(
+        spec.action,
+        ctx.tokenFingerprint,
+        cacheKey,
+        async (signal) => {
+          // The call's signal: cancelled only when every request coalesced onto it has gone.
+          const envelope = await ctx.callAction(spec.action, spec.body(key), signal);
+          spec.parse(envelope, key); // a wrong shape is an error, and errors are not cached
+          return envelope;
+        },
+        ctx, // the waiter: its signal and deadline, read only when it must wait
+        fresh ? { fresh: new Set([cacheKey]) } : {},
+      ),
+    ),
+  );
   ctx.usage.lookups.push(lookupReport(ctx, spec.action, cacheKey, outcome));
   if (outcome.error) throw outcome.error;
   tagOrigin(outcome.value, spec.action, cacheKey); // items of the result derive their node ids from it
@@ -65,7 +74,14 @@ async function fetchOne<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: 
 /** One line of `extensions.gateway.lookups`: where the value came from and how old it is. */
 export function lookupReport(ctx: GatewayContext, action: string, key: string, outcome: LookupOutcome<unknown>): LookupReport {
   const ageSeconds = outcome.storedAt === undefined ? null : Math.max(0, Math.floor((Date.now() - outcome.storedAt) / 1000));
-  return { action, key, source: outcome.source, ageSeconds, ...(outcome.error ? { failed: true } : {}), ttlSeconds: Math.floor(ctx.cache.ttlMs(action) / 1000) };
+  return {
+    action,
+    key,
+    source: outcome.source,
+    ageSeconds,
+    ...(outcome.error ? { failed: true } : {}),
+    ttlSeconds: Math.floor(ctx.cache.ttlMs(action) / 1000),
+  };
 }
 
 export function wrongShape(action: string, what: string): ActionError {

@@ -50,7 +50,9 @@ export function requireDomain(argument: string, value: string): string {
 }
 
 function notADomain(argument: string, value: string) {
-  return badInput(`"${argument}" must be a domain name such as example.com (or a web address such as https://www.example.com/), got "${shown(value)}"`, { argument });
+  return badInput(`"${argument}" must be a domain name such as example.com (or a web address such as https://www.example.com/), got "${shown(value)}"`, {
+    argument,
+  });
 }
 
 /** An absolute http(s) URL, as the video-site actions expect. */

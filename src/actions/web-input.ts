@@ -17,7 +17,8 @@ export function looseWebUrl(value: string): URL | null {
   let candidate: string;
   if (trimmed.startsWith('//')) candidate = `https:${trimmed}`;
   else if (/^https?:\/\//i.test(trimmed)) candidate = trimmed;
-  else if (SCHEME.test(trimmed) && !HOST_FIRST.test(trimmed)) return null; // mailto:, javascript:, ...
+  else if (SCHEME.test(trimmed) && !HOST_FIRST.test(trimmed))
+    return null; // mailto:, javascript:, ...
   else if (HOST_FIRST.test(trimmed)) candidate = `https://${trimmed}`;
   else return null;
   try {
@@ -38,7 +39,10 @@ export function looksLikeUrl(value: string): boolean {
 
 /** A host without the "www." or mobile "m." prefix people paste: "m.example.com" and "www.example.com" -> "example.com". */
 export function bareHost(host: string): string {
-  return host.toLowerCase().replace(/\.$/, '').replace(/^(?:www|m|mobile)\./, '');
+  return host
+    .toLowerCase()
+    .replace(/\.$/, '')
+    .replace(/^(?:www|m|mobile)\./, '');
 }
 
 /** The path's segments, empty ones dropped: "/in/sam-rivera/details/" -> ["in", "sam-rivera", "details"]. */

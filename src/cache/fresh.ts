@@ -108,10 +108,13 @@ export const freshOnLookupFields: ValidationRule = (context) => ({
     if (!parent || !field) return;
     if (!makesLookup(parent === context.getSchema().getQueryType() && !field.name.startsWith('__'), field.extensions)) {
       context.reportError(
-        new GraphQLError(`@fresh applies to fields that make a lookup (root fields, links, node/nodes); ${parent.name}.${field.name} reads data already fetched`, {
-          nodes: node,
-          extensions: { code: 'BAD_USER_INPUT' },
-        }),
+        new GraphQLError(
+          `@fresh applies to fields that make a lookup (root fields, links, node/nodes); ${parent.name}.${field.name} reads data already fetched`,
+          {
+            nodes: node,
+            extensions: { code: 'BAD_USER_INPUT' },
+          },
+        ),
       );
     }
   },

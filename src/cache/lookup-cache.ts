@@ -126,7 +126,14 @@ export class LookupCache {
   }
 
   /** One lookup through the cache. */
-  async fetch<V>(action: string, fingerprint: string, key: string, call: (signal?: AbortSignal) => Promise<V>, waiter: Waiter = {}, options: FetchOptions = {}): Promise<LookupOutcome<V>> {
+  async fetch<V>(
+    action: string,
+    fingerprint: string,
+    key: string,
+    call: (signal?: AbortSignal) => Promise<V>,
+    waiter: Waiter = {},
+    options: FetchOptions = {},
+  ): Promise<LookupOutcome<V>> {
     const [outcome] = await this.fetchMany<V>(action, fingerprint, [key], async ([only], signal) => new Map([[only!, await call(signal)]]), waiter, options);
     return outcome!;
   }
@@ -135,7 +142,14 @@ export class LookupCache {
    * Several keys of one action through the cache: hits are served, keys another request is
    * already fetching are awaited, and the rest go upstream in ONE call to `fetchMissing`.
    */
-  async fetchMany<V>(action: string, fingerprint: string, keys: string[], fetchMissing: FetchMissing<V>, waiter: Waiter = {}, options: FetchOptions = {}): Promise<LookupOutcome<V>[]> {
+  async fetchMany<V>(
+    action: string,
+    fingerprint: string,
+    keys: string[],
+    fetchMissing: FetchMissing<V>,
+    waiter: Waiter = {},
+    options: FetchOptions = {},
+  ): Promise<LookupOutcome<V>[]> {
     if (options.fresh && keys.some((key) => options.fresh!.has(key))) {
       // Fresh reads: those keys go upstream now (and refresh the cache); the others as usual.
       const fresh = keys.filter((key) => options.fresh!.has(key));
@@ -224,7 +238,12 @@ export class LookupCache {
         }
       }
       if (toCall.length > 0) {
-        const results = await this.callUpstream(action, toCall.map((lookup) => lookup.key), fetchMissing, toCall[0]!.interest.signal);
+        const results = await this.callUpstream(
+          action,
+          toCall.map((lookup) => lookup.key),
+          fetchMissing,
+          toCall[0]!.interest.signal,
+        );
         await Promise.all(results.map((outcome) => this.remember(action, fingerprint, outcome)));
         await Promise.all(toCall.map((lookup) => store.releaseLease(lookup.full)));
         for (const [index, outcome] of results.entries()) toCall[index]!.settle(outcome);
@@ -305,7 +324,7 @@ function fromCache<V>(key: string, entry: unknown, action: string, source: Looku
 }
 
 function timedOut(action: string): ActionError {
-  return new ActionError('UPSTREAM_TIMEOUT', 'The operation ran out of time while this lookup waited for another request\'s call', { action });
+  return new ActionError('UPSTREAM_TIMEOUT', "The operation ran out of time while this lookup waited for another request's call", { action });
 }
 
 /** The owner's outcome, or a timeout or cancellation of this waiter, whichever comes first. */

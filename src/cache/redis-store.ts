@@ -76,7 +76,13 @@ export class RedisStore implements CacheStore {
     // Only the holder releases, so an expired lease taken over by another process stays theirs.
     // Without an answer the lease expires by itself.
     await this.guard.run(
-      () => this.redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end", 1, `${key}:lease`, this.leaseOwner),
+      () =>
+        this.redis.eval(
+          "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end",
+          1,
+          `${key}:lease`,
+          this.leaseOwner,
+        ),
       0,
     );
   }

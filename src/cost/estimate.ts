@@ -99,7 +99,14 @@ export function estimateCost(input: EstimateInput): CostEstimate | null {
   return { cost: walk.lookupCalls + symbolCalls, lookupCalls: walk.lookupCalls, symbolCalls, symbolLinks: walk.symbolLinks };
 }
 
-function walkSelections(walk: Walk, type: GraphQLObjectType, selectionSets: readonly SelectionSetNode[], multiplier: number, wave: number, isRoot: boolean): void {
+function walkSelections(
+  walk: Walk,
+  type: GraphQLObjectType,
+  selectionSets: readonly SelectionSetNode[],
+  multiplier: number,
+  wave: number,
+  isRoot: boolean,
+): void {
   for (const [, nodes] of collectFields(walk, type, selectionSets)) {
     const name = nodes[0]!.name.value;
     if (name.startsWith('__')) continue; // introspection and __typename call nothing

@@ -133,7 +133,9 @@ builder.queryFields((t) => ({
     nullable: true,
     description:
       'Fetches again the object an `id` names (any type implementing Node), through the same loaders, cache and cost budget as the root fields. A malformed id is BAD_USER_INPUT; an object the upstream no longer has is null with NOT_FOUND. Costs one lookup.',
-    args: { id: t.arg.globalID({ required: true, description: 'An `id` exactly as the gateway returned it.', extensions: { relayGlobalIDAlwaysParse: true } }) },
+    args: {
+      id: t.arg.globalID({ required: true, description: 'An `id` exactly as the gateway returned it.', extensions: { relayGlobalIDAlwaysParse: true } }),
+    },
     resolve: (_root, args, ctx) => loadNode(ctx, args.id),
   }),
   nodes: t.field({
@@ -141,7 +143,13 @@ builder.queryFields((t) => ({
     nullable: { list: false, items: true },
     description:
       'Fetches several objects by `id`, in the order given. Each failed one is null with its coded error at its index; the others still resolve. Ids of one lookup share one call; costs one lookup per distinct id (stock symbols batched as in `financialProfiles`).',
-    args: { ids: t.arg.globalIDList({ required: true, description: 'Ids exactly as the gateway returned them (at most 100).', extensions: { relayGlobalIDAlwaysParse: true } }) },
+    args: {
+      ids: t.arg.globalIDList({
+        required: true,
+        description: 'Ids exactly as the gateway returned them (at most 100).',
+        extensions: { relayGlobalIDAlwaysParse: true },
+      }),
+    },
     resolve: (_root, args, ctx) => {
       if (args.ids.length > 100) throw badInput('"ids" takes at most 100 ids', { argument: 'ids' });
       return args.ids.map((id) => loadNode(ctx, id));

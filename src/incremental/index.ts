@@ -2,7 +2,19 @@
  * Incremental delivery (@defer, @stream): which operations take the incremental executor, and the
  * directives the schema declares so that clients and codegen validate against them.
  */
-import { BREAK, DirectiveLocation, GraphQLBoolean, GraphQLDirective, GraphQLError, GraphQLInt, GraphQLNonNull, GraphQLString, Kind, visit, type DocumentNode } from 'graphql';
+import {
+  BREAK,
+  DirectiveLocation,
+  GraphQLBoolean,
+  GraphQLDirective,
+  GraphQLError,
+  GraphQLInt,
+  GraphQLNonNull,
+  GraphQLString,
+  Kind,
+  visit,
+  type DocumentNode,
+} from 'graphql';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { useExecutionCancellation, type Plugin } from 'graphql-yoga';
 
@@ -15,15 +27,18 @@ export const GraphQLDeferDirective = new GraphQLDirective({
     'Delivers this fragment in a later payload (multipart/mixed or text/event-stream), so a slow lookup inside it does not hold the rest of the response. Lookups shared with the rest of the operation are still made once.',
   locations: [DirectiveLocation.FRAGMENT_SPREAD, DirectiveLocation.INLINE_FRAGMENT],
   args: {
-    if: { type: new GraphQLNonNull(GraphQLBoolean), defaultValue: true, description: 'Deferred when true (the default); false delivers the fragment with its parent.' },
+    if: {
+      type: new GraphQLNonNull(GraphQLBoolean),
+      defaultValue: true,
+      description: 'Deferred when true (the default); false delivers the fragment with its parent.',
+    },
     label: { type: GraphQLString, description: 'A name, unique in the operation, that the payload delivering this fragment carries.' },
   },
 });
 
 export const GraphQLStreamDirective = new GraphQLDirective({
   name: 'stream',
-  description:
-    'Delivers the items of this list field one payload at a time as their lookups finish, after the first `initialCount` items.',
+  description: 'Delivers the items of this list field one payload at a time as their lookups finish, after the first `initialCount` items.',
   locations: [DirectiveLocation.FIELD],
   args: {
     if: { type: new GraphQLNonNull(GraphQLBoolean), defaultValue: true, description: 'Streamed when true (the default); false delivers the list whole.' },

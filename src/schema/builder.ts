@@ -25,7 +25,8 @@ export const builder = new SchemaBuilder<{
     encodeGlobalID: encodeNodeId,
     decodeGlobalID: decodeNodeId,
     nodeTypeOptions: {
-      description: 'An object the gateway can fetch again by its `id` with `node(id:)` or `nodes(ids:)`. The id is opaque and stable: the same object has the same id from any path, two different objects never share one.',
+      description:
+        'An object the gateway can fetch again by its `id` with `node(id:)` or `nodes(ids:)`. The id is opaque and stable: the same object has the same id from any path, two different objects never share one.',
       resolveType: (value: unknown) => nodeTypeOf(value) ?? null,
     },
     nodeQueryOptions: false,
@@ -40,5 +41,6 @@ builder.addScalarType('SafeInt', SafeIntResolver);
 builder.addScalarType('URL', ExactURLScalar); // the upstream's string unchanged (graphql-scalars' URL re-serialises it)
 
 builder.queryType({
-  description: 'Lookups over the Data Lookup Action Service. Each root field is one upstream action; it is null, with a coded error, when that lookup fails, so one failure never erases the rest of a response.',
+  description:
+    'Lookups over the Data Lookup Action Service. Each root field is one upstream action; it is null, with a coded error, when that lookup fails, so one failure never erases the rest of a response.',
 });

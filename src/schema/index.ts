@@ -17,5 +17,10 @@ import '../actions/videosite-shared/node.js';
  */
 const built = builder.toSchema({ directives: [FreshDirective] }).toConfig();
 export const schema = withFreshReads(
-  lexicographicSortSchema(new GraphQLSchema({ ...built, directives: [...specifiedDirectives, ...built.directives.filter((d) => !isSpecifiedDirective(d)), GraphQLDeferDirective, GraphQLStreamDirective] })),
+  lexicographicSortSchema(
+    new GraphQLSchema({
+      ...built,
+      directives: [...specifiedDirectives, ...built.directives.filter((d) => !isSpecifiedDirective(d)), GraphQLDeferDirective, GraphQLStreamDirective],
+    }),
+  ),
 );

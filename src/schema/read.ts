@@ -56,7 +56,9 @@ export function strings(value: unknown): string[] {
 }
 
 export function objects(value: unknown): Raw[] {
-  return list(value).map(obj).filter((item): item is Raw => item !== null);
+  return list(value)
+    .map(obj)
+    .filter((item): item is Raw => item !== null);
 }
 
 /** The value unchanged when it is an absolute http(s) URL, else null (see exact-scalars.ts). */

@@ -36,7 +36,9 @@ export function createClientAuth(settings: SecuritySettings['auth']): ClientAuth
       }
       const presented = request.headers.get('x-api-key') ?? bearer(request);
       if (!presented) {
-        throw rejection('UNAUTHENTICATED', 'An API key is required: send it as "x-api-key: <key>" or "authorization: Bearer <key>".', 401, { headers: CHALLENGE });
+        throw rejection('UNAUTHENTICATED', 'An API key is required: send it as "x-api-key: <key>" or "authorization: Bearer <key>".', 401, {
+          headers: CHALLENGE,
+        });
       }
       const client = keys.match(presented);
       if (!client) throw rejection('UNAUTHENTICATED', 'The API key is not valid.', 401, { headers: CHALLENGE });

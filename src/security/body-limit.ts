@@ -5,7 +5,10 @@ const DIGITS = /^\d+$/;
 
 // The rest of the body is never read: the connection closes after the answer instead of being reused.
 const tooLarge = (maxBytes: number) =>
-  rejection('PAYLOAD_TOO_LARGE', `The request body is larger than ${maxBytes} bytes.`, 413, { headers: { Connection: 'close' }, extensions: { limit: maxBytes } });
+  rejection('PAYLOAD_TOO_LARGE', `The request body is larger than ${maxBytes} bytes.`, 413, {
+    headers: { Connection: 'close' },
+    extensions: { limit: maxBytes },
+  });
 
 /**
  * PAYLOAD_TOO_LARGE (413) above `maxBytes`, in place of Yoga's default guard (which pipes every

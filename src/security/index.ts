@@ -44,7 +44,9 @@ export async function createSecurity(settings: SecuritySettings, logger: Logger,
     useCorsAllowlist(settings.corsOrigins),
     useCsrfGuard(),
     auth.plugin,
-    ...(limiter ? [useRateLimit(limiter, settings.rateLimit.perMinute, (request, serverContext) => auth.clientOf(request) ?? clientAddress(serverContext))] : []),
+    ...(limiter
+      ? [useRateLimit(limiter, settings.rateLimit.perMinute, (request, serverContext) => auth.clientOf(request) ?? clientAddress(serverContext))]
+      : []),
     useBodyLimit(settings.limits.maxRequestBytes),
     useBatchLimit(settings.limits.maxBatchOperations),
     ...(settings.trustedDocuments ? [useTrustedDocuments(settings.trustedDocuments)] : []),
@@ -62,10 +64,16 @@ export async function createSecurity(settings: SecuritySettings, logger: Logger,
     upstreamTokenFor: auth.upstreamTokenFor,
     clientFor: (request, serverContext) => {
       const forwarded = auth.upstreamTokenFor(request);
-      return auth.clientOf(request) ?? (forwarded ? `token:${createHash('sha256').update(forwarded).digest('hex').slice(0, 16)}` : clientAddress(serverContext));
+      return (
+        auth.clientOf(request) ?? (forwarded ? `token:${createHash('sha256').update(forwarded).digest('hex').slice(0, 16)}` : clientAddress(serverContext))
+      );
     },
     rateLimitStatus: () =>
-      !limiter ? { backend: 'off', healthy: true } : limiter instanceof RedisRateLimiter ? { backend: 'redis', ...limiter.health() } : { backend: 'memory', healthy: true },
+      !limiter
+        ? { backend: 'off', healthy: true }
+        : limiter instanceof RedisRateLimiter
+          ? { backend: 'redis', ...limiter.health() }
+          : { backend: 'memory', healthy: true },
     close: async () => limiter?.close(),
   };
 }

@@ -66,7 +66,13 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly guard: RedisGuard;
   private readonly fallback: MemoryRateLimiter;
 
-  constructor(url: string, private readonly prefix: string, private readonly perMinute: number, logger: Logger, settings: RedisGuardSettings = DEFAULT_REDIS_GUARD) {
+  constructor(
+    url: string,
+    private readonly prefix: string,
+    private readonly perMinute: number,
+    logger: Logger,
+    settings: RedisGuardSettings = DEFAULT_REDIS_GUARD,
+  ) {
     this.fallback = new MemoryRateLimiter(perMinute);
     this.redis = new Redis(url, {
       enableOfflineQueue: false,

@@ -65,7 +65,9 @@ export function readSecuritySettings(read: EnvReader, production: boolean): Secu
     problem('GATEWAY_AUTH=api-key needs GATEWAY_API_KEY_HASHES or GATEWAY_API_KEYS_FILE (sha256 hex digests of the keys)');
   } else if (!rawMode && production && apiKeyHashes.length === 0) {
     // A production gateway that nobody can call is a misconfiguration: say so at start-up.
-    problem('GATEWAY_API_KEY_HASHES or GATEWAY_API_KEYS_FILE is required when NODE_ENV=production (or set GATEWAY_AUTH=forward, or GATEWAY_AUTH=none to open the gateway deliberately)');
+    problem(
+      'GATEWAY_API_KEY_HASHES or GATEWAY_API_KEYS_FILE is required when NODE_ENV=production (or set GATEWAY_AUTH=forward, or GATEWAY_AUTH=none to open the gateway deliberately)',
+    );
   }
 
   return {
@@ -106,7 +108,12 @@ function readApiKeyHashes(read: EnvReader): string[] {
   const file = read.string('GATEWAY_API_KEYS_FILE');
   if (file) {
     try {
-      take('GATEWAY_API_KEYS_FILE', readFileSync(file, 'utf8').split('\n').map((line) => line.replace(/#.*$/, '')));
+      take(
+        'GATEWAY_API_KEYS_FILE',
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .map((line) => line.replace(/#.*$/, '')),
+      );
     } catch (error) {
       read.problem(`GATEWAY_API_KEYS_FILE cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'error'} ${file}`);
     }

@@ -21,7 +21,10 @@ import { persistedDocumentsOf, readTrustedDocumentsJson, type PrintOptions } fro
 export function trustedDocuments(paths: string[], options: PrintOptions = {}): Record<string, string> {
   const files = paths.flatMap((path) => inputFiles(path));
   const graphql = files.filter((file) => !file.endsWith('.json')).sort();
-  const documents: Record<string, string> = persistedDocumentsOf(graphql.map((file) => readFileSync(file, 'utf8')), options);
+  const documents: Record<string, string> = persistedDocumentsOf(
+    graphql.map((file) => readFileSync(file, 'utf8')),
+    options,
+  );
   for (const file of files.filter((f) => f.endsWith('.json'))) {
     const problems: string[] = [];
     const read = readTrustedDocumentsJson(JSON.parse(readFileSync(file, 'utf8')), problems, file);
@@ -46,7 +49,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const addTypename = args.includes('--add-typename');
   const paths = args.filter((arg, i) => arg !== '--add-typename' && (outAt < 0 || (i !== outAt && i !== outAt + 1)));
   if (paths.length === 0) {
-    console.error('usage: npm run trusted-documents -- [--add-typename] <folder, .graphql file, codegen persisted-documents.json or Apollo manifest>... [--out file.json]');
+    console.error(
+      'usage: npm run trusted-documents -- [--add-typename] <folder, .graphql file, codegen persisted-documents.json or Apollo manifest>... [--out file.json]',
+    );
     process.exit(64);
   }
   let documents: Record<string, string>;

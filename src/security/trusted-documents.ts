@@ -24,11 +24,12 @@ export function useTrustedDocuments(documents: Map<string, string>): Plugin {
     },
     customErrors: {
       notFound: {
-        message: 'This operation is not one of the gateway\'s trusted documents.',
+        message: "This operation is not one of the gateway's trusted documents.",
         extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', http: { status: 400 } },
       },
       persistedQueryOnly: {
-        message: 'Only trusted documents run here: send documentId "sha256:<hex>" (or extensions.persistedQuery { version: 1, sha256Hash }) instead of a query.',
+        message:
+          'Only trusted documents run here: send documentId "sha256:<hex>" (or extensions.persistedQuery { version: 1, sha256Hash }) instead of a query.',
         extensions: { code: 'PERSISTED_QUERY_ONLY', http: { status: 400 } },
       },
       keyNotFound: {
@@ -179,7 +180,11 @@ function withoutClientOnly(document: DocumentNode): DocumentNode {
 function withTypename(document: DocumentNode): DocumentNode {
   return visit(document, {
     SelectionSet(node, _key, parent) {
-      const subscriptionRoot = !!parent && !Array.isArray(parent) && (parent as { kind?: string }).kind === Kind.OPERATION_DEFINITION && (parent as OperationDefinitionNode).operation === 'subscription';
+      const subscriptionRoot =
+        !!parent &&
+        !Array.isArray(parent) &&
+        (parent as { kind?: string }).kind === Kind.OPERATION_DEFINITION &&
+        (parent as OperationDefinitionNode).operation === 'subscription';
       if (subscriptionRoot || node.selections.some((s) => s.kind === Kind.FIELD && s.name.value === '__typename')) return undefined;
       return { ...node, selections: [{ kind: Kind.FIELD, name: { kind: Kind.NAME, value: '__typename' } }, ...node.selections] };
     },

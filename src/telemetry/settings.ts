@@ -10,15 +10,16 @@ type Int = (name: string, fallback: number, min: number, max: number) => number;
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
 
 /** The standard samplers of the OpenTelemetry SDK configuration (OTEL_TRACES_SAMPLER). */
-export type SamplerName =
-  | 'always_on'
-  | 'always_off'
-  | 'traceidratio'
-  | 'parentbased_always_on'
-  | 'parentbased_always_off'
-  | 'parentbased_traceidratio';
+export type SamplerName = 'always_on' | 'always_off' | 'traceidratio' | 'parentbased_always_on' | 'parentbased_always_off' | 'parentbased_traceidratio';
 
-const SAMPLERS: readonly SamplerName[] = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'];
+const SAMPLERS: readonly SamplerName[] = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+];
 
 export interface TracingSettings {
   /** Where spans go: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as given, else OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces. */
@@ -71,7 +72,10 @@ export function readTelemetrySettings(env: Env, problems: string[], int: Int): T
     return raw as T;
   };
 
-  const names = (env.METRICS_OPERATION_NAMES ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const names = (env.METRICS_OPERATION_NAMES ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   for (const name of names) {
     if (!OPERATION_NAME.test(name)) problems.push(`METRICS_OPERATION_NAMES must list GraphQL operation names, got "${name}"`);
   }
@@ -128,7 +132,10 @@ function readTracing(env: Env, problems: string[], int: Int): TracingSettings | 
   }
 
   const resourceAttributes: Record<string, string> = {};
-  for (const pair of (value('OTEL_RESOURCE_ATTRIBUTES') ?? '').split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const pair of (value('OTEL_RESOURCE_ATTRIBUTES') ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const at = pair.indexOf('=');
     if (at <= 0) {
       problems.push(`OTEL_RESOURCE_ATTRIBUTES must be key=value pairs separated by commas, got "${pair}"`);

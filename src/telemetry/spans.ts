@@ -152,7 +152,13 @@ export function traceLookups<V>(usage: object, action: string, keys: readonly st
   const hashes = keys.map((key) => tracing.keyForSpan(action, key)).filter((hash): hash is string => hash !== undefined);
   const span = tracing.tracer.startSpan(
     `lookup ${action}`,
-    { attributes: { 'lookup_graph.lookup.action': action, 'lookup_graph.lookup.keys': keys.length, ...(hashes.length ? { 'lookup_graph.lookup.key_hashes': hashes } : {}) } },
+    {
+      attributes: {
+        'lookup_graph.lookup.action': action,
+        'lookup_graph.lookup.keys': keys.length,
+        ...(hashes.length ? { 'lookup_graph.lookup.key_hashes': hashes } : {}),
+      },
+    },
     operation.context,
   );
   return context.with(trace.setSpan(operation.context, span), run).then(
@@ -198,16 +204,18 @@ export function traceCallAction(tracing: Tracing, callAction: CallAction): CallA
       if (outcome !== 'OK') span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
       span.end();
     };
-    return context.with(trace.setSpan(parent, span).setValue(ATTEMPTS, attempts), () => callAction(action, body, options)).then(
-      (envelope) => {
-        finish('OK');
-        return envelope;
-      },
-      (error: unknown) => {
-        finish(error instanceof ActionError ? error.code : 'INTERNAL');
-        throw error;
-      },
-    );
+    return context
+      .with(trace.setSpan(parent, span).setValue(ATTEMPTS, attempts), () => callAction(action, body, options))
+      .then(
+        (envelope) => {
+          finish('OK');
+          return envelope;
+        },
+        (error: unknown) => {
+          finish(error instanceof ActionError ? error.code : 'INTERNAL');
+          throw error;
+        },
+      );
   };
 }
 
@@ -283,9 +291,19 @@ export function tracedStore(tracing: Tracing, store: CacheStore): CacheStore {
   return {
     kind: store.kind,
     ...(store.peek ? { peek: (key: string) => store.peek!(key) } : {}),
-    get: (key) => round('get', () => store.get(key), (value, span) => span.setAttribute('lookup_graph.cache.hit', value !== undefined)),
+    get: (key) =>
+      round(
+        'get',
+        () => store.get(key),
+        (value, span) => span.setAttribute('lookup_graph.cache.hit', value !== undefined),
+      ),
     set: (key, value, ttlMs) => round('set', () => store.set(key, value, ttlMs)),
-    acquireLease: (key, ttlMs) => round('acquireLease', () => store.acquireLease(key, ttlMs), (won, span) => span.setAttribute('lookup_graph.cache.lease_acquired', won)),
+    acquireLease: (key, ttlMs) =>
+      round(
+        'acquireLease',
+        () => store.acquireLease(key, ttlMs),
+        (won, span) => span.setAttribute('lookup_graph.cache.lease_acquired', won),
+      ),
     releaseLease: (key) => round('releaseLease', () => store.releaseLease(key)),
     leaseHeld: (key) => round('leaseHeld', () => store.leaseHeld(key)),
     healthy: () => store.healthy(),

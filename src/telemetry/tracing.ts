@@ -54,9 +54,8 @@ async function startSdk(settings: TracingSettings) {
     import('@opentelemetry/context-async-hooks'),
   ]);
   // Headers, timeout, compression and certificates come from the exporter's own OTEL_EXPORTER_OTLP_* reading.
-  const { OTLPTraceExporter } = settings.protocol === 'http/json'
-    ? await import('@opentelemetry/exporter-trace-otlp-http')
-    : await import('@opentelemetry/exporter-trace-otlp-proto');
+  const { OTLPTraceExporter } =
+    settings.protocol === 'http/json' ? await import('@opentelemetry/exporter-trace-otlp-http') : await import('@opentelemetry/exporter-trace-otlp-proto');
   const exporter = new OTLPTraceExporter({ url: settings.endpoint });
 
   const ratio = new sdk.TraceIdRatioBasedSampler(settings.samplerRatio);
@@ -70,13 +69,15 @@ async function startSdk(settings: TracingSettings) {
   }[settings.sampler];
   const sampler = settings.sampler.startsWith('parentbased_') ? new sdk.ParentBasedSampler({ root }) : root;
 
-  const resource = resources.defaultResource().merge(
-    resources.resourceFromAttributes({ ...settings.resourceAttributes, 'service.name': settings.serviceName }),
-  );
+  const resource = resources
+    .defaultResource()
+    .merge(resources.resourceFromAttributes({ ...settings.resourceAttributes, 'service.name': settings.serviceName }));
   const provider = new sdk.TracerProvider({
     resource,
     sampler,
-    spanProcessors: [new sdk.BatchSpanProcessor({ exporter, ...settings.batch, maxExportBatchSize: Math.min(settings.batch.maxExportBatchSize, settings.batch.maxQueueSize) })],
+    spanProcessors: [
+      new sdk.BatchSpanProcessor({ exporter, ...settings.batch, maxExportBatchSize: Math.min(settings.batch.maxExportBatchSize, settings.batch.maxQueueSize) }),
+    ],
   });
   // Spans follow async work (awaits inside a lookup) through AsyncLocalStorage. One manager serves
   // the process; a second gateway in the same process (tests) finds it registered and uses it.

@@ -128,8 +128,7 @@ export class ActionClient {
     extraHeaders?: Record<string, string>,
   ): Promise<ActionEnvelope> {
     const budget = options.deadline ?? { at: Date.now() + this.options.timeoutMs, ms: this.options.timeoutMs };
-    const timedOut = () =>
-      new ActionError('UPSTREAM_TIMEOUT', `The upstream did not answer within ${budget.ms} ms`, { action });
+    const timedOut = () => new ActionError('UPSTREAM_TIMEOUT', `The upstream did not answer within ${budget.ms} ms`, { action });
     const left = budget.at - Date.now();
     if (left <= 0) throw timedOut();
     const deadline = AbortSignal.timeout(Math.ceil(left));
@@ -172,12 +171,7 @@ function count(value: string | string[] | undefined): number | undefined {
 }
 
 /** Reads the rate-limit headers the service documents; every other header stays here. */
-export function responseFacts(
-  action: string,
-  status: number,
-  headers: Record<string, string | string[] | undefined>,
-  now = Date.now(),
-): ResponseFacts {
+export function responseFacts(action: string, status: number, headers: Record<string, string | string[] | undefined>, now = Date.now()): ResponseFacts {
   const facts: ResponseFacts = { action, status };
   const limit = count(headers['ratelimit-limit']);
   const remaining = count(headers['ratelimit-remaining']);
@@ -205,14 +199,8 @@ function discard(body: Body) {
   body.destroy();
 }
 
-async function readCapped(
-  body: Body,
-  contentLength: string | string[] | undefined,
-  cap: number,
-  action: string,
-): Promise<string> {
-  const tooLarge = () =>
-    new ActionError('UPSTREAM_BAD_RESPONSE', `The upstream response exceeded the ${cap}-byte limit`, { action });
+async function readCapped(body: Body, contentLength: string | string[] | undefined, cap: number, action: string): Promise<string> {
+  const tooLarge = () => new ActionError('UPSTREAM_BAD_RESPONSE', `The upstream response exceeded the ${cap}-byte limit`, { action });
   const declared = Number(header(contentLength));
   if (Number.isFinite(declared) && declared > cap) {
     discard(body);
@@ -232,7 +220,14 @@ async function readCapped(
 }
 
 /** Decides success or failure from the HTTP status and the envelope, as the service's own clients do. */
-export function parseEnvelope(action: string, httpStatus: number, retryAfterHeader: string | undefined, text: string, token?: string, clientToken = false): ActionEnvelope {
+export function parseEnvelope(
+  action: string,
+  httpStatus: number,
+  retryAfterHeader: string | undefined,
+  text: string,
+  token?: string,
+  clientToken = false,
+): ActionEnvelope {
   let parsed: unknown;
   let isJson = false;
   try {
@@ -241,9 +236,7 @@ export function parseEnvelope(action: string, httpStatus: number, retryAfterHead
   } catch {
     parsed = undefined;
   }
-  const envelope = isJson && parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
-    ? (parsed as Record<string, unknown>)
-    : null;
+  const envelope = isJson && parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
   // The upstream's message may reach the client; a token it echoed never does.
   const message = upstreamMessage(typeof envelope?.error === 'string' && token ? envelope.error.split(token).join('[redacted]') : envelope?.error);
   const retryAfter = parseRetryAfter(retryAfterHeader);

@@ -99,23 +99,22 @@ export function errorForStatus(
   }
   if (status === 401 || status === 403) {
     if (clientToken) {
-      return new ActionError('UNAUTHENTICATED', `The upstream rejected your access token (HTTP ${status}); check the token you send as "authorization: Bearer <token>"`, details);
+      return new ActionError(
+        'UNAUTHENTICATED',
+        `The upstream rejected your access token (HTTP ${status}); check the token you send as "authorization: Bearer <token>"`,
+        details,
+      );
     }
-    return new ActionError(
-      'UNAUTHENTICATED',
-      'The upstream rejected the gateway\'s access token; the operator must check ACTION_TOKEN',
-      details,
-    );
+    return new ActionError('UNAUTHENTICATED', "The upstream rejected the gateway's access token; the operator must check ACTION_TOKEN", details);
   }
   if (status === 404 || status === 410) {
     return new ActionError('NOT_FOUND', `The upstream found nothing for this lookup${said}`, details);
   }
   if (status === 429) {
-    return new ActionError(
-      'RATE_LIMITED',
-      `The upstream rate limit is spent${retryAfter !== undefined ? `; retry in ${retryAfter} s` : ''}`,
-      { ...details, retryAfter },
-    );
+    return new ActionError('RATE_LIMITED', `The upstream rate limit is spent${retryAfter !== undefined ? `; retry in ${retryAfter} s` : ''}`, {
+      ...details,
+      retryAfter,
+    });
   }
   if (status === 408 || status === 504) {
     return new ActionError('UPSTREAM_TIMEOUT', `The upstream timed out (HTTP ${status})`, details);

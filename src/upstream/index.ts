@@ -68,7 +68,11 @@ export async function createUpstream(config: Config, logger: Logger, onCallDone?
   });
   const settings = config.resilience;
   const gates = new RateLimitGates({ log: logger });
-  const breakers = new Breakers({ failureThreshold: settings.breakerFailures, cooldownMs: settings.breakerCooldownMs, failedInputTtlMs: settings.failedInputTtlMs });
+  const breakers = new Breakers({
+    failureThreshold: settings.breakerFailures,
+    cooldownMs: settings.breakerCooldownMs,
+    failedInputTtlMs: settings.failedInputTtlMs,
+  });
   const limiter = new ConcurrencyLimiter(settings.maxInFlight, settings.maxQueued, {
     maxPerClient: settings.maxPerClient,
     maxInFlightPerClient: settings.maxInFlightPerClient,

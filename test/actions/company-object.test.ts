@@ -175,7 +175,9 @@ describe('company against upstream variants', () => {
     ['about fifty', undefined, null, 'about fifty', null],
   ])('reads metrics.employees %j (employeesRange %j)', async (employees, employeesRange, count, rangeText, range) => {
     answer({ domain: 'acme-widgets.com', metrics: { employees, employeesRange, estimatedAnnualRevenue: '$10B+', marketCap: null } });
-    const { body } = await gw.query('{ company(domain: "acme-widgets.com") { metrics { employees employeesRange employeeCountRange { min max } estimatedAnnualRevenueRange { min max } marketCap } } }');
+    const { body } = await gw.query(
+      '{ company(domain: "acme-widgets.com") { metrics { employees employeesRange employeeCountRange { min max } estimatedAnnualRevenueRange { min max } marketCap } } }',
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data!.company.metrics).toEqual({
       employees: count,
@@ -192,7 +194,18 @@ describe('company against upstream variants', () => {
       name: 'Acme Widgets',
       domain: 'acme-widgets.com',
       twitter: null,
-      category: { sector: null, industryGroup: null, industry: null, subIndustry: null, gicsCode: null, sicCode: null, sic4Codes: null, naicsCode: null, naics6Codes: null, naics6Codes2022: null },
+      category: {
+        sector: null,
+        industryGroup: null,
+        industry: null,
+        subIndustry: null,
+        gicsCode: null,
+        sicCode: null,
+        sic4Codes: null,
+        naicsCode: null,
+        naics6Codes: null,
+        naics6Codes2022: null,
+      },
       identifiers: { usCIK: null, usEIN: null },
       metrics: { raised: null, marketCap: 3_200_000_000, annualRevenue: 48_500_000_000, employees: 251 },
       parent: { domain: null },
@@ -210,7 +223,18 @@ describe('company against upstream variants', () => {
       companyId: '9b1e0c44-1d2f-4a55-8e33-0c6f7a2b9d10',
       name: 'Acme Widgets',
       twitter: null,
-      category: { sector: null, industryGroup: null, industry: null, subIndustry: null, gicsCode: null, sicCode: null, sic4Codes: [], naicsCode: null, naics6Codes: [], naics6Codes2022: [] },
+      category: {
+        sector: null,
+        industryGroup: null,
+        industry: null,
+        subIndustry: null,
+        gicsCode: null,
+        sicCode: null,
+        sic4Codes: [],
+        naicsCode: null,
+        naics6Codes: [],
+        naics6Codes2022: [],
+      },
       identifiers: { usCik: null, usEin: null },
       // Beyond 2^31: these would break a 32-bit Int.
       metrics: { raised: null, marketCap: 3200000000, annualRevenue: 48500000000, employees: 251, employeesRange: null, employeeCountRange: null },

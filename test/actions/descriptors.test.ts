@@ -18,13 +18,14 @@ function files(dir: string): string[] {
 }
 
 /** The types the root fields return: a field elsewhere that returns one of them is a link. */
-const ACTION_TYPES = new Set(
-  Object.values(schema.getQueryType()!.getFields()).map((field) => getNamedType(field.type).name),
-);
+const ACTION_TYPES = new Set(Object.values(schema.getQueryType()!.getFields()).map((field) => getNamedType(field.type).name));
 
 function everyField(): Array<{ type: string; field: GraphQLField<unknown, unknown> }> {
   return Object.values(schema.getTypeMap())
-    .filter((type): type is Extract<GraphQLNamedType, { getFields: unknown }> => (isObjectType(type) || isInterfaceType(type)) && !type.name.startsWith('__') && type !== schema.getQueryType())
+    .filter(
+      (type): type is Extract<GraphQLNamedType, { getFields: unknown }> =>
+        (isObjectType(type) || isInterfaceType(type)) && !type.name.startsWith('__') && type !== schema.getQueryType(),
+    )
     .flatMap((type) => Object.values(type.getFields()).map((field) => ({ type: type.name, field: field as GraphQLField<unknown, unknown> })));
 }
 
@@ -46,7 +47,9 @@ describe('one descriptor per action', () => {
   it("every action's name appears in src only inside its own folder", () => {
     const sources = files(SRC).filter((path) => path.endsWith('.ts'));
     for (const { action, rootField } of ACTIONS) {
-      const dirs = new Set(sources.filter((path) => readFileSync(path, 'utf8').includes(action)).map((path) => relative(SRC, path).split('/').slice(0, 2).join('/')));
+      const dirs = new Set(
+        sources.filter((path) => readFileSync(path, 'utf8').includes(action)).map((path) => relative(SRC, path).split('/').slice(0, 2).join('/')),
+      );
       expect([...dirs], `${action} (${rootField})`).toHaveLength(1);
       expect([...dirs][0]).toMatch(/^actions\/[a-z-]+$/);
     }

@@ -9,7 +9,6 @@ const EVERY_FIELD = `
   registrantContact { ${CONTACT} } administrativeContact { ${CONTACT} } technicalContact { ${CONTACT} }
   statuses nameServers queryTime whoisServer whoisRaw`;
 
-
 describe('domainInfo against the sandbox', () => {
   it('resolves every field of a registered domain', async ({ sandbox: gw }) => {
     const { status, body } = await gw.query(`{ domainInfo(domain: "Stripe.COM.") { ${EVERY_FIELD} } }`);
@@ -45,7 +44,17 @@ describe('domainInfo against the sandbox', () => {
       },
       administrativeContact: { name: 'Domain Administrator', city: 'Redacted For Privacy', postalCode: '94105', street: '2 Main Street, Suite 100' },
       // The live service drops empty keys from contacts: they read as null, not as errors.
-      technicalContact: { name: 'Technical Contact', email: 'tech@privacy-relay.example', phone: null, street: null, city: null, state: null, postalCode: null, countryCode: 'US', countryName: 'United States' },
+      technicalContact: {
+        name: 'Technical Contact',
+        email: 'tech@privacy-relay.example',
+        phone: null,
+        street: null,
+        city: null,
+        state: null,
+        postalCode: null,
+        countryCode: 'US',
+        countryName: 'United States',
+      },
       statuses: ['clientdeleteprohibited', 'clienttransferprohibited', 'clientupdateprohibited', 'serverdeleteprohibited'],
       nameServers: ['ns1.dns-host.example', 'ns2.dns-host.example', 'ns3.dns-host.example', 'ns4.dns-host.example'],
       queryTime: '2026-11-20 14:03:27',
@@ -96,7 +105,12 @@ describe('domainInfo against the sandbox', () => {
     [`${'a'.repeat(64)}.com`, 'must be a domain name'],
     ['a'.repeat(300), 'at most 253'],
   ])('rejects domain %j before any upstream call', async ([domain, message], { sandbox: gw }) => {
-    await rejectsBeforeUpstream(gw, 'query($d: String!) { domainInfo(domain: $d) { domainName } }', { d: domain }, { field: 'domainInfo', argument: 'domain', message });
+    await rejectsBeforeUpstream(
+      gw,
+      'query($d: String!) { domainInfo(domain: $d) { domainName } }',
+      { d: domain },
+      { field: 'domainInfo', argument: 'domain', message },
+    );
   });
 
   it('accepts an internationalised domain in its ASCII form', async ({ sandbox: gw }) => {

@@ -68,7 +68,10 @@ describe('financialProfiles against the sandbox', () => {
     expect(body.errors).toBeUndefined();
     expect(body.data).toEqual({
       a: [{ symbol: 'AAPL' }],
-      b: [{ symbol: 'NKE', price: 76.41 }, { symbol: 'MSFT', price: 415.49 }],
+      b: [
+        { symbol: 'NKE', price: 76.41 },
+        { symbol: 'MSFT', price: 415.49 },
+      ],
       c: [{ symbol: 'AAPL' }, { symbol: 'KO' }, { symbol: 'MSFT' }, { symbol: 'NKE' }],
     });
     expect(calls(gw) - before).toBe(1);
@@ -92,7 +95,11 @@ describe('financialProfiles against the sandbox', () => {
     ['["AAPL; DROP"]', 'stock symbols'],
     ['["TOOLONGSYMBOL1234"]', 'stock symbols'],
   ])('rejects symbols %s before any upstream call', async ([symbols, message], { sandbox: gw }) => {
-    await rejectsBeforeUpstream(gw, `{ financialProfiles(symbols: ${symbols}) { symbol } }`, undefined, { field: 'financialProfiles', argument: 'symbols', message });
+    await rejectsBeforeUpstream(gw, `{ financialProfiles(symbols: ${symbols}) { symbol } }`, undefined, {
+      field: 'financialProfiles',
+      argument: 'symbols',
+      message,
+    });
   });
 });
 
@@ -108,7 +115,12 @@ describe('financialProfiles against a test upstream', () => {
   it('writes symbols "A, B, C" and splits only above FINANCIAL_BATCH_SIZE', async () => {
     up.calls.length = 0;
     up.handle((call, _req, res) =>
-      json(res, 200, { status: 200, response: String(call.body.company).split(', ').map((symbol) => ({ symbol, price: 1 })) }),
+      json(res, 200, {
+        status: 200,
+        response: String(call.body.company)
+          .split(', ')
+          .map((symbol) => ({ symbol, price: 1 })),
+      }),
     );
     const { body } = await gw.query('{ financialProfiles(symbols: ["a", "b", "c", "d", "A"]) { symbol } }');
     expect(body.errors).toBeUndefined();
@@ -120,7 +132,12 @@ describe('financialProfiles against a test upstream', () => {
   it('sends two aliases and a list of four symbols, one repeated in another case, as ONE call naming four distinct symbols', async () => {
     up.calls.length = 0;
     up.handle((call, _req, res) =>
-      json(res, 200, { status: 200, response: String(call.body.company).split(', ').map((symbol) => ({ symbol, price: 1 })) }),
+      json(res, 200, {
+        status: 200,
+        response: String(call.body.company)
+          .split(', ')
+          .map((symbol) => ({ symbol, price: 1 })),
+      }),
     );
     const big = await startGateway(upstreamEnv(up));
     try {
@@ -148,10 +165,19 @@ describe('financialProfiles against a test upstream', () => {
         ],
       }),
     );
-    const { body } = await gw.query('{ financialProfiles(symbols: ["X", "Y"]) { lastDividend range priceRange { low high } marketCap fullTimeEmployees fullTimeEmployeesText } }');
+    const { body } = await gw.query(
+      '{ financialProfiles(symbols: ["X", "Y"]) { lastDividend range priceRange { low high } marketCap fullTimeEmployees fullTimeEmployeesText } }',
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data!.financialProfiles).toEqual([
-      { lastDividend: 2, range: '1.5-2.25', priceRange: { low: 1.5, high: 2.25 }, marketCap: 37885576433, fullTimeEmployees: null, fullTimeEmployeesText: null },
+      {
+        lastDividend: 2,
+        range: '1.5-2.25',
+        priceRange: { low: 1.5, high: 2.25 },
+        marketCap: 37885576433,
+        fullTimeEmployees: null,
+        fullTimeEmployeesText: null,
+      },
       { lastDividend: 0.24, range: 'n/a', priceRange: null, marketCap: null, fullTimeEmployees: null, fullTimeEmployeesText: 'many' },
     ]);
   });

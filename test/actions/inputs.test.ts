@@ -12,27 +12,67 @@ const FORMS = {
   domain: {
     canonical: 'hubspot.com',
     reduce: (v: string) => requireDomain('domain', v),
-    forms: ['hubspot.com', 'HubSpot.com.', 'www.hubspot.com', 'm.hubspot.com', 'https://www.hubspot.com/', 'http://hubspot.com', 'hubspot.com/pricing?utm_source=x&utm_medium=y', 'https://www.hubspot.com:443/products#top'],
+    forms: [
+      'hubspot.com',
+      'HubSpot.com.',
+      'www.hubspot.com',
+      'm.hubspot.com',
+      'https://www.hubspot.com/',
+      'http://hubspot.com',
+      'hubspot.com/pricing?utm_source=x&utm_medium=y',
+      'https://www.hubspot.com:443/products#top',
+    ],
   },
   handle: {
     canonical: 'sam-rivera',
     reduce: (v: string) => requireHandle('handle', v),
-    forms: ['sam-rivera', 'Sam-Rivera', '@sam-rivera', 'www.linkedin.com/in/sam-rivera/', 'https://www.linkedin.com/in/sam-rivera', 'https://m.linkedin.com/in/Sam-Rivera/details/experience/', 'linkedin.com/in/sam-rivera?utm_source=share&utm_campaign=x'],
+    forms: [
+      'sam-rivera',
+      'Sam-Rivera',
+      '@sam-rivera',
+      'www.linkedin.com/in/sam-rivera/',
+      'https://www.linkedin.com/in/sam-rivera',
+      'https://m.linkedin.com/in/Sam-Rivera/details/experience/',
+      'linkedin.com/in/sam-rivera?utm_source=share&utm_campaign=x',
+    ],
   },
   username: {
     canonical: 'natgeo',
     reduce: (v: string) => canonicalUsername('username', v),
-    forms: ['natgeo', '@NatGeo', 'https://www.instagram.com/natgeo/', 'instagram.com/natgeo', 'm.instagram.com/natgeo/reels/?igsh=abc', 'https://www.instagram.com/stories/natgeo/3141592653/'],
+    forms: [
+      'natgeo',
+      '@NatGeo',
+      'https://www.instagram.com/natgeo/',
+      'instagram.com/natgeo',
+      'm.instagram.com/natgeo/reels/?igsh=abc',
+      'https://www.instagram.com/stories/natgeo/3141592653/',
+    ],
   },
   channel: {
     canonical: 'https://www.youtube.com/@sequoiacapital',
     reduce: (v: string) => requireChannelUrl('url', v),
-    forms: ['@sequoiacapital', '@SequoiaCapital', 'youtube.com/@sequoiacapital', 'https://www.youtube.com/@sequoiacapital/videos', 'm.youtube.com/@sequoiacapital', 'http://youtube.com/@SequoiaCapital/featured?si=x#about'],
+    forms: [
+      '@sequoiacapital',
+      '@SequoiaCapital',
+      'youtube.com/@sequoiacapital',
+      'https://www.youtube.com/@sequoiacapital/videos',
+      'm.youtube.com/@sequoiacapital',
+      'http://youtube.com/@SequoiaCapital/featured?si=x#about',
+    ],
   },
   video: {
     canonical: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
     reduce: (v: string) => requireVideoUrl('url', v),
-    forms: ['https://youtu.be/dQw4w9WgXcQ?si=AbCdEf', 'youtu.be/dQw4w9WgXcQ', 'https://youtube.com/watch?v=dQw4w9WgXcQ', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ&feature=share&utm_source=x&pp=y', 'm.youtube.com/watch?v=dQw4w9WgXcQ&t=42s', 'https://www.youtube.com/shorts/dQw4w9WgXcQ', 'https://www.youtube.com/embed/dQw4w9WgXcQ', 'dQw4w9WgXcQ'],
+    forms: [
+      'https://youtu.be/dQw4w9WgXcQ?si=AbCdEf',
+      'youtu.be/dQw4w9WgXcQ',
+      'https://youtube.com/watch?v=dQw4w9WgXcQ',
+      'https://www.youtube.com/watch?v=dQw4w9WgXcQ&feature=share&utm_source=x&pp=y',
+      'm.youtube.com/watch?v=dQw4w9WgXcQ&t=42s',
+      'https://www.youtube.com/shorts/dQw4w9WgXcQ',
+      'https://www.youtube.com/embed/dQw4w9WgXcQ',
+      'dQw4w9WgXcQ',
+    ],
   },
 } as const;
 
@@ -94,7 +134,12 @@ describe('over HTTP: every spelling in one operation is one upstream call with t
         case 'get_videosite_transcript':
           return json(res, 200, { status: 200, response: 'Title\nText', metadata: { id: 'dQw4w9WgXcQ' } });
         case 'company_financial_profile':
-          return json(res, 200, { status: 200, response: String(call.body.company).split(', ').map((symbol) => ({ symbol })) });
+          return json(res, 200, {
+            status: 200,
+            response: String(call.body.company)
+              .split(', ')
+              .map((symbol) => ({ symbol })),
+          });
         case 'domain_info':
           // The record echoes another spelling of the domain: links must still use the one asked for.
           return json(res, 200, { status: 200, response: { domain_name: `www.${call.body.domain}`, domain_registered: 'yes' } });
@@ -114,7 +159,12 @@ describe('over HTTP: every spelling in one operation is one upstream call with t
     ['handle', 'get_professionalnet_profile', { profile_handle: 'sam-rivera' }, (f: string) => `professionalnetProfile(handle: ${f}) { handle }`],
     ['username', 'get_photosocial_profile', { username: 'natgeo' }, (f: string) => `photosocialProfile(username: ${f}) { username }`],
     ['channel', 'get_videosite_channel', { url: 'https://www.youtube.com/@sequoiacapital' }, (f: string) => `videositeChannel(url: ${f}) { requestedUrl }`],
-    ['video', 'get_videosite_transcript', { url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' }, (f: string) => `videositeTranscript(url: ${f}) { requestedUrl }`],
+    [
+      'video',
+      'get_videosite_transcript',
+      { url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' },
+      (f: string) => `videositeTranscript(url: ${f}) { requestedUrl }`,
+    ],
   ] as const)('%s forms -> one %s call', async (kind, action, body, field) => {
     const { body: response } = await gw.query(`{ ${alias(FORMS[kind].forms, field)} }`);
     expect(response.errors).toBeUndefined();
@@ -156,13 +206,21 @@ describe('links look up by what was asked, so the same thing asked two ways is o
     const { body } = await gw.query('{ domainInfo(domain: "cnn.com") { domainName company { name } } company(domain: "https://www.cnn.com/") { name } }');
     expect(body.errors).toBeUndefined();
     expect(body.data!.domainInfo).toEqual({ domainName: 'www.cnn.com', company: { name: 'Company of cnn.com' } });
-    expect(up.calls.map((c) => [c.action, c.body.domain]).sort()).toEqual([['domain_info', 'cnn.com'], ['get_company_object', 'cnn.com']]);
+    expect(up.calls.map((c) => [c.action, c.body.domain]).sort()).toEqual([
+      ['domain_info', 'cnn.com'],
+      ['get_company_object', 'cnn.com'],
+    ]);
   });
 
   it('Company.domainInfo.company uses the requested domain all the way round: two calls', async () => {
-    const { body } = await gw.query('{ company(domain: "www.cnn.com") { domainInfo { company { name domainInfo { domainName } } } } domainInfo(domain: "CNN.com") { domainName } }');
+    const { body } = await gw.query(
+      '{ company(domain: "www.cnn.com") { domainInfo { company { name domainInfo { domainName } } } } domainInfo(domain: "CNN.com") { domainName } }',
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data!.company.domainInfo.company).toEqual({ name: 'Company of cnn.com', domainInfo: { domainName: 'www.cnn.com' } });
-    expect(up.calls.map((c) => [c.action, c.body.domain]).sort()).toEqual([['domain_info', 'cnn.com'], ['get_company_object', 'cnn.com']]);
+    expect(up.calls.map((c) => [c.action, c.body.domain]).sort()).toEqual([
+      ['domain_info', 'cnn.com'],
+      ['get_company_object', 'cnn.com'],
+    ]);
   });
 });

@@ -10,7 +10,9 @@ describe('microblogPosts against the sandbox', () => {
   const calls = (gw: RunningGateway) => gw.gateway.sandbox!.calls.get('search_microblog_posts') ?? 0;
 
   it('resolves every field of a post', async ({ sandbox: gw }) => {
-    const { body } = await gw.query('{ microblogPosts(query: "graph  ql", first: 2) { uri did collection recordKey cid text createdAt author { handle displayName } likeCount replyCount repostCount } }');
+    const { body } = await gw.query(
+      '{ microblogPosts(query: "graph  ql", first: 2) { uri did collection recordKey cid text createdAt author { handle displayName } likeCount replyCount repostCount } }',
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data!.microblogPosts).toEqual([
       {
@@ -65,7 +67,13 @@ describe('microblogPosts page sizes', () => {
   beforeAll(async () => {
     up = await startFaultUpstream();
     up.handle((call, _req, res) =>
-      json(res, 200, { status: 200, response: Array.from({ length: call.body.num_posts }, (_, i) => ({ uri: `at://did:plc:x/app.bsky.feed.post/${i}`, author: { handle: 'h', displayName: '' } })) }),
+      json(res, 200, {
+        status: 200,
+        response: Array.from({ length: call.body.num_posts }, (_, i) => ({
+          uri: `at://did:plc:x/app.bsky.feed.post/${i}`,
+          author: { handle: 'h', displayName: '' },
+        })),
+      }),
     );
     gw = await startGateway(upstreamEnv(up));
   });

@@ -68,50 +68,122 @@ const EVERY_FIELD = `
 
 const CDN = 'https://scontent.cdn.photosocial.example/v/t51.2885-19';
 const PIC = `${CDN}/432597291_3681183002154789_5473029370098280466_n.jpg`;
-const SIG = '_nc_ht=scontent.cdn.photosocial.example&_nc_cat=1&_nc_ohc=hQCGPLcccToQ7kNvgE40yj1&_nc_gid=638a927549d341858014179930ccce04&edm=AO4kU9EBAAAA&ccb=7-5&oe=67B1B8DF&_nc_sid=164c1d';
-const LYNX_TAIL = '%3Ffbclid%3DPAZXh0bgNhZW0CMTEAAabw-h_L5suFAr1hiBsgDl2LFupiJnBnoDtatI5yTU6T1GdDyOcOuu9XiBE_aem_d69Mu7ZzZTJ9ouOOJ_dWlQ&e=AT3wf1TQkZVOLRSp-2bAxic1A7Y682Kvw_F2UqD7VXuMMFrg_FFytEMqHgZPjVu6KvfTtXa6RT2t9bDXXQN-QjMSX-19DL-RdoubM8o';
+const SIG =
+  '_nc_ht=scontent.cdn.photosocial.example&_nc_cat=1&_nc_ohc=hQCGPLcccToQ7kNvgE40yj1&_nc_gid=638a927549d341858014179930ccce04&edm=AO4kU9EBAAAA&ccb=7-5&oe=67B1B8DF&_nc_sid=164c1d';
+const LYNX_TAIL =
+  '%3Ffbclid%3DPAZXh0bgNhZW0CMTEAAabw-h_L5suFAr1hiBsgDl2LFupiJnBnoDtatI5yTU6T1GdDyOcOuu9XiBE_aem_d69Mu7ZzZTJ9ouOOJ_dWlQ&e=AT3wf1TQkZVOLRSp-2bAxic1A7Y682Kvw_F2UqD7VXuMMFrg_FFytEMqHgZPjVu6KvfTtXa6RT2t9bDXXQN-QjMSX-19DL-RdoubM8o';
 const BIO = 'Photographer and storyteller 📷 New zine "Northern Light" out now. Studio: @studio.partner';
 
 const EXPECTED_FLAGS = {
   account: {
-    isBusiness: false, isPotentialBusiness: true, isInterestAccount: true, isParentingAccount: false, isMemorialized: false,
-    isNewToPhotosocial: false, isSecondaryAccountCreation: false, hasPhotosocialProfile: true, isActiveOnTextPostApp: true, isInCanada: false,
-    isOregonCustomGenderConsented: false, isExistingUserAgeCollectionEnabled: true, isSupervisionFeaturesEnabled: false,
-    isAddSchoolInEditProfileEnabled: false, isOpalEnabled: false,
+    isBusiness: false,
+    isPotentialBusiness: true,
+    isInterestAccount: true,
+    isParentingAccount: false,
+    isMemorialized: false,
+    isNewToPhotosocial: false,
+    isSecondaryAccountCreation: false,
+    hasPhotosocialProfile: true,
+    isActiveOnTextPostApp: true,
+    isInCanada: false,
+    isOregonCustomGenderConsented: false,
+    isExistingUserAgeCollectionEnabled: true,
+    isSupervisionFeaturesEnabled: false,
+    isAddSchoolInEditProfileEnabled: false,
+    isOpalEnabled: false,
   },
   privacy: {
-    isPrivate: false, isAutoConfirmEnabledForAllReciprocalFollowRequests: false, canHideCategory: true, canHidePublicContacts: true,
-    isSpamFollowerSettingEnabled: true, isRegulatedC18: false, isRegulatedNewsInViewerLocation: false, isAccountTransparencyDetailsShown: true,
+    isPrivate: false,
+    isAutoConfirmEnabledForAllReciprocalFollowRequests: false,
+    canHideCategory: true,
+    canHidePublicContacts: true,
+    isSpamFollowerSettingEnabled: true,
+    isRegulatedC18: false,
+    isRegulatedNewsInViewerLocation: false,
+    isAccountTransparencyDetailsShown: true,
     isTransparencyProductEnabled: false,
   },
   verification: {
-    isVerified: true, isBlueBadgeShownOnMainProfile: true, hasNmeBadge: false, isLegacyVerifiedMaxProfilePicEditReached: false,
-    hasLegacyBbPendingProfilePictureUpdate: false, hasMv4bPendingProfilePictureUpdate: false, isMv4bApplicationMaturedForProfileEdit: true,
-    isMv4bBizAssetProfileLocked: false, isMv4bMaxProfileEditReached: false, isEligibleForMetaVerifiedLabel: true,
-    isEligibleForMetaVerifiedEnhancedLinkSheet: true, isEligibleForMetaVerifiedEnhancedLinkSheetConsumption: false,
-    isEligibleForMetaVerifiedLinksInReels: false, isEligibleForMetaVerifiedMultipleAddressesCreation: true,
-    isEligibleForMetaVerifiedMultipleAddressesConsumption: false, isEligibleForMetaVerifiedRelatedAccounts: true,
-    isMetaVerifiedRelatedAccountsDisplayEnabled: true, isEligibleForPostBoostMetaVerifiedUpsell: false,
+    isVerified: true,
+    isBlueBadgeShownOnMainProfile: true,
+    hasNmeBadge: false,
+    isLegacyVerifiedMaxProfilePicEditReached: false,
+    hasLegacyBbPendingProfilePictureUpdate: false,
+    hasMv4bPendingProfilePictureUpdate: false,
+    isMv4bApplicationMaturedForProfileEdit: true,
+    isMv4bBizAssetProfileLocked: false,
+    isMv4bMaxProfileEditReached: false,
+    isEligibleForMetaVerifiedLabel: true,
+    isEligibleForMetaVerifiedEnhancedLinkSheet: true,
+    isEligibleForMetaVerifiedEnhancedLinkSheetConsumption: false,
+    isEligibleForMetaVerifiedLinksInReels: false,
+    isEligibleForMetaVerifiedMultipleAddressesCreation: true,
+    isEligibleForMetaVerifiedMultipleAddressesConsumption: false,
+    isEligibleForMetaVerifiedRelatedAccounts: true,
+    isMetaVerifiedRelatedAccountsDisplayEnabled: true,
+    isEligibleForPostBoostMetaVerifiedUpsell: false,
   },
   business: {
-    isCallToActionEnabled: false, isCategoryTappable: true, isOpenToCollab: true, isCreatorAgentEnabled: false, hasFanClubSubscriptions: true,
-    canAddFbGroupLinkOnProfile: false, canUseAffiliatePartnershipMessagingAsBrand: false, canUseAffiliatePartnershipMessagingAsCreator: true,
-    canUseBrandedContentDiscoveryAsBrand: false, canUseBrandedContentDiscoveryAsCreator: true, canUsePaidPartnershipMessagingAsCreator: true,
-    isEligibleForDiverseOwnedBusinessInfo: false, isEligibleToDisplayDiverseOwnedBusinessInfo: false, isPostInsightsEntryPointShown: true,
-    isShoppableFeedShown: false, isReconAdCtaOnProfileEligibleWithViewer: true, canNonproMaybeSeeProfileHypercard: false,
+    isCallToActionEnabled: false,
+    isCategoryTappable: true,
+    isOpenToCollab: true,
+    isCreatorAgentEnabled: false,
+    hasFanClubSubscriptions: true,
+    canAddFbGroupLinkOnProfile: false,
+    canUseAffiliatePartnershipMessagingAsBrand: false,
+    canUseAffiliatePartnershipMessagingAsCreator: true,
+    canUseBrandedContentDiscoveryAsBrand: false,
+    canUseBrandedContentDiscoveryAsCreator: true,
+    canUsePaidPartnershipMessagingAsCreator: true,
+    isEligibleForDiverseOwnedBusinessInfo: false,
+    isEligibleToDisplayDiverseOwnedBusinessInfo: false,
+    isPostInsightsEntryPointShown: true,
+    isShoppableFeedShown: false,
+    isReconAdCtaOnProfileEligibleWithViewer: true,
+    canNonproMaybeSeeProfileHypercard: false,
   },
   messaging: {
-    isDirectRollCallEnabled: true, isEligibleForRequestMessage: false, isMessageEntrypointRemoved: false, isDirectBlacklistStatusIncluded: true,
-    isProfileAudioCallEnabled: false, isProfileBroadcastSharingEnabled: true, isWhatsappLinked: false,
+    isDirectRollCallEnabled: true,
+    isEligibleForRequestMessage: false,
+    isMessageEntrypointRemoved: false,
+    isDirectBlacklistStatusIncluded: true,
+    isProfileAudioCallEnabled: false,
+    isProfileBroadcastSharingEnabled: true,
+    isWhatsappLinked: false,
   },
   content: {
-    hasVideos: true, hasHighlightReels: true, hasGuides: true, hasIgtvSeries: false, hasMusicOnProfile: true, hasCollabCollections: false,
-    hasPrivateCollections: true, hasExclusiveFeedContent: true, hasPublicTabThreads: true, hasViewsFetching: true, hasChaining: true,
-    hasChains: false, isChainingAutoExpanded: false, hasEverSelectedTopics: false, hasGenAiPersonasForProfileBanner: false,
-    hasAnonymousProfilePicture: false, isProfilePictureExpansionEnabled: true, isFeedPostReshareDisabled: false, isHighlightReshareDisabled: false,
-    isRemixSettingEnabledForPosts: true, isRemixSettingEnabledForReels: true, isStoriesTeaserMuted: false, isExternalUrlOpenedInAppBrowser: true,
+    hasVideos: true,
+    hasHighlightReels: true,
+    hasGuides: true,
+    hasIgtvSeries: false,
+    hasMusicOnProfile: true,
+    hasCollabCollections: false,
+    hasPrivateCollections: true,
+    hasExclusiveFeedContent: true,
+    hasPublicTabThreads: true,
+    hasViewsFetching: true,
+    hasChaining: true,
+    hasChains: false,
+    isChainingAutoExpanded: false,
+    hasEverSelectedTopics: false,
+    hasGenAiPersonasForProfileBanner: false,
+    hasAnonymousProfilePicture: false,
+    isProfilePictureExpansionEnabled: true,
+    isFeedPostReshareDisabled: false,
+    isHighlightReshareDisabled: false,
+    isRemixSettingEnabledForPosts: true,
+    isRemixSettingEnabledForReels: true,
+    isStoriesTeaserMuted: false,
+    isExternalUrlOpenedInAppBrowser: true,
   },
-  favorites: { isBestie: false, isFavorite: false, isFavoriteForStories: true, isFavoriteForHighlights: true, isFavoriteForClips: false, isFavoriteForIgtv: false },
+  favorites: {
+    isBestie: false,
+    isFavorite: false,
+    isFavoriteForStories: true,
+    isFavoriteForHighlights: true,
+    isFavoriteForClips: false,
+    isFavoriteForIgtv: false,
+  },
 };
 
 const EXPECTED_PROFILE = {
@@ -308,7 +380,6 @@ const EXPECTED_PROFILE = {
 const calls = (gw: RunningGateway) => gw.gateway.sandbox!.calls.get(ACTION) ?? 0;
 
 describe('photosocialProfile against the sandbox', () => {
-
   it('resolves every field of a profile', async ({ sandbox: gw }) => {
     const { status, body } = await gw.query(`{ photosocialProfile(username: "@Ava.Lindqvist") { ${EVERY_FIELD} } }`);
     expect(status).toBe(200);
@@ -331,7 +402,9 @@ describe('photosocialProfile against the sandbox', () => {
 
   it('makes one upstream call for one username however it is written', async ({ sandbox: gw }) => {
     const before = calls(gw);
-    const { body } = await gw.query('{ a: photosocialProfile(username: "NatGeo") { username } b: photosocialProfile(username: " @natgeo ") { followerCount } }');
+    const { body } = await gw.query(
+      '{ a: photosocialProfile(username: "NatGeo") { username } b: photosocialProfile(username: " @natgeo ") { followerCount } }',
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data).toEqual({ a: { username: 'natgeo' }, b: { followerCount: 282510661 } });
     expect(calls(gw) - before).toBe(1);
@@ -348,7 +421,12 @@ describe('photosocialProfile against the sandbox', () => {
     ['a'.repeat(31), 'username of 1 to 30'],
     ['name/../../etc', 'username of 1 to 30'],
   ])('rejects username %j before any upstream call', async ([username, message], { sandbox: gw }) => {
-    await rejectsBeforeUpstream(gw, 'query($u: String!) { photosocialProfile(username: $u) { username } }', { u: username }, { field: 'photosocialProfile', argument: 'username', message });
+    await rejectsBeforeUpstream(
+      gw,
+      'query($u: String!) { photosocialProfile(username: $u) { username } }',
+      { u: username },
+      { field: 'photosocialProfile', argument: 'username', message },
+    );
   });
 
   it('accepts 30 characters of letters, digits, "." and "_"', async ({ sandbox: gw }) => {
@@ -417,10 +495,19 @@ describe('photosocialProfile against variants the sandbox does not send', () => 
       username: 'nolocation',
       location_data: { address_street: '', city_id: 0, city_name: '', instagram_location_id: '', latitude: 0, longitude: 0, zip: '' },
     };
-    const { body } = await gw.query('{ photosocialProfile(username: "nolocation") { locationData { hasLocation addressStreet cityName cityId zip locationId latitude longitude } } }');
+    const { body } = await gw.query(
+      '{ photosocialProfile(username: "nolocation") { locationData { hasLocation addressStreet cityName cityId zip locationId latitude longitude } } }',
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data!.photosocialProfile.locationData).toEqual({
-      hasLocation: false, addressStreet: null, cityName: null, cityId: null, zip: null, locationId: null, latitude: 0, longitude: 0,
+      hasLocation: false,
+      addressStreet: null,
+      cityName: null,
+      cityId: null,
+      zip: null,
+      locationId: null,
+      latitude: 0,
+      longitude: 0,
     });
   });
 
@@ -444,7 +531,10 @@ describe('photosocialProfile against variants the sandbox does not send', () => 
       bio_links: [{ link_id: '17899966490651261', url: 'javascript:alert(1)', is_pinned: 1 }, 'not an object'],
       pronouns: ['they/them', 7, null],
       account_badges: [{ badge: 'x' }, null, 3],
-      nametag: { available_theme_colors: [-1, 'x', 2 ** 40, 16742912], theme_color: { available_theme_colors: [{ display_label: 'Too big', int_value: 2 ** 25 }] } },
+      nametag: {
+        available_theme_colors: [-1, 'x', 2 ** 40, 16742912],
+        theme_color: { available_theme_colors: [{ display_label: 'Too big', int_value: 2 ** 25 }] },
+      },
       broadcast_chat_preference_status: { json_response: 42 },
       fan_club_info: { fan_consideration_page_revamp_eligiblity: { is_eligible: true }, subscriber_count: 1.5 },
     };
@@ -474,11 +564,21 @@ describe('photosocialProfile against variants the sandbox does not send', () => 
 
   it('gives the requested username and empty lists for a profile with almost nothing in it', async () => {
     profiles.sparse = {};
-    const { body } = await gw.query('{ photosocialProfile(username: "Sparse") { username accountId pk fullName bioLinks { linkId } pronouns hdProfilePicVersions { url } profileContextMutualFollowIds fanClub { fanClubId } flags { content { hasVideos } } } }');
+    const { body } = await gw.query(
+      '{ photosocialProfile(username: "Sparse") { username accountId pk fullName bioLinks { linkId } pronouns hdProfilePicVersions { url } profileContextMutualFollowIds fanClub { fanClubId } flags { content { hasVideos } } } }',
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data!.photosocialProfile).toEqual({
-      username: 'sparse', accountId: null, pk: null, fullName: null, bioLinks: [], pronouns: [], hdProfilePicVersions: [],
-      profileContextMutualFollowIds: [], fanClub: null, flags: { content: { hasVideos: null } },
+      username: 'sparse',
+      accountId: null,
+      pk: null,
+      fullName: null,
+      bioLinks: [],
+      pronouns: [],
+      hdProfilePicVersions: [],
+      profileContextMutualFollowIds: [],
+      fanClub: null,
+      flags: { content: { hasVideos: null } },
     });
   });
 

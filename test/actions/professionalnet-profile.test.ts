@@ -25,7 +25,12 @@ const EVERY_FIELD = `
 const MEDIA = 'https://media.professionalnet.example/dms/image';
 /** An open end (the upstream sends a date group with no parts): no date at all. */
 const OPEN = null;
-const ym = (year: number, month: number | null) => ({ year, month, day: null, iso: month === null ? String(year) : `${year}-${String(month).padStart(2, '0')}` });
+const ym = (year: number, month: number | null) => ({
+  year,
+  month,
+  day: null,
+  iso: month === null ? String(year) : `${year}-${String(month).padStart(2, '0')}`,
+});
 
 describe('professionalnetProfile against the sandbox', () => {
   const calls = (gw: RunningGateway) => gw.gateway.sandbox!.calls.get('get_professionalnet_profile') ?? 0;
@@ -51,7 +56,13 @@ describe('professionalnetProfile against the sandbox', () => {
       isInfluencer: false,
       isOpenToWork: false,
       isPremium: true,
-      location: { label: 'San Francisco, California, United States', shortLabel: 'San Francisco, California', city: 'San Francisco', state: 'California', country: 'United States' },
+      location: {
+        label: 'San Francisco, California, United States',
+        shortLabel: 'San Francisco, California',
+        city: 'San Francisco',
+        state: 'California',
+        country: 'United States',
+      },
       languages: {
         primaryLocale: { language: 'en', country: 'US', tag: 'en-US' },
         supportedLocales: [
@@ -85,7 +96,13 @@ describe('professionalnetProfile against the sandbox', () => {
 
     expect(profile.positionGroups).toEqual([
       {
-        company: { id: '18244011', name: 'Northwind Analytics', logoUrl: `${MEDIA}/C4E0BAQE8n2kLw1Xb4Q/company-logo_200_200/northwind/0`, url: 'https://www.professionalnet.example/company/northwind-analytics/', employeeCountRange: { min: 1001, max: 5000 } },
+        company: {
+          id: '18244011',
+          name: 'Northwind Analytics',
+          logoUrl: `${MEDIA}/C4E0BAQE8n2kLw1Xb4Q/company-logo_200_200/northwind/0`,
+          url: 'https://www.professionalnet.example/company/northwind-analytics/',
+          employeeCountRange: { min: 1001, max: 5000 },
+        },
         period: { start: ym(2019, 4), end: OPEN, isOngoing: true },
         positions: [
           {
@@ -93,7 +110,8 @@ describe('professionalnetProfile against the sandbox', () => {
             companyName: 'Northwind Analytics',
             employmentType: 'Full-time',
             location: 'San Francisco, California, United States',
-            description: 'Lead the Data Platform group (14 engineers, 3 teams): GraphQL gateway, event pipeline and warehouse. Cut p95 API latency from 480 ms to 95 ms and halved infrastructure cost per customer.',
+            description:
+              'Lead the Data Platform group (14 engineers, 3 teams): GraphQL gateway, event pipeline and warehouse. Cut p95 API latency from 480 ms to 95 ms and halved infrastructure cost per customer.',
             period: { start: ym(2022, 1), end: OPEN, isOngoing: true },
           },
           {
@@ -107,7 +125,13 @@ describe('professionalnetProfile against the sandbox', () => {
         ],
       },
       {
-        company: { id: '3105577', name: 'Contoso Logistics', logoUrl: `${MEDIA}/C560BAQF0r3vYw8Lp1A/company-logo_200_200/contoso/0`, url: 'https://www.professionalnet.example/company/contoso-logistics/', employeeCountRange: { min: 201, max: 500 } },
+        company: {
+          id: '3105577',
+          name: 'Contoso Logistics',
+          logoUrl: `${MEDIA}/C560BAQF0r3vYw8Lp1A/company-logo_200_200/contoso/0`,
+          url: 'https://www.professionalnet.example/company/contoso-logistics/',
+          employeeCountRange: { min: 201, max: 500 },
+        },
         period: { start: ym(2015, 6), end: ym(2019, 3), isOngoing: false },
         positions: [
           {
@@ -124,13 +148,26 @@ describe('professionalnetProfile against the sandbox', () => {
         // The nulls the live service sends for a small employer resolve as null, not as errors.
         company: { id: null, name: 'Fabrikam Labs', logoUrl: null, url: null, employeeCountRange: { min: 11, max: 50 } },
         period: { start: ym(2013, 7), end: ym(2015, 5), isOngoing: false },
-        positions: [{ title: 'Software Engineer', companyName: 'Fabrikam Labs', employmentType: null, location: null, description: null, period: { start: ym(2013, 7), end: ym(2015, 5), isOngoing: false } }],
+        positions: [
+          {
+            title: 'Software Engineer',
+            companyName: 'Fabrikam Labs',
+            employmentType: null,
+            location: null,
+            description: null,
+            period: { start: ym(2013, 7), end: ym(2015, 5), isOngoing: false },
+          },
+        ],
       },
     ]);
 
     expect(profile.education).toEqual([
       {
-        school: { name: 'Stanford University', logoUrl: `${MEDIA}/C560BAQHrq0o8Xvx4xg/company-logo_100_100/stanford/0`, url: 'https://www.professionalnet.example/school/stanford-university/' },
+        school: {
+          name: 'Stanford University',
+          logoUrl: `${MEDIA}/C560BAQHrq0o8Xvx4xg/company-logo_100_100/stanford/0`,
+          url: 'https://www.professionalnet.example/school/stanford-university/',
+        },
         degreeName: 'Master of Science - MS',
         fieldOfStudy: 'Computer Science',
         grade: null,
@@ -138,7 +175,11 @@ describe('professionalnetProfile against the sandbox', () => {
         period: { start: ym(2011, null), end: ym(2013, null), isOngoing: false },
       },
       {
-        school: { name: 'University of California San Diego', logoUrl: `${MEDIA}/C4D0BAQGu1kQ9o6f8yA/company-logo_100_100/ucsd/0`, url: 'https://www.professionalnet.example/school/uc-san-diego/' },
+        school: {
+          name: 'University of California San Diego',
+          logoUrl: `${MEDIA}/C4D0BAQGu1kQ9o6f8yA/company-logo_100_100/ucsd/0`,
+          url: 'https://www.professionalnet.example/school/uc-san-diego/',
+        },
         degreeName: 'Bachelor of Science - BS',
         fieldOfStudy: 'Computer Engineering',
         grade: '3.8 GPA',
@@ -154,7 +195,13 @@ describe('professionalnetProfile against the sandbox', () => {
         displaySource: 'credly.com',
         url: 'https://www.credly.com/badges/5d1c2e7a-8b3f-4f0e-9a61-2c7d4e8b1f03',
         licenseNumber: 'AWS-PSA-4471920',
-        company: { id: '2382910', name: 'Amazon Web Services (AWS)', logoUrl: `${MEDIA}/C560BAQGh3kQ2vV0ypA/company-logo_200_200/aws/0`, url: 'https://www.professionalnet.example/company/amazon-web-services/', employeeCountRange: null },
+        company: {
+          id: '2382910',
+          name: 'Amazon Web Services (AWS)',
+          logoUrl: `${MEDIA}/C560BAQGh3kQ2vV0ypA/company-logo_200_200/aws/0`,
+          url: 'https://www.professionalnet.example/company/amazon-web-services/',
+          employeeCountRange: null,
+        },
         period: { start: ym(2023, 3), end: ym(2026, 3), isOngoing: false },
       },
       {
@@ -163,7 +210,13 @@ describe('professionalnetProfile against the sandbox', () => {
         displaySource: 'training.linuxfoundation.example',
         url: 'https://training.linuxfoundation.example/certification/verify/LF-8xk2p1z9qa',
         licenseNumber: null,
-        company: { id: null, name: 'Cloud Native Computing Foundation', logoUrl: `${MEDIA}/C4E0BAQF9wP1nYq3h8g/company-logo_200_200/cncf/0`, url: null, employeeCountRange: null },
+        company: {
+          id: null,
+          name: 'Cloud Native Computing Foundation',
+          logoUrl: `${MEDIA}/C4E0BAQF9wP1nYq3h8g/company-logo_200_200/cncf/0`,
+          url: null,
+          employeeCountRange: null,
+        },
         period: { start: ym(2021, 11), end: OPEN, isOngoing: true },
       },
     ]);
@@ -219,7 +272,12 @@ describe('professionalnetProfile against the sandbox', () => {
     ['ftp://www.professionalnet.example/in/sam-rivera/', 'must be a profile handle'],
     ['https://www.professionalnet.example/in/x/', 'must be a profile handle'],
   ])('rejects handle %j before any upstream call', async ([handle, message], { sandbox: gw }) => {
-    await rejectsBeforeUpstream(gw, 'query($h: String!) { professionalnetProfile(handle: $h) { handle } }', { h: handle }, { field: 'professionalnetProfile', argument: 'handle', message });
+    await rejectsBeforeUpstream(
+      gw,
+      'query($h: String!) { professionalnetProfile(handle: $h) { handle } }',
+      { h: handle },
+      { field: 'professionalnetProfile', argument: 'handle', message },
+    );
   });
 
   it('answers a five-field query in a small fraction of the REST payload', async ({ sandbox: gw }) => {
@@ -256,7 +314,16 @@ describe('professionalnetProfile against upstream variants', () => {
             {
               company: { employees: { start: null, end: null }, id: null, logo: null, name: 'Self-employed', url: null },
               date: { start: { day: null, month: null, year: 2020 }, end: { day: null, month: null, year: null } },
-              profile_positions: [{ company: null, description: null, employment_type: null, location: null, title: 'Translator', date: { start: { day: null, month: null, year: 2020 }, end: null } }],
+              profile_positions: [
+                {
+                  company: null,
+                  description: null,
+                  employment_type: null,
+                  location: null,
+                  title: 'Translator',
+                  date: { start: { day: null, month: null, year: 2020 }, end: null },
+                },
+              ],
             },
           ],
           certifications: [{ name: 'Sworn translator', license_number: 48_117, company: null, date: null }],
@@ -288,7 +355,16 @@ describe('professionalnetProfile against upstream variants', () => {
         {
           company: { id: null, name: 'Self-employed', logoUrl: null, url: null, employeeCountRange: null },
           period: { start: { year: 2020, month: null, day: null, iso: '2020' }, end: OPEN, isOngoing: true },
-          positions: [{ title: 'Translator', companyName: null, employmentType: null, location: null, description: null, period: { start: { year: 2020, month: null, day: null, iso: '2020' }, end: null, isOngoing: true } }],
+          positions: [
+            {
+              title: 'Translator',
+              companyName: null,
+              employmentType: null,
+              location: null,
+              description: null,
+              period: { start: { year: 2020, month: null, day: null, iso: '2020' }, end: null, isOngoing: true },
+            },
+          ],
         },
       ],
       certifications: [{ name: 'Sworn translator', licenseNumber: '48117', company: null, period: null }],

@@ -70,7 +70,16 @@ describe('news against the sandbox', () => {
     expect(last.thumbnail.endsWith('AHam3akAAAAASUVORK5CYII=')).toBe(true);
     expect(news.organicResults.map((a: { position: number }) => a.position)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(news.organicResults.map((a: { date: string }) => a.date)).toEqual([
-      '12 minutes ago', '47 minutes ago', '1 hour ago', '2 hours ago', '3 hours ago', '5 hours ago', '8 hours ago', '11 hours ago', '16 hours ago', '21 hours ago',
+      '12 minutes ago',
+      '47 minutes ago',
+      '1 hour ago',
+      '2 hours ago',
+      '3 hours ago',
+      '5 hours ago',
+      '8 hours ago',
+      '11 hours ago',
+      '16 hours ago',
+      '21 hours ago',
     ]);
     // Results of the same publisher share its favicon; every thumbnail is its own picture.
     expect(news.organicResults[5].favicon).toBe(first.favicon);
@@ -92,7 +101,15 @@ describe('news against the sandbox', () => {
         { page: 10, url: PAGE(90) },
       ],
       otherPagesByNumber: {
-        '2': PAGE(10), '3': PAGE(20), '4': PAGE(30), '5': PAGE(40), '6': PAGE(50), '7': PAGE(60), '8': PAGE(70), '9': PAGE(80), '10': PAGE(90),
+        '2': PAGE(10),
+        '3': PAGE(20),
+        '4': PAGE(30),
+        '5': PAGE(40),
+        '6': PAGE(50),
+        '7': PAGE(60),
+        '8': PAGE(70),
+        '9': PAGE(80),
+        '10': PAGE(90),
       },
     });
     expect(news.searchInformation).toEqual({
@@ -115,7 +132,9 @@ describe('news against the sandbox', () => {
   });
 
   it('searches the window asked for', async ({ sandbox: gw }) => {
-    const { body } = await gw.query('{ news(query: "rust language", dateRange: PAST_MONTH) { dateRange organicResults { date } pagination { next } searchInformation { totalResults } } }');
+    const { body } = await gw.query(
+      '{ news(query: "rust language", dateRange: PAST_MONTH) { dateRange organicResults { date } pagination { next } searchInformation { totalResults } } }',
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data!.news).toMatchObject({
       dateRange: 'PAST_MONTH',
@@ -127,7 +146,9 @@ describe('news against the sandbox', () => {
 
   it('sends only the selected fields: without favicon and thumbnail the response is a small fraction of the size', async ({ sandbox: gw }) => {
     const lean = await gw.query('{ news(query: "solar power", dateRange: PAST_WEEK) { organicResults { position title link source date } } }');
-    const full = await gw.query('{ news(query: "solar power", dateRange: PAST_WEEK) { organicResults { position title link source date favicon thumbnail } } }');
+    const full = await gw.query(
+      '{ news(query: "solar power", dateRange: PAST_WEEK) { organicResults { position title link source date favicon thumbnail } } }',
+    );
     expect(lean.body.errors).toBeUndefined();
     expect(full.body.errors).toBeUndefined();
     const leanBytes = Buffer.byteLength(lean.text);
@@ -203,7 +224,10 @@ describe('news against a recorded upstream', () => {
     ['PAST_MONTH', '30d'],
   ])('dateRange %s is sent upstream as %s', async (range, upstream) => {
     up.handle((call, _req, res) => json(res, 200, { status: 200, response: { organic_results: [], search_parameters: { q: call.body.query } } }));
-    const { body } = await gw.query(`query($r: NewsDateRange!) { news(query: "ranges", dateRange: $r) { dateRange organicResults { title } searchParameters { q } } }`, { r: range });
+    const { body } = await gw.query(
+      `query($r: NewsDateRange!) { news(query: "ranges", dateRange: $r) { dateRange organicResults { title } searchParameters { q } } }`,
+      { r: range },
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data!.news).toEqual({ dateRange: range, organicResults: [], searchParameters: { q: 'ranges' } });
     expect(up.calls.map((call) => call.body)).toEqual([{ query: 'ranges', date_range: upstream }]);
@@ -214,7 +238,9 @@ describe('news against a recorded upstream', () => {
     const keys = ['10', '2', '9', '3', '1x', '8', '4', '7', '0', '5', '6', 'next'];
     const otherPages = `{${keys.map((key) => `${JSON.stringify(key)}:${JSON.stringify(url(key))}`).join(',')},"11":"javascript:alert(1)"}`;
     up.handle((_call, _req, res) => sendText(res, `{"status":200,"response":{"pagination":{"current":1,"other_pages":${otherPages}}}}`));
-    const { body } = await gw.query('{ news(query: "pages", dateRange: PAST_WEEK) { pagination { current next hasNextPage otherPages { page url } otherPagesByNumber } } }');
+    const { body } = await gw.query(
+      '{ news(query: "pages", dateRange: PAST_WEEK) { pagination { current next hasNextPage otherPages { page url } otherPagesByNumber } } }',
+    );
     expect(body.errors).toBeUndefined();
     const pagination = body.data!.news.pagination;
     expect(pagination.otherPages.map((p: { page: number }) => p.page)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10]);
@@ -259,7 +285,9 @@ describe('news against a recorded upstream', () => {
 
   it('answers an empty result object with an empty list and nulls', async () => {
     up.handle((_call, _req, res) => json(res, 200, { status: 200, response: {} }));
-    const { body } = await gw.query('{ news(query: "nothing") { organicResults { title } pagination { current } searchInformation { totalResults } searchParameters { q } } }');
+    const { body } = await gw.query(
+      '{ news(query: "nothing") { organicResults { title } pagination { current } searchInformation { totalResults } searchParameters { q } } }',
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data!.news).toEqual({ organicResults: [], pagination: null, searchInformation: null, searchParameters: null });
   });

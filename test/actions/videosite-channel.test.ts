@@ -31,10 +31,13 @@ function sectionVideo(position: number, id: string, title: string, length: strin
     length,
     lengthSeconds,
     publishedTime,
-    thumbnail: { url: `https://i.videosite-img.example/vi/${id}/hqdefault.jpg`, staticUrl: `https://i.videosite-img.example/vi/${id}/hqdefault.jpg`, richUrl: null },
+    thumbnail: {
+      url: `https://i.videosite-img.example/vi/${id}/hqdefault.jpg`,
+      staticUrl: `https://i.videosite-img.example/vi/${id}/hqdefault.jpg`,
+      richUrl: null,
+    },
   };
 }
-
 
 describe('videositeChannel against the sandbox', () => {
   it('resolves every field of a channel asked by handle', async ({ sandbox: gw }) => {
@@ -81,7 +84,7 @@ describe('videositeChannel against the sandbox', () => {
         link: 'https://www.videosite.example/watch?v=hL9xPq2ZkTs',
         title: 'Inside the Port That Moves the World',
         viewCount: 14000000000,
-        description: 'We spent a year inside the world\'s largest container port. This is what we found.',
+        description: "We spent a year inside the world's largest container port. This is what we found.",
         publishedTime: '2 months ago',
       },
       videosSections: [
@@ -111,13 +114,21 @@ describe('videositeChannel against the sandbox', () => {
         requestTimeTaken: 1.87,
         totalTimeTaken: 2.28,
       },
-      searchParameters: { channelId: '@bridge-builders', channelHandle: '@bridge-builders', engine: 'videosite_channel', countryCode: 'us', languageCode: 'en' },
+      searchParameters: {
+        channelId: '@bridge-builders',
+        channelHandle: '@bridge-builders',
+        engine: 'videosite_channel',
+        countryCode: 'us',
+        languageCode: 'en',
+      },
     });
     expect(body.extensions?.gateway).toMatchObject({ sandbox: true, upstreamCalls: 1 });
   });
 
   it('reads a channel asked by id: the lookup parameter is the id and has no handle', async ({ sandbox: gw }) => {
-    const { body } = await gw.query('{ videositeChannel(url: "https://www.videosite.example/channel/UCabc123def456ghi789jkl0") { channel { id: channelId handle } searchParameters { channelId channelHandle } } }');
+    const { body } = await gw.query(
+      '{ videositeChannel(url: "https://www.videosite.example/channel/UCabc123def456ghi789jkl0") { channel { id: channelId handle } searchParameters { channelId channelHandle } } }',
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data!.videositeChannel).toEqual({
       channel: { id: 'UCabc123def456ghi789jkl0', handle: '@sandboxstudio' },
@@ -145,7 +156,12 @@ describe('videositeChannel against the sandbox', () => {
     ['javascript:alert(1)', 'must be a channel such as "@name"'],
     [`https://www.videosite.example/${'a'.repeat(2100)}`, 'at most 2048'],
   ])('rejects url %j before any upstream call', async ([url, message], { sandbox: gw }) => {
-    await rejectsBeforeUpstream(gw, 'query($u: String!) { videositeChannel(url: $u) { channel { id: channelId } } }', { u: url }, { field: 'videositeChannel', argument: 'url', message });
+    await rejectsBeforeUpstream(
+      gw,
+      'query($u: String!) { videositeChannel(url: $u) { channel { id: channelId } } }',
+      { u: url },
+      { field: 'videositeChannel', argument: 'url', message },
+    );
   });
 });
 
@@ -156,15 +172,35 @@ describe('videositeChannel against upstream variants', () => {
       json(res, 200, {
         status: 200,
         response: {
-          channel: { id: 'UCx', handle: '@x', keywords: 'cooking, baking,  bread ,cooking', tags: 'not-a-list', subscribers: '1234567', videos: -3, available_countries: ['US', 'CA'] },
-          about: { joined_date: 'Feb 20, 2012', links: [{ link: 'not a link', title: 'Weird' }, 'junk'], views: 2 ** 60, country: 'United States', external_links: [{ title: 'Site' }] },
+          channel: {
+            id: 'UCx',
+            handle: '@x',
+            keywords: 'cooking, baking,  bread ,cooking',
+            tags: 'not-a-list',
+            subscribers: '1234567',
+            videos: -3,
+            available_countries: ['US', 'CA'],
+          },
+          about: {
+            joined_date: 'Feb 20, 2012',
+            links: [{ link: 'not a link', title: 'Weird' }, 'junk'],
+            views: 2 ** 60,
+            country: 'United States',
+            external_links: [{ title: 'Site' }],
+          },
           highlighted_video: { id: 12345, link: 'www.videosite.example/watch?v=x', views: 3000000000.5 },
-          videos_sections: [{ section_title: 'Live', videos: [
-            { id: 'a', length: 'LIVE', thumbnail: '//i.videosite-img.example/vi/a/hq.jpg' },
-            { id: 'b', length: '1:2', thumbnail: { static: 'https://i.example/b.jpg', rich: 'https://i.example/b.webp' } },
-            { id: 'c', length: '10:61', thumbnail: 42 },
-            { id: 'd', length: '100:00:00', thumbnail: '' },
-          ] }, 'junk'],
+          videos_sections: [
+            {
+              section_title: 'Live',
+              videos: [
+                { id: 'a', length: 'LIVE', thumbnail: '//i.videosite-img.example/vi/a/hq.jpg' },
+                { id: 'b', length: '1:2', thumbnail: { static: 'https://i.example/b.jpg', rich: 'https://i.example/b.webp' } },
+                { id: 'c', length: '10:61', thumbnail: 42 },
+                { id: 'd', length: '100:00:00', thumbnail: '' },
+              ],
+            },
+            'junk',
+          ],
           search_metadata: { created_at: '2024-04-12 10:23:11 UTC', total_time_taken: '2.1' },
           search_parameters: { channel_id: '@x' },
           channels: [{ title: 'Related' }],
@@ -177,8 +213,21 @@ describe('videositeChannel against upstream variants', () => {
       expect(body.errors).toBeUndefined();
       const c = body.data!.videositeChannel;
       expect(c.additionalFields).toEqual({ channels: [{ title: 'Related' }] });
-      expect(c.channel).toMatchObject({ keywords: 'cooking, baking,  bread ,cooking', keywordList: ['cooking', 'baking', 'bread'], tags: [], subscriberCount: 1234567, videoCount: null, additionalFields: { available_countries: ['US', 'CA'] } });
-      expect(c.about).toMatchObject({ joinedDate: '2012-02-20', joinedDateText: null, links: [{ title: 'Weird', link: 'not a link', url: null }], viewCount: null, additionalFields: { country: 'United States', external_links: [{ title: 'Site' }] } });
+      expect(c.channel).toMatchObject({
+        keywords: 'cooking, baking,  bread ,cooking',
+        keywordList: ['cooking', 'baking', 'bread'],
+        tags: [],
+        subscriberCount: 1234567,
+        videoCount: null,
+        additionalFields: { available_countries: ['US', 'CA'] },
+      });
+      expect(c.about).toMatchObject({
+        joinedDate: '2012-02-20',
+        joinedDateText: null,
+        links: [{ title: 'Weird', link: 'not a link', url: null }],
+        viewCount: null,
+        additionalFields: { country: 'United States', external_links: [{ title: 'Site' }] },
+      });
       expect(c.highlightedVideo).toEqual({ id: '12345', link: null, title: null, viewCount: null, description: null, publishedTime: null });
       expect(c.videosSections).toHaveLength(1);
       expect(c.videosSections[0].videos.map((v: any) => [v.id, v.length, v.lengthSeconds, v.thumbnail])).toEqual([
@@ -187,7 +236,12 @@ describe('videositeChannel against upstream variants', () => {
         ['c', '10:61', null, null],
         ['d', '100:00:00', 360000, null],
       ]);
-      expect(c.searchMetadata).toMatchObject({ createdAt: '2024-04-12T10:23:11.000Z', createdAtText: '2024-04-12 10:23:11 UTC', totalTimeTaken: null, id: null });
+      expect(c.searchMetadata).toMatchObject({
+        createdAt: '2024-04-12T10:23:11.000Z',
+        createdAtText: '2024-04-12 10:23:11 UTC',
+        totalTimeTaken: null,
+        id: null,
+      });
       expect(c.searchParameters).toEqual({ channelId: '@x', channelHandle: '@x', engine: null, countryCode: null, languageCode: null });
       expect(up.calls).toEqual([expect.objectContaining({ action: 'get_videosite_channel', body: { url: 'https://www.videosite.example/@x' } })]);
     } finally {
@@ -205,7 +259,9 @@ describe('videositeChannel against upstream variants', () => {
       expect(wrong.body.data).toEqual({ videositeChannel: null });
       expect(wrong.body.errors![0]!.extensions).toMatchObject({ code: 'UPSTREAM_BAD_RESPONSE', action: 'get_videosite_channel' });
 
-      up.handle((_call, _req, res) => json(res, 400, { status: 400, response: null, error: "The requested page doesn't exist or there are no translations available for the video." }));
+      up.handle((_call, _req, res) =>
+        json(res, 400, { status: 400, response: null, error: "The requested page doesn't exist or there are no translations available for the video." }),
+      );
       const missing = await gwUp.query('{ videositeChannel(url: "https://www.videosite.example/@gone") { channel { id: channelId } } }');
       expect(missing.body.data).toEqual({ videositeChannel: null });
       expect(missing.body.errors![0]!.extensions).toMatchObject({ code: 'NOT_FOUND', action: 'get_videosite_channel' });

@@ -21,12 +21,25 @@ describe('parseDuration', () => {
     expect(parseDuration(text)).toBe(seconds);
   });
 
-  it.each([['LIVE'], ['SHORTS'], [''], ['1:2'], ['4:5'], ['10:60'], ['1:60:00'], ['1:2:03'], ['1:02:03:04'], [':30'], ['-1:30'], ['1.5:30'], ['5'], [null], [245]])(
-    'reads malformed %j as null',
-    (text) => {
-      expect(parseDuration(text)).toBeNull();
-    },
-  );
+  it.each([
+    ['LIVE'],
+    ['SHORTS'],
+    [''],
+    ['1:2'],
+    ['4:5'],
+    ['10:60'],
+    ['1:60:00'],
+    ['1:2:03'],
+    ['1:02:03:04'],
+    [':30'],
+    ['-1:30'],
+    ['1.5:30'],
+    ['5'],
+    [null],
+    [245],
+  ])('reads malformed %j as null', (text) => {
+    expect(parseDuration(text)).toBeNull();
+  });
 });
 
 describe('formatDuration', () => {
@@ -51,7 +64,11 @@ describe('thumbnailOf', () => {
     expect(thumbnailOf('https://i.example/a.jpg')).toEqual({ static: 'https://i.example/a.jpg', rich: null, url: 'https://i.example/a.jpg' });
   });
   it('reads a {rich, static} object, showing the still image', () => {
-    expect(thumbnailOf({ rich: 'https://i.example/a.webp', static: 'https://i.example/a.jpg' })).toEqual({ static: 'https://i.example/a.jpg', rich: 'https://i.example/a.webp', url: 'https://i.example/a.jpg' });
+    expect(thumbnailOf({ rich: 'https://i.example/a.webp', static: 'https://i.example/a.jpg' })).toEqual({
+      static: 'https://i.example/a.jpg',
+      rich: 'https://i.example/a.webp',
+      url: 'https://i.example/a.jpg',
+    });
   });
   it('shows the animated image when there is no still one', () => {
     expect(thumbnailOf({ rich: 'https://i.example/a.webp' })?.url).toBe('https://i.example/a.webp');
@@ -59,9 +76,12 @@ describe('thumbnailOf', () => {
   it('gives a protocol-relative URL https', () => {
     expect(thumbnailOf('//i.example/a.jpg')?.url).toBe('https://i.example/a.jpg');
   });
-  it.each([[''], ['not a url'], ['ftp://i.example/a.jpg'], [{}], [{ static: 5 }], [['https://i.example/a.jpg']], [null], [42]])('reads %j as no thumbnail', (value) => {
-    expect(thumbnailOf(value)).toBeNull();
-  });
+  it.each([[''], ['not a url'], ['ftp://i.example/a.jpg'], [{}], [{ static: 5 }], [['https://i.example/a.jpg']], [null], [42]])(
+    'reads %j as no thumbnail',
+    (value) => {
+      expect(thumbnailOf(value)).toBeNull();
+    },
+  );
 });
 
 describe('splitKeywords', () => {
@@ -92,7 +112,14 @@ describe('channel text helpers', () => {
   });
 
   it('tells a handle from a channel id', () => {
-    expect([handleOf('@name'), handleOf(' @name '), handleOf('UCabc'), handleOf('@'), handleOf('@a b'), handleOf(7)]).toEqual(['@name', '@name', null, null, null, null]);
+    expect([handleOf('@name'), handleOf(' @name '), handleOf('UCabc'), handleOf('@'), handleOf('@a b'), handleOf(7)]).toEqual([
+      '@name',
+      '@name',
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 
   it('makes links absolute', () => {
@@ -138,6 +165,11 @@ describe('splitTranscript', () => {
     expect(splitTranscript('')).toEqual({ title: null, text: '' });
   });
   it('reads the publish date of a date or timestamp', () => {
-    expect([publishedDate('2024-03-05'), publishedDate('2024-03-05T10:00:00-08:00'), publishedDate('Mar 5, 2024'), publishedDate('2024-02-30')]).toEqual(['2024-03-05', '2024-03-05', '2024-03-05', null]);
+    expect([publishedDate('2024-03-05'), publishedDate('2024-03-05T10:00:00-08:00'), publishedDate('Mar 5, 2024'), publishedDate('2024-02-30')]).toEqual([
+      '2024-03-05',
+      '2024-03-05',
+      '2024-03-05',
+      null,
+    ]);
   });
 });

@@ -23,13 +23,18 @@ function still(url: string) {
   return { url, staticUrl: url, richUrl: null };
 }
 
-
 describe('videositeSearch against the sandbox', () => {
   it('resolves every field of a search', async ({ sandbox: gw }) => {
     const { status, body } = await gw.query(`{ videositeSearch(query: "  sourdough   bread ") { ${EVERY_FIELD} } }`);
     expect(status).toBe(200);
     expect(body.errors).toBeUndefined();
-    const studio = { id: 'UCsandboxStudio0000000001', title: 'Sandbox Studio', link: 'https://www.videosite.example/@sandboxstudio', isVerified: true, thumbnail: still('https://yt3.videosite-img.example/avatar/sandboxstudio=s68-c-k') };
+    const studio = {
+      id: 'UCsandboxStudio0000000001',
+      title: 'Sandbox Studio',
+      link: 'https://www.videosite.example/@sandboxstudio',
+      isVerified: true,
+      thumbnail: still('https://yt3.videosite-img.example/avatar/sandboxstudio=s68-c-k'),
+    };
     expect(body.data!.videositeSearch).toEqual({
       query: 'sourdough bread',
       suggestions: ['sourdough bread explained', 'sourdough bread for beginners', 'sourdough bread documentary'],
@@ -41,8 +46,22 @@ describe('videositeSearch against the sandbox', () => {
           title: 'Shorts',
           position: 2,
           items: [
-            { id: 'sH0rT1aBcDe', link: 'https://www.videosite.example/shorts/sH0rT1aBcDe', title: 'sourdough bread in 30 seconds', viewCount: 3912004, position: 1, thumbnail: still(`${IMG}/vi/sH0rT1aBcDe/oardefault.jpg`) },
-            { id: 'sH0rT2fGhIj', link: 'https://www.videosite.example/shorts/sH0rT2fGhIj', title: 'The sourdough bread trick nobody tells you', viewCount: 14000000000, position: 2, thumbnail: still(`${IMG}/vi/sH0rT2fGhIj/oardefault.jpg`) },
+            {
+              id: 'sH0rT1aBcDe',
+              link: 'https://www.videosite.example/shorts/sH0rT1aBcDe',
+              title: 'sourdough bread in 30 seconds',
+              viewCount: 3912004,
+              position: 1,
+              thumbnail: still(`${IMG}/vi/sH0rT1aBcDe/oardefault.jpg`),
+            },
+            {
+              id: 'sH0rT2fGhIj',
+              link: 'https://www.videosite.example/shorts/sH0rT2fGhIj',
+              title: 'The sourdough bread trick nobody tells you',
+              viewCount: 14000000000,
+              position: 2,
+              thumbnail: still(`${IMG}/vi/sH0rT2fGhIj/oardefault.jpg`),
+            },
           ],
         },
       ],
@@ -58,7 +77,11 @@ describe('videositeSearch against the sandbox', () => {
           lengthSeconds: 3287,
           publishedTime: '2 months ago',
           badges: ['4K', 'CC'],
-          thumbnail: { url: `${IMG}/vi/vId0001aBcD/hq720.jpg`, staticUrl: `${IMG}/vi/vId0001aBcD/hq720.jpg`, richUrl: `${IMG}/an_webp/vId0001aBcD/mqdefault_6s.webp` },
+          thumbnail: {
+            url: `${IMG}/vi/vId0001aBcD/hq720.jpg`,
+            staticUrl: `${IMG}/vi/vId0001aBcD/hq720.jpg`,
+            richUrl: `${IMG}/an_webp/vId0001aBcD/mqdefault_6s.webp`,
+          },
           channel: studio,
         },
         {
@@ -73,7 +96,13 @@ describe('videositeSearch against the sandbox', () => {
           publishedTime: '1 year ago',
           badges: [],
           thumbnail: still(`${IMG}/vi/vId0002eFgH/hq720.jpg`),
-          channel: { id: 'UCsandboxVlogs00000000002', title: 'Sandbox Vlogs', link: 'https://www.videosite.example/@sandboxvlogs', isVerified: false, thumbnail: still('https://yt3.videosite-img.example/avatar/sandboxvlogs=s68-c-k') },
+          channel: {
+            id: 'UCsandboxVlogs00000000002',
+            title: 'Sandbox Vlogs',
+            link: 'https://www.videosite.example/@sandboxvlogs',
+            isVerified: false,
+            thumbnail: still('https://yt3.videosite-img.example/avatar/sandboxvlogs=s68-c-k'),
+          },
         },
         {
           id: 'qW3eR7tY1uI',
@@ -86,7 +115,11 @@ describe('videositeSearch against the sandbox', () => {
           lengthSeconds: 245,
           publishedTime: '3 days ago',
           badges: ['New'],
-          thumbnail: { url: `${IMG}/vi/qW3eR7tY1uI/hq720.jpg`, staticUrl: `${IMG}/vi/qW3eR7tY1uI/hq720.jpg`, richUrl: `${IMG}/an_webp/qW3eR7tY1uI/mqdefault_6s.webp` },
+          thumbnail: {
+            url: `${IMG}/vi/qW3eR7tY1uI/hq720.jpg`,
+            staticUrl: `${IMG}/vi/qW3eR7tY1uI/hq720.jpg`,
+            richUrl: `${IMG}/an_webp/qW3eR7tY1uI/mqdefault_6s.webp`,
+          },
           channel: studio,
         },
       ],
@@ -108,7 +141,12 @@ describe('videositeSearch against the sandbox', () => {
     ['q'.repeat(501), 'at most 500'],
     ['bread\u0007', 'control characters'],
   ])('rejects query %j before any upstream call', async ([query, message], { sandbox: gw }) => {
-    await rejectsBeforeUpstream(gw, 'query($q: String!) { videositeSearch(query: $q) { query } }', { q: query }, { field: 'videositeSearch', argument: 'query', message });
+    await rejectsBeforeUpstream(
+      gw,
+      'query($q: String!) { videositeSearch(query: $q) { query } }',
+      { q: query },
+      { field: 'videositeSearch', argument: 'query', message },
+    );
   });
 
   it('accepts a query of exactly 500 characters', async ({ sandbox: gw }) => {
@@ -126,14 +164,31 @@ describe('videositeSearch against upstream variants', () => {
         status: 200,
         response: {
           search_information: { total_results: '12,345' },
-          shorts: [{ section_title: 'Shorts', items: [{ id: 's1', thumbnail: { static: 'https://i.example/s1.jpg' } }, { id: 's2', thumbnail: 'not a url' }] }],
+          shorts: [
+            {
+              section_title: 'Shorts',
+              items: [
+                { id: 's1', thumbnail: { static: 'https://i.example/s1.jpg' } },
+                { id: 's2', thumbnail: 'not a url' },
+              ],
+            },
+          ],
           videos: [
-            { id: 'v1', length: '0:59', thumbnail: 'https://i.example/v1.jpg', badges: ['4K', 7, null], channel: { thumbnail: '//yt3.example/c.jpg', is_verified: 'yes' } },
+            {
+              id: 'v1',
+              length: '0:59',
+              thumbnail: 'https://i.example/v1.jpg',
+              badges: ['4K', 7, null],
+              channel: { thumbnail: '//yt3.example/c.jpg', is_verified: 'yes' },
+            },
             { id: 'v2', length: '', thumbnail: { rich: 'https://i.example/v2.webp' }, channel: 'junk' },
             { id: 'v3', length: '12:34:56:78', thumbnail: { static: null, rich: null } },
             { id: 'v4', length: ' 7:08 ', thumbnail: ['https://i.example/v4.jpg'] },
           ],
-          channels: [{ title: 'A channel result', link: 'videosite.example/@AChannel/videos', handle: '@AChannel', subscribers: '1,200,000', is_verified: true }, 'junk'],
+          channels: [
+            { title: 'A channel result', link: 'videosite.example/@AChannel/videos', handle: '@AChannel', subscribers: '1,200,000', is_verified: true },
+            'junk',
+          ],
           country: 'US',
           suggestions: 'not a list',
         },
@@ -145,7 +200,13 @@ describe('videositeSearch against upstream variants', () => {
       expect(body.errors).toBeUndefined();
       const s = body.data!.videositeSearch;
       // `channels` is typed (a junk entry is dropped); other unmodelled keys stay in additionalFields.
-      expect(s).toMatchObject({ query: 'variants', suggestions: [], additionalFields: { country: 'US' }, searchInformation: { totalResults: 12345 }, searchParameters: null });
+      expect(s).toMatchObject({
+        query: 'variants',
+        suggestions: [],
+        additionalFields: { country: 'US' },
+        searchInformation: { totalResults: 12345 },
+        searchParameters: null,
+      });
       expect(s.channels).toEqual([{ title: 'A channel result', link: null, handle: '@AChannel', isVerified: true, subscriberCount: 1_200_000 }]);
       expect(s.shorts[0].items.map((i: any) => i.thumbnail)).toEqual([still('https://i.example/s1.jpg'), null]);
       expect(s.videos.map((v: any) => [v.id, v.lengthSeconds, v.thumbnail])).toEqual([

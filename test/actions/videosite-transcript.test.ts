@@ -14,7 +14,6 @@ const EVERY_FIELD = `
 
 const calls = (gw: RunningGateway) => gw.gateway.sandbox!.calls.get('get_videosite_transcript') ?? 0;
 
-
 describe('videositeTranscript against the sandbox', () => {
   it('resolves every field, with the title and the text apart', async ({ sandbox: gw }) => {
     const url = 'https://www.videosite.example/watch?v=zX5cV9bN3mQ';
@@ -40,7 +39,11 @@ describe('videositeTranscript against the sandbox', () => {
         channelLink: 'https://www.videosite.example/channel/UCsandboxStudio0000000001',
         publishedTime: '2026-11-17',
         publishedDate: '2026-11-17',
-        thumbnail: { url: 'https://i.videosite-img.example/vi/zX5cV9bN3mQ/maxresdefault.jpg', staticUrl: 'https://i.videosite-img.example/vi/zX5cV9bN3mQ/maxresdefault.jpg', richUrl: null },
+        thumbnail: {
+          url: 'https://i.videosite-img.example/vi/zX5cV9bN3mQ/maxresdefault.jpg',
+          staticUrl: 'https://i.videosite-img.example/vi/zX5cV9bN3mQ/maxresdefault.jpg',
+          richUrl: null,
+        },
         keyMoments: [
           { title: 'Brass wire', start_seconds: 0, thumbnail: 'https://i.videosite-img.example/vi/zX5cV9bN3mQ/km0.jpg' },
           { title: 'Stamping the teeth', start_seconds: 75, thumbnail: 'https://i.videosite-img.example/vi/zX5cV9bN3mQ/km1.jpg' },
@@ -85,7 +88,12 @@ describe('videositeTranscript against the sandbox', () => {
     ['file:///etc/passwd', 'must be a video link such as https://'],
     ['https://www.videosite.example/watch?v=a\u0000b', 'control characters'],
   ])('rejects url %j before any upstream call', async ([url, message], { sandbox: gw }) => {
-    await rejectsBeforeUpstream(gw, 'query($u: String!) { videositeTranscript(url: $u) { title } }', { u: url }, { field: 'videositeTranscript', argument: 'url', message });
+    await rejectsBeforeUpstream(
+      gw,
+      'query($u: String!) { videositeTranscript(url: $u) { title } }',
+      { u: url },
+      { field: 'videositeTranscript', argument: 'url', message },
+    );
   });
 });
 
@@ -121,7 +129,12 @@ describe('videositeTranscript against upstream variants', () => {
       message: `The upstream found nothing for this lookup: ${NO_TRANSCRIPT}`,
       extensions: { code: 'NOT_FOUND', action: 'get_videosite_transcript' },
     });
-    expect(up.calls.slice(before).map((c) => c.action).sort()).toEqual(['domain_info', 'get_videosite_transcript']);
+    expect(
+      up.calls
+        .slice(before)
+        .map((c) => c.action)
+        .sort(),
+    ).toEqual(['domain_info', 'get_videosite_transcript']);
   });
 
   it.each([
@@ -129,7 +142,20 @@ describe('videositeTranscript against upstream variants', () => {
     ['a title with no newline', 'Only a title', 'e2'],
     ['a title, CRLF and white space', 'Only a title\r\n   \n', 'e3'],
   ])('reads a transcript whose text is empty: %s', async (_name, response, videoId) => {
-    answer({ status: 200, response, metadata: { id: 'x1', title: 'Only a title', length_seconds: '3723', likes: 'n/a', views: 2 ** 40, key_moments: [null, { t: 1 }], published_time: '2024-03-05T10:00:00-08:00', thumbnail: { static: 'https://i.example/x1.jpg', rich: 'https://i.example/x1.webp' } } });
+    answer({
+      status: 200,
+      response,
+      metadata: {
+        id: 'x1',
+        title: 'Only a title',
+        length_seconds: '3723',
+        likes: 'n/a',
+        views: 2 ** 40,
+        key_moments: [null, { t: 1 }],
+        published_time: '2024-03-05T10:00:00-08:00',
+        thumbnail: { static: 'https://i.example/x1.jpg', rich: 'https://i.example/x1.webp' },
+      },
+    });
     const { body } = await gwUp.query(`{ videositeTranscript(url: "https://www.videosite.example/watch?v=${videoId}") { ${EVERY_FIELD} } }`);
     expect(body.errors).toBeUndefined();
     expect(body.data!.videositeTranscript).toMatchObject({
@@ -155,7 +181,11 @@ describe('videositeTranscript against upstream variants', () => {
   it('falls back to the metadata title when the first line is empty, and reads missing metadata as null', async () => {
     answer({ status: 200, response: '\nText without a title line.', metadata: { title: 'Title from metadata' } });
     const first = await gwUp.query('{ videositeTranscript(url: "https://www.videosite.example/watch?v=t2") { title text video { title publishedDate } } }');
-    expect(first.body.data!.videositeTranscript).toEqual({ title: 'Title from metadata', text: 'Text without a title line.', video: { title: 'Title from metadata', publishedDate: null } });
+    expect(first.body.data!.videositeTranscript).toEqual({
+      title: 'Title from metadata',
+      text: 'Text without a title line.',
+      video: { title: 'Title from metadata', publishedDate: null },
+    });
 
     answer({ status: 200, response: 'Bare title\nBare text' });
     const second = await gwUp.query('{ videositeTranscript(url: "https://www.videosite.example/watch?v=t3") { title text video { id: videoId } } }');
@@ -174,6 +204,8 @@ describe('videositeTranscript against upstream variants', () => {
     answer({ status: 200, response: 'T\nx' });
     const before = up.calls.length;
     await gwUp.query('{ videositeTranscript(url: "  https://WWW.Videosite.example/watch?v=Ab1  ") { title } }');
-    expect(up.calls.slice(before)).toEqual([expect.objectContaining({ action: 'get_videosite_transcript', body: { url: 'https://www.videosite.example/watch?v=Ab1' } })]);
+    expect(up.calls.slice(before)).toEqual([
+      expect.objectContaining({ action: 'get_videosite_transcript', body: { url: 'https://www.videosite.example/watch?v=Ab1' } }),
+    ]);
   });
 });

@@ -26,7 +26,12 @@ describe.skipIf(!available)('the example app in headless Chromium, against a tru
   beforeAll(async () => {
     // vitest sets NODE_ENV=test, which would make Vite build a development bundle.
     const npm = (...args: string[]) =>
-      execFileSync('npm', args, { cwd: APP, stdio: 'pipe', timeout: 240_000, env: { ...process.env, NODE_ENV: 'production', VITE_PERSISTED_DOCUMENTS: 'true' } });
+      execFileSync('npm', args, {
+        cwd: APP,
+        stdio: 'pipe',
+        timeout: 240_000,
+        env: { ...process.env, NODE_ENV: 'production', VITE_PERSISTED_DOCUMENTS: 'true' },
+      });
     // Its own lock file, as CI has it: install once per machine, then build (codegen, tsc, vite).
     if (!existsSync(`${APP}node_modules/.bin/vite`)) npm('install', '--no-audit', '--no-fund');
     npm('run', 'build');
@@ -55,7 +60,7 @@ describe.skipIf(!available)('the example app in headless Chromium, against a tru
     if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
   };
 
-  it('the gateway refuses anything but the app\'s documents', async () => {
+  it("the gateway refuses anything but the app's documents", async () => {
     const res = await gw.query('{ domainInfo(domain: "example.com") { domainName } }');
     expect(res.body.errors?.[0]?.extensions?.code).toBe('PERSISTED_QUERY_ONLY');
   });

@@ -21,7 +21,13 @@ describe('the cross-request cache (memory)', () => {
       if (call.action === 'domain_info') return json(res, 200, DOMAIN(call.body.domain));
       if (call.action === 'company_financial_profile') {
         const known = ['AAPL', 'NKE', 'MSFT', 'KO', 'IBM'];
-        return json(res, 200, { status: 200, response: String(call.body.company).split(', ').filter((s) => known.includes(s)).map((symbol) => ({ symbol, price: 10 })) });
+        return json(res, 200, {
+          status: 200,
+          response: String(call.body.company)
+            .split(', ')
+            .filter((s) => known.includes(s))
+            .map((symbol) => ({ symbol, price: 10 })),
+        });
       }
       return json(res, 404, { status: 404, response: null });
     });
@@ -100,7 +106,9 @@ describe('the cross-request cache (memory)', () => {
       const body = JSON.stringify({ query: '{ domainInfo(domain: "same-tick.example") { domainName } }' });
       const responses = await Promise.all(
         Array.from({ length: 50 }, () =>
-          Promise.resolve(gw.gateway.yoga.fetch('http://gateway/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body })).then((res) => res.json()),
+          Promise.resolve(gw.gateway.yoga.fetch('http://gateway/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body })).then(
+            (res) => res.json(),
+          ),
         ),
       );
       expect(responses.every((r) => r.data.domainInfo.domainName === 'same-tick.example')).toBe(true);
@@ -116,7 +124,9 @@ describe('the cross-request cache (memory)', () => {
     try {
       const leader = new AbortController();
       const query = JSON.stringify({ query: '{ domainInfo(domain: "cancelled-leader.example") { domainName } }' });
-      const first = fetch(`${gw.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: query, signal: leader.signal }).catch((error: Error) => error);
+      const first = fetch(`${gw.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: query, signal: leader.signal }).catch(
+        (error: Error) => error,
+      );
       await sleep(50);
       const second = gw.post(query);
       await sleep(50);
@@ -177,14 +187,15 @@ describe('forward mode with the cache on: each client token has its own entries 
   const ALICE = 'alice-upstream-token-aaaaaaaaaaaa';
   const BOB = 'bob-upstream-token-bbbbbbbbbbbbbb';
 
-  it('never serves or coalesces one token\'s lookup with another\'s', async () => {
+  it("never serves or coalesces one token's lookup with another's", async () => {
     const up = await startFaultUpstream();
     up.handle(async (call, _req, res) => {
       await sleep(150);
       json(res, 200, { status: 200, response: { domain_name: `${call.body.domain}`, registrant_contact: { name: call.authorization } } });
     });
     const gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'true', GATEWAY_AUTH: 'forward' }));
-    const ask = (token: string) => gw.query('{ domainInfo(domain: "private.example") { registrantContact { name } } }', undefined, { authorization: `Bearer ${token}` });
+    const ask = (token: string) =>
+      gw.query('{ domainInfo(domain: "private.example") { registrantContact { name } } }', undefined, { authorization: `Bearer ${token}` });
     try {
       // Concurrent: no coalescing across tokens.
       const [alice, bob] = await Promise.all([ask(ALICE), ask(BOB)]);

@@ -19,26 +19,62 @@ describe('the static estimate', () => {
     ['no lookup', '{ __typename }', 0],
     ['introspection', '{ __schema { types { name } } }', 0],
     ['one root lookup', '{ company(domain: "hubspot.com") { name ticker } }', 1],
-    ['root lookups count 1 each, aliases included', '{ a: company(domain: "a.com") { name } b: company(domain: "b.com") { name } domainInfo(domain: "a.com") { domainName } }', 3],
+    [
+      'root lookups count 1 each, aliases included',
+      '{ a: company(domain: "a.com") { name } b: company(domain: "b.com") { name } domainInfo(domain: "a.com") { domainName } }',
+      3,
+    ],
     ['company with its two links', '{ company(domain: "hubspot.com") { financialProfile { symbol } domainInfo { domainName } } }', 3],
     ['company, its parents and their domain records', '{ company(domain: "x.com") { parent { domainInfo { domainName } } ultimateParent { name } } }', 4],
     ['domain -> company -> financial profile', '{ domainInfo(domain: "apple.com") { company { financialProfile { symbol } } } }', 3],
-    ['ten companies with their financial profiles: 10 + one symbol batch', `{ ${TEN.map((d, i) => `c${i}: company(domain: "${d}") { financialProfile { symbol } }`).join(' ')} }`, 11],
-    ['financialProfiles: distinct symbols in one batch', '{ a: financialProfiles(symbols: ["AAPL", "nke"]) { symbol } b: financialProfiles(symbols: ["aapl", "KO"]) { symbol } }', 1],
-    ['root symbols and company links share the first wave', '{ c: company(domain: "apple.com") { financialProfile { symbol } } f: financialProfiles(symbols: ["KO"]) { symbol } }', 2],
-    ['profiles -> companies (x3) -> profiles: a second symbol wave', '{ financialProfiles(symbols: ["HUBS", "NKE", "GOOGL"]) { company { financialProfile { symbol } } } }', 5],
+    [
+      'ten companies with their financial profiles: 10 + one symbol batch',
+      `{ ${TEN.map((d, i) => `c${i}: company(domain: "${d}") { financialProfile { symbol } }`).join(' ')} }`,
+      11,
+    ],
+    [
+      'financialProfiles: distinct symbols in one batch',
+      '{ a: financialProfiles(symbols: ["AAPL", "nke"]) { symbol } b: financialProfiles(symbols: ["aapl", "KO"]) { symbol } }',
+      1,
+    ],
+    [
+      'root symbols and company links share the first wave',
+      '{ c: company(domain: "apple.com") { financialProfile { symbol } } f: financialProfiles(symbols: ["KO"]) { symbol } }',
+      2,
+    ],
+    [
+      'profiles -> companies (x3) -> profiles: a second symbol wave',
+      '{ financialProfiles(symbols: ["HUBS", "NKE", "GOOGL"]) { company { financialProfile { symbol } } } }',
+      5,
+    ],
     ['search: 1 + 5 transcripts (videos default to first: 5)', '{ videositeSearch(query: "x") { videos { transcript { title } } } }', 6],
     ['search: 1 + 20 transcripts (first: 20)', '{ videositeSearch(query: "x") { videos(first: 20) { transcript { title } } } }', 21],
-    ['search: a first above the maximum counts the maximum (the field refuses it)', '{ videositeSearch(query: "x") { videos(first: 1000) { transcript { title } } } }', 21],
+    [
+      'search: a first above the maximum counts the maximum (the field refuses it)',
+      '{ videositeSearch(query: "x") { videos(first: 1000) { transcript { title } } } }',
+      21,
+    ],
     ['search: first: 0 makes no link calls', '{ videositeSearch(query: "x") { videos(first: 0) { transcript { title } } } }', 1],
-    ['search: transcripts and result channels', '{ videositeSearch(query: "x") { videos(first: 20) { transcript { title } channel { details { requestedUrl } } } } }', 41],
+    [
+      'search: transcripts and result channels',
+      '{ videositeSearch(query: "x") { videos(first: 20) { transcript { title } channel { details { requestedUrl } } } } }',
+      41,
+    ],
     ['search: typed result channels', '{ videositeSearch(query: "x") { channels(first: 2) { details { requestedUrl } } } }', 3],
     ['search shorts: defaults 1 shelf x 5', '{ videositeSearch(query: "x") { shorts { items { transcript { title } } } } }', 6],
     ['search shorts: 1 + 3 shelves x 10', '{ videositeSearch(query: "x") { shorts(first: 3) { items(first: 10) { transcript { title } } } } }', 31],
     ['channel: highlighted transcript', `{ videositeChannel(url: "${CHANNEL}") { highlightedVideo { transcript { title } } } }`, 2],
     ['channel: defaults 2 shelves x 5 transcripts', `{ videositeChannel(url: "${CHANNEL}") { videosSections { videos { transcript { title } } } } }`, 11],
-    ['channel: 1 + 6 shelves x 12 transcripts', `{ videositeChannel(url: "${CHANNEL}") { videosSections(first: 6) { videos(first: 12) { transcript { title } } } } }`, 73],
-    ['the same field selected twice merges (it resolves once)', '{ videositeSearch(query: "x") { videos { transcript { title } } videos { transcript { text } } } }', 6],
+    [
+      'channel: 1 + 6 shelves x 12 transcripts',
+      `{ videositeChannel(url: "${CHANNEL}") { videosSections(first: 6) { videos(first: 12) { transcript { title } } } } }`,
+      73,
+    ],
+    [
+      'the same field selected twice merges (it resolves once)',
+      '{ videositeSearch(query: "x") { videos { transcript { title } } videos { transcript { text } } } }',
+      6,
+    ],
     ['aliased link fields count apart', '{ videositeSearch(query: "x") { videos { a: transcript { title } b: transcript { text } } } }', 11],
     [
       'the realistic video page: 1 + 5 transcripts + 5 channels, 1 + 2 x 5 transcripts',
@@ -68,7 +104,8 @@ describe('the static estimate', () => {
   });
 
   it('honours @skip and @include with variables', () => {
-    const query = 'query($skip: Boolean!) { company(domain: "x.com") { financialProfile @skip(if: $skip) { symbol } domainInfo @include(if: $skip) { domainName } } }';
+    const query =
+      'query($skip: Boolean!) { company(domain: "x.com") { financialProfile @skip(if: $skip) { symbol } domainInfo @include(if: $skip) { domainName } } }';
     expect(cost(query, { skip: true })).toBe(2);
     expect(cost(query, { skip: false })).toBe(2);
     expect(cost('{ company(domain: "x.com") @skip(if: true) { name } }')).toBe(0);
@@ -162,7 +199,10 @@ describe('the runtime counter', () => {
     const ids = Array.from({ length: 30 }, (_, i) => `video${String(i).padStart(5, '0')}`);
     up.handle((call, _req, res) => {
       if (call.action === 'run_videosite_search') {
-        return json(res, 200, { status: 200, response: { videos: ids.map((id, i) => ({ id, position: i + 1, link: `https://www.videosite.example/watch?v=${id}` })) } });
+        return json(res, 200, {
+          status: 200,
+          response: { videos: ids.map((id, i) => ({ id, position: i + 1, link: `https://www.videosite.example/watch?v=${id}` })) },
+        });
       }
       const id = new URL(String(call.body.url)).searchParams.get('v');
       return json(res, 200, { status: 200, response: `Title of ${id}\nText of ${id}`, metadata: { id } });

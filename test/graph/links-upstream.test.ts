@@ -91,7 +91,9 @@ describe('links whose key is missing or malformed', () => {
         ],
       }),
     });
-    const { body } = await gw.query('{ videositeSearch(query: "x") { videos { id: videoId transcript { title } channel { title details { requestedUrl } } } } }');
+    const { body } = await gw.query(
+      '{ videositeSearch(query: "x") { videos { id: videoId transcript { title } channel { title details { requestedUrl } } } } }',
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data!.videositeSearch.videos).toEqual([
       { id: 'noLink00001', transcript: null, channel: { title: 'No link either', details: null } },
@@ -127,7 +129,10 @@ describe('symbol batching when companies answer at different times', () => {
     answer(
       {
         get_company_object: (call) => ({ domain: call.body.domain, ticker: tickers[domainIndex(call.body.domain)] }),
-        company_financial_profile: (call) => String(call.body.company).split(', ').map((symbol) => profile(symbol, null)),
+        company_financial_profile: (call) =>
+          String(call.body.company)
+            .split(', ')
+            .map((symbol) => profile(symbol, null)),
       },
       (call) => (call.action === 'get_company_object' ? domainIndex(call.body.domain) * 10 : 0),
     );

@@ -97,12 +97,23 @@ describe('batching across links', () => {
     expect(calls).toEqual({ get_company_object: 3, domain_info: 1, company_financial_profile: 1 });
   });
 
-  it('ten companies\' financial profiles through company(...) aliases: ten company calls and ONE financial call', async () => {
+  it("ten companies' financial profiles through company(...) aliases: ten company calls and ONE financial call", async () => {
     const domains = ['apple.com', 'nike.com', 'microsoft.com', 'abc.xyz', 'amazon.com', 'tesla.com', 'meta.com', 'nvidia.com', 'ibm.com', 'oracle.com'];
     const query = `{ ${domains.map((domain, i) => `c${i}: company(domain: "${domain}") { financialProfile { symbol } }`).join('\n')} }`;
     const { body, calls } = await measure(query);
     expect(body.errors).toBeUndefined();
-    expect(Object.values(body.data!).map((c: any) => c.financialProfile.symbol)).toEqual(['AAPL', 'NKE', 'MSFT', 'GOOGL', 'AMZN', 'TSLA', 'META', 'NVDA', 'IBM', 'ORCL']);
+    expect(Object.values(body.data!).map((c: any) => c.financialProfile.symbol)).toEqual([
+      'AAPL',
+      'NKE',
+      'MSFT',
+      'GOOGL',
+      'AMZN',
+      'TSLA',
+      'META',
+      'NVDA',
+      'IBM',
+      'ORCL',
+    ]);
     expect(calls).toEqual({ get_company_object: 10, company_financial_profile: 1 });
     expect(body.extensions!.gateway).toMatchObject({ upstreamCalls: 11, cost: { estimated: 11, budget: 200 } });
   });
@@ -115,9 +126,21 @@ describe('video links', () => {
     const { body, calls } = await measure('{ videositeSearch(query: "zippers") { videos { id: videoId link transcript { requestedUrl title } } } }');
     expect(body.errors).toBeUndefined();
     expect(body.data!.videositeSearch.videos).toEqual([
-      { id: 'vId0001aBcD', link: 'https://www.videosite.example/watch?v=vId0001aBcD', transcript: { requestedUrl: 'https://www.videosite.example/watch?v=vId0001aBcD', title: 'How a Zipper Is Made' } },
-      { id: 'vId0002eFgH', link: 'https://www.videosite.example/watch?v=vId0002eFgH', transcript: { requestedUrl: 'https://www.videosite.example/watch?v=vId0002eFgH', title: 'How a Zipper Is Made' } },
-      { id: 'qW3eR7tY1uI', link: 'https://www.videosite.example/watch?v=qW3eR7tY1uI&pp=ygUHc2FuZGJveA%3D%3D', transcript: { requestedUrl: 'https://www.videosite.example/watch?v=qW3eR7tY1uI', title: 'How a Zipper Is Made' } },
+      {
+        id: 'vId0001aBcD',
+        link: 'https://www.videosite.example/watch?v=vId0001aBcD',
+        transcript: { requestedUrl: 'https://www.videosite.example/watch?v=vId0001aBcD', title: 'How a Zipper Is Made' },
+      },
+      {
+        id: 'vId0002eFgH',
+        link: 'https://www.videosite.example/watch?v=vId0002eFgH',
+        transcript: { requestedUrl: 'https://www.videosite.example/watch?v=vId0002eFgH', title: 'How a Zipper Is Made' },
+      },
+      {
+        id: 'qW3eR7tY1uI',
+        link: 'https://www.videosite.example/watch?v=qW3eR7tY1uI&pp=ygUHc2FuZGJveA%3D%3D',
+        transcript: { requestedUrl: 'https://www.videosite.example/watch?v=qW3eR7tY1uI', title: 'How a Zipper Is Made' },
+      },
     ]);
     expect(calls).toEqual({ run_videosite_search: 1, get_videosite_transcript: 3 });
     expect(body.extensions!.gateway.cost).toEqual({ estimated: 6, budget: 200 });
@@ -159,7 +182,7 @@ describe('video links', () => {
     expect(calls).toEqual({ run_videosite_search: 1, get_videosite_channel: 1, get_videosite_transcript: 3 });
   });
 
-  it('VideositeSearchChannel.details: the whole channel from a result\'s channel link, one call per channel, shared with the root field', async () => {
+  it("VideositeSearchChannel.details: the whole channel from a result's channel link, one call per channel, shared with the root field", async () => {
     const { body, calls } = await measure(`{
       videositeSearch(query: "zippers") { videos { channel { title details { requestedUrl channel { handle } } } } }
       videositeChannel(url: "${CHANNEL}") { channel { handle } }
@@ -175,7 +198,7 @@ describe('video links', () => {
 });
 
 describe('the root transcript field and the video links share lookups', () => {
-  it('a root lookup by another form of the URL and a search result\'s link to the same video: one transcript call', async () => {
+  it("a root lookup by another form of the URL and a search result's link to the same video: one transcript call", async () => {
     const { body, calls } = await measure(`{
       videositeTranscript(url: "https://m.videosite.example/shorts/qW3eR7tY1uI") { title }
       videositeSearch(query: "sandbox") { videos { id: videoId transcript { title } } }

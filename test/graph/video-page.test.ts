@@ -15,11 +15,17 @@ describe('the realistic video page, with nothing shared', () => {
     const video = (id: string) => ({ id, title: id, link: `https://www.videosite.example/watch?v=${id}` });
     up.handle((call, _req, res) => {
       if (call.action === 'run_videosite_search') {
-        const videos = Array.from({ length: 20 }, (_, i) => ({ ...video(`search${i}`), channel: { title: `C${i}`, link: `https://www.videosite.example/@c${i}` } }));
+        const videos = Array.from({ length: 20 }, (_, i) => ({
+          ...video(`search${i}`),
+          channel: { title: `C${i}`, link: `https://www.videosite.example/@c${i}` },
+        }));
         return json(res, 200, { status: 200, response: { videos } });
       }
       if (call.action === 'get_videosite_channel') {
-        const sections = Array.from({ length: 6 }, (_, s) => ({ section_title: `S${s}`, videos: Array.from({ length: 12 }, (_, i) => video(`shelf${s}x${i}`)) }));
+        const sections = Array.from({ length: 6 }, (_, s) => ({
+          section_title: `S${s}`,
+          videos: Array.from({ length: 12 }, (_, i) => video(`shelf${s}x${i}`)),
+        }));
         return json(res, 200, { status: 200, response: { channel: { title: String(call.body.url) }, videos_sections: sections } });
       }
       return json(res, 200, { status: 200, response: `T\nText of ${call.body.url}`, metadata: {} });
@@ -53,7 +59,18 @@ describe('reachable keys of the current upstream shapes', () => {
         return json(res, 200, {
           status: 200,
           response: [
-            { id: '1', userId: 9001, type: 'PERSON', archived: false, firstName: 'Ana', lastName: 'Lee', teams: [{ id: '77', name: 'Sales', primary: true }, { id: '78', name: 'EMEA', primary: false }] },
+            {
+              id: '1',
+              userId: 9001,
+              type: 'PERSON',
+              archived: false,
+              firstName: 'Ana',
+              lastName: 'Lee',
+              teams: [
+                { id: '77', name: 'Sales', primary: true },
+                { id: '78', name: 'EMEA', primary: false },
+              ],
+            },
             { id: '2', archived: true, firstName: 'Bo', lastName: 'Ek', teams: [] },
             { id: '3', firstName: '', lastName: '', userRole: 'x' },
             { id: '4', firstName: 'Cy', lastName: '', teams: ['Support'] },
@@ -62,7 +79,12 @@ describe('reachable keys of the current upstream shapes', () => {
       }
       return json(res, 200, {
         status: 200,
-        response: { highlighted_video: { id: 'h1', external_links: [{ title: 'Shop', link: 'shop.example/x' }, 'https://merch.example/', { url: 'https://patreon.example/c' }, 42] } },
+        response: {
+          highlighted_video: {
+            id: 'h1',
+            external_links: [{ title: 'Shop', link: 'shop.example/x' }, 'https://merch.example/', { url: 'https://patreon.example/c' }, 42],
+          },
+        },
       });
     });
   });
@@ -72,11 +94,24 @@ describe('reachable keys of the current upstream shapes', () => {
   });
 
   it('CRM owners: teams as objects or strings, archived, userId and type', async () => {
-    const { body } = await gw.query('{ crmOwners(portal: "https://app.crm.example/contacts/0139981/objects") { id: ownerId userId type isArchived teams teamCount teamList { id name isPrimary } } }');
+    const { body } = await gw.query(
+      '{ crmOwners(portal: "https://app.crm.example/contacts/0139981/objects") { id: ownerId userId type isArchived teams teamCount teamList { id name isPrimary } } }',
+    );
     expect(body.errors).toBeUndefined();
     expect(up.calls[0]!.body).toEqual({ crm_portal: '139981' });
     expect(body.data!.crmOwners).toEqual([
-      { id: '1', userId: '9001', type: 'PERSON', isArchived: false, teams: ['Sales', 'EMEA'], teamCount: 2, teamList: [{ id: '77', name: 'Sales', isPrimary: true }, { id: '78', name: 'EMEA', isPrimary: false }] },
+      {
+        id: '1',
+        userId: '9001',
+        type: 'PERSON',
+        isArchived: false,
+        teams: ['Sales', 'EMEA'],
+        teamCount: 2,
+        teamList: [
+          { id: '77', name: 'Sales', isPrimary: true },
+          { id: '78', name: 'EMEA', isPrimary: false },
+        ],
+      },
       { id: '2', userId: null, type: null, isArchived: true, teams: [], teamCount: 0, teamList: [] },
       { id: '3', userId: null, type: null, isArchived: true, teams: [], teamCount: 0, teamList: [] },
       { id: '4', userId: null, type: null, isArchived: false, teams: ['Support'], teamCount: 1, teamList: [{ id: null, name: 'Support', isPrimary: null }] },

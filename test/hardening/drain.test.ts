@@ -45,7 +45,15 @@ describe('SIGTERM under keep-alive load (node --import tsx src/main.ts)', () => 
       }
       let exitedYet = false;
       void exited.then(() => (exitedYet = true));
-      const tally = { answered: 0, answeredDuringDrain: 0, closeDuringDrain: 0, answeredAfterSigterm: 0, keepAliveAfterSigterm: 0, refused: 0, failed: [] as string[] };
+      const tally = {
+        answered: 0,
+        answeredDuringDrain: 0,
+        closeDuringDrain: 0,
+        answeredAfterSigterm: 0,
+        keepAliveAfterSigterm: 0,
+        refused: 0,
+        failed: [] as string[],
+      };
       const client = async (c: number) => {
         for (let i = 0; !exitedYet; i += 1) {
           const sentAt = Date.now();

@@ -15,10 +15,13 @@ describe('ConcurrencyLimiter: fair shares', () => {
       ...['A1', 'A2', 'A3'].map((n) => limiter.acquire('a', deadline(), undefined, 'A').then((release) => ({ n, release }))),
       ...['B1', 'B2'].map((n) => limiter.acquire('a', deadline(), undefined, 'B').then((release) => ({ n, release }))),
     ];
-    waits.forEach((w) => void w.then(({ n, release }) => {
-      order.push(n);
-      setImmediate(release);
-    }));
+    waits.forEach(
+      (w) =>
+        void w.then(({ n, release }) => {
+          order.push(n);
+          setImmediate(release);
+        }),
+    );
     first();
     await Promise.all(waits);
     await flush();

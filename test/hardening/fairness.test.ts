@@ -159,7 +159,7 @@ describe('breakers: an attack by one client versus a real outage', () => {
     const victim = await victimLoad(gw, 500, 1);
     expect(victim.errors).toEqual([]);
     const breaker = (await (await fetch(`${gw.url}/healthz`)).json()).upstream.breakers.domain_info;
-    console.log('breaker after one client\'s attack:', JSON.stringify(breaker));
+    console.log("breaker after one client's attack:", JSON.stringify(breaker));
     expect(breaker).toMatchObject({ state: 'closed', clientsOpen: 1 });
   });
 
@@ -195,7 +195,9 @@ describe('breakers: an attack by one client versus a real outage', () => {
       if (call.authorization === REVOKED) return json(res, 401, { status: 401, response: null, error: 'Unauthorized' });
       json(res, 200, { status: 200, response: { domain_name: call.body.domain } });
     });
-    gw = await startGateway(upstreamEnv(up, { GATEWAY_AUTH: 'forward', CLIENT_RATE_LIMIT_PER_MINUTE: '0', UPSTREAM_MAX_RETRIES: '0', UPSTREAM_BREAKER_FAILURES: '5' }));
+    gw = await startGateway(
+      upstreamEnv(up, { GATEWAY_AUTH: 'forward', CLIENT_RATE_LIMIT_PER_MINUTE: '0', UPSTREAM_MAX_RETRIES: '0', UPSTREAM_BREAKER_FAILURES: '5' }),
+    );
     await gw.query(lookup(fresh('fresh')), undefined, { authorization: HEALTHY });
     for (let i = 0; i < 8; i += 1) await gw.query(lookup(fresh('x')), undefined, { authorization: SICK });
     const revoked = await gw.query(lookup(fresh('x')), undefined, { authorization: REVOKED });

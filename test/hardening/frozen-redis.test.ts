@@ -104,7 +104,11 @@ describe.skipIf(!canRun)('a frozen Redis (SIGSTOP) under load', () => {
     // Commands that timed out while frozen run on SIGCONT; none of them (a late lease) may stall a lookup.
     expect(report.thawed!.max).toBeLessThan(3000);
     // After SIGCONT the cache serves again.
-    expect(of('thawed').slice(-20).some((s) => s.source === 'cache')).toBe(true);
+    expect(
+      of('thawed')
+        .slice(-20)
+        .some((s) => s.source === 'cache'),
+    ).toBe(true);
     await expect.poll(async () => (await (await fetch(`${gw.url}/healthz`)).json()).clientRateLimit.healthy, { timeout: 5000 }).toBe(true);
   }, 30_000);
 });

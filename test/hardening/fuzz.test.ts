@@ -31,10 +31,28 @@ function prng(seed: number) {
 
 const SEED = Number(process.env.FUZZ_SEED ?? 16_2026);
 const DOCUMENTS = Number(process.env.FUZZ_DOCUMENTS ?? 2000);
-const STRINGS = ['example.com', 'IBM', '', ' ', 'a'.repeat(300), 'https://www.youtube.com/watch?v=abc', '"quoted"', '\\u0000', '😀', '../../etc/passwd', '<script>', 'slow 1', "O'Brien", 'ibm, ko', '-1', '%00', 'null'];
+const STRINGS = [
+  'example.com',
+  'IBM',
+  '',
+  ' ',
+  'a'.repeat(300),
+  'https://www.youtube.com/watch?v=abc',
+  '"quoted"',
+  '\\u0000',
+  '😀',
+  '../../etc/passwd',
+  '<script>',
+  'slow 1',
+  "O'Brien",
+  'ibm, ko',
+  '-1',
+  '%00',
+  'null',
+];
 
 function generator(random: () => number) {
-  const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   const chance = (p: number) => random() < p;
 
   const literal = (type: GraphQLInputType, depth = 0): string => {
@@ -68,7 +86,11 @@ function generator(random: () => number) {
       return `{ ${parts.join(' ')} }`;
     }
     if (isUnionType(named)) {
-      return `{ __typename ${named.getTypes().filter(() => chance(0.5)).map((t) => `... on ${t.name} ${selection(t, depth + 1)}`).join(' ')} }`;
+      return `{ __typename ${named
+        .getTypes()
+        .filter(() => chance(0.5))
+        .map((t) => `... on ${t.name} ${selection(t, depth + 1)}`)
+        .join(' ')} }`;
     }
     return '';
   };
@@ -94,7 +116,12 @@ function generator(random: () => number) {
     if (isNonNullType(type)) return variableValue(type.ofType);
     if (isListType(type)) return Array.from({ length: Math.floor(random() * 3) }, () => variableValue(type.ofType));
     if (isEnumType(type)) return pick(type.getValues()).name;
-    if (isInputObjectType(type)) return Object.fromEntries(Object.values(type.getFields()).filter((f) => isNonNullType(f.type) || chance(0.5)).map((f) => [f.name, variableValue(f.type)]));
+    if (isInputObjectType(type))
+      return Object.fromEntries(
+        Object.values(type.getFields())
+          .filter((f) => isNonNullType(f.type) || chance(0.5))
+          .map((f) => [f.name, variableValue(f.type)]),
+      );
     if (isScalarType(type) && type.name === 'Int') return pick([0, 1, 5, -2]);
     if (isScalarType(type) && type.name === 'Boolean') return chance(0.5);
     return pick(STRINGS);
@@ -157,7 +184,9 @@ describe('fuzz: documents and variables generated from the schema', () => {
     );
     const logs = gw.logs.join('\n');
     const errorLines = gw.logs.filter((line) => (JSON.parse(line) as { level: number }).level >= 50);
-    console.log(`fuzz: ${DOCUMENTS} documents, statuses ${JSON.stringify(Object.fromEntries(statuses))}, ${gw.logs.length} log lines, ${stderr.length} stderr writes`);
+    console.log(
+      `fuzz: ${DOCUMENTS} documents, statuses ${JSON.stringify(Object.fromEntries(statuses))}, ${gw.logs.length} log lines, ${stderr.length} stderr writes`,
+    );
     expect(problems).toEqual([]);
     expect(errorLines).toEqual([]);
     expect(logs).not.toMatch(INTERNAL);

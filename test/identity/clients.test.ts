@@ -67,7 +67,13 @@ describe('Apollo Client InMemoryCache, no type policies', () => {
 
 describe('urql Graphcache, with the shipped keys config (embedded value types)', () => {
   it('keeps distinct objects distinct and merges equal ones, without warnings', async () => {
-    const client = new Client({ url: `${gw.url}/graphql`, exchanges: [cacheExchange({ keys: urqlKeys() }), fetchExchange], fetch, preferGetMethod: false, requestPolicy: 'cache-first' });
+    const client = new Client({
+      url: `${gw.url}/graphql`,
+      exchanges: [cacheExchange({ keys: urqlKeys() }), fetchExchange],
+      fetch,
+      preferGetMethod: false,
+      requestPolicy: 'cache-first',
+    });
     const first = await client.query(COMPANIES, {}).toPromise();
     expect(first.error).toBeUndefined();
     expect(first.data.a.name).toBe('Hubspot');

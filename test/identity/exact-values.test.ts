@@ -6,7 +6,12 @@ import { json, startFaultUpstream, upstreamEnv } from '../support/fault-upstream
 
 describe('URL scalar', () => {
   it('returns the upstream string unchanged', () => {
-    for (const value of ['http://taylorswift.com', 'https://www.hubspot.com', 'https://example.com/caf\u00e9/r\u00e9sum\u00e9?q=a b', 'https://EXAMPLE.com:443/Path/']) {
+    for (const value of [
+      'http://taylorswift.com',
+      'https://www.hubspot.com',
+      'https://example.com/caf\u00e9/r\u00e9sum\u00e9?q=a b',
+      'https://EXAMPLE.com:443/Path/',
+    ]) {
       expect(ExactURLScalar.serialize(value)).toBe(value);
     }
   });
@@ -57,7 +62,12 @@ describe('exact values over HTTP', () => {
       expect(res.body.errors).toBeUndefined();
       expect(res.body.data!.financialProfiles[0]).toEqual({ website: 'http://taylorswift.com', ipoDate: '2024-03-26', ipoDateText: 'Mar 26, 2024' });
       expect(res.body.data!.company).toEqual({ logoUrl: 'https://logo.example/caf\u00e9', indexedAt: '2025-09-18T00:00:00.000Z', indexedAtText: '2025-09-18' });
-      expect(res.body.data!.crmOwners[0]).toEqual({ createdAt: '2025-02-12T00:14:58.000Z', createdAtText: '2025-02-12T00:14:58', updatedAt: null, updatedAtText: 'yesterday' });
+      expect(res.body.data!.crmOwners[0]).toEqual({
+        createdAt: '2025-02-12T00:14:58.000Z',
+        createdAtText: '2025-02-12T00:14:58',
+        updatedAt: null,
+        updatedAtText: 'yesterday',
+      });
       expect(res.body.data!.professionalnetProfile.certifications[0].period).toEqual({ start: null, end: { year: 2027 } });
     } finally {
       await gw.close();

@@ -71,7 +71,9 @@ describe('Node identity', () => {
   });
 
   it('nodes(ids:) keeps order, errors per index, and costs one lookup per distinct lookup', async () => {
-    const ids = (await gw.query('{ a: company(domain: "acme.com") { id } b: company(domain: "globex.com") { id } f: financialProfiles(symbols: ["AAPL", "NKE"]) { id } }')).body.data!;
+    const ids = (
+      await gw.query('{ a: company(domain: "acme.com") { id } b: company(domain: "globex.com") { id } f: financialProfiles(symbols: ["AAPL", "NKE"]) { id } }')
+    ).body.data!;
     const list = [ids.b.id, ids.a.id, ids.a.id, ids.f[0].id, ids.f[1].id];
     const res = await gw.query('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: list });
     expect(res.body.data!.nodes.map((n: { id: string }) => n.id)).toEqual(list);
@@ -80,13 +82,21 @@ describe('Node identity', () => {
   });
 
   it('a malformed id is BAD_USER_INPUT before any call; an unknown one is NOT_FOUND', async () => {
-    for (const id of ['nonsense!', Buffer.from('Company:not json').toString('base64url'), Buffer.from('Nope:["x","y"]').toString('base64url'), Buffer.from('Company:["get_company_object","HubSpot.COM"]').toString('base64url')]) {
+    for (const id of [
+      'nonsense!',
+      Buffer.from('Company:not json').toString('base64url'),
+      Buffer.from('Nope:["x","y"]').toString('base64url'),
+      Buffer.from('Company:["get_company_object","HubSpot.COM"]').toString('base64url'),
+    ]) {
       const res = await gw.query('query($id: ID!) { node(id: $id) { id } }', { id });
       expect(res.body.errors?.[0]?.extensions?.code, id).toBe('BAD_USER_INPUT');
       expect(res.body.extensions!.gateway.upstreamCalls).toBe(0);
     }
     const real = (await gw.query('{ news(query: "ids") { organicResults { id } } }')).body.data!.news.organicResults[0].id as string;
-    const [typename, rest] = [Buffer.from(real, 'base64url').toString().split(':')[0], JSON.parse(Buffer.from(real, 'base64url').toString().slice('NewsArticle:'.length))];
+    const [typename, rest] = [
+      Buffer.from(real, 'base64url').toString().split(':')[0],
+      JSON.parse(Buffer.from(real, 'base64url').toString().slice('NewsArticle:'.length)),
+    ];
     const gone = Buffer.from(`${typename}:${JSON.stringify([rest[0], rest[1], 'https://gone.example/article'])}`).toString('base64url');
     const res = await gw.query('query($id: ID!) { node(id: $id) { id } }', { id: gone });
     expect(res.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');

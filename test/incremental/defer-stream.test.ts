@@ -105,7 +105,10 @@ describe('@defer over real HTTP: the fast part first, the slow part last, one ca
     const res = await incrementalQuery(gw.url, '{ financialProfiles(symbols: ["AAPL", "NKE", "HUBS"]) @stream(initialCount: 1) { symbol } }');
     expect(res.payloads[0]!.body.data).toEqual({ financialProfiles: [{ symbol: 'AAPL' }] });
     const streamed = res.payloads.slice(1).flatMap((p) => p.body.incremental ?? []);
-    expect(streamed.map((part) => part.path)).toEqual([['financialProfiles', 1], ['financialProfiles', 2]]);
+    expect(streamed.map((part) => part.path)).toEqual([
+      ['financialProfiles', 1],
+      ['financialProfiles', 2],
+    ]);
     expect(merged(res.payloads).data.financialProfiles).toEqual([{ symbol: 'AAPL' }, { symbol: 'NKE' }, { symbol: 'HUBS' }]);
     expect(up.calls).toHaveLength(1);
     expect(res.payloads.at(-1)!.body.extensions!.gateway.upstreamCalls).toBe(1);
@@ -117,11 +120,14 @@ describe('@defer over real HTTP: the fast part first, the slow part last, one ca
       json(res, 400, { status: 400, response: null, error: "The requested page doesn't exist or there are no translations available for the video." });
       return true;
     });
-    const res = await incrementalQuery(gw.url, `{
+    const res = await incrementalQuery(
+      gw.url,
+      `{
       company(domain: "hubspot.com") { name }
       ... @defer(label: "video") { videositeTranscript(url: "${VIDEO}") { title } }
       ... @defer(label: "photo") { photosocialProfile(username: "@natgeo") { username } }
-    }`);
+    }`,
+    );
     expect(res.payloads[0]!.body.data).toEqual({ company: { name: 'Hubspot' } });
     expect(res.payloads[0]!.body.errors).toBeUndefined();
     const parts = res.payloads.slice(1).flatMap((p) => p.body.incremental ?? []);
@@ -182,16 +188,21 @@ describe('@defer with the operation deadline and client cancellation', () => {
 
   it('a deferred lookup past the operation deadline ends with UPSTREAM_TIMEOUT in its payload; the fast part came first', async () => {
     sampleUpstream(up, { get_videosite_transcript: SLOW_MS });
-    const res = await incrementalQuery(gw.url, `{
+    const res = await incrementalQuery(
+      gw.url,
+      `{
       company(domain: "hubspot.com") { name }
       ... @defer { videositeTranscript(url: "${VIDEO}") { title } }
-    }`);
+    }`,
+    );
     expect(res.payloads[0]!.body.data).toEqual({ company: { name: 'Hubspot' } });
     const last = res.payloads.at(-1)!;
     expect(last.at).toBeLessThan(SLOW_MS);
     expect(last.body.hasNext).toBe(false);
     const parts = res.payloads.slice(1).flatMap((p) => p.body.incremental ?? []);
-    expect(parts[0]!.errors).toEqual([expect.objectContaining({ path: ['videositeTranscript'], extensions: expect.objectContaining({ code: 'UPSTREAM_TIMEOUT' }) })]);
+    expect(parts[0]!.errors).toEqual([
+      expect.objectContaining({ path: ['videositeTranscript'], extensions: expect.objectContaining({ code: 'UPSTREAM_TIMEOUT' }) }),
+    ]);
   });
 
   it('a client that hangs up after the first payload cancels the deferred call still in flight: the upstream sees its socket close', async () => {
@@ -206,10 +217,14 @@ describe('@defer with the operation deadline and client cancellation', () => {
       }
       json(res, 200, { status: 200, ...SANDBOX_ACTIONS[call.action]!.respond(call.body) });
     });
-    const res = await incrementalQuery(gw.url, `{
+    const res = await incrementalQuery(
+      gw.url,
+      `{
       company(domain: "hubspot.com") { name }
       ... @defer { videositeTranscript(url: "${VIDEO}") { title } }
-    }`, { onPayload: () => true });
+    }`,
+      { onPayload: () => true },
+    );
     expect(res.payloads).toHaveLength(1);
     expect(res.payloads[0]!.body.data).toEqual({ company: { name: 'Hubspot' } });
     // The gateway aborts the transcript call as soon as the client is gone, well before the deadline.

@@ -47,7 +47,9 @@ describe('errors in deferred payloads are masked like any other', () => {
     const a = parts.find((part: { label: string }) => part.label === 'a');
     const b = parts.find((part: { label: string }) => part.label === 'b');
     expect(a.errors).toEqual([expect.objectContaining({ message: 'Unexpected error.', path: ['broken'], extensions: { code: 'INTERNAL_SERVER_ERROR' } })]);
-    expect(b.errors).toEqual([expect.objectContaining({ message: 'Nothing here', path: ['coded'], extensions: expect.objectContaining({ code: 'NOT_FOUND', action: 'domain_info' }) })]);
+    expect(b.errors).toEqual([
+      expect.objectContaining({ message: 'Nothing here', path: ['coded'], extensions: expect.objectContaining({ code: 'NOT_FOUND', action: 'domain_info' }) }),
+    ]);
   });
 
   it('routes by document: only documents naming @defer or @stream (anywhere, fragments included) are incremental', () => {

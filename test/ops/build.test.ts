@@ -77,7 +77,12 @@ describe('/readyz with REDIS_URL', () => {
     const redis = await startRedisProxy();
     await redis.cut();
     const port = await freePort();
-    const gw = startBuilt({ PORT: String(port), REDIS_URL: redis.url, CACHE_KEY_SECRET: `readyz-${process.pid}`, RATE_LIMIT_REDIS_PREFIX: `readyz-${process.pid}:` });
+    const gw = startBuilt({
+      PORT: String(port),
+      REDIS_URL: redis.url,
+      CACHE_KEY_SECRET: `readyz-${process.pid}`,
+      RATE_LIMIT_REDIS_PREFIX: `readyz-${process.pid}:`,
+    });
     const readyz = `http://127.0.0.1:${port}/readyz`;
     try {
       await waitFor(() => gw.output().includes('GraphiQL'), 20_000, 'start-up');

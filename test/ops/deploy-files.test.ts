@@ -30,7 +30,9 @@ describe('deploy files', () => {
     expect(copies.length).toBeGreaterThan(3);
     for (const path of copies) expect(existsSync(new URL(path, root)), path).toBe(true);
     expect(existsSync(new URL('src/healthcheck.ts', root))).toBe(true);
-    const ignored = read('.dockerignore').split('\n').map((l) => l.trim());
+    const ignored = read('.dockerignore')
+      .split('\n')
+      .map((l) => l.trim());
     for (const path of copies) expect(ignored, `${path} is ignored`).not.toContain(path);
   });
 

@@ -69,7 +69,8 @@ describe('three replicas behind HAProxy, sharing Redis', () => {
 
   beforeAll(async () => {
     const redis = await requireRedisInCi();
-    if (!haproxyInstalled() && process.env.CI === 'true') throw new Error('CI=true but haproxy is not installed: the replica test cannot run (.ci/run installs it)');
+    if (!haproxyInstalled() && process.env.CI === 'true')
+      throw new Error('CI=true but haproxy is not installed: the replica test cannot run (.ci/run installs it)');
     run = redis && haproxyInstalled();
     if (!run) return;
     upstream = await startFaultUpstream();
@@ -78,7 +79,9 @@ describe('three replicas behind HAProxy, sharing Redis', () => {
       calls.push({ action: call.action, input, at: Date.now() });
       await new Promise((resolve) => setTimeout(resolve, UPSTREAM_LATENCY_MS));
       const faulty = isFault(Number(/\d+/.exec(input)?.[0]));
-      const payload = JSON.stringify(faulty ? { status: 500, response: null, error: 'Internal error.' } : { status: 200, ...SANDBOX_ACTIONS[call.action]!.respond(call.body) });
+      const payload = JSON.stringify(
+        faulty ? { status: 500, response: null, error: 'Internal error.' } : { status: 200, ...SANDBOX_ACTIONS[call.action]!.respond(call.body) },
+      );
       res.writeHead(faulty ? 500 : 200, { 'content-type': 'application/json' }).end(payload);
     });
     dir = mkdtempSync(join(tmpdir(), 'lg-replicas-'));
@@ -91,7 +94,9 @@ describe('three replicas behind HAProxy, sharing Redis', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('rolls one replica with no failed request, kills one with failures bounded to its in-flight requests, shares cache and rate limits', { timeout: 120_000 }, async (ctx) => {
+  it('rolls one replica with no failed request, kills one with failures bounded to its in-flight requests, shares cache and rate limits', {
+    timeout: 120_000,
+  }, async (ctx) => {
     if (!run) return ctx.skip();
     const runId = `${process.pid}-${Date.now().toString(36)}`;
     const ports = [await freePort(), await freePort(), await freePort()];
@@ -168,13 +173,17 @@ ${ports.map((port, i) => `  server g${i} 127.0.0.1:${port} check`).join('\n')}
       }
       return states;
     };
-    await waitFor(async () => {
-      try {
-        return Object.values(await serverStates()).filter((s) => s === 'UP').length === 3;
-      } catch {
-        return false;
-      }
-    }, 30_000, `three replicas UP in HAProxy ${haproxyErr}`);
+    await waitFor(
+      async () => {
+        try {
+          return Object.values(await serverStates()).filter((s) => s === 'UP').length === 3;
+        } catch {
+          return false;
+        }
+      },
+      30_000,
+      `three replicas UP in HAProxy ${haproxyErr}`,
+    );
 
     const lb = `http://127.0.0.1:${lbPort}/graphql`;
     const post = (key: string, query: string) =>
@@ -215,7 +224,10 @@ ${ports.map((port, i) => `  server g${i} 127.0.0.1:${port} check`).join('\n')}
           const res = await post(keyOf(keyTurn++ % LOAD_KEYS), query);
           const text = await res.text();
           detail = `${res.status} ${text.slice(0, 200)}`;
-          const body = JSON.parse(text) as { data?: Record<string, { domainName?: string; username?: string } | null>; errors?: Array<{ extensions?: { code?: string } }> };
+          const body = JSON.parse(text) as {
+            data?: Record<string, { domainName?: string; username?: string } | null>;
+            errors?: Array<{ extensions?: { code?: string } }>;
+          };
           const value = body.data?.[domain ? 'domainInfo' : 'photosocialProfile'];
           // A faulting input is a served request too: the field is null with the upstream's error code.
           ok = res.status === 200 && (isFault(i) ? value === null && !!body.errors?.[0]?.extensions?.code : (value?.domainName ?? value?.username) === input);
@@ -275,8 +287,17 @@ ${ports.map((port, i) => `  server g${i} 127.0.0.1:${port} check`).join('\n')}
       loadMs: Date.now() - t0,
     };
     console.log('replica test:', JSON.stringify(stats));
-    if (repeated.length) console.log('repeated upstream calls (ms from start):', JSON.stringify(repeated.map(([input, at]) => [input, at.map((t) => t - t0)])), { killAt: killAt - t0 });
-    if (failures.length) console.log('failures:', failures.slice(0, 5).map((f) => `${f.started - t0}..${f.ended - t0} ${f.detail}`), { termAt: termAt - t0, backAt: backAt - t0, killAt: killAt - t0 }, haproxyErr.slice(-2000));
+    if (repeated.length)
+      console.log('repeated upstream calls (ms from start):', JSON.stringify(repeated.map(([input, at]) => [input, at.map((t) => t - t0)])), {
+        killAt: killAt - t0,
+      });
+    if (failures.length)
+      console.log(
+        'failures:',
+        failures.slice(0, 5).map((f) => `${f.started - t0}..${f.ended - t0} ${f.detail}`),
+        { termAt: termAt - t0, backAt: backAt - t0, killAt: killAt - t0 },
+        haproxyErr.slice(-2000),
+      );
 
     expect(failuresAroundRoll).toEqual([]);
     // Every failure was in flight when g1 died, and no more than the clients had in flight.

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { codeOf, domain, domainQuery, healthz, json, ok, rig, sleep, timed, until, } from './support.js';
+import { codeOf, domain, domainQuery, healthz, json, ok, rig, sleep, timed, until } from './support.js';
 
 let r: Awaited<ReturnType<typeof rig>> | undefined;
 afterEach(async () => {
@@ -13,10 +13,13 @@ describe('concurrency bound', () => {
     // The upstream holds its answers until the excess has failed (10 s at most): had the excess waited
     // for a slot instead of failing fast, it would fail only after answers (no race with the clock).
     const answeredWhenFailed: number[] = [];
-    r = await rig({ UPSTREAM_MAX_IN_FLIGHT: '2', UPSTREAM_MAX_IN_FLIGHT_PER_CLIENT: '2', UPSTREAM_MAX_QUEUED: '2', UPSTREAM_TIMEOUT_MS: '20000' }, async (call, _req, res) => {
-      await until(() => answeredWhenFailed.length >= 4, 10_000).catch(() => undefined);
-      ok(call, res);
-    });
+    r = await rig(
+      { UPSTREAM_MAX_IN_FLIGHT: '2', UPSTREAM_MAX_IN_FLIGHT_PER_CLIENT: '2', UPSTREAM_MAX_QUEUED: '2', UPSTREAM_TIMEOUT_MS: '20000' },
+      async (call, _req, res) => {
+        await until(() => answeredWhenFailed.length >= 4, 10_000).catch(() => undefined);
+        ok(call, res);
+      },
+    );
     const burst = Array.from({ length: 8 }, () =>
       timed(() => r!.gw.query(domainQuery())).then((res) => {
         if (res.body.errors) answeredWhenFailed.push(r!.load.answered);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { codeOf, domain, domainQuery, json, ok, rig, sleep, timed, until, } from './support.js';
+import { codeOf, domain, domainQuery, json, ok, rig, sleep, timed, until } from './support.js';
 
 let r: Awaited<ReturnType<typeof rig>> | undefined;
 afterEach(async () => {
@@ -79,10 +79,7 @@ describe('deadlines', () => {
   });
 
   it('a lookup still waiting for a slot when the operation deadline passes fails with UPSTREAM_TIMEOUT, without a call', async () => {
-    r = await rig(
-      { UPSTREAM_TIMEOUT_MS: '60000', OPERATION_TIMEOUT_MS: '300', UPSTREAM_MAX_IN_FLIGHT: '1', UPSTREAM_MAX_QUEUED: '5' },
-      () => undefined,
-    );
+    r = await rig({ UPSTREAM_TIMEOUT_MS: '60000', OPERATION_TIMEOUT_MS: '300', UPSTREAM_MAX_IN_FLIGHT: '1', UPSTREAM_MAX_QUEUED: '5' }, () => undefined);
     // One slot: domain_info takes it and hangs; get_crm_owners waits in the queue until the deadline.
     const res = await timed(() => r!.gw.query(`{ domainInfo(domain: "${domain()}") { domainName } crmOwners(portal: "42") { id: ownerId } }`));
     expect(res.body.data).toEqual({ domainInfo: null, crmOwners: null });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { codeOf, domainQuery, expectNoSecrets, FAULT_TOKEN, healthz, json, ok, rig, } from './support.js';
+import { codeOf, domainQuery, expectNoSecrets, FAULT_TOKEN, healthz, json, ok, rig } from './support.js';
 
 let r: Awaited<ReturnType<typeof rig>> | undefined;
 afterEach(async () => {

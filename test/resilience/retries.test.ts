@@ -71,7 +71,13 @@ describe('retries: only where the request provably never ran, or the upstream as
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const gw = await startGateway({ ACTION_BASE_URL: `http://127.0.0.1:${port}`, ACTION_TOKEN: FAULT_TOKEN, UPSTREAM_TIMEOUT_MS: '1000', UPSTREAM_RETRY_BACKOFF_MS: '20', UPSTREAM_MAX_RETRIES: '2' });
+    const gw = await startGateway({
+      ACTION_BASE_URL: `http://127.0.0.1:${port}`,
+      ACTION_TOKEN: FAULT_TOKEN,
+      UPSTREAM_TIMEOUT_MS: '1000',
+      UPSTREAM_RETRY_BACKOFF_MS: '20',
+      UPSTREAM_MAX_RETRIES: '2',
+    });
     try {
       const res = await gw.query(domainQuery());
       expect(codeOf(res)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', action: 'domain_info' });
@@ -154,7 +160,13 @@ describe('rate limits: the upstream budget is respected without touching it', ()
   it('ratelimit-remaining: 0 with ratelimit-reset: holds calls until the reset, then lets them through', async () => {
     let n = 0;
     r = await rig({}, (call, _req, res) =>
-      ok(call, res, ++n === 1 ? { 'ratelimit-limit': '20', 'ratelimit-remaining': '0', 'ratelimit-reset': '3' } : { 'ratelimit-limit': '20', 'ratelimit-remaining': '19', 'ratelimit-reset': '60' }),
+      ok(
+        call,
+        res,
+        ++n === 1
+          ? { 'ratelimit-limit': '20', 'ratelimit-remaining': '0', 'ratelimit-reset': '3' }
+          : { 'ratelimit-limit': '20', 'ratelimit-remaining': '19', 'ratelimit-reset': '60' },
+      ),
     );
     const first = await r.gw.query(domainQuery());
     expect(first.body.errors).toBeUndefined();

@@ -45,7 +45,11 @@ export interface Rig {
 type Handler = (call: RecordedCall, req: IncomingMessage, res: ServerResponse) => unknown;
 
 /** A fault upstream that measures its own concurrency, and a gateway in front of it. */
-export async function rig(env: Record<string, string>, handler: Handler = (call, _req, res) => ok(call, res), baseUrl?: (up: FaultUpstream) => string): Promise<Rig & { handle(h: Handler): void }> {
+export async function rig(
+  env: Record<string, string>,
+  handler: Handler = (call, _req, res) => ok(call, res),
+  baseUrl?: (up: FaultUpstream) => string,
+): Promise<Rig & { handle(h: Handler): void }> {
   const up = await startFaultUpstream();
   const load = { now: 0, peak: 0, answered: 0 };
   let current = handler;
@@ -102,7 +106,6 @@ export async function healthz(gw: RunningGateway): Promise<Record<string, any>> 
   const res = await fetch(`${gw.url}/healthz`);
   return (await res.json()) as Record<string, any>;
 }
-
 
 /**
  * A TCP front for the upstream that resets the first `resets` connections during the handshake

@@ -127,11 +127,19 @@ describe('headers and deadlines', () => {
   it('rate-limit headers: reset as seconds from now, as an epoch, or as a date', () => {
     const now = 1_700_000_000_000;
     expect(responseFacts('a', 200, { 'ratelimit-limit': '20', 'ratelimit-remaining': '3', 'ratelimit-reset': '15' }, now)).toEqual({
-      action: 'a', status: 200, limit: 20, remaining: 3, resetAt: now + 15_000,
+      action: 'a',
+      status: 200,
+      limit: 20,
+      remaining: 3,
+      resetAt: now + 15_000,
     });
     expect(responseFacts('a', 200, { 'ratelimit-reset': '1700000100' }, now).resetAt).toBe(1_700_000_100_000);
     expect(responseFacts('a', 200, { 'ratelimit-reset-date': 'Tue, 14 Nov 2023 22:15:00 GMT' }, now).resetAt).toBe(Date.parse('2023-11-14T22:15:00Z'));
-    expect(responseFacts('a', 429, { 'retry-after': '7', 'ratelimit-remaining': 'lots', 'x-other': 'y' }, now)).toEqual({ action: 'a', status: 429, retryAfter: 7 });
+    expect(responseFacts('a', 429, { 'retry-after': '7', 'ratelimit-remaining': 'lots', 'x-other': 'y' }, now)).toEqual({
+      action: 'a',
+      status: 429,
+      retryAfter: 7,
+    });
   });
 
   it('a call gets min(UPSTREAM_TIMEOUT_MS, what is left of the operation)', () => {

@@ -20,7 +20,9 @@ describe('API keys (GATEWAY_AUTH=api-key, production)', () => {
     up.handle((_call, _req, res) => json(res, 200, { status: 200, response: OWNERS }));
     const file = join(tmpdir(), `lookup-graph-keys-${process.pid}.txt`);
     writeFileSync(file, `# the second client\n${hashApiKey(OTHER_KEY)}\n`);
-    gw = await startGateway(upstreamEnv(up, { NODE_ENV: 'production', GATEWAY_AUTH: 'api-key', GATEWAY_API_KEY_HASHES: hashApiKey(KEY), GATEWAY_API_KEYS_FILE: file }));
+    gw = await startGateway(
+      upstreamEnv(up, { NODE_ENV: 'production', GATEWAY_AUTH: 'api-key', GATEWAY_API_KEY_HASHES: hashApiKey(KEY), GATEWAY_API_KEYS_FILE: file }),
+    );
   });
   afterAll(async () => {
     await gw.close();
@@ -50,7 +52,7 @@ describe('API keys (GATEWAY_AUTH=api-key, production)', () => {
     await refused({ authorization: 'Bearer wrong-key-123' });
   });
 
-  it('the right key as x-api-key, and the file\'s key as a bearer key, are let in', async () => {
+  it("the right key as x-api-key, and the file's key as a bearer key, are let in", async () => {
     for (const headers of [{ 'x-api-key': KEY }, { authorization: `Bearer ${OTHER_KEY}` }] as Record<string, string>[]) {
       const res = await gw.query(QUERY, undefined, headers);
       expect(res.status).toBe(200);
@@ -96,7 +98,7 @@ describe('production without keys and without GATEWAY_AUTH', () => {
   });
 });
 
-describe('forward mode (GATEWAY_AUTH=forward): each client\'s own token goes upstream', () => {
+describe("forward mode (GATEWAY_AUTH=forward): each client's own token goes upstream", () => {
   const ALICE = 'alice-upstream-token-aaaaaaaaaaaa';
   const BOB = 'bob-upstream-token-bbbbbbbbbbbbbb';
   let up: FaultUpstream;

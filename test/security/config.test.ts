@@ -8,7 +8,6 @@ import { hashApiKey } from '../../src/security/api-keys.js';
 
 const UPSTREAM = { ACTION_BASE_URL: 'https://api.example.com', ACTION_TOKEN: 't' };
 
-
 describe('security settings', () => {
   it('development defaults keep npm start + GraphiQL open, with safe limits', () => {
     const { security } = loadConfig({});
@@ -16,7 +15,15 @@ describe('security settings', () => {
     expect(security.introspection).toBe(true);
     expect(security.graphiql).toBe(true);
     expect(security.hideSuggestions).toBe(false);
-    expect(security.limits).toEqual({ maxRequestBytes: 102_400, maxTokens: 2000, maxDepth: 8, maxAliases: 30, maxRootFields: 20, maxDirectives: 20, maxBatchOperations: 0 });
+    expect(security.limits).toEqual({
+      maxRequestBytes: 102_400,
+      maxTokens: 2000,
+      maxDepth: 8,
+      maxAliases: 30,
+      maxRootFields: 20,
+      maxDirectives: 20,
+      maxBatchOperations: 0,
+    });
     expect(security.rateLimit.perMinute).toBe(600);
     expect(security.corsOrigins).toEqual([]);
     expect(security.trustedDocuments).toBeNull();
@@ -52,7 +59,15 @@ describe('security settings', () => {
       CORS_ORIGINS: 'https://app.example.com, http://localhost:3000/',
     });
     expect(security.auth).toEqual({ mode: 'api-key', apiKeyHashes: [hashApiKey('a'), hashApiKey('b')] });
-    expect(security.limits).toEqual({ maxRequestBytes: 2048, maxTokens: 500, maxDepth: 5, maxAliases: 0, maxRootFields: 3, maxDirectives: 4, maxBatchOperations: 10 });
+    expect(security.limits).toEqual({
+      maxRequestBytes: 2048,
+      maxTokens: 500,
+      maxDepth: 5,
+      maxAliases: 0,
+      maxRootFields: 3,
+      maxDirectives: 4,
+      maxBatchOperations: 10,
+    });
     expect([security.introspection, security.graphiql, security.hideSuggestions]).toEqual([false, false, true]);
     expect(security.rateLimit).toEqual({ perMinute: 60, redisUrl: 'redis://127.0.0.1:6379', redisPrefix: 'x:' });
     expect(security.corsOrigins).toEqual(['https://app.example.com', 'http://localhost:3000']);
@@ -87,7 +102,10 @@ describe('security settings', () => {
     [{ GATEWAY_API_KEYS_FILE: '/nonexistent/keys.txt' }, 'GATEWAY_API_KEYS_FILE cannot be read: ENOENT /nonexistent/keys.txt'],
     [{ TRUSTED_DOCUMENTS_FILE: '/nonexistent/trusted.json' }, 'TRUSTED_DOCUMENTS_FILE cannot be read (ENOENT): /nonexistent/trusted.json'],
     [{ CORS_ORIGINS: '*' }, 'CORS_ORIGINS must list origins such as https://app.example.com (no path, no wildcard), got "*"'],
-    [{ CORS_ORIGINS: 'https://app.example.com/path' }, 'CORS_ORIGINS must list origins such as https://app.example.com (no path, no wildcard), got "https://app.example.com/path"'],
+    [
+      { CORS_ORIGINS: 'https://app.example.com/path' },
+      'CORS_ORIGINS must list origins such as https://app.example.com (no path, no wildcard), got "https://app.example.com/path"',
+    ],
   ])('rejects %j, naming the setting', (env, problem) => {
     expect(configProblems(env)).toEqual([problem]);
   });

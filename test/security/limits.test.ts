@@ -42,7 +42,11 @@ describe('operation limits (defaults)', () => {
   });
 
   it('60 directives → 400 MAX_DIRECTIVES_EXCEEDED', async () => {
-    await refused(() => gw.query(`{ domainInfo(domain: "example.com") { ${repeat(60, () => 'domainName @include(if: true)')} } }`), 400, 'MAX_DIRECTIVES_EXCEEDED');
+    await refused(
+      () => gw.query(`{ domainInfo(domain: "example.com") { ${repeat(60, () => 'domainName @include(if: true)')} } }`),
+      400,
+      'MAX_DIRECTIVES_EXCEEDED',
+    );
   });
 
   it('21 root fields → 400 MAX_ROOT_FIELDS_EXCEEDED', async () => {
@@ -104,14 +108,24 @@ describe('operation limits (defaults)', () => {
     expectRefused(res, 400, 'MAX_ROOT_FIELDS_EXCEEDED');
   });
 
-  it('GraphiQL\'s full introspection query still runs in development', async () => {
-    const res = await gw.query(getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true }));
+  it("GraphiQL's full introspection query still runs in development", async () => {
+    const res = await gw.query(
+      getIntrospectionQuery({
+        descriptions: true,
+        specifiedByUrl: true,
+        directiveIsRepeatable: true,
+        schemaDescription: true,
+        inputValueDeprecation: true,
+        oneOf: true,
+      }),
+    );
     expect(res.status).toBe(200);
     expect(res.body.data!.__schema.queryType.name).toBe('Query');
   });
 
   it('an introspection fan-out deeper than the introspection query → 400 MAX_DEPTH_EXCEEDED', async () => {
-    const fanOut = '__schema { types { fields { type { fields { type { fields { type { fields { type { fields { type { fields { type { fields { name } } } } } } } } } } } } } } }';
+    const fanOut =
+      '__schema { types { fields { type { fields { type { fields { type { fields { type { fields { type { fields { type { fields { name } } } } } } } } } } } } } } }';
     await refused(() => gw.query(`{ ${fanOut} }`), 400, 'MAX_DEPTH_EXCEEDED');
   });
 });
@@ -138,7 +152,9 @@ describe('operation limits, each one alone (the others raised)', () => {
   });
 
   it('a 200-fragment chain, each spreading the next twice (2^200 aliases once expanded) → 400 MAX_ALIASES_EXCEEDED, fast', async () => {
-    const fragments = Array.from({ length: 200 }, (_, i) => `fragment F${i} on Query { t${i}: __typename ${i < 199 ? `...F${i + 1} ...F${i + 1}` : ''} }`).join('\n');
+    const fragments = Array.from({ length: 200 }, (_, i) => `fragment F${i} on Query { t${i}: __typename ${i < 199 ? `...F${i + 1} ...F${i + 1}` : ''} }`).join(
+      '\n',
+    );
     // Expanded, the chain would never finish: answering at all (in a generous 10 s) shows each fragment was measured once.
     const started = performance.now();
     const res = await refused(`{ ...F0 }\n${fragments}`, 'MAX_ALIASES_EXCEEDED');
@@ -168,7 +184,10 @@ describe('operation limits, each one alone (the others raised)', () => {
   });
 
   it('depth 4 inside a fragment named __schema → 400 MAX_DEPTH_EXCEEDED', async () => {
-    await refused('{ ...__schema } fragment __schema on Query { company(domain: "hubspot.com") { metrics { employeeCountRange { min } } } }', 'MAX_DEPTH_EXCEEDED');
+    await refused(
+      '{ ...__schema } fragment __schema on Query { company(domain: "hubspot.com") { metrics { employeeCountRange { min } } } }',
+      'MAX_DEPTH_EXCEEDED',
+    );
   });
 
   it('depth 4 under an alias named __schema → 400 MAX_DEPTH_EXCEEDED', async () => {

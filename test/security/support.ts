@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { expect } from 'vitest';
 import { FAULT_TOKEN } from '../support/fault-upstream.js';
-import type { GraphQLResponse, } from '../support/gateway.js';
+import type { GraphQLResponse } from '../support/gateway.js';
 
 /** Upstream calls the gateway's built-in sandbox has answered so far, all actions together. */
 export { sandboxCalls } from '../support/assertions.js';

@@ -36,7 +36,9 @@ describe('npm run trusted-documents: hashes as codegen and Apollo do, reads thei
 
   it('the id does not depend on comments, whitespace or field order; fragments used travel with the operation', () => {
     const a = persistedDocumentsOf(['# a comment\nquery Q { domainInfo(domain: "a.com") { ...F isRegistered } }', 'fragment F on DomainRecord { domainName }']);
-    const b = persistedDocumentsOf(['query Q{domainInfo(domain:"a.com"){isRegistered ...F}} fragment F on DomainRecord{domainName} fragment Unused on DomainRecord{expiresOn}']);
+    const b = persistedDocumentsOf([
+      'query Q{domainInfo(domain:"a.com"){isRegistered ...F}} fragment F on DomainRecord{domainName} fragment Unused on DomainRecord{expiresOn}',
+    ]);
     expect(Object.keys(a)).toEqual(Object.keys(b));
     expect(Object.values(a)[0]).toBe('fragment F on DomainRecord { domainName } query Q { domainInfo(domain: "a.com") { isRegistered ...F } }');
   });
@@ -46,14 +48,14 @@ describe('npm run trusted-documents: hashes as codegen and Apollo do, reads thei
     expect(text).toBe('query Q { __typename company(domain: "a.com") { __typename metrics { __typename marketCap } name } }');
   });
 
-  it('gives the same ids and documents as GraphQL Code Generator\'s client preset wrote for the example app', () => {
+  it("gives the same ids and documents as GraphQL Code Generator's client preset wrote for the example app", () => {
     const app = fileURLToPath(new URL('../../examples/web/', import.meta.url));
     const codegen = JSON.parse(readFileSync(`${app}persisted-documents.json`, 'utf8')) as Record<string, string>;
     expect(Object.keys(codegen).length).toBeGreaterThan(0);
     expect(trustedDocuments([`${app}src/graphql`], { addTypename: true })).toEqual(codegen);
   });
 
-  it('reads codegen\'s persisted-documents.json and Apollo\'s manifest, and refuses an id that is not its document\'s', () => {
+  it("reads codegen's persisted-documents.json and Apollo's manifest, and refuses an id that is not its document's", () => {
     const doc = 'query A { __typename }';
     const codegen = fileOf('codegen.json', { [`sha256:${sha256(doc)}`]: doc });
     const apollo = fileOf('manifest.json', {
@@ -61,7 +63,10 @@ describe('npm run trusted-documents: hashes as codegen and Apollo do, reads thei
       version: 1,
       operations: [{ id: sha256('query B { __typename }'), name: 'B', type: 'query', body: 'query B { __typename }' }],
     });
-    expect(trustedDocuments([codegen, apollo])).toEqual({ [`sha256:${sha256(doc)}`]: doc, [`sha256:${sha256('query B { __typename }')}`]: 'query B { __typename }' });
+    expect(trustedDocuments([codegen, apollo])).toEqual({
+      [`sha256:${sha256(doc)}`]: doc,
+      [`sha256:${sha256('query B { __typename }')}`]: 'query B { __typename }',
+    });
     const wrong = fileOf('wrong.json', { [`sha256:${sha256('query X { __typename }')}`]: doc });
     expect(() => trustedDocuments([wrong])).toThrow(/is not the sha256 of its document/);
   });
@@ -72,7 +77,10 @@ describe('TRUSTED_DOCUMENTS_FILE formats', () => {
   it.each([
     ['codegen client preset ("sha256:<hex>" keys)', { [`sha256:${sha256(doc)}`]: doc }],
     ['bare hex keys', { [sha256(doc)]: doc }],
-    ['Apollo persisted-query manifest', { format: 'apollo-persisted-query-manifest', version: 1, operations: [{ id: sha256(doc), name: 'A', type: 'query', body: doc }] }],
+    [
+      'Apollo persisted-query manifest',
+      { format: 'apollo-persisted-query-manifest', version: 1, operations: [{ id: sha256(doc), name: 'A', type: 'query', body: doc }] },
+    ],
   ])('loads %s', (_name, content) => {
     const file = fileOf(`format-${Math.random().toString(36).slice(2)}.json`, content);
     expect([...loadConfig({ TRUSTED_DOCUMENTS_FILE: file }).security.trustedDocuments!.entries()]).toEqual([[sha256(doc), doc]]);
@@ -81,7 +89,11 @@ describe('TRUSTED_DOCUMENTS_FILE formats', () => {
   it.each([
     ['an sha1 id (codegen hashAlgorithm: sha1)', { [createHash('sha1').update(doc).digest('hex')]: doc }, /is not a sha256 id/],
     ['a manifest of another version', { format: 'apollo-persisted-query-manifest', version: 2, operations: [] }, /must have "version": 1/],
-    ['a manifest operation whose id is not its body\'s', { format: 'apollo-persisted-query-manifest', version: 1, operations: [{ id: sha256('x'), name: 'A', body: doc }] }, /is not the sha256 of its document/],
+    [
+      "a manifest operation whose id is not its body's",
+      { format: 'apollo-persisted-query-manifest', version: 1, operations: [{ id: sha256('x'), name: 'A', body: doc }] },
+      /is not the sha256 of its document/,
+    ],
     ['a document that does not parse', { [sha256('query {')]: 'query {' }, /does not parse/],
     ['a list', [doc], /must be a JSON object/],
   ])('refuses %s at start-up', (_name, content, problem) => {
@@ -95,7 +107,9 @@ describe('TRUSTED_DOCUMENTS_FILE formats', () => {
 describe('trusted documents at the gateway: every way clients name a document', () => {
   let gw: RunningGateway;
   const documents = trustedDocuments([EXAMPLES_DIR]);
-  const [domainInfoId, domainInfoText] = Object.entries(documents).find(([, text]) => text.includes('domainInfo(domain: "example.com")') && text.startsWith('query DomainInfo'))!;
+  const [domainInfoId, domainInfoText] = Object.entries(documents).find(
+    ([, text]) => text.includes('domainInfo(domain: "example.com")') && text.startsWith('query DomainInfo'),
+  )!;
   const hex = domainInfoId.slice('sha256:'.length);
   beforeAll(async () => {
     gw = await startGateway({ TRUSTED_DOCUMENTS_FILE: fileOf('gateway.json', documents) });
@@ -127,9 +141,17 @@ describe('trusted documents at the gateway: every way clients name a document', 
 
   it('an unknown id, or an id of another algorithm → 400 PERSISTED_QUERY_NOT_FOUND, no call', async () => {
     const before = sandboxCalls(gw);
-    expectRefused(await gw.post(JSON.stringify({ documentId: `sha256:${sha256('{ domainInfo(domain: "evil.com") { domainName } }')}` })), 400, 'PERSISTED_QUERY_NOT_FOUND');
+    expectRefused(
+      await gw.post(JSON.stringify({ documentId: `sha256:${sha256('{ domainInfo(domain: "evil.com") { domainName } }')}` })),
+      400,
+      'PERSISTED_QUERY_NOT_FOUND',
+    );
     expectRefused(await gw.post(persisted(sha256('{ domainInfo(domain: "evil.com") { domainName } }'))), 400, 'PERSISTED_QUERY_NOT_FOUND');
-    expectRefused(await gw.post(JSON.stringify({ documentId: `sha1:${createHash('sha1').update(domainInfoText).digest('hex')}` })), 400, 'PERSISTED_QUERY_NOT_FOUND');
+    expectRefused(
+      await gw.post(JSON.stringify({ documentId: `sha1:${createHash('sha1').update(domainInfoText).digest('hex')}` })),
+      400,
+      'PERSISTED_QUERY_NOT_FOUND',
+    );
     expect(sandboxCalls(gw) - before).toBe(0);
   });
 

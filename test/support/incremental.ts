@@ -101,7 +101,12 @@ function drainSse(buffer: string, take: (json: string) => void): string {
     buffer = buffer.slice(end + 2);
     const lines = event.split('\n');
     if (lines.includes('event: next')) {
-      take(lines.filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim()).join('\n'));
+      take(
+        lines
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => line.slice(5).trim())
+          .join('\n'),
+      );
     }
   }
 }

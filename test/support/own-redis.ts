@@ -34,9 +34,13 @@ export function hasRedisServer(): Promise<boolean> {
 /** A private redis-server on a free port, no persistence, ended by its pid. */
 export async function startOwnRedis(): Promise<OwnRedis> {
   const port = await freePort();
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'], {
-    stdio: 'ignore',
-  });
+  const child: ChildProcess = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
   const pid = child.pid!;
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   const until = Date.now() + 5000;

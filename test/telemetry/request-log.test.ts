@@ -38,7 +38,7 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 const DOMAIN = 'query Domain($domain: String!) { domainInfo(domain: $domain) { domainName } }';
 
 describe('one log line per request', () => {
-  it('says operation, type, status, duration, upstream calls, cost, error codes and the client\'s trace id, and no variables', async () => {
+  it("says operation, type, status, duration, upstream calls, cost, error codes and the client's trace id, and no variables", async () => {
     const traceId = randomBytes(16).toString('hex');
     gw.logs.length = 0;
     await gw.query(DOMAIN, { domain: 'secret-person.example' }, { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` });
@@ -134,7 +134,13 @@ describe('request metrics', () => {
   });
 
   it('label trusted documents by name and nothing else', () => {
-    const labels = new OperationLabels(new Map([['h1', 'query Trusted { __typename }'], ['h2', 'query { __typename }']]), ['Extra']);
+    const labels = new OperationLabels(
+      new Map([
+        ['h1', 'query Trusted { __typename }'],
+        ['h2', 'query { __typename }'],
+      ]),
+      ['Extra'],
+    );
     expect(labels.label('Trusted')).toBe('Trusted');
     expect(labels.label('Extra')).toBe('Extra');
     expect(labels.label('Untrusted')).toBe('other');
@@ -158,7 +164,11 @@ describe('tracing off and http/protobuf', () => {
       await gateway.close();
     `;
     const root = fileURLToPath(new URL('../..', import.meta.url));
-    const { stdout } = await promisify(execFile)(fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url)), ['--input-type=module', '-e', script], { cwd: root, env: { PATH: process.env.PATH } });
+    const { stdout } = await promisify(execFile)(
+      fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url)),
+      ['--input-type=module', '-e', script],
+      { cwd: root, env: { PATH: process.env.PATH } },
+    );
     expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({ status: 200, loaded: [] });
   });
 

@@ -42,7 +42,7 @@ describe('tracing over OTLP/HTTP (http/json)', () => {
   });
   afterAll(() => gw.close());
 
-  it('exports the span tree of one operation with two lookups, one cached and one upstream, in the client\'s trace', async () => {
+  it("exports the span tree of one operation with two lookups, one cached and one upstream, in the client's trace", async () => {
     await gw.query('{ domainInfo(domain: "cached.example") { domainName } }'); // fills the cache
     const traceId = hex(16);
     const clientSpanId = hex(8);
@@ -160,7 +160,9 @@ describe('tracing settings', () => {
     ]);
     expect(configProblems({ OTEL_TRACES_EXPORTER: 'zipkin' })[0]).toContain('OTEL_TRACES_EXPORTER must be otlp or none');
     expect(configProblems({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'collector:4318' })[0]).toContain('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be');
-    expect(configProblems({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' })[0]).toContain('OTEL_TRACES_SAMPLER_ARG');
+    expect(configProblems({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' })[0]).toContain(
+      'OTEL_TRACES_SAMPLER_ARG',
+    );
     expect(configProblems({ TRACE_PROPAGATE_UPSTREAM: 'yes', TRACE_LOOKUP_KEYS: 'raw' })).toHaveLength(2);
     // Exporter "none" and OTEL_SDK_DISABLED turn tracing off whatever endpoint is set.
     expect(configProblems({ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toEqual([]);

@@ -2,7 +2,8 @@ import { builder } from '../../schema/builder.js';
 import { float, strings, text, type Raw } from '../../schema/read.js';
 
 export const CompanyCategory = builder.objectRef<Raw>('CompanyCategory').implement({
-  description: 'Industry classification of a company under the GICS, NAICS and SIC schemes. Any part can be null when the upstream has not classified the company.',
+  description:
+    'Industry classification of a company under the GICS, NAICS and SIC schemes. Any part can be null when the upstream has not classified the company.',
   fields: (t) => ({
     sector: t.string({ nullable: true, description: 'GICS sector name, e.g. "Information Technology".', resolve: (c) => text(c.sector) }),
     industryGroup: t.string({ nullable: true, description: 'GICS industry group name, e.g. "Software & Services".', resolve: (c) => text(c.industryGroup) }),
@@ -12,13 +13,16 @@ export const CompanyCategory = builder.objectRef<Raw>('CompanyCategory').impleme
     sicCode: t.string({ nullable: true, description: 'Two-digit SIC major group code, as text (e.g. "73").', resolve: (c) => text(c.sicCode) }),
     sic4Codes: t.stringList({ description: 'Four-digit SIC industry codes, as text (e.g. ["7372"]). Empty when none.', resolve: (c) => strings(c.sic4Codes) }),
     naicsCode: t.string({ nullable: true, description: 'NAICS code at the level the upstream gives, as text (e.g. "51").', resolve: (c) => text(c.naicsCode) }),
-    naics6Codes: t.stringList({ description: 'Six-digit NAICS 2017 codes, as text (e.g. ["513210"]). Empty when none.', resolve: (c) => strings(c.naics6Codes) }),
+    naics6Codes: t.stringList({
+      description: 'Six-digit NAICS 2017 codes, as text (e.g. ["513210"]). Empty when none.',
+      resolve: (c) => strings(c.naics6Codes),
+    }),
     naics6Codes2022: t.stringList({ description: 'Six-digit NAICS 2022 codes, as text. Empty when none.', resolve: (c) => strings(c.naics6Codes2022) }),
   }),
 });
 
 export const CompanyGeo = builder.objectRef<Raw>('CompanyGeo').implement({
-  description: 'Where a company\'s headquarters is, as structured address parts and coordinates.',
+  description: "Where a company's headquarters is, as structured address parts and coordinates.",
   fields: (t) => ({
     streetNumber: t.string({ nullable: true, description: 'House or building number, e.g. "2".', resolve: (g) => text(g.streetNumber) }),
     streetName: t.string({ nullable: true, description: 'Street name, e.g. "Canal Park".', resolve: (g) => text(g.streetName) }),
@@ -38,13 +42,21 @@ export const CompanyGeo = builder.objectRef<Raw>('CompanyGeo').implement({
 export const CompanyIdentifiers = builder.objectRef<Raw>('CompanyIdentifiers').implement({
   description: 'Government identifiers of a company.',
   fields: (t) => ({
-    usCik: t.string({ nullable: true, description: 'Central Index Key at the US securities regulator, as text (upstream `usCIK`); null for companies that do not file.', resolve: (i) => text(i.usCIK) }),
-    usEin: t.string({ nullable: true, description: 'US Employer Identification Number, e.g. "20-2632791" (upstream `usEIN`); often null.', resolve: (i) => text(i.usEIN) }),
+    usCik: t.string({
+      nullable: true,
+      description: 'Central Index Key at the US securities regulator, as text (upstream `usCIK`); null for companies that do not file.',
+      resolve: (i) => text(i.usCIK),
+    }),
+    usEin: t.string({
+      nullable: true,
+      description: 'US Employer Identification Number, e.g. "20-2632791" (upstream `usEIN`); often null.',
+      resolve: (i) => text(i.usEIN),
+    }),
   }),
 });
 
 export const CompanySite = builder.objectRef<Raw>('CompanySite').implement({
-  description: 'Contact details published on a company\'s website.',
+  description: "Contact details published on a company's website.",
   fields: (t) => ({
     emailAddresses: t.stringList({ description: 'Email addresses found on the site. Empty when none.', resolve: (s) => strings(s.emailAddresses) }),
     phoneNumbers: t.stringList({ description: 'Phone numbers found on the site, as written there. Empty when none.', resolve: (s) => strings(s.phoneNumbers) }),

@@ -18,7 +18,7 @@ builder.objectFields(Company, (t) => ({
     type: FinancialProfile,
     nullable: true,
     description:
-      'The company\'s financial and market profile, looked up by its `ticker` in canonical form (as `financialProfiles(symbols:)` reads it). Null, with no lookup, when the company has no ticker; null with a coded error when the lookup fails. The tickers of every company in one operation go upstream in one call.',
+      "The company's financial and market profile, looked up by its `ticker` in canonical form (as `financialProfiles(symbols:)` reads it). Null, with no lookup, when the company has no ticker; null with a coded error when the lookup fails. The tickers of every company in one operation go upstream in one call.",
     ...link(financialProfileAction, (company: CompanySource) => symbolKey(company.raw.ticker)),
   }),
   domainInfo: t.field({

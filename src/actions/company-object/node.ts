@@ -7,5 +7,9 @@ import { Company } from './types.js';
 lookupNode(Company, {
   action: GET_COMPANY_OBJECT,
   keyOf: (company) => company.requestedDomain,
-  load: (ctx, key) => loadCompany(ctx, canonicalKey(key, (value) => requireDomain('id', value))),
+  load: (ctx, key) =>
+    loadCompany(
+      ctx,
+      canonicalKey(key, (value) => requireDomain('id', value)),
+    ),
 });

@@ -8,8 +8,17 @@ import { sampleDigits, sampleUuid } from '../../sandbox/identity.js';
  * companies to their financial profiles name different symbols; marketCap and annualRevenue exceed 2^31.
  */
 const TICKERS: Record<string, string> = {
-  'apple.com': 'AAPL', 'nike.com': 'NKE', 'microsoft.com': 'MSFT', 'abc.xyz': 'GOOGL', 'amazon.com': 'AMZN', 'tesla.com': 'TSLA',
-  'meta.com': 'META', 'nvidia.com': 'NVDA', 'ibm.com': 'IBM', 'oracle.com': 'ORCL', 'coca-colacompany.com': 'KO',
+  'apple.com': 'AAPL',
+  'nike.com': 'NKE',
+  'microsoft.com': 'MSFT',
+  'abc.xyz': 'GOOGL',
+  'amazon.com': 'AMZN',
+  'tesla.com': 'TSLA',
+  'meta.com': 'META',
+  'nvidia.com': 'NVDA',
+  'ibm.com': 'IBM',
+  'oracle.com': 'ORCL',
+  'coca-colacompany.com': 'KO',
 };
 
 export function companyObject(domain: string): Record<string, unknown> {

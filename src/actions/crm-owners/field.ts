@@ -11,11 +11,18 @@ builder.queryField(crmOwnersAction.rootField, (t) =>
     nullable: true,
     description: 'Owners (users) of a CRM portal (upstream action get_crm_owners), archived ones included.',
     args: {
-      portal: t.arg.string({ required: true, description: 'Portal identifier, e.g. "139981"; a link into the CRM app that names the portal (e.g. "https://app.crm.example/contacts/139981/objects/0-1/views/all") is reduced to it.' }),
+      portal: t.arg.string({
+        required: true,
+        description:
+          'Portal identifier, e.g. "139981"; a link into the CRM app that names the portal (e.g. "https://app.crm.example/contacts/139981/objects/0-1/views/all") is reduced to it.',
+      }),
     },
     resolve: (_root, args, ctx) => {
       const portal = canonicalPortal(requireText('portal', args.portal, 2048));
-      if (portal === null) throw badInput('"portal" must be the portal\'s numeric identifier such as "139981" (digits only), or a CRM app link that contains it', { argument: 'portal' });
+      if (portal === null)
+        throw badInput('"portal" must be the portal\'s numeric identifier such as "139981" (digits only), or a CRM app link that contains it', {
+          argument: 'portal',
+        });
       return loadCrmOwners(ctx, portal);
     },
   }),

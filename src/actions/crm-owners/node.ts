@@ -8,6 +8,10 @@ import { CrmOwner } from './types.js';
 itemNode(CrmOwner, {
   action: GET_CRM_OWNERS,
   itemKey: (owner) => id(owner.id),
-  load: (ctx, key) => loadCrmOwners(ctx, canonicalKey(key, (value) => canonicalPortal(value) ?? '')),
+  load: (ctx, key) =>
+    loadCrmOwners(
+      ctx,
+      canonicalKey(key, (value) => canonicalPortal(value) ?? ''),
+    ),
   items: (owners) => owners,
 });

@@ -7,5 +7,9 @@ import { DomainRecord } from './types.js';
 lookupNode(DomainRecord, {
   action: DOMAIN_INFO,
   keyOf: (record) => record.requestedDomain,
-  load: (ctx, key) => loadDomainRecord(ctx, canonicalKey(key, (value) => requireDomain('id', value))),
+  load: (ctx, key) =>
+    loadDomainRecord(
+      ctx,
+      canonicalKey(key, (value) => requireDomain('id', value)),
+    ),
 });

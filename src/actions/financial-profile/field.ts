@@ -16,7 +16,10 @@ builder.queryField(financialProfileAction.rootField, (t) =>
     // The estimate counts distinct canonical symbols, batched.
     extensions: { symbols: { argument: 'symbols', canonical: symbolKey } satisfies SymbolsArgument },
     args: {
-      symbols: t.arg.stringList({ required: true, description: `Stock symbols, e.g. ["AAPL", "NKE"]; case-insensitive, 1 to ${MAX_SYMBOLS_PER_FIELD}. Index symbols keep their caret ("^GSPC"); a share class may be written "BRK.B", "BRK/B" or "BRK-B" (looked up as "BRK-B"); a leading "$" is ignored.` }),
+      symbols: t.arg.stringList({
+        required: true,
+        description: `Stock symbols, e.g. ["AAPL", "NKE"]; case-insensitive, 1 to ${MAX_SYMBOLS_PER_FIELD}. Index symbols keep their caret ("^GSPC"); a share class may be written "BRK.B", "BRK/B" or "BRK-B" (looked up as "BRK-B"); a leading "$" is ignored.`,
+      }),
     },
     resolve: (_root, args, ctx) => {
       if (args.symbols.length === 0) throw badInput('"symbols" must name at least one symbol', { argument: 'symbols' });

@@ -16,7 +16,6 @@ const SYMBOL = /^\^?[A-Z0-9][A-Z0-9.\-=]{0,14}$/;
 /** A share class written with a dot, slash or space ("BRK.B", "BRK/B", "BRK B"): one to three class letters that are not an exchange suffix. */
 const SHARE_CLASS = /^([A-Z]{1,5})[./ ]([A-C]|K)$/;
 
-
 /** Control characters, shown as "?" in error messages. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point: they are kept out of the message
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
@@ -30,7 +29,9 @@ export function canonicalSymbol(argument: string, value: string): string {
   const trimmed = value.trim().toUpperCase().replace(/^\$/, '').replace(/\s+/g, ' ');
   const symbol = trimmed.replace(SHARE_CLASS, '$1-$2');
   if (!SYMBOL.test(symbol)) {
-    throw badInput(`"${argument}" must hold stock symbols such as AAPL, BRK-B or ^GSPC, got "${value.trim().slice(0, 20).replace(CONTROL_CHARACTERS, '?')}"`, { argument });
+    throw badInput(`"${argument}" must hold stock symbols such as AAPL, BRK-B or ^GSPC, got "${value.trim().slice(0, 20).replace(CONTROL_CHARACTERS, '?')}"`, {
+      argument,
+    });
   }
   return symbol;
 }
@@ -41,12 +42,15 @@ export function canonicalSymbol(argument: string, value: string): string {
  * (split only above FINANCIAL_BATCH_SIZE) and map back by symbol.
  */
 export function loadFinancialProfile(ctx: GatewayContext, symbol: string): Promise<Raw> {
-  const loader = loaderFor(ctx, COMPANY_FINANCIAL_PROFILE, () =>
-    new DataLoader<string, Raw>((symbols) => fetchSymbols(ctx, symbols), {
-      maxBatchSize: ctx.config.financialBatchSize,
-      // With Company.financialProfile links in the operation, wait until no lookup can add symbols.
-      batchScheduleFn: (dispatch) => scheduleSymbolBatch(ctx.usage, dispatch),
-    }),
+  const loader = loaderFor(
+    ctx,
+    COMPANY_FINANCIAL_PROFILE,
+    () =>
+      new DataLoader<string, Raw>((symbols) => fetchSymbols(ctx, symbols), {
+        maxBatchSize: ctx.config.financialBatchSize,
+        // With Company.financialProfile links in the operation, wait until no lookup can add symbols.
+        batchScheduleFn: (dispatch) => scheduleSymbolBatch(ctx.usage, dispatch),
+      }),
   );
   if (requestLookup(ctx.usage, COMPANY_FINANCIAL_PROFILE, symbol)) loader.clear(symbol); // @fresh after a cached read
   return loader.load(symbol);
@@ -58,7 +62,10 @@ async function fetchSymbols(ctx: GatewayContext, symbols: readonly string[]): Pr
     ctx.usage,
     financialProfileAction.namesSymbols,
     traceLookups(ctx.usage, COMPANY_FINANCIAL_PROFILE, symbols, () =>
-      ctx.cache.fetchMany<Raw>(COMPANY_FINANCIAL_PROFILE, ctx.tokenFingerprint, [...symbols], (missing, signal) => callUpstream(ctx, missing, signal), ctx, { fresh })),
+      ctx.cache.fetchMany<Raw>(COMPANY_FINANCIAL_PROFILE, ctx.tokenFingerprint, [...symbols], (missing, signal) => callUpstream(ctx, missing, signal), ctx, {
+        fresh,
+      }),
+    ),
   );
   return outcomes.map((outcome) => {
     ctx.usage.lookups.push(lookupReport(ctx, COMPANY_FINANCIAL_PROFILE, outcome.key, outcome));
@@ -76,7 +83,10 @@ function profilesBySymbol(envelope: ActionEnvelope, symbols: readonly string[]):
   }
   for (const symbol of symbols) {
     if (!bySymbol.has(symbol)) {
-      bySymbol.set(symbol, new ActionError('NOT_FOUND', `No financial profile for symbol ${symbol}`, { action: COMPANY_FINANCIAL_PROFILE, extensions: { symbol } }));
+      bySymbol.set(
+        symbol,
+        new ActionError('NOT_FOUND', `No financial profile for symbol ${symbol}`, { action: COMPANY_FINANCIAL_PROFILE, extensions: { symbol } }),
+      );
     }
   }
   return bySymbol;

@@ -10,5 +10,9 @@ import { FinancialProfile } from './types.js';
 lookupNode(FinancialProfile, {
   action: COMPANY_FINANCIAL_PROFILE,
   keyOf: (profile) => str(profile.symbol)?.trim().toUpperCase() ?? '',
-  load: (ctx, key) => loadFinancialProfile(ctx, canonicalKey(key, (value) => canonicalSymbol('id', value))),
+  load: (ctx, key) =>
+    loadFinancialProfile(
+      ctx,
+      canonicalKey(key, (value) => canonicalSymbol('id', value)),
+    ),
 });

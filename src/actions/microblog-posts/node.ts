@@ -15,7 +15,12 @@ itemNode(MicroblogPost, {
   itemKey: (post) => str(post.uri),
   load: (ctx, key) => {
     const [query, numPosts] = keyParts(key, 2);
-    if (typeof query !== 'string' || typeof numPosts !== 'number' || !(NUM_POSTS_ALLOWED as readonly number[]).includes(numPosts) || requireText('id', query, 500).replace(/\s+/g, ' ') !== query) {
+    if (
+      typeof query !== 'string' ||
+      typeof numPosts !== 'number' ||
+      !(NUM_POSTS_ALLOWED as readonly number[]).includes(numPosts) ||
+      requireText('id', query, 500).replace(/\s+/g, ' ') !== query
+    ) {
       throw badInput('This id does not name a lookup this gateway makes', { argument: 'id' });
     }
     return loadPosts(ctx, query, numPosts);

@@ -18,17 +18,36 @@ const MicroblogAuthor = builder.objectRef<Raw>('MicroblogAuthor').implement({
   description: 'The author of a microblog post.',
   fields: (t) => ({
     handle: t.string({ description: 'The author\'s handle, e.g. "alice.example.social".', resolve: (a) => str(a.handle) ?? '' }),
-    displayName: t.string({ nullable: true, description: 'Display name; null when the author has none (the upstream sends an empty string).', resolve: (a) => text(a.displayName) }),
+    displayName: t.string({
+      nullable: true,
+      description: 'Display name; null when the author has none (the upstream sends an empty string).',
+      resolve: (a) => text(a.displayName),
+    }),
   }),
 });
 
 export const MicroblogPost = builder.objectRef<Raw>('MicroblogPost').implement({
   description: 'A post from the microblogging network.',
   fields: (t) => ({
-    uri: t.string({ description: 'The post\'s `at://<did>/<collection>/<record key>` URI; its parts are also offered as `did`, `collection` and `recordKey`.', resolve: (p) => str(p.uri) ?? '' }),
-    did: t.string({ nullable: true, description: 'Decentralised identifier of the repository (author) that holds the post, from `uri`.', resolve: (p) => parseAtUri(p.uri)?.did ?? null }),
-    collection: t.string({ nullable: true, description: 'Record collection from `uri`, e.g. "app.bsky.feed.post".', resolve: (p) => parseAtUri(p.uri)?.collection ?? null }),
-    recordKey: t.string({ nullable: true, description: 'Record key of the post within its collection, from `uri`.', resolve: (p) => parseAtUri(p.uri)?.recordKey ?? null }),
+    uri: t.string({
+      description: "The post's `at://<did>/<collection>/<record key>` URI; its parts are also offered as `did`, `collection` and `recordKey`.",
+      resolve: (p) => str(p.uri) ?? '',
+    }),
+    did: t.string({
+      nullable: true,
+      description: 'Decentralised identifier of the repository (author) that holds the post, from `uri`.',
+      resolve: (p) => parseAtUri(p.uri)?.did ?? null,
+    }),
+    collection: t.string({
+      nullable: true,
+      description: 'Record collection from `uri`, e.g. "app.bsky.feed.post".',
+      resolve: (p) => parseAtUri(p.uri)?.collection ?? null,
+    }),
+    recordKey: t.string({
+      nullable: true,
+      description: 'Record key of the post within its collection, from `uri`.',
+      resolve: (p) => parseAtUri(p.uri)?.recordKey ?? null,
+    }),
     cid: t.string({ nullable: true, description: 'Content identifier (hash) of this version of the post.', resolve: (p) => text(p.cid) }),
     text: t.string({ nullable: true, description: 'Text of the post, exactly as written (may hold non-breaking spaces).', resolve: (p) => str(p.text) }),
     createdAt: t.field({ type: 'DateTime', nullable: true, description: 'When the post was created (UTC).', resolve: (p) => dateTime(p.createdAt) }),

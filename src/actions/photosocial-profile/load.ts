@@ -67,7 +67,12 @@ export const photosocialProfileAction = defineLookup<string, PhotosocialProfileS
   parse: (envelope, username) => ({ raw: innerProfile(envelope, username), requestedUsername: username }),
   ttlSeconds: 900,
   namesSymbols: false,
-  sandbox: { shortName: 'photosocial', realisticLatencyMs: 1200, required: ['username'], respond: (b) => ({ response: { response: photosocialProfile(String(b.username)) } }) },
+  sandbox: {
+    shortName: 'photosocial',
+    realisticLatencyMs: 1200,
+    required: ['username'],
+    respond: (b) => ({ response: { response: photosocialProfile(String(b.username)) } }),
+  },
 });
 
 /** `username` must already be canonical (see canonicalUsername). */

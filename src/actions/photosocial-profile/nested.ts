@@ -38,23 +38,37 @@ export const PhotosocialImage = builder.objectRef<Raw>('PhotosocialImage').imple
 });
 
 export const PhotosocialBioLink = builder.objectRef<Raw>('PhotosocialBioLink').implement({
-  description: 'A link shown in the profile\'s biography area.',
+  description: "A link shown in the profile's biography area.",
   fields: (t) => ({
     linkId: t.id({
       nullable: true,
-      description: 'Identifier of the link. The upstream sends it as a JSON number beyond 2^53, already rounded in the JSON text; it is given here exactly as that number reads, as text.',
+      description:
+        'Identifier of the link. The upstream sends it as a JSON number beyond 2^53, already rounded in the JSON text; it is given here exactly as that number reads, as text.',
       resolve: (l) => id(l.link_id),
     }),
     title: t.string({ nullable: true, description: 'Title the holder gave the link; null when untitled.', resolve: (l) => text(l.title) }),
     url: t.field({ type: 'URL', nullable: true, description: 'The destination address.', resolve: (l) => url(l.url) }),
-    lynxUrl: t.field({ type: 'URL', nullable: true, description: 'The destination wrapped in the platform\'s tracking redirect (upstream `lynx_url`).', resolve: (l) => url(l.lynx_url) }),
+    lynxUrl: t.field({
+      type: 'URL',
+      nullable: true,
+      description: "The destination wrapped in the platform's tracking redirect (upstream `lynx_url`).",
+      resolve: (l) => url(l.lynx_url),
+    }),
     iconUrl: t.field({ type: 'URL', nullable: true, description: 'Icon shown beside the link; null when none.', resolve: (l) => url(l.icon_url) }),
     imageUrl: t.field({ type: 'URL', nullable: true, description: 'Preview image of the link; null when none.', resolve: (l) => url(l.image_url) }),
     linkType: t.string({ nullable: true, description: 'Kind of link as the upstream names it, e.g. "external".', resolve: (l) => text(l.link_type) }),
-    mediaType: t.string({ nullable: true, description: 'Kind of preview media as the upstream names it, e.g. "none" or "image".', resolve: (l) => text(l.media_type) }),
+    mediaType: t.string({
+      nullable: true,
+      description: 'Kind of preview media as the upstream names it, e.g. "none" or "image".',
+      resolve: (l) => text(l.media_type),
+    }),
     isPinned: t.boolean({ nullable: true, description: 'The holder pinned the link to the top.', resolve: (l) => bool(l.is_pinned) }),
-    isVerified: t.boolean({ nullable: true, description: 'The platform verified the link\'s destination.', resolve: (l) => bool(l.is_verified) }),
-    isOpenedInAppBrowser: t.boolean({ nullable: true, description: 'The link opens in the in-app browser (upstream `open_external_url_with_in_app_browser`).', resolve: (l) => bool(l.open_external_url_with_in_app_browser) }),
+    isVerified: t.boolean({ nullable: true, description: "The platform verified the link's destination.", resolve: (l) => bool(l.is_verified) }),
+    isOpenedInAppBrowser: t.boolean({
+      nullable: true,
+      description: 'The link opens in the in-app browser (upstream `open_external_url_with_in_app_browser`).',
+      resolve: (l) => bool(l.open_external_url_with_in_app_browser),
+    }),
   }),
 });
 
@@ -62,15 +76,28 @@ export const PhotosocialBiography = builder.objectRef<Raw>('PhotosocialBiography
   description: 'The biography with the mentions and hashtags found in it (upstream `biography_with_entities`).',
   fields: (t) => ({
     rawText: t.string({ nullable: true, description: 'The biography text.', resolve: (b) => str(b.raw_text) }),
-    entities: t.field({ type: ['JSON'], description: 'Mentions and hashtags in the text, as the upstream sends them (e.g. `{"user": {"id", "username"}}`); their shape is not in the contract.', resolve: (b) => jsonItems(b.entities) }),
+    entities: t.field({
+      type: ['JSON'],
+      description: 'Mentions and hashtags in the text, as the upstream sends them (e.g. `{"user": {"id", "username"}}`); their shape is not in the contract.',
+      resolve: (b) => jsonItems(b.entities),
+    }),
   }),
 });
 
 export const PhotosocialBroadcastChatPreference = builder.objectRef<Raw>('PhotosocialBroadcastChatPreference').implement({
-  description: 'The account\'s broadcast-chat preference; the upstream sends it as JSON text.',
+  description: "The account's broadcast-chat preference; the upstream sends it as JSON text.",
   fields: (t) => ({
-    jsonResponse: t.string({ nullable: true, description: 'The JSON text exactly as the upstream sent it (upstream `json_response`).', resolve: (b) => str(b.json_response) }),
-    parsedResponse: t.field({ type: 'JSON', nullable: true, description: '`jsonResponse` parsed, e.g. `{"status": "ok", "is_broadcast_chat_creator": true}`; null when it is not valid JSON.', resolve: (b) => parseJsonText(b.json_response) }),
+    jsonResponse: t.string({
+      nullable: true,
+      description: 'The JSON text exactly as the upstream sent it (upstream `json_response`).',
+      resolve: (b) => str(b.json_response),
+    }),
+    parsedResponse: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: '`jsonResponse` parsed, e.g. `{"status": "ok", "is_broadcast_chat_creator": true}`; null when it is not valid JSON.',
+      resolve: (b) => parseJsonText(b.json_response),
+    }),
   }),
 });
 
@@ -78,7 +105,11 @@ export const PhotosocialFundraisers = builder.objectRef<Raw>('PhotosocialFundrai
   description: 'Fundraisers the account runs on its own (upstream `active_standalone_fundraisers`).',
   fields: (t) => ({
     totalCount: t.field({ type: 'SafeInt', nullable: true, description: 'Number of active fundraisers.', resolve: (f) => safeInt(f.total_count) }),
-    fundraisers: t.field({ type: ['JSON'], description: 'The fundraisers as the upstream sends them; their shape is not in the contract.', resolve: (f) => jsonItems(f.fundraisers) }),
+    fundraisers: t.field({
+      type: ['JSON'],
+      description: 'The fundraisers as the upstream sends them; their shape is not in the contract.',
+      resolve: (f) => jsonItems(f.fundraisers),
+    }),
   }),
 });
 
@@ -92,35 +123,75 @@ export const PhotosocialAvatarStatus = builder.objectRef<Raw>('PhotosocialAvatar
 export const PhotosocialCreatorShopping = builder.objectRef<Raw>('PhotosocialCreatorShopping').implement({
   description: 'Shops the creator is linked to (upstream `creator_shopping_info`).',
   fields: (t) => ({
-    linkedMerchantAccounts: t.field({ type: ['JSON'], description: 'Linked merchant accounts as the upstream sends them; their shape is not in the contract.', resolve: (c) => jsonItems(c.linked_merchant_accounts) }),
+    linkedMerchantAccounts: t.field({
+      type: ['JSON'],
+      description: 'Linked merchant accounts as the upstream sends them; their shape is not in the contract.',
+      resolve: (c) => jsonItems(c.linked_merchant_accounts),
+    }),
   }),
 });
 
 export const PhotosocialFanClub = builder.objectRef<Raw>('PhotosocialFanClub').implement({
-  description: 'The account\'s paid subscription ("fan club"). The upstream sends every field, null for accounts without one; the contract does not give their types, so each reads as null when not of the type shown.',
+  description:
+    'The account\'s paid subscription ("fan club"). The upstream sends every field, null for accounts without one; the contract does not give their types, so each reads as null when not of the type shown.',
   fields: (t) => ({
     fanClubId: t.id({ nullable: true, description: 'Identifier of the fan club.', resolve: (f) => id(f.fan_club_id) }),
     fanClubName: t.string({ nullable: true, description: 'Name of the fan club.', resolve: (f) => text(f.fan_club_name) }),
     subscriberCount: t.field({ type: 'SafeInt', nullable: true, description: 'Number of subscribers.', resolve: (f) => safeInt(f.subscriber_count) }),
-    connectedMemberCount: t.field({ type: 'SafeInt', nullable: true, description: 'Number of members connected to the fan club\'s chats.', resolve: (f) => safeInt(f.connected_member_count) }),
-    largestPublicBcId: t.id({ nullable: true, description: 'Identifier of the largest public broadcast channel of the fan club.', resolve: (f) => id(f.largest_public_bc_id) }),
-    isAutosaveToExclusiveHighlightEnabled: t.boolean({ nullable: true, description: 'Subscriber-only stories are saved to an exclusive highlight automatically (upstream `autosave_to_exclusive_highlight`).', resolve: (f) => bool(f.autosave_to_exclusive_highlight) }),
-    hasCreatedSsc: t.boolean({ nullable: true, description: 'The holder created a subscriber-only social channel (upstream `has_created_ssc`).', resolve: (f) => bool(f.has_created_ssc) }),
-    hasEnoughSubscribersForSsc: t.boolean({ nullable: true, description: 'There are enough subscribers for a subscriber-only social channel.', resolve: (f) => bool(f.has_enough_subscribers_for_ssc) }),
-    isFanClubGiftingEligible: t.boolean({ nullable: true, description: 'Subscriptions to this fan club can be given as gifts.', resolve: (f) => bool(f.is_fan_club_gifting_eligible) }),
-    isFanClubReferralEligible: t.boolean({ nullable: true, description: 'Subscribers can refer others to this fan club.', resolve: (f) => bool(f.is_fan_club_referral_eligible) }),
-    isFreeTrialEligible: t.boolean({ nullable: true, description: 'A free trial is offered to new subscribers.', resolve: (f) => bool(f.is_free_trial_eligible) }),
+    connectedMemberCount: t.field({
+      type: 'SafeInt',
+      nullable: true,
+      description: "Number of members connected to the fan club's chats.",
+      resolve: (f) => safeInt(f.connected_member_count),
+    }),
+    largestPublicBcId: t.id({
+      nullable: true,
+      description: 'Identifier of the largest public broadcast channel of the fan club.',
+      resolve: (f) => id(f.largest_public_bc_id),
+    }),
+    isAutosaveToExclusiveHighlightEnabled: t.boolean({
+      nullable: true,
+      description: 'Subscriber-only stories are saved to an exclusive highlight automatically (upstream `autosave_to_exclusive_highlight`).',
+      resolve: (f) => bool(f.autosave_to_exclusive_highlight),
+    }),
+    hasCreatedSsc: t.boolean({
+      nullable: true,
+      description: 'The holder created a subscriber-only social channel (upstream `has_created_ssc`).',
+      resolve: (f) => bool(f.has_created_ssc),
+    }),
+    hasEnoughSubscribersForSsc: t.boolean({
+      nullable: true,
+      description: 'There are enough subscribers for a subscriber-only social channel.',
+      resolve: (f) => bool(f.has_enough_subscribers_for_ssc),
+    }),
+    isFanClubGiftingEligible: t.boolean({
+      nullable: true,
+      description: 'Subscriptions to this fan club can be given as gifts.',
+      resolve: (f) => bool(f.is_fan_club_gifting_eligible),
+    }),
+    isFanClubReferralEligible: t.boolean({
+      nullable: true,
+      description: 'Subscribers can refer others to this fan club.',
+      resolve: (f) => bool(f.is_fan_club_referral_eligible),
+    }),
+    isFreeTrialEligible: t.boolean({
+      nullable: true,
+      description: 'A free trial is offered to new subscribers.',
+      resolve: (f) => bool(f.is_free_trial_eligible),
+    }),
     fanConsiderationPageRevampEligibility: t.field({
       type: 'JSON',
       nullable: true,
-      description: 'Eligibility for the redesigned subscription page, as the upstream sends it (upstream `fan_consideration_page_revamp_eligiblity`, spelled so); its type is not in the contract.',
+      description:
+        'Eligibility for the redesigned subscription page, as the upstream sends it (upstream `fan_consideration_page_revamp_eligiblity`, spelled so); its type is not in the contract.',
       resolve: (f) => f.fan_consideration_page_revamp_eligiblity ?? null,
     }),
   }),
 });
 
 export const PhotosocialLocation = builder.objectRef<Raw>('PhotosocialLocation').implement({
-  description: 'The business location shown on the profile (upstream `location_data`). The upstream sends empty strings and zeros when there is none: empty strings read as null, and `hasLocation` says whether any part is set.',
+  description:
+    'The business location shown on the profile (upstream `location_data`). The upstream sends empty strings and zeros when there is none: empty strings read as null, and `hasLocation` says whether any part is set.',
   fields: (t) => ({
     hasLocation: t.boolean({
       description: 'True when any part of the location is set (a street, city, zip, location id, or coordinates other than 0,0).',
@@ -131,16 +202,28 @@ export const PhotosocialLocation = builder.objectRef<Raw>('PhotosocialLocation')
         (float(l.longitude) ?? 0) !== 0,
     }),
     addressStreet: t.string({ nullable: true, description: 'Street address.', resolve: (l) => text(l.address_street) }),
-    cityName: t.string({ nullable: true, description: 'City, as the platform names it (e.g. "San Francisco, California").', resolve: (l) => text(l.city_name) }),
-    cityId: t.id({ nullable: true, description: 'The platform\'s identifier of the city; null when 0 (none).', resolve: (l) => nonZeroId(l.city_id) }),
+    cityName: t.string({
+      nullable: true,
+      description: 'City, as the platform names it (e.g. "San Francisco, California").',
+      resolve: (l) => text(l.city_name),
+    }),
+    cityId: t.id({ nullable: true, description: "The platform's identifier of the city; null when 0 (none).", resolve: (l) => nonZeroId(l.city_id) }),
     zip: t.string({ nullable: true, description: 'Postal code.', resolve: (l) => text(l.zip) }),
     locationId: t.id({
       nullable: true,
-      description: 'The platform\'s identifier of the place (upstream `photosocial_location_id` or the brand-named `instagram_location_id`).',
+      description: "The platform's identifier of the place (upstream `photosocial_location_id` or the brand-named `instagram_location_id`).",
       resolve: (l) => nonZeroId(either(l, 'photosocial_location_id', 'instagram_location_id')),
     }),
-    latitude: t.float({ nullable: true, description: 'Latitude in degrees, as sent (0 when the upstream has none; see `hasLocation`).', resolve: (l) => float(l.latitude) }),
-    longitude: t.float({ nullable: true, description: 'Longitude in degrees, as sent (0 when the upstream has none; see `hasLocation`).', resolve: (l) => float(l.longitude) }),
+    latitude: t.float({
+      nullable: true,
+      description: 'Latitude in degrees, as sent (0 when the upstream has none; see `hasLocation`).',
+      resolve: (l) => float(l.latitude),
+    }),
+    longitude: t.float({
+      nullable: true,
+      description: 'Longitude in degrees, as sent (0 when the upstream has none; see `hasLocation`).',
+      resolve: (l) => float(l.longitude),
+    }),
   }),
 });
 
@@ -163,8 +246,16 @@ export const PhotosocialMetaVerifiedBenefits = builder.objectRef<Raw>('Photosoci
 export const PhotosocialNotMetaVerifiedFriction = builder.objectRef<Raw>('PhotosocialNotMetaVerifiedFriction').implement({
   description: 'The label the platform may show on accounts without paid verification (upstream `not_meta_verified_friction_info`).',
   fields: (t) => ({
-    isEligibleForLabelFriction: t.boolean({ nullable: true, description: 'The "not verified" label may be shown on this account.', resolve: (n) => bool(n.is_eligible_for_label_friction) }),
-    labelFrictionContent: t.string({ nullable: true, description: 'Text of that label, e.g. "Not Meta Verified".', resolve: (n) => text(n.label_friction_content) }),
+    isEligibleForLabelFriction: t.boolean({
+      nullable: true,
+      description: 'The "not verified" label may be shown on this account.',
+      resolve: (n) => bool(n.is_eligible_for_label_friction),
+    }),
+    labelFrictionContent: t.string({
+      nullable: true,
+      description: 'Text of that label, e.g. "Not Meta Verified".',
+      resolve: (n) => text(n.label_friction_content),
+    }),
   }),
 });
 
@@ -172,7 +263,11 @@ export const PhotosocialPinnedChannels = builder.objectRef<Raw>('PhotosocialPinn
   description: 'Broadcast channels pinned to the profile (upstream `pinned_channels_info`).',
   fields: (t) => ({
     hasPublicChannels: t.boolean({ nullable: true, description: 'The account has public broadcast channels.', resolve: (p) => bool(p.has_public_channels) }),
-    pinnedChannels: t.field({ type: ['JSON'], description: 'The pinned channels as the upstream sends them (upstream `pinned_channels_list`); their shape is not in the contract.', resolve: (p) => jsonItems(p.pinned_channels_list) }),
+    pinnedChannels: t.field({
+      type: ['JSON'],
+      description: 'The pinned channels as the upstream sends them (upstream `pinned_channels_list`); their shape is not in the contract.',
+      resolve: (p) => jsonItems(p.pinned_channels_list),
+    }),
   }),
 });
 
@@ -183,14 +278,20 @@ export const PhotosocialFacepileUser = builder.objectRef<Raw>('PhotosocialFacepi
     username: t.string({ nullable: true, description: 'Username of the account.', resolve: (u) => text(u.username) }),
     fullName: t.string({ nullable: true, description: 'Display name of the account.', resolve: (u) => text(u.full_name) }),
     profilePicId: t.id({ nullable: true, description: 'Identifier of the profile picture.', resolve: (u) => id(u.profile_pic_id) }),
-    profilePicUrl: t.field({ type: 'URL', nullable: true, description: 'Small profile picture (signed CDN URL; it expires).', resolve: (u) => url(u.profile_pic_url) }),
+    profilePicUrl: t.field({
+      type: 'URL',
+      nullable: true,
+      description: 'Small profile picture (signed CDN URL; it expires).',
+      resolve: (u) => url(u.profile_pic_url),
+    }),
     isPrivate: t.boolean({ nullable: true, description: 'The account is private.', resolve: (u) => bool(u.is_private) }),
     isVerified: t.boolean({ nullable: true, description: 'The account carries the verified badge.', resolve: (u) => bool(u.is_verified) }),
   }),
 });
 
 export const PhotosocialProfileContextLink = builder.objectRef<Raw>('PhotosocialProfileContextLink').implement({
-  description: 'A username inside `profileContext` to render as a link (upstream `profile_context_links_with_user_ids`). `start` and `end` are character offsets into `profileContext`, end exclusive.',
+  description:
+    'A username inside `profileContext` to render as a link (upstream `profile_context_links_with_user_ids`). `start` and `end` are character offsets into `profileContext`, end exclusive.',
   fields: (t) => ({
     username: t.string({ nullable: true, description: 'The username the span links to.', resolve: (l) => text(l.username) }),
     start: t.int({ nullable: true, description: 'Offset of the first character of the span.', resolve: (l) => int(l.start) }),
@@ -201,14 +302,26 @@ export const PhotosocialProfileContextLink = builder.objectRef<Raw>('Photosocial
 export const PhotosocialReconFeatures = builder.objectRef<Raw>('PhotosocialReconFeatures').implement({
   description: 'Advertising call-to-action settings of the profile (upstream `recon_features`).',
   fields: (t) => ({
-    isReconCtaEnabled: t.boolean({ nullable: true, description: 'An ad call-to-action may be shown on the profile (upstream `enable_recon_cta`).', resolve: (r) => bool(r.enable_recon_cta) }),
+    isReconCtaEnabled: t.boolean({
+      nullable: true,
+      description: 'An ad call-to-action may be shown on the profile (upstream `enable_recon_cta`).',
+      resolve: (r) => bool(r.enable_recon_cta),
+    }),
   }),
 });
 
 export const PhotosocialRecsFromFriends = builder.objectRef<Raw>('PhotosocialRecsFromFriends').implement({
   description: 'The "recommendations from friends" feature on the profile (upstream `recs_from_friends`).',
   fields: (t) => ({
-    isEnabled: t.boolean({ nullable: true, description: 'The feature is on (upstream `enable_recs_from_friends`).', resolve: (r) => bool(r.enable_recs_from_friends) }),
-    entryPointType: t.string({ nullable: true, description: 'Where the feature is offered, e.g. "banner" (upstream `recs_from_friends_entry_point_type`).', resolve: (r) => text(r.recs_from_friends_entry_point_type) }),
+    isEnabled: t.boolean({
+      nullable: true,
+      description: 'The feature is on (upstream `enable_recs_from_friends`).',
+      resolve: (r) => bool(r.enable_recs_from_friends),
+    }),
+    entryPointType: t.string({
+      nullable: true,
+      description: 'Where the feature is offered, e.g. "banner" (upstream `recs_from_friends_entry_point_type`).',
+      resolve: (r) => text(r.recs_from_friends_entry_point_type),
+    }),
   }),
 });

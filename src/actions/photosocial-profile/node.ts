@@ -6,5 +6,9 @@ import { PhotosocialProfile } from './types.js';
 lookupNode(PhotosocialProfile, {
   action: GET_PHOTOSOCIAL_PROFILE,
   keyOf: (profile) => profile.requestedUsername,
-  load: (ctx, key) => loadPhotosocialProfile(ctx, canonicalKey(key, (value) => canonicalUsername('id', value))),
+  load: (ctx, key) =>
+    loadPhotosocialProfile(
+      ctx,
+      canonicalKey(key, (value) => canonicalUsername('id', value)),
+    ),
 });

@@ -12,7 +12,8 @@ export function photosocialProfile(username: string): Record<string, unknown> {
   const accountId = sampleDigits(`photosocial:${handle}`, 8);
   const cdn = 'https://scontent.cdn.photosocial.example/v/t51.2885-19';
   const picture = `${cdn}/432597291_3681183002154789_5473029370098280466_n.jpg`;
-  const picSig = '_nc_ht=scontent.cdn.photosocial.example&_nc_cat=1&_nc_ohc=hQCGPLcccToQ7kNvgE40yj1&_nc_gid=638a927549d341858014179930ccce04&edm=AO4kU9EBAAAA&ccb=7-5&oe=67B1B8DF&_nc_sid=164c1d';
+  const picSig =
+    '_nc_ht=scontent.cdn.photosocial.example&_nc_cat=1&_nc_ohc=hQCGPLcccToQ7kNvgE40yj1&_nc_gid=638a927549d341858014179930ccce04&edm=AO4kU9EBAAAA&ccb=7-5&oe=67B1B8DF&_nc_sid=164c1d';
   const lynx = (target: string) =>
     `https://l.photosocial.example/?u=${encodeURIComponent(target)}%3Ffbclid%3DPAZXh0bgNhZW0CMTEAAabw-h_L5suFAr1hiBsgDl2LFupiJnBnoDtatI5yTU6T1GdDyOcOuu9XiBE_aem_d69Mu7ZzZTJ9ouOOJ_dWlQ&e=AT3wf1TQkZVOLRSp-2bAxic1A7Y682Kvw_F2UqD7VXuMMFrg_FFytEMqHgZPjVu6KvfTtXa6RT2t9bDXXQN-QjMSX-19DL-RdoubM8o`;
   const bio = `Photographer and storyteller 📷 New zine "Northern Light" out now. Studio: @studio.partner`;

@@ -21,7 +21,12 @@ export const professionalnetProfileAction = defineLookup<string, ProfessionalPro
   parse: (envelope, handle) => ({ raw: responseObject(envelope, GET_PROFESSIONALNET_PROFILE), handle }),
   ttlSeconds: 3600,
   namesSymbols: false,
-  sandbox: { shortName: 'professionalnet', realisticLatencyMs: 1500, required: ['profile_handle'], respond: (b) => ({ response: professionalnetProfile(String(b.profile_handle)) }) },
+  sandbox: {
+    shortName: 'professionalnet',
+    realisticLatencyMs: 1500,
+    required: ['profile_handle'],
+    respond: (b) => ({ response: professionalnetProfile(String(b.profile_handle)) }),
+  },
 });
 
 /** `handle` must already be validated and canonical (requireHandle). */

@@ -7,5 +7,9 @@ import { ProfessionalProfile } from './types.js';
 lookupNode(ProfessionalProfile, {
   action: GET_PROFESSIONALNET_PROFILE,
   keyOf: (profile) => profile.handle,
-  load: (ctx, key) => loadProfessionalProfile(ctx, canonicalKey(key, (value) => requireHandle('id', value))),
+  load: (ctx, key) =>
+    loadProfessionalProfile(
+      ctx,
+      canonicalKey(key, (value) => requireHandle('id', value)),
+    ),
 });

@@ -59,9 +59,26 @@ export function professionalnetProfile(handle: string): Record<string, unknown> 
     treasury_media: [],
     volunteer_experiences: [],
     skills: [
-      'GraphQL', 'Distributed Systems', 'Engineering Management', 'TypeScript', 'Node.js', 'PostgreSQL', 'Apache Kafka',
-      'Data Engineering', 'Kubernetes', 'Amazon Web Services (AWS)', 'System Design', 'Hiring', 'Mentoring', 'Go (Programming Language)',
-      'Apache Spark', 'dbt', 'Site Reliability Engineering', 'Agile Methodologies', 'REST APIs', 'Python (Programming Language)',
+      'GraphQL',
+      'Distributed Systems',
+      'Engineering Management',
+      'TypeScript',
+      'Node.js',
+      'PostgreSQL',
+      'Apache Kafka',
+      'Data Engineering',
+      'Kubernetes',
+      'Amazon Web Services (AWS)',
+      'System Design',
+      'Hiring',
+      'Mentoring',
+      'Go (Programming Language)',
+      'Apache Spark',
+      'dbt',
+      'Site Reliability Engineering',
+      'Agile Methodologies',
+      'REST APIs',
+      'Python (Programming Language)',
     ],
     languages: {
       primary_locale: { country: 'US', language: 'en' },
@@ -90,7 +107,12 @@ export function professionalnetProfile(handle: string): Record<string, unknown> 
         name: 'AWS Certified Solutions Architect – Professional',
         url: 'https://www.credly.com/badges/5d1c2e7a-8b3f-4f0e-9a61-2c7d4e8b1f03',
         license_number: 'AWS-PSA-4471920',
-        company: { id: 2_382_910, logo: `${media}/C560BAQGh3kQ2vV0ypA/company-logo_200_200/aws/0`, name: 'Amazon Web Services (AWS)', url: 'https://www.professionalnet.example/company/amazon-web-services/' },
+        company: {
+          id: 2_382_910,
+          logo: `${media}/C560BAQGh3kQ2vV0ypA/company-logo_200_200/aws/0`,
+          name: 'Amazon Web Services (AWS)',
+          url: 'https://www.professionalnet.example/company/amazon-web-services/',
+        },
         date: { start: { day: null, month: 3, year: 2023 }, end: { day: null, month: 3, year: 2026 } },
       },
       {
@@ -110,7 +132,11 @@ export function professionalnetProfile(handle: string): Record<string, unknown> 
         description: 'Thesis: consistent snapshots for streaming joins. Teaching assistant for CS 244b (Distributed Systems).',
         grade: null,
         date: period([2011, null], [2013, null]),
-        school: { logo: `${media}/C560BAQHrq0o8Xvx4xg/company-logo_100_100/stanford/0`, name: 'Stanford University', url: 'https://www.professionalnet.example/school/stanford-university/' },
+        school: {
+          logo: `${media}/C560BAQHrq0o8Xvx4xg/company-logo_100_100/stanford/0`,
+          name: 'Stanford University',
+          url: 'https://www.professionalnet.example/school/stanford-university/',
+        },
       },
       {
         degree_name: 'Bachelor of Science - BS',
@@ -118,17 +144,28 @@ export function professionalnetProfile(handle: string): Record<string, unknown> 
         description: null,
         grade: '3.8 GPA',
         date: period([2007, null], [2011, null]),
-        school: { logo: `${media}/C4D0BAQGu1kQ9o6f8yA/company-logo_100_100/ucsd/0`, name: 'University of California San Diego', url: 'https://www.professionalnet.example/school/uc-san-diego/' },
+        school: {
+          logo: `${media}/C4D0BAQGu1kQ9o6f8yA/company-logo_100_100/ucsd/0`,
+          name: 'University of California San Diego',
+          url: 'https://www.professionalnet.example/school/uc-san-diego/',
+        },
       },
     ],
     position_groups: [
       {
-        company: { employees: { start: 1_001, end: 5_000 }, id: 18_244_011, logo: `${media}/C4E0BAQE8n2kLw1Xb4Q/company-logo_200_200/northwind/0`, name: 'Northwind Analytics', url: 'https://www.professionalnet.example/company/northwind-analytics/' },
+        company: {
+          employees: { start: 1_001, end: 5_000 },
+          id: 18_244_011,
+          logo: `${media}/C4E0BAQE8n2kLw1Xb4Q/company-logo_200_200/northwind/0`,
+          name: 'Northwind Analytics',
+          url: 'https://www.professionalnet.example/company/northwind-analytics/',
+        },
         date: period([2019, 4], null),
         profile_positions: [
           {
             company: 'Northwind Analytics',
-            description: 'Lead the Data Platform group (14 engineers, 3 teams): GraphQL gateway, event pipeline and warehouse. Cut p95 API latency from 480 ms to 95 ms and halved infrastructure cost per customer.',
+            description:
+              'Lead the Data Platform group (14 engineers, 3 teams): GraphQL gateway, event pipeline and warehouse. Cut p95 API latency from 480 ms to 95 ms and halved infrastructure cost per customer.',
             employment_type: 'Full-time',
             location: 'San Francisco, California, United States',
             title: 'Engineering Manager, Data Platform',
@@ -145,7 +182,13 @@ export function professionalnetProfile(handle: string): Record<string, unknown> 
         ],
       },
       {
-        company: { employees: { start: 201, end: 500 }, id: 3_105_577, logo: `${media}/C560BAQF0r3vYw8Lp1A/company-logo_200_200/contoso/0`, name: 'Contoso Logistics', url: 'https://www.professionalnet.example/company/contoso-logistics/' },
+        company: {
+          employees: { start: 201, end: 500 },
+          id: 3_105_577,
+          logo: `${media}/C560BAQF0r3vYw8Lp1A/company-logo_200_200/contoso/0`,
+          name: 'Contoso Logistics',
+          url: 'https://www.professionalnet.example/company/contoso-logistics/',
+        },
         date: period([2015, 6], [2019, 3]),
         profile_positions: [
           {

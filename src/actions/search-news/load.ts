@@ -33,7 +33,12 @@ export const searchNewsAction = defineLookup<NewsQuery, NewsSearchSource>({
   parse: (envelope, search) => ({ raw: responseObject(envelope, GET_SEARCH_NEWS), query: search.query, dateRange: search.dateRange }),
   ttlSeconds: 300,
   namesSymbols: false,
-  sandbox: { shortName: 'news', realisticLatencyMs: 1800, required: ['query', 'date_range'], respond: (b) => ({ response: searchNews(String(b.query), String(b.date_range)) }) },
+  sandbox: {
+    shortName: 'news',
+    realisticLatencyMs: 1800,
+    required: ['query', 'date_range'],
+    respond: (b) => ({ response: searchNews(String(b.query), String(b.date_range)) }),
+  },
 });
 
 /** One upstream call per distinct (query, range) per operation; `search` must already be validated. */

@@ -5,7 +5,18 @@ import { SandboxInputError } from '../../sandbox/input-error.js';
 const RANGES: Record<string, { qdr: string; dates: string[]; totalResults: number }> = {
   '24h': {
     qdr: 'd',
-    dates: ['12 minutes ago', '47 minutes ago', '1 hour ago', '2 hours ago', '3 hours ago', '5 hours ago', '8 hours ago', '11 hours ago', '16 hours ago', '21 hours ago'],
+    dates: [
+      '12 minutes ago',
+      '47 minutes ago',
+      '1 hour ago',
+      '2 hours ago',
+      '3 hours ago',
+      '5 hours ago',
+      '8 hours ago',
+      '11 hours ago',
+      '16 hours ago',
+      '21 hours ago',
+    ],
     totalResults: 2_270_000_000,
   },
   '7d': {
@@ -50,7 +61,12 @@ const HEADLINES: Array<(q: string) => [title: string, snippet: string]> = [
 export function searchNews(query: string, dateRange: string): Record<string, unknown> {
   const range = RANGES[dateRange];
   if (!range) throw new SandboxInputError('date_range must be one of 24h, 7d, 30d.');
-  const slug = query.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'news';
+  const slug =
+    query
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 60) || 'news';
   const page = (start: number) => `https://www.search.example/search?q=${encodeURIComponent(query)}&tbm=nws&tbs=qdr:${range.qdr}&start=${start}`;
 
   return {

@@ -6,7 +6,10 @@ import { VideositeChannel } from './types.js';
 import { VideositeHighlightedVideo, VideositeSectionVideo } from './types/videos.js';
 
 const loadByKey: Parameters<typeof lookupNode<import('./load.js').ChannelSource>>[1]['load'] = (ctx, key) =>
-  loadChannel(ctx, canonicalKey(key, (value) => requireChannelUrl('id', value)));
+  loadChannel(
+    ctx,
+    canonicalKey(key, (value) => requireChannelUrl('id', value)),
+  );
 
 /** A channel is a node keyed by the canonical channel URL it was looked up by (the root field's and the links' key). */
 lookupNode(VideositeChannel, { action: GET_VIDEOSITE_CHANNEL, keyOf: (channel) => channel.requestedUrl, load: loadByKey });

@@ -37,7 +37,7 @@ export function videositeChannel(url: string): Record<string, unknown> {
       tags: ['Engineering', 'Documentary', 'Science'],
     },
     highlighted_video: {
-      description: 'We spent a year inside the world\'s largest container port. This is what we found.',
+      description: "We spent a year inside the world's largest container port. This is what we found.",
       id: 'hL9xPq2ZkTs',
       link: 'https://www.videosite.example/watch?v=hL9xPq2ZkTs',
       published_time: '2 months ago',
@@ -101,6 +101,9 @@ function channelOf(url: string): { handle: string; channelId: string; reference:
 }
 
 function titleOf(handle: string): string {
-  const words = handle.slice(1).split(/[-_.]+/).filter(Boolean);
+  const words = handle
+    .slice(1)
+    .split(/[-_.]+/)
+    .filter(Boolean);
   return words.length > 0 ? words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ') : 'Sandbox Studio';
 }

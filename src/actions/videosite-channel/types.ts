@@ -12,10 +12,24 @@ const CHANNEL_KEYS = new Set(['about', 'channel', 'highlighted_video', 'search_m
 export const VideositeChannel = builder.objectRef<ChannelSource>('VideositeChannel').implement({
   description: 'A channel of the video-sharing site: its profile, About page, featured video and video shelves (upstream action get_videosite_channel).',
   fields: (t) => ({
-    requestedUrl: t.field({ type: 'URL', description: 'The channel URL this lookup was made for, as normalised by the gateway.', resolve: (c) => c.requestedUrl }),
-    channel: t.field({ type: VideositeChannelProfile, nullable: true, description: 'Identity and headline figures of the channel.', resolve: (c) => obj(c.raw.channel) }),
-    about: t.field({ type: VideositeChannelAbout, nullable: true, description: 'The channel\'s About page.', resolve: (c) => obj(c.raw.about) }),
-    highlightedVideo: t.field({ type: VideositeHighlightedVideo, nullable: true, description: 'The video featured at the top of the channel page; null when there is none.', resolve: (c) => obj(c.raw.highlighted_video) }),
+    requestedUrl: t.field({
+      type: 'URL',
+      description: 'The channel URL this lookup was made for, as normalised by the gateway.',
+      resolve: (c) => c.requestedUrl,
+    }),
+    channel: t.field({
+      type: VideositeChannelProfile,
+      nullable: true,
+      description: 'Identity and headline figures of the channel.',
+      resolve: (c) => obj(c.raw.channel),
+    }),
+    about: t.field({ type: VideositeChannelAbout, nullable: true, description: "The channel's About page.", resolve: (c) => obj(c.raw.about) }),
+    highlightedVideo: t.field({
+      type: VideositeHighlightedVideo,
+      nullable: true,
+      description: 'The video featured at the top of the channel page; null when there is none.',
+      resolve: (c) => obj(c.raw.highlighted_video),
+    }),
     videosSections: t.field({
       type: [VideositeVideoSection],
       description: `The first \`first\` shelves of videos on the channel page, in page order (default ${CHANNEL_LISTS.videosSections.default}); empty when there are none.`,
@@ -23,8 +37,23 @@ export const VideositeChannel = builder.objectRef<ChannelSource>('VideositeChann
       extensions: listExtensions(CHANNEL_LISTS.videosSections),
       resolve: (c, args) => firstOf(objects(c.raw.videos_sections), args.first, CHANNEL_LISTS.videosSections),
     }),
-    searchMetadata: t.field({ type: VideositeSearchMetadata, nullable: true, description: 'How the upstream fetched the page (job id, status, URLs, timings).', resolve: (c) => obj(c.raw.search_metadata) }),
-    searchParameters: t.field({ type: VideositeChannelSearchParameters, nullable: true, description: 'The parameters the upstream used for the lookup.', resolve: (c) => obj(c.raw.search_parameters) }),
-    additionalFields: t.field({ type: 'JSON', nullable: true, description: ADDITIONAL_FIELDS_DESCRIPTION, resolve: (c) => unmodelledKeys(c.raw, CHANNEL_KEYS) }),
+    searchMetadata: t.field({
+      type: VideositeSearchMetadata,
+      nullable: true,
+      description: 'How the upstream fetched the page (job id, status, URLs, timings).',
+      resolve: (c) => obj(c.raw.search_metadata),
+    }),
+    searchParameters: t.field({
+      type: VideositeChannelSearchParameters,
+      nullable: true,
+      description: 'The parameters the upstream used for the lookup.',
+      resolve: (c) => obj(c.raw.search_parameters),
+    }),
+    additionalFields: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: ADDITIONAL_FIELDS_DESCRIPTION,
+      resolve: (c) => unmodelledKeys(c.raw, CHANNEL_KEYS),
+    }),
   }),
 });

@@ -7,7 +7,8 @@ builder.queryField(videositeSearchAction.rootField, (t) =>
   t.field({
     type: VideositeSearch,
     nullable: true,
-    description: 'Video search on the video-sharing site (upstream action run_videosite_search): videos, shorts shelves and suggested searches. One upstream call per distinct query per operation.',
+    description:
+      'Video search on the video-sharing site (upstream action run_videosite_search): videos, shorts shelves and suggested searches. One upstream call per distinct query per operation.',
     args: {
       query: t.arg.string({ required: true, description: 'Search terms, 1 to 500 characters; surrounding and repeated white space is ignored.' }),
     },

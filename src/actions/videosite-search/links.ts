@@ -17,7 +17,7 @@ builder.objectField(VideositeSearchChannel, 'details', (t) =>
     type: VideositeChannel,
     nullable: true,
     description:
-      'The whole channel (as `videositeChannel(url:)`), looked up by the canonical form of this channel\'s `link`: profile, About page, featured video and shelves. Channels repeated across results, or also asked at the root, are one lookup. Null, with no lookup, when the result has no channel link.',
+      "The whole channel (as `videositeChannel(url:)`), looked up by the canonical form of this channel's `link`: profile, About page, featured video and shelves. Channels repeated across results, or also asked at the root, are one lookup. Null, with no lookup, when the result has no channel link.",
     ...link(videositeChannelAction, (channel: Raw) => channelUrl(channel.link)),
   }),
 );

@@ -5,7 +5,10 @@ import { loadVideoSearch, RUN_VIDEOSITE_SEARCH } from './load.js';
 import { VideositeSearch, VideositeSearchVideo, VideositeShort } from './types.js';
 
 const loadByKey = (ctx: Parameters<typeof loadVideoSearch>[0], key: string) =>
-  loadVideoSearch(ctx, canonicalKey(key, (value) => requireText('id', value, 500).replace(/\s+/g, ' ')));
+  loadVideoSearch(
+    ctx,
+    canonicalKey(key, (value) => requireText('id', value, 500).replace(/\s+/g, ' ')),
+  );
 
 /** A search result page is a node keyed by its (whitespace-collapsed) query. */
 lookupNode(VideositeSearch, { action: RUN_VIDEOSITE_SEARCH, keyOf: (search) => search.query, load: loadByKey });

@@ -23,10 +23,7 @@ export function videositeSearch(query: string): Record<string, unknown> {
       {
         section_title: 'Shorts',
         position: 2,
-        items: [
-          short(1, 'sH0rT1aBcDe', `${q} in 30 seconds`, 3_912_004),
-          short(2, 'sH0rT2fGhIj', `The ${q} trick nobody tells you`, 14_000_000_000),
-        ],
+        items: [short(1, 'sH0rT1aBcDe', `${q} in 30 seconds`, 3_912_004), short(2, 'sH0rT2fGhIj', `The ${q} trick nobody tells you`, 14_000_000_000)],
       },
     ],
     suggestions: [`${q} explained`, `${q} for beginners`, `${q} documentary`],

@@ -15,15 +15,48 @@ const SEARCH_KEYS = new Set(['channels', 'search_information', 'search_parameter
 export const VideositeSearchChannel = builder.objectRef<Raw>('VideositeSearchChannel').implement({
   description: 'The channel that published a video in search results.',
   fields: (t) => ({
-    channelId: t.id({ nullable: true, description: 'The channel identifier (upstream `id`). Was `id`: this gateway keeps `id` for node ids, and a search result\'s channel is not a node (see `details` for the channel itself).', resolve: (c) => id(c.id) }),
+    channelId: t.id({
+      nullable: true,
+      description:
+        "The channel identifier (upstream `id`). Was `id`: this gateway keeps `id` for node ids, and a search result's channel is not a node (see `details` for the channel itself).",
+      resolve: (c) => id(c.id),
+    }),
     title: t.string({ nullable: true, description: 'Channel name.', resolve: (c) => text(c.title) }),
-    link: t.field({ type: 'URL', nullable: true, description: 'URL of the channel; pass it to `videositeChannel(url:)` for the whole channel.', resolve: (c) => webUrl(c.link) }),
-    thumbnail: t.field({ type: VideoThumbnail, nullable: true, description: 'The channel\'s profile image (the upstream sends a plain URL here).', resolve: (c) => thumbnailOf(c.thumbnail) }),
-    isVerified: t.boolean({ nullable: true, description: 'Whether the channel carries the site\'s verified badge.', resolve: (c) => bool(c.is_verified) }),
-    handle: t.string({ nullable: true, description: 'The channel handle including the leading @, when the result gives it (entries of `channels`).', resolve: (c) => text(c.handle) }),
-    description: t.string({ nullable: true, description: 'Snippet of the channel description, when the result gives it (entries of `channels`).', resolve: (c) => text(c.description) }),
-    subscriberCount: t.field({ type: 'SafeInt', nullable: true, description: 'Number of subscribers (upstream `subscribers`), when the result gives it.', resolve: (c) => count(c.subscribers) }),
-    videoCount: t.field({ type: 'SafeInt', nullable: true, description: 'Number of public videos (upstream `videos`), when the result gives it.', resolve: (c) => count(c.videos) }),
+    link: t.field({
+      type: 'URL',
+      nullable: true,
+      description: 'URL of the channel; pass it to `videositeChannel(url:)` for the whole channel.',
+      resolve: (c) => webUrl(c.link),
+    }),
+    thumbnail: t.field({
+      type: VideoThumbnail,
+      nullable: true,
+      description: "The channel's profile image (the upstream sends a plain URL here).",
+      resolve: (c) => thumbnailOf(c.thumbnail),
+    }),
+    isVerified: t.boolean({ nullable: true, description: "Whether the channel carries the site's verified badge.", resolve: (c) => bool(c.is_verified) }),
+    handle: t.string({
+      nullable: true,
+      description: 'The channel handle including the leading @, when the result gives it (entries of `channels`).',
+      resolve: (c) => text(c.handle),
+    }),
+    description: t.string({
+      nullable: true,
+      description: 'Snippet of the channel description, when the result gives it (entries of `channels`).',
+      resolve: (c) => text(c.description),
+    }),
+    subscriberCount: t.field({
+      type: 'SafeInt',
+      nullable: true,
+      description: 'Number of subscribers (upstream `subscribers`), when the result gives it.',
+      resolve: (c) => count(c.subscribers),
+    }),
+    videoCount: t.field({
+      type: 'SafeInt',
+      nullable: true,
+      description: 'Number of public videos (upstream `videos`), when the result gives it.',
+      resolve: (c) => count(c.videos),
+    }),
   }),
 });
 
@@ -33,12 +66,29 @@ export const VideositeSearchVideo = builder.objectRef<Raw>('VideositeSearchVideo
   fields: (t) => ({
     position: t.int({ nullable: true, description: 'Rank of the video in the results, from 1.', resolve: (v) => int(v.position) }),
     description: t.string({ nullable: true, description: 'Snippet of the video description shown in the results.', resolve: (v) => text(v.description) }),
-    length: t.string({ nullable: true, description: 'Length as display text: "m:ss", "mm:ss" or "h:mm:ss" (e.g. "54:47"); see `lengthSeconds`.', resolve: (v) => text(v.length) }),
-    lengthSeconds: t.int({ nullable: true, description: 'Length in seconds, from `length`; null when `length` is missing or not a duration (e.g. a live stream).', resolve: (v) => parseDuration(v.length) }),
-    publishedTime: t.string({ nullable: true, description: 'When the video was published, as relative display text (e.g. "2 months ago").', resolve: (v) => text(v.published_time) }),
+    length: t.string({
+      nullable: true,
+      description: 'Length as display text: "m:ss", "mm:ss" or "h:mm:ss" (e.g. "54:47"); see `lengthSeconds`.',
+      resolve: (v) => text(v.length),
+    }),
+    lengthSeconds: t.int({
+      nullable: true,
+      description: 'Length in seconds, from `length`; null when `length` is missing or not a duration (e.g. a live stream).',
+      resolve: (v) => parseDuration(v.length),
+    }),
+    publishedTime: t.string({
+      nullable: true,
+      description: 'When the video was published, as relative display text (e.g. "2 months ago").',
+      resolve: (v) => text(v.published_time),
+    }),
     badges: t.stringList({ description: 'Badges shown on the result (e.g. "4K", "New", "CC"); empty when there are none.', resolve: (v) => strings(v.badges) }),
     channel: t.field({ type: VideositeSearchChannel, nullable: true, description: 'The channel that published the video.', resolve: (v) => obj(v.channel) }),
-    thumbnail: t.field({ type: VideoThumbnail, nullable: true, description: 'Thumbnail images (the upstream sends a {static, rich} pair here).', resolve: (v) => thumbnailOf(v.thumbnail) }),
+    thumbnail: t.field({
+      type: VideoThumbnail,
+      nullable: true,
+      description: 'Thumbnail images (the upstream sends a {static, rich} pair here).',
+      resolve: (v) => thumbnailOf(v.thumbnail),
+    }),
   }),
 });
 
@@ -47,7 +97,12 @@ export const VideositeShort = builder.objectRef<Raw>('VideositeShort').implement
   interfaces: [VideositeVideo],
   fields: (t) => ({
     position: t.int({ nullable: true, description: 'Position of the short in its shelf, from 1.', resolve: (s) => int(s.position) }),
-    thumbnail: t.field({ type: VideoThumbnail, nullable: true, description: 'Thumbnail image (the upstream sends a plain URL here).', resolve: (s) => thumbnailOf(s.thumbnail) }),
+    thumbnail: t.field({
+      type: VideoThumbnail,
+      nullable: true,
+      description: 'Thumbnail image (the upstream sends a plain URL here).',
+      resolve: (s) => thumbnailOf(s.thumbnail),
+    }),
   }),
 });
 
@@ -69,7 +124,12 @@ const VideositeShortsSection = builder.objectRef<Raw>('VideositeShortsSection').
 const VideositeSearchInformation = builder.objectRef<Raw>('VideositeSearchInformation').implement({
   description: 'Totals of a video search.',
   fields: (t) => ({
-    totalResults: t.field({ type: 'SafeInt', nullable: true, description: 'Number of results the site reports for the query (an estimate; may exceed 2^31).', resolve: (i) => count(i.total_results) }),
+    totalResults: t.field({
+      type: 'SafeInt',
+      nullable: true,
+      description: 'Number of results the site reports for the query (an estimate; may exceed 2^31).',
+      resolve: (i) => count(i.total_results),
+    }),
   }),
 });
 
@@ -109,8 +169,18 @@ export const VideositeSearch = builder.objectRef<VideoSearchSource>('VideositeSe
       resolve: (s, args) => firstOf(objects(s.raw.shorts), args.first, SEARCH_LISTS.shorts),
     }),
     suggestions: t.stringList({ description: 'Related searches the site suggests; empty when there are none.', resolve: (s) => strings(s.raw.suggestions) }),
-    searchInformation: t.field({ type: VideositeSearchInformation, nullable: true, description: 'Totals of the search.', resolve: (s) => obj(s.raw.search_information) }),
-    searchParameters: t.field({ type: VideositeSearchParameters, nullable: true, description: 'The parameters the upstream used.', resolve: (s) => obj(s.raw.search_parameters) }),
+    searchInformation: t.field({
+      type: VideositeSearchInformation,
+      nullable: true,
+      description: 'Totals of the search.',
+      resolve: (s) => obj(s.raw.search_information),
+    }),
+    searchParameters: t.field({
+      type: VideositeSearchParameters,
+      nullable: true,
+      description: 'The parameters the upstream used.',
+      resolve: (s) => obj(s.raw.search_parameters),
+    }),
     additionalFields: t.field({ type: 'JSON', nullable: true, description: ADDITIONAL_FIELDS_DESCRIPTION, resolve: (s) => unmodelledKeys(s.raw, SEARCH_KEYS) }),
   }),
 });

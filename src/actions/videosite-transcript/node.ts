@@ -5,7 +5,10 @@ import { GET_VIDEOSITE_TRANSCRIPT, loadTranscript } from './load.js';
 import { VideositeTranscript, VideositeTranscriptVideo } from './types.js';
 
 const loadByKey = (ctx: Parameters<typeof loadTranscript>[0], key: string) =>
-  loadTranscript(ctx, canonicalKey(key, (value) => requireVideoUrl('id', value)));
+  loadTranscript(
+    ctx,
+    canonicalKey(key, (value) => requireVideoUrl('id', value)),
+  );
 
 /** A transcript is a node keyed by the canonical watch URL it was looked up by. */
 lookupNode(VideositeTranscript, { action: GET_VIDEOSITE_TRANSCRIPT, keyOf: (transcript) => transcript.requestedUrl, load: loadByKey });

@@ -13,7 +13,11 @@ export function maxAliasesRule(limit: number) {
       noun: 'aliases',
       verb: 'uses',
       count: (operation, context) =>
-        sumSelections(operation.selectionSet, (name) => context.getFragment(name), (selection) => (selection.kind === Kind.FIELD && selection.alias ? 1 : 0)),
+        sumSelections(
+          operation.selectionSet,
+          (name) => context.getFragment(name),
+          (selection) => (selection.kind === Kind.FIELD && selection.alias ? 1 : 0),
+        ),
     },
     limit,
   );

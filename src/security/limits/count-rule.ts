@@ -17,7 +17,10 @@ export function countLimitRule({ code, noun, verb, count }: CountLimit, limit: n
     OperationDefinition(operation) {
       const found = count(operation, context);
       if (found <= limit) return;
-      const message = found === Infinity ? `The operation has unbounded ${noun}: a fragment spreads itself.` : `The operation ${verb} ${found} ${noun}; the limit is ${limit}.`;
+      const message =
+        found === Infinity
+          ? `The operation has unbounded ${noun}: a fragment spreads itself.`
+          : `The operation ${verb} ${found} ${noun}; the limit is ${limit}.`;
       context.reportError(rejection(code, message, 400, { extensions: { limit } }));
     },
   });

@@ -10,7 +10,16 @@ const notIntrospection = (field: FieldNode) => !INTROSPECTION_FIELDS.has(field.n
  * GraphiQL sends), and no deeper, so `__schema { types { fields { type { fields ...` cannot fan out.
  */
 export const INTROSPECTION_DEPTH = documentDepth(
-  parse(getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true })),
+  parse(
+    getIntrospectionQuery({
+      descriptions: true,
+      specifiedByUrl: true,
+      directiveIsRepeatable: true,
+      schemaDescription: true,
+      inputValueDeprecation: true,
+      oneOf: true,
+    }),
+  ),
 );
 
 /**
@@ -49,7 +58,11 @@ function documentDepth(document: DocumentNode): number {
   const fragments = new Map(document.definitions.flatMap((d) => (d.kind === 'FragmentDefinition' ? [[d.name.value, d] as const] : [])));
   let deepest = 0;
   for (const definition of document.definitions) {
-    if (definition.kind === 'OperationDefinition') deepest = Math.max(deepest, selectionDepth(definition.selectionSet, (name) => fragments.get(name)));
+    if (definition.kind === 'OperationDefinition')
+      deepest = Math.max(
+        deepest,
+        selectionDepth(definition.selectionSet, (name) => fragments.get(name)),
+      );
   }
   return deepest;
 }

@@ -13,7 +13,11 @@ export function maxDirectivesRule(limit: number) {
       verb: 'uses',
       count: (operation, context) =>
         (operation.directives?.length ?? 0) +
-        sumSelections(operation.selectionSet, (name) => context.getFragment(name), (selection) => selection.directives?.length ?? 0),
+        sumSelections(
+          operation.selectionSet,
+          (name) => context.getFragment(name),
+          (selection) => selection.directives?.length ?? 0,
+        ),
     },
     limit,
   );

@@ -13,7 +13,11 @@ export function onlyQueriesRule(context: ValidationContext): ASTVisitor {
       if (node.operation === 'query') return;
       const name = node.name ? ` "${node.name.value}"` : '';
       context.reportError(
-        rejection('OPERATION_NOT_SUPPORTED', `This gateway answers queries only: the ${node.operation}${name} cannot run (there are no ${node.operation}s).`, 400),
+        rejection(
+          'OPERATION_NOT_SUPPORTED',
+          `This gateway answers queries only: the ${node.operation}${name} cannot run (there are no ${node.operation}s).`,
+          400,
+        ),
       );
     },
   };

@@ -14,7 +14,12 @@ export function maxRootFieldsRule(limit: number) {
       noun: 'root fields',
       verb: 'selects',
       count: (operation, context) =>
-        sumSelections(operation.selectionSet, (name) => context.getFragment(name), (selection) => (selection.kind === Kind.FIELD ? 1 : 0), false),
+        sumSelections(
+          operation.selectionSet,
+          (name) => context.getFragment(name),
+          (selection) => (selection.kind === Kind.FIELD ? 1 : 0),
+          false,
+        ),
     },
     limit,
   );

@@ -91,9 +91,7 @@ export class CircuitBreaker {
   snapshot(): BreakerSnapshot {
     if (this.state !== 'open') return { state: this.state, consecutiveFailures: this.failures };
     const probeInMs = Math.max(0, this.options.cooldownMs - (this.now() - this.openedAt));
-    return probeInMs === 0
-      ? { state: 'half-open', consecutiveFailures: this.failures }
-      : { state: 'open', consecutiveFailures: this.failures, probeInMs };
+    return probeInMs === 0 ? { state: 'half-open', consecutiveFailures: this.failures } : { state: 'open', consecutiveFailures: this.failures, probeInMs };
   }
 }
 

@@ -108,10 +108,13 @@ export class ConcurrencyLimiter {
         leave(false);
         reject(cancelledError(action));
       };
-      const timer = setTimeout(() => {
-        leave(false);
-        reject(deadlineError(action, deadline, 'waiting for a free upstream slot'));
-      }, Math.max(0, deadline.at - Date.now()));
+      const timer = setTimeout(
+        () => {
+          leave(false);
+          reject(deadlineError(action, deadline, 'waiting for a free upstream slot'));
+        },
+        Math.max(0, deadline.at - Date.now()),
+      );
       const waiter: Waiter = {
         action,
         client,

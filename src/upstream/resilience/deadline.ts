@@ -29,10 +29,13 @@ export function sleep(ms: number, signal: AbortSignal | undefined, onAbort: () =
       clearTimeout(timer);
       reject(onAbort());
     };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', abort);
-      resolve();
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', abort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
     signal?.addEventListener('abort', abort, { once: true });
   });
 }

@@ -52,11 +52,7 @@ export class RateLimitGate {
     const wait = this.holdUntil - this.now();
     if (wait <= 0) return;
     const retryAfter = Math.max(1, Math.ceil(wait / 1000));
-    throw new ActionError(
-      'RATE_LIMITED',
-      `The upstream rate limit is spent; the gateway is holding calls for ${retryAfter} s`,
-      { action, retryAfter },
-    );
+    throw new ActionError('RATE_LIMITED', `The upstream rate limit is spent; the gateway is holding calls for ${retryAfter} s`, { action, retryAfter });
   }
 
   observe(facts: ResponseFacts): void {

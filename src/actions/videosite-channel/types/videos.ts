@@ -12,10 +12,15 @@ export const VideositeHighlightedVideo = builder.objectRef<Raw>('VideositeHighli
   interfaces: [VideositeVideo],
   fields: (t) => ({
     description: t.string({ nullable: true, description: 'Description of the video.', resolve: (v) => text(v.description) }),
-    publishedTime: t.string({ nullable: true, description: 'When the video was published, as relative display text (e.g. "2 months ago").', resolve: (v) => text(v.published_time) }),
+    publishedTime: t.string({
+      nullable: true,
+      description: 'When the video was published, as relative display text (e.g. "2 months ago").',
+      resolve: (v) => text(v.published_time),
+    }),
     externalLinks: t.field({
       type: [VideositeExternalLink],
-      description: 'Links shown with the featured video (upstream `external_links`, sent for some channels), each as an object or a plain URL; empty when there are none.',
+      description:
+        'Links shown with the featured video (upstream `external_links`, sent for some channels), each as an object or a plain URL; empty when there are none.',
       resolve: (v) => externalLinks(v.external_links),
     }),
   }),
@@ -28,11 +33,20 @@ function externalLinks(value: unknown): Raw[] {
 }
 
 const VideositeExternalLink = builder.objectRef<Raw>('VideositeExternalLink').implement({
-  description: 'A link shown with a channel\'s featured video.',
+  description: "A link shown with a channel's featured video.",
   fields: (t) => ({
     title: t.string({ nullable: true, description: 'Label of the link, when given.', resolve: (l) => text(l.title) ?? text(l.text) }),
-    link: t.string({ nullable: true, description: 'The link exactly as the upstream wrote it (upstream `link` or `url`); may lack a scheme.', resolve: (l) => text(l.link) ?? text(l.url) }),
-    url: t.field({ type: 'URL', nullable: true, description: '`link` as an absolute URL (https added when it has no scheme); null when it is not a web address.', resolve: (l) => linkUrl(text(l.link) ?? text(l.url)) }),
+    link: t.string({
+      nullable: true,
+      description: 'The link exactly as the upstream wrote it (upstream `link` or `url`); may lack a scheme.',
+      resolve: (l) => text(l.link) ?? text(l.url),
+    }),
+    url: t.field({
+      type: 'URL',
+      nullable: true,
+      description: '`link` as an absolute URL (https added when it has no scheme); null when it is not a web address.',
+      resolve: (l) => linkUrl(text(l.link) ?? text(l.url)),
+    }),
   }),
 });
 
@@ -41,10 +55,27 @@ export const VideositeSectionVideo = builder.objectRef<Raw>('VideositeSectionVid
   interfaces: [VideositeVideo],
   fields: (t) => ({
     position: t.int({ nullable: true, description: 'Position of the video in its section, from 1.', resolve: (v) => int(v.position) }),
-    length: t.string({ nullable: true, description: 'Length as display text: "m:ss", "mm:ss" or "h:mm:ss" (e.g. "54:47"); see `lengthSeconds`.', resolve: (v) => text(v.length) }),
-    lengthSeconds: t.int({ nullable: true, description: 'Length in seconds, from `length`; null when `length` is missing or not a duration (e.g. a live stream).', resolve: (v) => parseDuration(v.length) }),
-    publishedTime: t.string({ nullable: true, description: 'When the video was published, as relative display text (e.g. "3 weeks ago").', resolve: (v) => text(v.published_time) }),
-    thumbnail: t.field({ type: VideoThumbnail, nullable: true, description: 'Thumbnail image (the upstream sends a plain URL here).', resolve: (v) => thumbnailOf(v.thumbnail) }),
+    length: t.string({
+      nullable: true,
+      description: 'Length as display text: "m:ss", "mm:ss" or "h:mm:ss" (e.g. "54:47"); see `lengthSeconds`.',
+      resolve: (v) => text(v.length),
+    }),
+    lengthSeconds: t.int({
+      nullable: true,
+      description: 'Length in seconds, from `length`; null when `length` is missing or not a duration (e.g. a live stream).',
+      resolve: (v) => parseDuration(v.length),
+    }),
+    publishedTime: t.string({
+      nullable: true,
+      description: 'When the video was published, as relative display text (e.g. "3 weeks ago").',
+      resolve: (v) => text(v.published_time),
+    }),
+    thumbnail: t.field({
+      type: VideoThumbnail,
+      nullable: true,
+      description: 'Thumbnail image (the upstream sends a plain URL here).',
+      resolve: (v) => thumbnailOf(v.thumbnail),
+    }),
   }),
 });
 
