@@ -26,7 +26,7 @@ const settings = {
   zipfOperations: num('BENCH_ZIPF_OPERATIONS', 3000),
   zipfInputs: 1000,
   zipfExponent: 1.1,
-  /** (h): the slow lookup's latency, and how many pages are asked with and without @defer. */
+  /** (i): the slow lookup's latency, and how many pages are asked with and without @defer. */
   deferSlowMs: num('BENCH_DEFER_SLOW_MS', 2000),
   deferSamples: num('BENCH_DEFER_SAMPLES', 5),
 };
@@ -157,7 +157,7 @@ if (await redisAnswers()) {
   redisResult = { calls: (await upstreamCalls(one)) + (await upstreamCalls(two)), failures: errors[0]! + errors[1]! };
   await Promise.all([one.stop(), two.stop()]);
 }
-// (h) a page with one slow lookup: time to the first payload with @defer, against the full result.
+// (i) a page with one slow lookup: time to the first payload with @defer, against the full result.
 // A sandbox of its own, where only the transcript is slow; the rows above are not affected.
 let deferResult: DeferTimings | null = null;
 if (settings.deferSamples > 0) {
@@ -247,13 +247,13 @@ const rows: string[][] = [
     : ['(g) same workload, two processes sharing Redis', 'skipped', 'no Redis on 127.0.0.1:6379', '', ''],
   deferResult
     ? [
-        `(h) page with one slow lookup (${settings.deferSlowMs} ms): first payload with @defer`,
+        `(i) page with one slow lookup (${settings.deferSlowMs} ms): first payload with @defer`,
         `${deferResult.firstPayloadMs.toFixed(0)} ms`,
         `${pct(deferResult.firstPayloadMs / deferResult.wholeResponseMs)} of the full result without @defer (${deferResult.wholeResponseMs.toFixed(0)} ms); last payload ${deferResult.lastPayloadMs.toFixed(0)} ms`,
         'first ≪ full',
         `${deferResult.failures}`,
       ]
-    : ['(h) page with one slow lookup: first payload with @defer', 'skipped', 'BENCH_DEFER_SAMPLES=0', '', ''],
+    : ['(i) page with one slow lookup: first payload with @defer', 'skipped', 'BENCH_DEFER_SAMPLES=0', '', ''],
 ];
 const header = ['scenario', 'median', 'ratio / detail', 'target', 'failed requests'];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
@@ -271,7 +271,7 @@ ${settings.rounds} interleaved rounds, and ratios to the baselines measured in t
 - Node ${process.version}; ${CAN_PIN ? 'each server process pinned to CPU 0, the load generator and the sandbox to CPU 1 (taskset)' : 'no CPU pinning (taskset not found)'}
 - Rounds: ${settings.rounds} × ${settings.roundMs} ms per throughput scenario, closed loop with ${settings.concurrency} keep-alive connections
 - The sandbox upstream runs in a process of its own (on CPU 1 with the load generator); sandbox latency: ${settings.sandboxLatencyMs} ms; uncached latency: ${settings.latencySamples} sequential requests per round
-- (h): ${settings.deferSamples} pages with @defer (multipart/mixed) and ${settings.deferSamples} without, one at a time, each on inputs nobody asked for before; a sandbox of its own with only the transcript slowed to ${settings.deferSlowMs} ms
+- (i): ${settings.deferSamples} pages with @defer (multipart/mixed) and ${settings.deferSamples} without, one at a time, each on inputs nobody asked for before; a sandbox of its own with only the transcript slowed to ${settings.deferSlowMs} ms
 - Zipf workload: ${settings.zipfOperations} operations over ${settings.zipfInputs} domains, exponent ${settings.zipfExponent}, 16 concurrent (two processes × 8 for (g))
 - Gateway settings: ${Object.entries(gatewayEnv)
   .filter(([k]) => !k.startsWith('ACTION_'))
