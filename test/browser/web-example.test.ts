@@ -33,7 +33,8 @@ describe.skipIf(!available)('the example app in headless Chromium, against a tru
         env: { ...process.env, NODE_ENV: 'production', VITE_PERSISTED_DOCUMENTS: 'true' },
       });
     // Its own lock file, as CI has it: install once per machine, then build (codegen, tsc, vite).
-    if (!existsSync(`${APP}node_modules/.bin/vite`)) npm('install', '--no-audit', '--no-fund');
+    // --include=dev: NODE_ENV=production (set above for the build) would otherwise leave out codegen and Vite.
+    if (!existsSync(`${APP}node_modules/.bin/vite`)) npm('install', '--include=dev', '--no-audit', '--no-fund');
     npm('run', 'build');
     const env = { TRUSTED_DOCUMENTS_FILE: `${APP}persisted-documents.json`, SANDBOX_LATENCY_MS: 'transcript:1500,*:400', LOG_LEVEL: 'warn' };
     gw = await startGateway(env);
