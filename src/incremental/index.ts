@@ -16,7 +16,7 @@ import {
   type DocumentNode,
 } from 'graphql';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
-import { useExecutionCancellation, type Plugin } from 'graphql-yoga';
+import type { Plugin } from 'graphql-yoga';
 
 // The same names, places and arguments (with their defaults) as the directives the executor reads
 // (@graphql-tools/utils, which @graphql-yoga/plugin-defer-stream also declares when a schema lacks
@@ -99,7 +99,21 @@ export function acceptsIncremental(accept: string | null): boolean {
  * execute it, pay for its lookups, and answer an empty 406).
  */
 export function incrementalDelivery(maskError: (error: unknown, message: string) => Error) {
-  return [useDeferStream(), useExecutionCancellation(), refuseWithoutIncrementalAccept(), maskIncrementalErrors(maskError)];
+  return [useDeferStream(), cancelIncrementalExecution(), refuseWithoutIncrementalAccept(), maskIncrementalErrors(maskError)];
+}
+
+/**
+ * Yoga's useExecutionCancellation, for incremental operations only: it hands the executor the
+ * request's signal, and reading `request.signal` makes an AbortController per request. Operations on
+ * graphql-jit are cancelled through the context's lazily made signal (src/context.ts) and skip that cost.
+ */
+function cancelIncrementalExecution(): Plugin {
+  return {
+    onExecute({ args }) {
+      if (!usesIncrementalDelivery(args.document)) return;
+      (args as { signal?: AbortSignal }).signal = (args.contextValue as { request?: Request }).request?.signal;
+    },
+  };
 }
 
 /** What an error that is neither coded nor GraphQL's own says instead of its message (Yoga's default). */
