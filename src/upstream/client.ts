@@ -155,7 +155,9 @@ export class ActionClient {
     } catch (error) {
       if (error instanceof ActionError) throw error;
       if (deadline.aborted) throw timedOut();
-      if (options.signal?.aborted) throw cancelledError(action);
+      // The call's own signal, or the one it follows: Node 24 can fail the request before the followed
+      // signal reads as aborted, but the combined one already does.
+      if (options.signal?.aborted || signal.aborted) throw cancelledError(action);
       throw transportError(action, error, phase);
     }
   }
