@@ -64,7 +64,7 @@ export function costOf(target: Pick<ActionDescriptor, 'action' | 'batchedSymbols
 /**
  * The resolver and cost of a link field: `key` reads the target's canonical key from the parent (or
  * null: the link is null with no call and no error), and the field loads it through the target's
- * loader. Spread it into `t.field({ type, nullable: true, description, ...link(target, key) })`.
+ * loader. Spread it into `t.field({ type, description, ...link(target, key) })`.
  */
 export function link<P, K, V>(
   target: ActionDescriptor<K, V>,

@@ -38,6 +38,7 @@ function idField<T extends object>(ref: ObjectRef<Types, T>, typename: string, k
   ref.addInterfaces([Node]);
   builder.objectFields(ref, (t) => ({
     id: t.id({
+      nullable: false,
       description: `Opaque, stable id of this ${typename}: the same ${typename} has the same id from any path. Pass it to \`node(id:)\` to fetch it again.`,
       resolve: (source) => nodeId(typename, keyOf(source)),
     }),
@@ -102,6 +103,7 @@ export function nodeInterface<T extends object>(ref: InterfaceRef<Types, T>): vo
   ref.addInterfaces([Node]);
   builder.interfaceFields(ref, (t) => ({
     id: t.id({
+      nullable: false,
       description: 'Opaque, stable id of this object (see Node). Pass it to `node(id:)` to fetch it again.',
       resolve: () => {
         throw new Error('id is resolved by each implementing type');
@@ -130,7 +132,6 @@ export function nodeTypeNames(): string[] {
 builder.queryFields((t) => ({
   node: t.field({
     type: Node,
-    nullable: true,
     description:
       'Fetches again the object an `id` names (any type implementing Node), through the same loaders, cache and cost budget as the root fields. A malformed id is BAD_USER_INPUT; an object the upstream no longer has is null with NOT_FOUND. Costs one lookup.',
     args: {

@@ -9,7 +9,6 @@ import { ExactURLScalar } from './exact-scalars.js';
 /** The Pothos builder, its scalars and the Context type. Types live with their actions. */
 export const builder = new SchemaBuilder<{
   Context: GatewayContext;
-  DefaultFieldNullability: false;
   Scalars: {
     Date: { Input: string; Output: string };
     DateTime: { Input: Date; Output: string };
@@ -18,7 +17,6 @@ export const builder = new SchemaBuilder<{
     URL: { Input: string; Output: string };
   };
 }>({
-  defaultFieldNullability: false,
   plugins: [RelayPlugin],
   // Node ids are opaque: the type, the action and its canonical key (src/identity). A malformed id is BAD_USER_INPUT.
   relay: {

@@ -16,24 +16,24 @@ const twin = (parsed: string, upstream: string) =>
   `\`${parsed}\` exactly as the upstream wrote it (upstream \`${upstream}\`); kept because parsing can fail, when \`${parsed}\` is null.`;
 
 builder.objectFields(Company, (t) => ({
-  indexedAtText: t.string({ nullable: true, description: twin('indexedAt', 'indexedAt'), resolve: (c) => text(c.raw.indexedAt) }),
+  indexedAtText: t.string({ description: twin('indexedAt', 'indexedAt'), resolve: (c) => text(c.raw.indexedAt) }),
 }));
 
 builder.objectFields(CrmOwner, (t) => ({
-  createdAtText: t.string({ nullable: true, description: twin('createdAt', 'createdAt'), resolve: (o) => text(o.createdAt) }),
-  updatedAtText: t.string({ nullable: true, description: twin('updatedAt', 'updatedAt'), resolve: (o) => text(o.updatedAt) }),
+  createdAtText: t.string({ description: twin('createdAt', 'createdAt'), resolve: (o) => text(o.createdAt) }),
+  updatedAtText: t.string({ description: twin('updatedAt', 'updatedAt'), resolve: (o) => text(o.updatedAt) }),
 }));
 
 builder.objectFields(DomainRecord, (t) => ({
-  createdOnText: t.string({ nullable: true, description: twin('createdOn', 'create_date'), resolve: (d) => text(d.raw.create_date) }),
-  updatedOnText: t.string({ nullable: true, description: twin('updatedOn', 'update_date'), resolve: (d) => text(d.raw.update_date) }),
-  expiresOnText: t.string({ nullable: true, description: twin('expiresOn', 'expiry_date'), resolve: (d) => text(d.raw.expiry_date) }),
+  createdOnText: t.string({ description: twin('createdOn', 'create_date'), resolve: (d) => text(d.raw.create_date) }),
+  updatedOnText: t.string({ description: twin('updatedOn', 'update_date'), resolve: (d) => text(d.raw.update_date) }),
+  expiresOnText: t.string({ description: twin('expiresOn', 'expiry_date'), resolve: (d) => text(d.raw.expiry_date) }),
 }));
 
 builder.objectFields(FinancialProfile, (t) => ({
-  ipoDateText: t.string({ nullable: true, description: twin('ipoDate', 'ipoDate'), resolve: (p) => text(p.ipoDate) }),
+  ipoDateText: t.string({ description: twin('ipoDate', 'ipoDate'), resolve: (p) => text(p.ipoDate) }),
 }));
 
 builder.objectFields(MicroblogPost, (t) => ({
-  createdAtText: t.string({ nullable: true, description: twin('createdAt', 'createdAt'), resolve: (p) => text(p.createdAt) }),
+  createdAtText: t.string({ description: twin('createdAt', 'createdAt'), resolve: (p) => text(p.createdAt) }),
 }));

@@ -5,37 +5,46 @@ export const CompanyCategory = builder.objectRef<Raw>('CompanyCategory').impleme
   description:
     'Industry classification of a company under the GICS, NAICS and SIC schemes. Any part can be null when the upstream has not classified the company.',
   fields: (t) => ({
-    sector: t.string({ nullable: true, description: 'GICS sector name, e.g. "Information Technology".', resolve: (c) => text(c.sector) }),
-    industryGroup: t.string({ nullable: true, description: 'GICS industry group name, e.g. "Software & Services".', resolve: (c) => text(c.industryGroup) }),
-    industry: t.string({ nullable: true, description: 'GICS industry name, e.g. "Software".', resolve: (c) => text(c.industry) }),
-    subIndustry: t.string({ nullable: true, description: 'GICS sub-industry name, e.g. "Application Software".', resolve: (c) => text(c.subIndustry) }),
-    gicsCode: t.string({ nullable: true, description: 'Eight-digit GICS sub-industry code, as text (e.g. "45103010").', resolve: (c) => text(c.gicsCode) }),
-    sicCode: t.string({ nullable: true, description: 'Two-digit SIC major group code, as text (e.g. "73").', resolve: (c) => text(c.sicCode) }),
-    sic4Codes: t.stringList({ description: 'Four-digit SIC industry codes, as text (e.g. ["7372"]). Empty when none.', resolve: (c) => strings(c.sic4Codes) }),
-    naicsCode: t.string({ nullable: true, description: 'NAICS code at the level the upstream gives, as text (e.g. "51").', resolve: (c) => text(c.naicsCode) }),
+    sector: t.string({ description: 'GICS sector name, e.g. "Information Technology".', resolve: (c) => text(c.sector) }),
+    industryGroup: t.string({ description: 'GICS industry group name, e.g. "Software & Services".', resolve: (c) => text(c.industryGroup) }),
+    industry: t.string({ description: 'GICS industry name, e.g. "Software".', resolve: (c) => text(c.industry) }),
+    subIndustry: t.string({ description: 'GICS sub-industry name, e.g. "Application Software".', resolve: (c) => text(c.subIndustry) }),
+    gicsCode: t.string({ description: 'Eight-digit GICS sub-industry code, as text (e.g. "45103010").', resolve: (c) => text(c.gicsCode) }),
+    sicCode: t.string({ description: 'Two-digit SIC major group code, as text (e.g. "73").', resolve: (c) => text(c.sicCode) }),
+    sic4Codes: t.stringList({
+      nullable: false,
+      description: 'Four-digit SIC industry codes, as text (e.g. ["7372"]). Empty when none.',
+      resolve: (c) => strings(c.sic4Codes),
+    }),
+    naicsCode: t.string({ description: 'NAICS code at the level the upstream gives, as text (e.g. "51").', resolve: (c) => text(c.naicsCode) }),
     naics6Codes: t.stringList({
+      nullable: false,
       description: 'Six-digit NAICS 2017 codes, as text (e.g. ["513210"]). Empty when none.',
       resolve: (c) => strings(c.naics6Codes),
     }),
-    naics6Codes2022: t.stringList({ description: 'Six-digit NAICS 2022 codes, as text. Empty when none.', resolve: (c) => strings(c.naics6Codes2022) }),
+    naics6Codes2022: t.stringList({
+      nullable: false,
+      description: 'Six-digit NAICS 2022 codes, as text. Empty when none.',
+      resolve: (c) => strings(c.naics6Codes2022),
+    }),
   }),
 });
 
 export const CompanyGeo = builder.objectRef<Raw>('CompanyGeo').implement({
   description: "Where a company's headquarters is, as structured address parts and coordinates.",
   fields: (t) => ({
-    streetNumber: t.string({ nullable: true, description: 'House or building number, e.g. "2".', resolve: (g) => text(g.streetNumber) }),
-    streetName: t.string({ nullable: true, description: 'Street name, e.g. "Canal Park".', resolve: (g) => text(g.streetName) }),
-    subPremise: t.string({ nullable: true, description: 'Suite, floor or unit, e.g. "5th Floor".', resolve: (g) => text(g.subPremise) }),
-    streetAddress: t.string({ nullable: true, description: 'The street line as one text, e.g. "2 Canal Park".', resolve: (g) => text(g.streetAddress) }),
-    city: t.string({ nullable: true, description: 'City.', resolve: (g) => text(g.city) }),
-    postalCode: t.string({ nullable: true, description: 'Postal or ZIP code.', resolve: (g) => text(g.postalCode) }),
-    state: t.string({ nullable: true, description: 'State, province or region name, e.g. "Massachusetts".', resolve: (g) => text(g.state) }),
-    stateCode: t.string({ nullable: true, description: 'State or region code, e.g. "MA".', resolve: (g) => text(g.stateCode) }),
-    country: t.string({ nullable: true, description: 'Country name, e.g. "United States".', resolve: (g) => text(g.country) }),
-    countryCode: t.string({ nullable: true, description: 'ISO 3166-1 alpha-2 country code, e.g. "US".', resolve: (g) => text(g.countryCode) }),
-    latitude: t.float({ nullable: true, description: 'Latitude in decimal degrees (upstream `lat`).', resolve: (g) => coordinate(g.lat, 90) }),
-    longitude: t.float({ nullable: true, description: 'Longitude in decimal degrees (upstream `lng`).', resolve: (g) => coordinate(g.lng, 180) }),
+    streetNumber: t.string({ description: 'House or building number, e.g. "2".', resolve: (g) => text(g.streetNumber) }),
+    streetName: t.string({ description: 'Street name, e.g. "Canal Park".', resolve: (g) => text(g.streetName) }),
+    subPremise: t.string({ description: 'Suite, floor or unit, e.g. "5th Floor".', resolve: (g) => text(g.subPremise) }),
+    streetAddress: t.string({ description: 'The street line as one text, e.g. "2 Canal Park".', resolve: (g) => text(g.streetAddress) }),
+    city: t.string({ description: 'City.', resolve: (g) => text(g.city) }),
+    postalCode: t.string({ description: 'Postal or ZIP code.', resolve: (g) => text(g.postalCode) }),
+    state: t.string({ description: 'State, province or region name, e.g. "Massachusetts".', resolve: (g) => text(g.state) }),
+    stateCode: t.string({ description: 'State or region code, e.g. "MA".', resolve: (g) => text(g.stateCode) }),
+    country: t.string({ description: 'Country name, e.g. "United States".', resolve: (g) => text(g.country) }),
+    countryCode: t.string({ description: 'ISO 3166-1 alpha-2 country code, e.g. "US".', resolve: (g) => text(g.countryCode) }),
+    latitude: t.float({ description: 'Latitude in decimal degrees (upstream `lat`).', resolve: (g) => coordinate(g.lat, 90) }),
+    longitude: t.float({ description: 'Longitude in decimal degrees (upstream `lng`).', resolve: (g) => coordinate(g.lng, 180) }),
   }),
 });
 
@@ -43,12 +52,10 @@ export const CompanyIdentifiers = builder.objectRef<Raw>('CompanyIdentifiers').i
   description: 'Government identifiers of a company.',
   fields: (t) => ({
     usCik: t.string({
-      nullable: true,
       description: 'Central Index Key at the US securities regulator, as text (upstream `usCIK`); null for companies that do not file.',
       resolve: (i) => text(i.usCIK),
     }),
     usEin: t.string({
-      nullable: true,
       description: 'US Employer Identification Number, e.g. "20-2632791" (upstream `usEIN`); often null.',
       resolve: (i) => text(i.usEIN),
     }),
@@ -58,8 +65,16 @@ export const CompanyIdentifiers = builder.objectRef<Raw>('CompanyIdentifiers').i
 export const CompanySite = builder.objectRef<Raw>('CompanySite').implement({
   description: "Contact details published on a company's website.",
   fields: (t) => ({
-    emailAddresses: t.stringList({ description: 'Email addresses found on the site. Empty when none.', resolve: (s) => strings(s.emailAddresses) }),
-    phoneNumbers: t.stringList({ description: 'Phone numbers found on the site, as written there. Empty when none.', resolve: (s) => strings(s.phoneNumbers) }),
+    emailAddresses: t.stringList({
+      nullable: false,
+      description: 'Email addresses found on the site. Empty when none.',
+      resolve: (s) => strings(s.emailAddresses),
+    }),
+    phoneNumbers: t.stringList({
+      nullable: false,
+      description: 'Phone numbers found on the site, as written there. Empty when none.',
+      resolve: (s) => strings(s.phoneNumbers),
+    }),
   }),
 });
 

@@ -6,7 +6,6 @@ import { Company } from './types.js';
 builder.queryField(companyObjectAction.rootField, (t) =>
   t.field({
     type: Company,
-    nullable: true,
     description:
       "Enriched company data found by the company's web domain (upstream action get_company_object): firmographics, categories, location, social accounts, metrics. One upstream call per distinct domain per operation.",
     args: {

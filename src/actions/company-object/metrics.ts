@@ -26,67 +26,55 @@ export const CompanyMetrics = builder.objectRef<Raw>('CompanyMetrics').implement
   fields: (t) => ({
     employees: t.field({
       type: 'SafeInt',
-      nullable: true,
       description:
         'Number of employees, when the upstream gives a number. Some records give only a band (e.g. "251-1K"): then this is null and the band is in `employeesRange` / `employeeCountRange`.',
       resolve: employeeCount,
     }),
     employeesRange: t.string({
-      nullable: true,
       description: 'Employee band as display text, e.g. "251-1K" or "10K+" (upstream `employeesRange`, or `employees` when the upstream sent the band there).',
       resolve: employeeBand,
     }),
     employeeCountRange: t.field({
       type: CountRange,
-      nullable: true,
       description: 'The employee band as numbers ("251-1K" is 251 to 1000; "10K+" is at least 10000); null when there is no readable band.',
       resolve: employeeRange,
     }),
     marketCap: t.float({
-      nullable: true,
       description: 'Market capitalisation in US dollars; often beyond 2^31, hence Float. Null for private companies.',
       resolve: (m) => float(m.marketCap),
     }),
     annualRevenue: t.float({
-      nullable: true,
       description: 'Annual revenue in US dollars, when reported; often beyond 2^31, hence Float.',
       resolve: (m) => float(m.annualRevenue),
     }),
     estimatedAnnualRevenue: t.string({
-      nullable: true,
       description: 'Estimated annual revenue band as display text, e.g. "$1B-$10B".',
       resolve: (m) => text(m.estimatedAnnualRevenue),
     }),
     estimatedAnnualRevenueRange: t.field({
       type: MoneyRange,
-      nullable: true,
       description: 'The estimated annual revenue band as amounts ("$1B-$10B" is 1e9 to 1e10); null when `estimatedAnnualRevenue` is not a readable band.',
       resolve: (m) => parseAmountRange(m.estimatedAnnualRevenue),
     }),
     raised: t.float({
-      nullable: true,
       description: 'Total funding raised, in US dollars; null when unknown (common for public companies).',
       resolve: (m) => float(m.raised),
     }),
     fiscalYearEnd: t.int({
-      nullable: true,
       description: 'Month in which the fiscal year ends, 1 (January) to 12 (December).',
       resolve: (m) => month(m.fiscalYearEnd),
     }),
     alexaGlobalRank: t.field({
       type: 'SafeInt',
-      nullable: true,
       description: "Global web-traffic rank of the company's site (1 is the busiest).",
       resolve: (m) => safeInt(m.alexaGlobalRank),
     }),
     alexaUsRank: t.field({
       type: 'SafeInt',
-      nullable: true,
       description: "United States web-traffic rank of the company's site (upstream `alexaUsRank`).",
       resolve: (m) => safeInt(m.alexaUsRank),
     }),
     trafficRank: t.string({
-      nullable: true,
       description: 'Web-traffic level as a word, e.g. "very_high", "high", "medium", "low".',
       resolve: (m) => text(m.trafficRank),
     }),

@@ -8,7 +8,6 @@ import { CrmOwner } from './types.js';
 builder.queryField(crmOwnersAction.rootField, (t) =>
   t.field({
     type: [CrmOwner],
-    nullable: true,
     description: 'Owners (users) of a CRM portal (upstream action get_crm_owners), archived ones included.',
     args: {
       portal: t.arg.string({

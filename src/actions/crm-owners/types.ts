@@ -19,10 +19,9 @@ function teamsOf(value: unknown): Team[] {
 const CrmTeam = builder.objectRef<Team>('CrmTeam').implement({
   description: 'A team of CRM owners.',
   fields: (t) => ({
-    id: t.id({ nullable: true, description: 'Team identifier; null when the upstream sent the team as a plain name.', resolve: (team) => team.id }),
-    name: t.string({ nullable: true, description: 'Team name.', resolve: (team) => team.name }),
+    id: t.id({ description: 'Team identifier; null when the upstream sent the team as a plain name.', resolve: (team) => team.id }),
+    name: t.string({ description: 'Team name.', resolve: (team) => team.name }),
     isPrimary: t.boolean({
-      nullable: true,
       description: "Whether this is the owner's primary team (upstream `primary`); null when not sent.",
       resolve: (team) => team.isPrimary,
     }),
@@ -33,50 +32,50 @@ export const CrmOwner = builder.objectRef<Raw>('CrmOwner').implement({
   description: 'An owner (user) of a CRM portal. Archived owners come back with empty names and no teams.',
   fields: (t) => ({
     ownerId: t.id({
+      nullable: false,
       description: "Owner identifier within the portal (upstream `id`). Was `id`, which is now the gateway's node id.",
       resolve: (o) => id(o.id) ?? '',
     }),
-    email: t.string({ nullable: true, description: 'Email address of the owner.', resolve: (o) => text(o.email) }),
+    email: t.string({ description: 'Email address of the owner.', resolve: (o) => text(o.email) }),
     firstName: t.string({
-      nullable: true,
       description: 'First name; null when the upstream sends it empty (archived owners).',
       resolve: (o) => text(o.firstName),
     }),
     lastName: t.string({
-      nullable: true,
       description: 'Last name; null when the upstream sends it empty (archived owners).',
       resolve: (o) => text(o.lastName),
     }),
-    fullName: t.string({ nullable: true, description: 'First and last name joined by a space; null when both are empty.', resolve: (o) => fullName(o) }),
+    fullName: t.string({ description: 'First and last name joined by a space; null when both are empty.', resolve: (o) => fullName(o) }),
     isArchived: t.boolean({
+      nullable: false,
       description:
         'Whether the owner is archived: the upstream `archived` flag when it sends one (the current CRM API does), else true when both names are empty and there are no teams, the way the older shape reports archived owners.',
       resolve: (o) => bool(o.archived) ?? (!text(o.firstName) && !text(o.lastName) && !Array.isArray(o.teams)),
     }),
     userId: t.id({
-      nullable: true,
       description: 'The CRM user behind the owner (upstream `userId`, current CRM API), as a string; null when not sent.',
       resolve: (o) => id(o.userId),
     }),
     type: t.string({
-      nullable: true,
       description: 'Kind of owner as the CRM names it (upstream `type`, e.g. "PERSON" or "QUEUE"); null when not sent.',
       resolve: (o) => text(o.type),
     }),
     teamList: t.field({
       type: [CrmTeam],
+      nullable: false,
       description:
         'Teams the owner belongs to, with identifiers where the upstream sends team objects (current CRM API) and names only where it sends strings; empty for archived owners.',
       resolve: (o) => teamsOf(o.teams),
     }),
-    userRole: t.string({ nullable: true, description: 'Role of the user in the portal, as the CRM names it.', resolve: (o) => text(o.userRole) }),
+    userRole: t.string({ description: 'Role of the user in the portal, as the CRM names it.', resolve: (o) => text(o.userRole) }),
     teams: t.stringList({
+      nullable: false,
       description: "Names of the teams the owner belongs to (from team strings or team objects' `name`); empty for archived owners.",
       resolve: (o) => teamsOf(o.teams).flatMap((team) => (team.name ? [team.name] : [])),
     }),
-    teamCount: t.int({ description: 'Number of teams the owner belongs to.', resolve: (o) => teamsOf(o.teams).length }),
-    createdAt: t.field({ type: 'DateTime', nullable: true, description: 'When the owner was created (UTC).', resolve: (o) => dateTime(o.createdAt) }),
-    updatedAt: t.field({ type: 'DateTime', nullable: true, description: 'When the owner last changed (UTC).', resolve: (o) => dateTime(o.updatedAt) }),
+    teamCount: t.int({ nullable: false, description: 'Number of teams the owner belongs to.', resolve: (o) => teamsOf(o.teams).length }),
+    createdAt: t.field({ type: 'DateTime', description: 'When the owner was created (UTC).', resolve: (o) => dateTime(o.createdAt) }),
+    updatedAt: t.field({ type: 'DateTime', description: 'When the owner last changed (UTC).', resolve: (o) => dateTime(o.updatedAt) }),
   }),
 });
 

@@ -10,7 +10,6 @@ import { DomainRecord } from './types.js';
 builder.objectField(DomainRecord, 'company', (t) =>
   t.field({
     type: Company,
-    nullable: true,
     description:
       'The company that uses this domain, looked up by the domain this record was asked for (as `company(domain:)` with the same domain), so `domainInfo(domain: "x") { company }` and `company(domain: "x")` are one lookup. Null, with no lookup, for a domain that is not registered; null with a coded error when the lookup fails.',
     // The requested (canonical) domain, not the record's `domain_name`, which may be another spelling ("www.cnn.com").

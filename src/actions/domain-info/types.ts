@@ -5,31 +5,30 @@ import type { DomainRecordSource } from './load.js';
 export const DomainContact = builder.objectRef<Raw>('DomainContact').implement({
   description: 'A contact published in a domain registration record. Registries redact or omit parts freely, so every field can be null.',
   fields: (t) => ({
-    name: t.string({ nullable: true, description: 'Name of the person or organisation.', resolve: (c) => text(c.name) }),
-    email: t.string({ nullable: true, description: 'Email address, often a privacy-service relay.', resolve: (c) => text(c.email_address) }),
-    phone: t.string({ nullable: true, description: 'Phone number as the registry wrote it (e.g. +1.2083895740).', resolve: (c) => text(c.phone) }),
-    street: t.string({ nullable: true, description: 'Street address.', resolve: (c) => text(c.street) }),
-    city: t.string({ nullable: true, description: 'City.', resolve: (c) => text(c.city) }),
-    state: t.string({ nullable: true, description: 'State, province or region.', resolve: (c) => text(c.state) }),
-    postalCode: t.string({ nullable: true, description: 'Postal or ZIP code (upstream `zip_code`).', resolve: (c) => text(c.zip_code) }),
-    countryCode: t.string({ nullable: true, description: 'ISO 3166-1 alpha-2 country code, e.g. US.', resolve: (c) => text(c.country_code) }),
-    countryName: t.string({ nullable: true, description: 'Country name in English.', resolve: (c) => text(c.country_name) }),
+    name: t.string({ description: 'Name of the person or organisation.', resolve: (c) => text(c.name) }),
+    email: t.string({ description: 'Email address, often a privacy-service relay.', resolve: (c) => text(c.email_address) }),
+    phone: t.string({ description: 'Phone number as the registry wrote it (e.g. +1.2083895740).', resolve: (c) => text(c.phone) }),
+    street: t.string({ description: 'Street address.', resolve: (c) => text(c.street) }),
+    city: t.string({ description: 'City.', resolve: (c) => text(c.city) }),
+    state: t.string({ description: 'State, province or region.', resolve: (c) => text(c.state) }),
+    postalCode: t.string({ description: 'Postal or ZIP code (upstream `zip_code`).', resolve: (c) => text(c.zip_code) }),
+    countryCode: t.string({ description: 'ISO 3166-1 alpha-2 country code, e.g. US.', resolve: (c) => text(c.country_code) }),
+    countryName: t.string({ description: 'Country name in English.', resolve: (c) => text(c.country_name) }),
   }),
 });
 
 export const DomainRegistrar = builder.objectRef<Raw>('DomainRegistrar').implement({
   description: 'The registrar through which a domain is registered.',
   fields: (t) => ({
-    name: t.string({ nullable: true, description: 'Registrar name (upstream `registrar_name`).', resolve: (r) => text(r.registrar_name) }),
-    ianaId: t.string({ nullable: true, description: 'The registrar\'s IANA identifier, as text (e.g. "292").', resolve: (r) => text(r.iana_id) }),
-    email: t.string({ nullable: true, description: 'Abuse or contact email address of the registrar.', resolve: (r) => text(r.email_address) }),
-    phone: t.string({ nullable: true, description: 'Contact phone number of the registrar.', resolve: (r) => text(r.phone_number) }),
+    name: t.string({ description: 'Registrar name (upstream `registrar_name`).', resolve: (r) => text(r.registrar_name) }),
+    ianaId: t.string({ description: 'The registrar\'s IANA identifier, as text (e.g. "292").', resolve: (r) => text(r.iana_id) }),
+    email: t.string({ description: 'Abuse or contact email address of the registrar.', resolve: (r) => text(r.email_address) }),
+    phone: t.string({ description: 'Contact phone number of the registrar.', resolve: (r) => text(r.phone_number) }),
     website: t.string({
-      nullable: true,
       description: 'Website of the registrar as the registry wrote it; not always a full URL (e.g. "http://www.markmonitor.com" or "markmonitor.com").',
       resolve: (r) => text(r.website_url),
     }),
-    whoisServer: t.string({ nullable: true, description: "Host name of the registrar's WHOIS server.", resolve: (r) => text(r.whois_server) }),
+    whoisServer: t.string({ description: "Host name of the registrar's WHOIS server.", resolve: (r) => text(r.whois_server) }),
   }),
 });
 
@@ -37,75 +36,70 @@ export const DomainRecord = builder.objectRef<DomainRecordSource>('DomainRecord'
   description:
     'The registration (WHOIS) record of an internet domain. An unregistered domain has only `domainName`, `isRegistered: false` and `registrationStatus`; everything else is null or empty.',
   fields: (t) => ({
-    domainName: t.string({ description: 'The domain name, lower-case.', resolve: (d) => str(d.raw.domain_name)?.toLowerCase() ?? d.requestedDomain }),
+    domainName: t.string({
+      nullable: false,
+      description: 'The domain name, lower-case.',
+      resolve: (d) => str(d.raw.domain_name)?.toLowerCase() ?? d.requestedDomain,
+    }),
     isRegistered: t.boolean({
-      nullable: true,
       description: 'Whether the domain is registered. Null when the upstream reports a registration state other than yes or no (see `registrationStatus`).',
       resolve: (d) => registered(d.raw.domain_registered),
     }),
     registrationStatus: t.string({
-      nullable: true,
       description: 'The upstream\'s raw registration state (`domain_registered`): "yes", "no", or another value.',
       resolve: (d) => text(d.raw.domain_registered),
     }),
     lookupSucceeded: t.boolean({
-      nullable: true,
       description: "The upstream's own success flag for this lookup (upstream `status`).",
       resolve: (d) => bool(d.raw.status),
     }),
     createdOn: t.field({
       type: 'Date',
-      nullable: true,
       description: 'Date the domain was first registered (upstream `create_date`).',
       resolve: (d) => date(d.raw.create_date),
     }),
     updatedOn: t.field({
       type: 'Date',
-      nullable: true,
       description: 'Date the record last changed (upstream `update_date`).',
       resolve: (d) => date(d.raw.update_date),
     }),
     expiresOn: t.field({
       type: 'Date',
-      nullable: true,
       description: 'Date the registration expires unless renewed (upstream `expiry_date`).',
       resolve: (d) => date(d.raw.expiry_date),
     }),
     registrar: t.field({
       type: DomainRegistrar,
-      nullable: true,
       description: 'The registrar holding the registration.',
       resolve: (d) => obj(d.raw.domain_registrar),
     }),
     registrantContact: t.field({
       type: DomainContact,
-      nullable: true,
       description: 'The registrant (owner) contact.',
       resolve: (d) => obj(d.raw.registrant_contact),
     }),
     administrativeContact: t.field({
       type: DomainContact,
-      nullable: true,
       description: 'The administrative contact.',
       resolve: (d) => obj(d.raw.administrative_contact),
     }),
-    technicalContact: t.field({ type: DomainContact, nullable: true, description: 'The technical contact.', resolve: (d) => obj(d.raw.technical_contact) }),
+    technicalContact: t.field({ type: DomainContact, description: 'The technical contact.', resolve: (d) => obj(d.raw.technical_contact) }),
     statuses: t.stringList({
+      nullable: false,
       description: 'EPP status codes of the domain as the upstream writes them, lower-case (e.g. "clienttransferprohibited"). Empty when none are published.',
       resolve: (d) => strings(d.raw.domain_status),
     }),
     nameServers: t.stringList({
+      nullable: false,
       description: "Host names of the domain's authoritative name servers. Empty when none are published.",
       resolve: (d) => strings(d.raw.name_servers),
     }),
     queryTime: t.string({
-      nullable: true,
       description: 'When the upstream queried the registry, as it wrote it ("YYYY-MM-DD HH:MM:SS", no time zone given).',
       resolve: (d) => text(d.raw.query_time),
     }),
-    whoisServer: t.string({ nullable: true, description: 'Host name of the registry WHOIS server that answered.', resolve: (d) => text(d.raw.whois_server) }),
+    whoisServer: t.string({ description: 'Host name of the registry WHOIS server that answered.', resolve: (d) => text(d.raw.whois_server) }),
     whoisRaw: t.string({
-      nullable: true,
       description: 'The raw, multi-line registry text (upstream `whois_raw_domain`). Large: select it only when needed.',
       resolve: (d) => text(d.raw.whois_raw_domain),
     }),

@@ -10,7 +10,6 @@ import { FinancialProfile } from './types.js';
 builder.objectField(FinancialProfile, 'company', (t) =>
   t.field({
     type: Company,
-    nullable: true,
     description:
       'The company behind the symbol, looked up by the registrable domain of `website` ("https://www.hubspot.com" -> "hubspot.com", "https://investors.nike.com" -> "nike.com"). Null, with no lookup, when the profile has no website.',
     ...link(companyObjectAction, (profile: Raw) => websiteDomain(profile.website)),

@@ -7,7 +7,6 @@ import { MicroblogPost } from './types.js';
 builder.queryField(microblogPostsAction.rootField, (t) =>
   t.field({
     type: [MicroblogPost],
-    nullable: true,
     description:
       'Microblog posts matching a search (upstream action search_microblog_posts). The gateway asks the upstream for the smallest page it allows (1, 5, 10, 25, 50 or 100) that covers `first`, and returns at most `first` posts.',
     args: {

@@ -5,7 +5,6 @@ import { PhotosocialProfile } from './types.js';
 builder.queryField(photosocialProfileAction.rootField, (t) =>
   t.field({
     type: PhotosocialProfile,
-    nullable: true,
     description:
       'The public profile of a photo-sharing social account (upstream action get_photosocial_profile). One upstream call per distinct username per operation, whatever the case or a leading "@". Null with NOT_FOUND when the upstream has no such profile.',
     args: {

@@ -290,7 +290,6 @@ const groupTypes = FLAG_GROUPS.map((group) => ({
         group.flags.map(([keys, field, description]) => [
           field,
           t.boolean({
-            nullable: true,
             description: `${description} Upstream ${(typeof keys === 'string' ? [keys] : keys).map((k) => `\`${k}\``).join(' or ')}.`,
             resolve: (raw) => flag(raw, keys),
           }),
@@ -303,5 +302,7 @@ export const PhotosocialProfileFlags = builder.objectRef<Raw>('PhotosocialProfil
   description:
     'Every boolean flag of a photo-social profile, grouped by theme. The most used ones are also on the profile itself (`isVerified`, `isPrivate`, `isBusiness`).',
   fields: (t) =>
-    Object.fromEntries(groupTypes.map(({ group, ref }) => [group.field, t.field({ type: ref, description: group.description, resolve: (raw) => raw })])),
+    Object.fromEntries(
+      groupTypes.map(({ group, ref }) => [group.field, t.field({ type: ref, nullable: false, description: group.description, resolve: (raw) => raw })]),
+    ),
 });

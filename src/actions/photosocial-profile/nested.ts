@@ -31,9 +31,9 @@ export function colourHex(value: unknown): string | null {
 export const PhotosocialImage = builder.objectRef<Raw>('PhotosocialImage').implement({
   description: 'One rendition of an image with its pixel size.',
   fields: (t) => ({
-    url: t.field({ type: 'URL', nullable: true, description: 'Address of the image (signed CDN URL; it expires).', resolve: (i) => url(i.url) }),
-    width: t.int({ nullable: true, description: 'Width in pixels.', resolve: (i) => int(i.width) }),
-    height: t.int({ nullable: true, description: 'Height in pixels.', resolve: (i) => int(i.height) }),
+    url: t.field({ type: 'URL', description: 'Address of the image (signed CDN URL; it expires).', resolve: (i) => url(i.url) }),
+    width: t.int({ description: 'Width in pixels.', resolve: (i) => int(i.width) }),
+    height: t.int({ description: 'Height in pixels.', resolve: (i) => int(i.height) }),
   }),
 });
 
@@ -41,31 +41,27 @@ export const PhotosocialBioLink = builder.objectRef<Raw>('PhotosocialBioLink').i
   description: "A link shown in the profile's biography area.",
   fields: (t) => ({
     linkId: t.id({
-      nullable: true,
       description:
         'Identifier of the link. The upstream sends it as a JSON number beyond 2^53, already rounded in the JSON text; it is given here exactly as that number reads, as text.',
       resolve: (l) => id(l.link_id),
     }),
-    title: t.string({ nullable: true, description: 'Title the holder gave the link; null when untitled.', resolve: (l) => text(l.title) }),
-    url: t.field({ type: 'URL', nullable: true, description: 'The destination address.', resolve: (l) => url(l.url) }),
+    title: t.string({ description: 'Title the holder gave the link; null when untitled.', resolve: (l) => text(l.title) }),
+    url: t.field({ type: 'URL', description: 'The destination address.', resolve: (l) => url(l.url) }),
     lynxUrl: t.field({
       type: 'URL',
-      nullable: true,
       description: "The destination wrapped in the platform's tracking redirect (upstream `lynx_url`).",
       resolve: (l) => url(l.lynx_url),
     }),
-    iconUrl: t.field({ type: 'URL', nullable: true, description: 'Icon shown beside the link; null when none.', resolve: (l) => url(l.icon_url) }),
-    imageUrl: t.field({ type: 'URL', nullable: true, description: 'Preview image of the link; null when none.', resolve: (l) => url(l.image_url) }),
-    linkType: t.string({ nullable: true, description: 'Kind of link as the upstream names it, e.g. "external".', resolve: (l) => text(l.link_type) }),
+    iconUrl: t.field({ type: 'URL', description: 'Icon shown beside the link; null when none.', resolve: (l) => url(l.icon_url) }),
+    imageUrl: t.field({ type: 'URL', description: 'Preview image of the link; null when none.', resolve: (l) => url(l.image_url) }),
+    linkType: t.string({ description: 'Kind of link as the upstream names it, e.g. "external".', resolve: (l) => text(l.link_type) }),
     mediaType: t.string({
-      nullable: true,
       description: 'Kind of preview media as the upstream names it, e.g. "none" or "image".',
       resolve: (l) => text(l.media_type),
     }),
-    isPinned: t.boolean({ nullable: true, description: 'The holder pinned the link to the top.', resolve: (l) => bool(l.is_pinned) }),
-    isVerified: t.boolean({ nullable: true, description: "The platform verified the link's destination.", resolve: (l) => bool(l.is_verified) }),
+    isPinned: t.boolean({ description: 'The holder pinned the link to the top.', resolve: (l) => bool(l.is_pinned) }),
+    isVerified: t.boolean({ description: "The platform verified the link's destination.", resolve: (l) => bool(l.is_verified) }),
     isOpenedInAppBrowser: t.boolean({
-      nullable: true,
       description: 'The link opens in the in-app browser (upstream `open_external_url_with_in_app_browser`).',
       resolve: (l) => bool(l.open_external_url_with_in_app_browser),
     }),
@@ -75,9 +71,10 @@ export const PhotosocialBioLink = builder.objectRef<Raw>('PhotosocialBioLink').i
 export const PhotosocialBiography = builder.objectRef<Raw>('PhotosocialBiography').implement({
   description: 'The biography with the mentions and hashtags found in it (upstream `biography_with_entities`).',
   fields: (t) => ({
-    rawText: t.string({ nullable: true, description: 'The biography text.', resolve: (b) => str(b.raw_text) }),
+    rawText: t.string({ description: 'The biography text.', resolve: (b) => str(b.raw_text) }),
     entities: t.field({
       type: ['JSON'],
+      nullable: false,
       description: 'Mentions and hashtags in the text, as the upstream sends them (e.g. `{"user": {"id", "username"}}`); their shape is not in the contract.',
       resolve: (b) => jsonItems(b.entities),
     }),
@@ -88,13 +85,11 @@ export const PhotosocialBroadcastChatPreference = builder.objectRef<Raw>('Photos
   description: "The account's broadcast-chat preference; the upstream sends it as JSON text.",
   fields: (t) => ({
     jsonResponse: t.string({
-      nullable: true,
       description: 'The JSON text exactly as the upstream sent it (upstream `json_response`).',
       resolve: (b) => str(b.json_response),
     }),
     parsedResponse: t.field({
       type: 'JSON',
-      nullable: true,
       description: '`jsonResponse` parsed, e.g. `{"status": "ok", "is_broadcast_chat_creator": true}`; null when it is not valid JSON.',
       resolve: (b) => parseJsonText(b.json_response),
     }),
@@ -104,9 +99,10 @@ export const PhotosocialBroadcastChatPreference = builder.objectRef<Raw>('Photos
 export const PhotosocialFundraisers = builder.objectRef<Raw>('PhotosocialFundraisers').implement({
   description: 'Fundraisers the account runs on its own (upstream `active_standalone_fundraisers`).',
   fields: (t) => ({
-    totalCount: t.field({ type: 'SafeInt', nullable: true, description: 'Number of active fundraisers.', resolve: (f) => safeInt(f.total_count) }),
+    totalCount: t.field({ type: 'SafeInt', description: 'Number of active fundraisers.', resolve: (f) => safeInt(f.total_count) }),
     fundraisers: t.field({
       type: ['JSON'],
+      nullable: false,
       description: 'The fundraisers as the upstream sends them; their shape is not in the contract.',
       resolve: (f) => jsonItems(f.fundraisers),
     }),
@@ -116,7 +112,7 @@ export const PhotosocialFundraisers = builder.objectRef<Raw>('PhotosocialFundrai
 export const PhotosocialAvatarStatus = builder.objectRef<Raw>('PhotosocialAvatarStatus').implement({
   description: 'Whether the holder made a 3D avatar.',
   fields: (t) => ({
-    hasAvatar: t.boolean({ nullable: true, description: 'The holder has an avatar.', resolve: (a) => bool(a.has_avatar) }),
+    hasAvatar: t.boolean({ description: 'The holder has an avatar.', resolve: (a) => bool(a.has_avatar) }),
   }),
 });
 
@@ -125,6 +121,7 @@ export const PhotosocialCreatorShopping = builder.objectRef<Raw>('PhotosocialCre
   fields: (t) => ({
     linkedMerchantAccounts: t.field({
       type: ['JSON'],
+      nullable: false,
       description: 'Linked merchant accounts as the upstream sends them; their shape is not in the contract.',
       resolve: (c) => jsonItems(c.linked_merchant_accounts),
     }),
@@ -135,53 +132,44 @@ export const PhotosocialFanClub = builder.objectRef<Raw>('PhotosocialFanClub').i
   description:
     'The account\'s paid subscription ("fan club"). The upstream sends every field, null for accounts without one; the contract does not give their types, so each reads as null when not of the type shown.',
   fields: (t) => ({
-    fanClubId: t.id({ nullable: true, description: 'Identifier of the fan club.', resolve: (f) => id(f.fan_club_id) }),
-    fanClubName: t.string({ nullable: true, description: 'Name of the fan club.', resolve: (f) => text(f.fan_club_name) }),
-    subscriberCount: t.field({ type: 'SafeInt', nullable: true, description: 'Number of subscribers.', resolve: (f) => safeInt(f.subscriber_count) }),
+    fanClubId: t.id({ description: 'Identifier of the fan club.', resolve: (f) => id(f.fan_club_id) }),
+    fanClubName: t.string({ description: 'Name of the fan club.', resolve: (f) => text(f.fan_club_name) }),
+    subscriberCount: t.field({ type: 'SafeInt', description: 'Number of subscribers.', resolve: (f) => safeInt(f.subscriber_count) }),
     connectedMemberCount: t.field({
       type: 'SafeInt',
-      nullable: true,
       description: "Number of members connected to the fan club's chats.",
       resolve: (f) => safeInt(f.connected_member_count),
     }),
     largestPublicBcId: t.id({
-      nullable: true,
       description: 'Identifier of the largest public broadcast channel of the fan club.',
       resolve: (f) => id(f.largest_public_bc_id),
     }),
     isAutosaveToExclusiveHighlightEnabled: t.boolean({
-      nullable: true,
       description: 'Subscriber-only stories are saved to an exclusive highlight automatically (upstream `autosave_to_exclusive_highlight`).',
       resolve: (f) => bool(f.autosave_to_exclusive_highlight),
     }),
     hasCreatedSsc: t.boolean({
-      nullable: true,
       description: 'The holder created a subscriber-only social channel (upstream `has_created_ssc`).',
       resolve: (f) => bool(f.has_created_ssc),
     }),
     hasEnoughSubscribersForSsc: t.boolean({
-      nullable: true,
       description: 'There are enough subscribers for a subscriber-only social channel.',
       resolve: (f) => bool(f.has_enough_subscribers_for_ssc),
     }),
     isFanClubGiftingEligible: t.boolean({
-      nullable: true,
       description: 'Subscriptions to this fan club can be given as gifts.',
       resolve: (f) => bool(f.is_fan_club_gifting_eligible),
     }),
     isFanClubReferralEligible: t.boolean({
-      nullable: true,
       description: 'Subscribers can refer others to this fan club.',
       resolve: (f) => bool(f.is_fan_club_referral_eligible),
     }),
     isFreeTrialEligible: t.boolean({
-      nullable: true,
       description: 'A free trial is offered to new subscribers.',
       resolve: (f) => bool(f.is_free_trial_eligible),
     }),
     fanConsiderationPageRevampEligibility: t.field({
       type: 'JSON',
-      nullable: true,
       description:
         'Eligibility for the redesigned subscription page, as the upstream sends it (upstream `fan_consideration_page_revamp_eligiblity`, spelled so); its type is not in the contract.',
       resolve: (f) => f.fan_consideration_page_revamp_eligiblity ?? null,
@@ -194,6 +182,7 @@ export const PhotosocialLocation = builder.objectRef<Raw>('PhotosocialLocation')
     'The business location shown on the profile (upstream `location_data`). The upstream sends empty strings and zeros when there is none: empty strings read as null, and `hasLocation` says whether any part is set.',
   fields: (t) => ({
     hasLocation: t.boolean({
+      nullable: false,
       description: 'True when any part of the location is set (a street, city, zip, location id, or coordinates other than 0,0).',
       resolve: (l) =>
         [l.address_street, l.city_name, l.zip].some((v) => text(v) !== null) ||
@@ -201,26 +190,22 @@ export const PhotosocialLocation = builder.objectRef<Raw>('PhotosocialLocation')
         (float(l.latitude) ?? 0) !== 0 ||
         (float(l.longitude) ?? 0) !== 0,
     }),
-    addressStreet: t.string({ nullable: true, description: 'Street address.', resolve: (l) => text(l.address_street) }),
+    addressStreet: t.string({ description: 'Street address.', resolve: (l) => text(l.address_street) }),
     cityName: t.string({
-      nullable: true,
       description: 'City, as the platform names it (e.g. "San Francisco, California").',
       resolve: (l) => text(l.city_name),
     }),
-    cityId: t.id({ nullable: true, description: "The platform's identifier of the city; null when 0 (none).", resolve: (l) => nonZeroId(l.city_id) }),
-    zip: t.string({ nullable: true, description: 'Postal code.', resolve: (l) => text(l.zip) }),
+    cityId: t.id({ description: "The platform's identifier of the city; null when 0 (none).", resolve: (l) => nonZeroId(l.city_id) }),
+    zip: t.string({ description: 'Postal code.', resolve: (l) => text(l.zip) }),
     locationId: t.id({
-      nullable: true,
       description: "The platform's identifier of the place (upstream `photosocial_location_id` or the brand-named `instagram_location_id`).",
       resolve: (l) => nonZeroId(either(l, 'photosocial_location_id', 'instagram_location_id')),
     }),
     latitude: t.float({
-      nullable: true,
       description: 'Latitude in degrees, as sent (0 when the upstream has none; see `hasLocation`).',
       resolve: (l) => float(l.latitude),
     }),
     longitude: t.float({
-      nullable: true,
       description: 'Longitude in degrees, as sent (0 when the upstream has none; see `hasLocation`).',
       resolve: (l) => float(l.longitude),
     }),
@@ -236,7 +221,6 @@ export const PhotosocialMetaVerifiedBenefits = builder.objectRef<Raw>('Photosoci
   description: 'Benefits of the paid verification subscription open to the account (upstream `meta_verified_benefits_info`).',
   fields: (t) => ({
     isEligibleForContentProtection: t.boolean({
-      nullable: true,
       description: 'The account may use content protection (upstream `is_eligible_for_meta_verified_content_protection`).',
       resolve: (m) => bool(m.is_eligible_for_meta_verified_content_protection),
     }),
@@ -247,12 +231,10 @@ export const PhotosocialNotMetaVerifiedFriction = builder.objectRef<Raw>('Photos
   description: 'The label the platform may show on accounts without paid verification (upstream `not_meta_verified_friction_info`).',
   fields: (t) => ({
     isEligibleForLabelFriction: t.boolean({
-      nullable: true,
       description: 'The "not verified" label may be shown on this account.',
       resolve: (n) => bool(n.is_eligible_for_label_friction),
     }),
     labelFrictionContent: t.string({
-      nullable: true,
       description: 'Text of that label, e.g. "Not Meta Verified".',
       resolve: (n) => text(n.label_friction_content),
     }),
@@ -262,9 +244,10 @@ export const PhotosocialNotMetaVerifiedFriction = builder.objectRef<Raw>('Photos
 export const PhotosocialPinnedChannels = builder.objectRef<Raw>('PhotosocialPinnedChannels').implement({
   description: 'Broadcast channels pinned to the profile (upstream `pinned_channels_info`).',
   fields: (t) => ({
-    hasPublicChannels: t.boolean({ nullable: true, description: 'The account has public broadcast channels.', resolve: (p) => bool(p.has_public_channels) }),
+    hasPublicChannels: t.boolean({ description: 'The account has public broadcast channels.', resolve: (p) => bool(p.has_public_channels) }),
     pinnedChannels: t.field({
       type: ['JSON'],
+      nullable: false,
       description: 'The pinned channels as the upstream sends them (upstream `pinned_channels_list`); their shape is not in the contract.',
       resolve: (p) => jsonItems(p.pinned_channels_list),
     }),
@@ -274,18 +257,17 @@ export const PhotosocialPinnedChannels = builder.objectRef<Raw>('PhotosocialPinn
 export const PhotosocialFacepileUser = builder.objectRef<Raw>('PhotosocialFacepileUser').implement({
   description: 'An account shown in the "Followed by ..." line of the profile (upstream `profile_context_facepile_users`).',
   fields: (t) => ({
-    id: t.id({ nullable: true, description: 'Identifier of the account.', resolve: (u) => id(u.id) }),
-    username: t.string({ nullable: true, description: 'Username of the account.', resolve: (u) => text(u.username) }),
-    fullName: t.string({ nullable: true, description: 'Display name of the account.', resolve: (u) => text(u.full_name) }),
-    profilePicId: t.id({ nullable: true, description: 'Identifier of the profile picture.', resolve: (u) => id(u.profile_pic_id) }),
+    id: t.id({ description: 'Identifier of the account.', resolve: (u) => id(u.id) }),
+    username: t.string({ description: 'Username of the account.', resolve: (u) => text(u.username) }),
+    fullName: t.string({ description: 'Display name of the account.', resolve: (u) => text(u.full_name) }),
+    profilePicId: t.id({ description: 'Identifier of the profile picture.', resolve: (u) => id(u.profile_pic_id) }),
     profilePicUrl: t.field({
       type: 'URL',
-      nullable: true,
       description: 'Small profile picture (signed CDN URL; it expires).',
       resolve: (u) => url(u.profile_pic_url),
     }),
-    isPrivate: t.boolean({ nullable: true, description: 'The account is private.', resolve: (u) => bool(u.is_private) }),
-    isVerified: t.boolean({ nullable: true, description: 'The account carries the verified badge.', resolve: (u) => bool(u.is_verified) }),
+    isPrivate: t.boolean({ description: 'The account is private.', resolve: (u) => bool(u.is_private) }),
+    isVerified: t.boolean({ description: 'The account carries the verified badge.', resolve: (u) => bool(u.is_verified) }),
   }),
 });
 
@@ -293,9 +275,9 @@ export const PhotosocialProfileContextLink = builder.objectRef<Raw>('Photosocial
   description:
     'A username inside `profileContext` to render as a link (upstream `profile_context_links_with_user_ids`). `start` and `end` are character offsets into `profileContext`, end exclusive.',
   fields: (t) => ({
-    username: t.string({ nullable: true, description: 'The username the span links to.', resolve: (l) => text(l.username) }),
-    start: t.int({ nullable: true, description: 'Offset of the first character of the span.', resolve: (l) => int(l.start) }),
-    end: t.int({ nullable: true, description: 'Offset just after the last character of the span.', resolve: (l) => int(l.end) }),
+    username: t.string({ description: 'The username the span links to.', resolve: (l) => text(l.username) }),
+    start: t.int({ description: 'Offset of the first character of the span.', resolve: (l) => int(l.start) }),
+    end: t.int({ description: 'Offset just after the last character of the span.', resolve: (l) => int(l.end) }),
   }),
 });
 
@@ -303,7 +285,6 @@ export const PhotosocialReconFeatures = builder.objectRef<Raw>('PhotosocialRecon
   description: 'Advertising call-to-action settings of the profile (upstream `recon_features`).',
   fields: (t) => ({
     isReconCtaEnabled: t.boolean({
-      nullable: true,
       description: 'An ad call-to-action may be shown on the profile (upstream `enable_recon_cta`).',
       resolve: (r) => bool(r.enable_recon_cta),
     }),
@@ -314,12 +295,10 @@ export const PhotosocialRecsFromFriends = builder.objectRef<Raw>('PhotosocialRec
   description: 'The "recommendations from friends" feature on the profile (upstream `recs_from_friends`).',
   fields: (t) => ({
     isEnabled: t.boolean({
-      nullable: true,
       description: 'The feature is on (upstream `enable_recs_from_friends`).',
       resolve: (r) => bool(r.enable_recs_from_friends),
     }),
     entryPointType: t.string({
-      nullable: true,
       description: 'Where the feature is offered, e.g. "banner" (upstream `recs_from_friends_entry_point_type`).',
       resolve: (r) => text(r.recs_from_friends_entry_point_type),
     }),

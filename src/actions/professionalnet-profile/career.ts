@@ -16,21 +16,18 @@ export const ProfessionalCompany = builder.objectRef<Raw>('ProfessionalCompany')
     'A company as a profile shows it: an employer of a position group, or the issuer of a certification. Smaller companies often have no id, logo or page.',
   fields: (t) => ({
     id: t.id({
-      nullable: true,
       description: "The network's numeric company identifier, as a string; null for companies without a page.",
       resolve: (c) => id(c.id),
     }),
-    name: t.string({ nullable: true, description: 'Company name.', resolve: (c) => text(c.name) }),
+    name: t.string({ description: 'Company name.', resolve: (c) => text(c.name) }),
     logoUrl: t.field({
       type: 'URL',
-      nullable: true,
       description: 'Logo image URL (upstream `logo`); null when the company has none.',
       resolve: (c) => url(c.logo),
     }),
-    url: t.field({ type: 'URL', nullable: true, description: "The company's page on the network; null when it has none.", resolve: (c) => url(c.url) }),
+    url: t.field({ type: 'URL', description: "The company's page on the network; null when it has none.", resolve: (c) => url(c.url) }),
     employeeCountRange: t.field({
       type: CountRange,
-      nullable: true,
       description: "The company's size band (upstream `employees` {start, end}); null when not given, as for certification issuers.",
       resolve: employeeRange,
     }),
@@ -40,9 +37,9 @@ export const ProfessionalCompany = builder.objectRef<Raw>('ProfessionalCompany')
 const ProfessionalSchool = builder.objectRef<Raw>('ProfessionalSchool').implement({
   description: 'A school, college or university on a profile.',
   fields: (t) => ({
-    name: t.string({ nullable: true, description: 'Name of the school.', resolve: (s) => text(s.name) }),
-    logoUrl: t.field({ type: 'URL', nullable: true, description: 'Logo image URL (upstream `logo`).', resolve: (s) => url(s.logo) }),
-    url: t.field({ type: 'URL', nullable: true, description: "The school's page on the network.", resolve: (s) => url(s.url) }),
+    name: t.string({ description: 'Name of the school.', resolve: (s) => text(s.name) }),
+    logoUrl: t.field({ type: 'URL', description: 'Logo image URL (upstream `logo`).', resolve: (s) => url(s.logo) }),
+    url: t.field({ type: 'URL', description: "The school's page on the network.", resolve: (s) => url(s.url) }),
   }),
 });
 
@@ -50,31 +47,26 @@ export const ProfessionalCertification = builder.objectRef<Raw>('ProfessionalCer
   description: 'A licence or certification listed on a profile.',
   fields: (t) => ({
     name: t.string({
-      nullable: true,
       description: 'Name of the certification, e.g. "AWS Certified Solutions Architect - Associate".',
       resolve: (c) => text(c.name),
     }),
-    authority: t.string({ nullable: true, description: 'The body that issued it.', resolve: (c) => text(c.authority) }),
+    authority: t.string({ description: 'The body that issued it.', resolve: (c) => text(c.authority) }),
     displaySource: t.string({
-      nullable: true,
       description: 'Where the credential can be verified, as display text (e.g. a host name).',
       resolve: (c) => text(c.display_source),
     }),
-    url: t.field({ type: 'URL', nullable: true, description: 'Link to the credential; null when not given.', resolve: (c) => url(c.url) }),
+    url: t.field({ type: 'URL', description: 'Link to the credential; null when not given.', resolve: (c) => url(c.url) }),
     licenseNumber: t.string({
-      nullable: true,
       description: 'Credential or licence number; null when not given.',
       resolve: (c) => (typeof c.license_number === 'number' ? id(c.license_number) : text(c.license_number)),
     }),
     company: t.field({
       type: ProfessionalCompany,
-      nullable: true,
       description: 'The issuing company as the network knows it.',
       resolve: (c) => obj(c.company),
     }),
     period: t.field({
       type: Period,
-      nullable: true,
       description: 'When it was issued (`start`) and when it expires (`end`) (upstream `date`).',
       resolve: (c) => obj(c.date),
     }),
@@ -84,43 +76,42 @@ export const ProfessionalCertification = builder.objectRef<Raw>('ProfessionalCer
 export const ProfessionalEducation = builder.objectRef<Raw>('ProfessionalEducation').implement({
   description: 'A course of study on a profile.',
   fields: (t) => ({
-    school: t.field({ type: ProfessionalSchool, nullable: true, description: 'Where the person studied.', resolve: (e) => obj(e.school) }),
-    degreeName: t.string({ nullable: true, description: 'Degree, e.g. "Bachelor of Science - BS".', resolve: (e) => text(e.degree_name) }),
-    fieldOfStudy: t.string({ nullable: true, description: 'Field of study, e.g. "Computer Science".', resolve: (e) => text(e.field_of_study) }),
-    grade: t.string({ nullable: true, description: 'Grade as the person wrote it; often null.', resolve: (e) => text(e.grade) }),
-    description: t.string({ nullable: true, description: 'Activities and notes; often null.', resolve: (e) => text(e.description) }),
-    period: t.field({ type: Period, nullable: true, description: 'When the study began and ended (upstream `date`).', resolve: (e) => obj(e.date) }),
+    school: t.field({ type: ProfessionalSchool, description: 'Where the person studied.', resolve: (e) => obj(e.school) }),
+    degreeName: t.string({ description: 'Degree, e.g. "Bachelor of Science - BS".', resolve: (e) => text(e.degree_name) }),
+    fieldOfStudy: t.string({ description: 'Field of study, e.g. "Computer Science".', resolve: (e) => text(e.field_of_study) }),
+    grade: t.string({ description: 'Grade as the person wrote it; often null.', resolve: (e) => text(e.grade) }),
+    description: t.string({ description: 'Activities and notes; often null.', resolve: (e) => text(e.description) }),
+    period: t.field({ type: Period, description: 'When the study began and ended (upstream `date`).', resolve: (e) => obj(e.date) }),
   }),
 });
 
 export const ProfessionalPosition = builder.objectRef<Raw>('ProfessionalPosition').implement({
   description: 'One role held at a company. Everything but the period is often null on real profiles.',
   fields: (t) => ({
-    title: t.string({ nullable: true, description: 'Job title, e.g. "Engineering Manager".', resolve: (p) => text(p.title) }),
-    companyName: t.string({ nullable: true, description: 'Company name as written on the role (upstream `company`).', resolve: (p) => text(p.company) }),
+    title: t.string({ description: 'Job title, e.g. "Engineering Manager".', resolve: (p) => text(p.title) }),
+    companyName: t.string({ description: 'Company name as written on the role (upstream `company`).', resolve: (p) => text(p.company) }),
     employmentType: t.string({
-      nullable: true,
       description: 'Employment type as display text, e.g. "Full-time", "Contract"; null when not given.',
       resolve: (p) => text(p.employment_type),
     }),
-    location: t.string({ nullable: true, description: 'Where the role is based, free text; null when not given.', resolve: (p) => text(p.location) }),
-    description: t.string({ nullable: true, description: 'What the person did in the role; null when not given.', resolve: (p) => text(p.description) }),
-    period: t.field({ type: Period, nullable: true, description: 'When the role began and ended (upstream `date`).', resolve: (p) => obj(p.date) }),
+    location: t.string({ description: 'Where the role is based, free text; null when not given.', resolve: (p) => text(p.location) }),
+    description: t.string({ description: 'What the person did in the role; null when not given.', resolve: (p) => text(p.description) }),
+    period: t.field({ type: Period, description: 'When the role began and ended (upstream `date`).', resolve: (p) => obj(p.date) }),
   }),
 });
 
 export const ProfessionalPositionGroup = builder.objectRef<Raw>('ProfessionalPositionGroup').implement({
   description: 'The time a person spent at one company, with each role held there (upstream `position_groups`), most recent first.',
   fields: (t) => ({
-    company: t.field({ type: ProfessionalCompany, nullable: true, description: 'The employer.', resolve: (g) => obj(g.company) }),
+    company: t.field({ type: ProfessionalCompany, description: 'The employer.', resolve: (g) => obj(g.company) }),
     period: t.field({
       type: Period,
-      nullable: true,
       description: "From the first role's start to the last role's end at this company (upstream `date`).",
       resolve: (g) => obj(g.date),
     }),
     positions: t.field({
       type: [ProfessionalPosition],
+      nullable: false,
       description: 'The roles held at this company, most recent first (upstream `profile_positions`). Empty when none are listed.',
       resolve: (g) => objects(g.profile_positions),
     }),
@@ -131,24 +122,28 @@ const PublicationAuthor = builder.objectRef<Raw>('PublicationAuthor').implement(
   description: 'An author of a publication. A co-author with a profile has first and last names and a headline; others may have only `name`.',
   fields: (t) => ({
     name: t.string({
-      nullable: true,
       description: 'Full name as written on the publication; often null for authors with a profile.',
       resolve: (a) => text(a.name),
     }),
-    firstName: t.string({ nullable: true, description: 'First name.', resolve: (a) => text(a.first_name) }),
-    lastName: t.string({ nullable: true, description: 'Last name.', resolve: (a) => text(a.last_name) }),
-    headline: t.string({ nullable: true, description: "The author's profile headline.", resolve: (a) => text(a.headline) }),
-    type: t.string({ nullable: true, description: 'Kind of author entry as the upstream names it (e.g. "profile").', resolve: (a) => text(a.type) }),
+    firstName: t.string({ description: 'First name.', resolve: (a) => text(a.first_name) }),
+    lastName: t.string({ description: 'Last name.', resolve: (a) => text(a.last_name) }),
+    headline: t.string({ description: "The author's profile headline.", resolve: (a) => text(a.headline) }),
+    type: t.string({ description: 'Kind of author entry as the upstream names it (e.g. "profile").', resolve: (a) => text(a.type) }),
   }),
 });
 
 export const ProfessionalPublication = builder.objectRef<Raw>('ProfessionalPublication').implement({
   description: 'A publication (article, paper, book) listed on a profile.',
   fields: (t) => ({
-    name: t.string({ nullable: true, description: 'Title of the publication.', resolve: (p) => text(p.name) }),
-    publisher: t.string({ nullable: true, description: 'Publisher or venue.', resolve: (p) => text(p.publisher) }),
-    url: t.field({ type: 'URL', nullable: true, description: 'Link to the publication.', resolve: (p) => url(p.url) }),
-    date: t.field({ type: PartialDate, nullable: true, description: 'Publication date, as precise as given.', resolve: (p) => obj(p.date) }),
-    authors: t.field({ type: [PublicationAuthor], description: 'Its authors, in order. Empty when not listed.', resolve: (p) => objects(p.authors) }),
+    name: t.string({ description: 'Title of the publication.', resolve: (p) => text(p.name) }),
+    publisher: t.string({ description: 'Publisher or venue.', resolve: (p) => text(p.publisher) }),
+    url: t.field({ type: 'URL', description: 'Link to the publication.', resolve: (p) => url(p.url) }),
+    date: t.field({ type: PartialDate, description: 'Publication date, as precise as given.', resolve: (p) => obj(p.date) }),
+    authors: t.field({
+      type: [PublicationAuthor],
+      nullable: false,
+      description: 'Its authors, in order. Empty when not listed.',
+      resolve: (p) => objects(p.authors),
+    }),
   }),
 });

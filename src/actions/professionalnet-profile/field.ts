@@ -6,7 +6,6 @@ import { ProfessionalProfile } from './types.js';
 builder.queryField(professionalnetProfileAction.rootField, (t) =>
   t.field({
     type: ProfessionalProfile,
-    nullable: true,
     description:
       "A person's profile on the professional network (upstream action get_professionalnet_profile): headline, location, career, education, certifications, publications, skills. The upstream payload is large; select only the fields you show. One upstream call per distinct handle per operation.",
     args: {

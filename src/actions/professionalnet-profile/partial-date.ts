@@ -36,11 +36,10 @@ export const PartialDate = builder.objectRef<Raw>('PartialDate').implement({
   description:
     'A date that may be known only to the year or the month, as profiles give them (e.g. a job that started "April 2019"). Use `iso` for display or sorting.',
   fields: (t) => ({
-    year: t.int({ nullable: true, description: 'Year, e.g. 2019; null when not given.', resolve: (d) => dateParts(d).year }),
-    month: t.int({ nullable: true, description: 'Month 1 (January) to 12 (December); null when only the year is known.', resolve: (d) => dateParts(d).month }),
-    day: t.int({ nullable: true, description: 'Day of the month 1 to 31; null when not given.', resolve: (d) => dateParts(d).day }),
+    year: t.int({ description: 'Year, e.g. 2019; null when not given.', resolve: (d) => dateParts(d).year }),
+    month: t.int({ description: 'Month 1 (January) to 12 (December); null when only the year is known.', resolve: (d) => dateParts(d).month }),
+    day: t.int({ description: 'Day of the month 1 to 31; null when not given.', resolve: (d) => dateParts(d).day }),
     iso: t.string({
-      nullable: true,
       description:
         'The date as an ISO 8601 partial date, as precise as its parts: "2019", "2019-04" or "2019-04-12". Null when the year is unknown (an open end of a period).',
       resolve: isoPartialDate,
@@ -61,17 +60,16 @@ export const Period = builder.objectRef<Raw>('Period').implement({
   fields: (t) => ({
     start: t.field({
       type: PartialDate,
-      nullable: true,
       description: 'When the period began; null when not given (an empty date group is null, not a date of nulls).',
       resolve: (p) => givenDate(p.start),
     }),
     end: t.field({
       type: PartialDate,
-      nullable: true,
       description: 'When the period ended; null, or a date without a year, when it has not ended.',
       resolve: (p) => givenDate(p.end),
     }),
     isOngoing: t.boolean({
+      nullable: false,
       description: 'True when the period has a start year but no end year: a current job, a study in progress, a certification without expiry.',
       resolve: (p) => {
         const start = obj(p.start);

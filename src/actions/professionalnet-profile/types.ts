@@ -6,10 +6,9 @@ import type { ProfessionalProfileSource } from './load.js';
 const ProfessionalLocale = builder.objectRef<Raw>('ProfessionalLocale').implement({
   description: 'A language and country pair, such as the language a profile is written in.',
   fields: (t) => ({
-    language: t.string({ nullable: true, description: 'ISO 639-1 language code, e.g. "en".', resolve: (l) => text(l.language) }),
-    country: t.string({ nullable: true, description: 'ISO 3166-1 alpha-2 country code, e.g. "US".', resolve: (l) => text(l.country) }),
+    language: t.string({ description: 'ISO 639-1 language code, e.g. "en".', resolve: (l) => text(l.language) }),
+    country: t.string({ description: 'ISO 3166-1 alpha-2 country code, e.g. "US".', resolve: (l) => text(l.country) }),
     tag: t.string({
-      nullable: true,
       description: 'The locale as a BCP 47 language tag, e.g. "en-US" ("en" without a country); null without a language. Usable with Intl APIs.',
       resolve: (l) => {
         const language = text(l.language)?.trim();
@@ -24,9 +23,8 @@ const ProfessionalLocale = builder.objectRef<Raw>('ProfessionalLocale').implemen
 const ProfessionalLanguage = builder.objectRef<Raw>('ProfessionalLanguage').implement({
   description: 'A language the person lists, with how well they speak it.',
   fields: (t) => ({
-    name: t.string({ nullable: true, description: 'Language name as written, e.g. "Spanish".', resolve: (l) => text(l.name) }),
+    name: t.string({ description: 'Language name as written, e.g. "Spanish".', resolve: (l) => text(l.name) }),
     proficiency: t.string({
-      nullable: true,
       description: 'Proficiency as the upstream codes it, e.g. "NATIVE_OR_BILINGUAL", "PROFESSIONAL_WORKING", "ELEMENTARY"; null when not given.',
       resolve: (l) => text(l.proficiency),
     }),
@@ -38,17 +36,18 @@ const ProfessionalLanguages = builder.objectRef<Raw>('ProfessionalLanguages').im
   fields: (t) => ({
     primaryLocale: t.field({
       type: ProfessionalLocale,
-      nullable: true,
       description: 'The locale the profile is written in.',
       resolve: (l) => obj(l.primary_locale),
     }),
     supportedLocales: t.field({
       type: [ProfessionalLocale],
+      nullable: false,
       description: 'Locales the profile is available in. Empty when not given.',
       resolve: (l) => objects(l.supported_locales),
     }),
     profileLanguages: t.field({
       type: [ProfessionalLanguage],
+      nullable: false,
       description: 'Languages the person speaks, with proficiency. Empty when none are listed.',
       resolve: (l) => objects(l.profile_languages),
     }),
@@ -59,18 +58,16 @@ const ProfessionalLocation = builder.objectRef<Raw>('ProfessionalLocation').impl
   description: 'Where a person is based. City and state are often null; `label` is the best single line to show.',
   fields: (t) => ({
     label: t.string({
-      nullable: true,
       description: 'The location as the profile shows it, e.g. "San Francisco, California, United States" (upstream `default`).',
       resolve: (l) => text(l.default),
     }),
     shortLabel: t.string({
-      nullable: true,
       description: 'A shorter form for tight layouts, e.g. "San Francisco, California" (upstream `short`).',
       resolve: (l) => text(l.short),
     }),
-    city: t.string({ nullable: true, description: 'City; null when the person gave only a region or country.', resolve: (l) => text(l.city) }),
-    state: t.string({ nullable: true, description: 'State, province or region; null when not given.', resolve: (l) => text(l.state) }),
-    country: t.string({ nullable: true, description: 'Country name, e.g. "United States".', resolve: (l) => text(l.country) }),
+    city: t.string({ description: 'City; null when the person gave only a region or country.', resolve: (l) => text(l.city) }),
+    state: t.string({ description: 'State, province or region; null when not given.', resolve: (l) => text(l.state) }),
+    country: t.string({ description: 'Country name, e.g. "United States".', resolve: (l) => text(l.country) }),
   }),
 });
 
@@ -79,27 +76,23 @@ const ProfessionalNetworkInfo = builder.objectRef<Raw>('ProfessionalNetworkInfo'
   fields: (t) => ({
     connectionCount: t.field({
       type: 'SafeInt',
-      nullable: true,
       description: 'Number of connections (the site shows "500+" above 500; this is the exact count the upstream gives).',
       resolve: (n) => safeInt(n.connections_count),
     }),
     connectionsCount: t.field({
       deprecationReason: 'Use `connectionCount`: counts are named <thing>Count across the schema.',
       type: 'SafeInt',
-      nullable: true,
       description: 'Number of connections (the site shows "500+" above 500; this is the exact count the upstream gives).',
       resolve: (n) => safeInt(n.connections_count),
     }),
-    followerCount: t.field({ type: 'SafeInt', nullable: true, description: 'Number of followers.', resolve: (n) => safeInt(n.followers_count) }),
+    followerCount: t.field({ type: 'SafeInt', description: 'Number of followers.', resolve: (n) => safeInt(n.followers_count) }),
     followersCount: t.field({
       deprecationReason: 'Use `followerCount`, as on every other profile.',
       type: 'SafeInt',
-      nullable: true,
       description: 'Number of followers.',
       resolve: (n) => safeInt(n.followers_count),
     }),
     isFollowable: t.boolean({
-      nullable: true,
       description: 'Whether others can follow the person (upstream `followable`).',
       resolve: (n) => bool(n.followable),
     }),
@@ -120,145 +113,146 @@ const UNKNOWN_SHAPE = 'Its element shape is not documented yet, so elements come
 export const ProfessionalProfile = builder.objectRef<ProfessionalProfileSource>('ProfessionalProfile').implement({
   description: "A person's profile on the professional network. The upstream payload is tens of kilobytes; select only what you show.",
   fields: (t) => ({
-    handle: t.string({ description: 'The handle looked up, lower-case (the part after /in/ in the profile URL).', resolve: (p) => p.handle }),
-    profileId: t.id({ nullable: true, description: "The network's identifier of the profile (upstream `profile_id`).", resolve: (p) => id(p.raw.profile_id) }),
+    handle: t.string({ nullable: false, description: 'The handle looked up, lower-case (the part after /in/ in the profile URL).', resolve: (p) => p.handle }),
+    profileId: t.id({ description: "The network's identifier of the profile (upstream `profile_id`).", resolve: (p) => id(p.raw.profile_id) }),
     entityUrn: t.string({
-      nullable: true,
       description: 'The profile\'s entity URN, e.g. "urn:li:fsd_profile:ACoAA…".',
       resolve: (p) => text(p.raw.entity_urn),
     }),
     objectUrn: t.id({
-      nullable: true,
       description: "The profile's numeric object URN, as a string (the upstream sends a number that can exceed 2^31).",
       resolve: (p) => id(p.raw.object_urn),
     }),
-    firstName: t.string({ nullable: true, description: 'First name.', resolve: (p) => text(p.raw.first_name) }),
-    lastName: t.string({ nullable: true, description: 'Last name.', resolve: (p) => text(p.raw.last_name) }),
+    firstName: t.string({ description: 'First name.', resolve: (p) => text(p.raw.first_name) }),
+    lastName: t.string({ description: 'Last name.', resolve: (p) => text(p.raw.last_name) }),
     fullName: t.string({
-      nullable: true,
       description: 'First and last name joined with a space; null when both are missing.',
       resolve: (p) => [text(p.raw.first_name)?.trim(), text(p.raw.last_name)?.trim()].filter(Boolean).join(' ') || null,
     }),
     headline: t.string({
-      nullable: true,
       description: 'The one-line headline under the name, e.g. "Engineering Manager at Northwind" (upstream `sub_title`).',
       resolve: (p) => text(p.raw.sub_title),
     }),
-    summary: t.string({ nullable: true, description: 'The "About" text, multi-line.', resolve: (p) => text(p.raw.summary) }),
-    industry: t.string({ nullable: true, description: 'Industry the person gives, e.g. "Software Development".', resolve: (p) => text(p.raw.industry) }),
+    summary: t.string({ description: 'The "About" text, multi-line.', resolve: (p) => text(p.raw.summary) }),
+    industry: t.string({ description: 'Industry the person gives, e.g. "Software Development".', resolve: (p) => text(p.raw.industry) }),
     profileType: t.string({
-      nullable: true,
       description: 'Kind of profile as the upstream names it, e.g. "personal".',
       resolve: (p) => text(p.raw.profile_type),
     }),
     avatarUrl: t.field({
       type: 'URL',
-      nullable: true,
       description: 'Profile photo URL (upstream `profile_picture`); such links expire after some weeks.',
       resolve: (p) => url(p.raw.profile_picture),
     }),
     pictureUrl: t.field({
       deprecationReason: 'Use `avatarUrl`: the picture of a person or account is `avatarUrl` across the schema.',
       type: 'URL',
-      nullable: true,
       description: 'Profile photo URL (upstream `profile_picture`); such links expire after some weeks.',
       resolve: (p) => url(p.raw.profile_picture),
     }),
     backgroundImageUrl: t.field({
       type: 'URL',
-      nullable: true,
       description: 'Banner image URL (upstream `background_image`).',
       resolve: (p) => url(p.raw.background_image),
     }),
     isInfluencer: t.boolean({
-      nullable: true,
       description: 'Whether the network marks the person as an influencer (upstream `influencer`).',
       resolve: (p) => bool(p.raw.influencer),
     }),
     isOpenToWork: t.boolean({
-      nullable: true,
       description: 'Whether the person shows they are open to work (upstream `open_to_work`).',
       resolve: (p) => bool(p.raw.open_to_work),
     }),
     isPremium: t.boolean({
-      nullable: true,
       description: 'Whether the person has a premium subscription (upstream `premium`).',
       resolve: (p) => bool(p.raw.premium),
     }),
-    location: t.field({ type: ProfessionalLocation, nullable: true, description: 'Where the person is based.', resolve: (p) => obj(p.raw.location) }),
+    location: t.field({ type: ProfessionalLocation, description: 'Where the person is based.', resolve: (p) => obj(p.raw.location) }),
     languages: t.field({
       type: ProfessionalLanguages,
-      nullable: true,
       description: "The profile's locales and the languages the person speaks.",
       resolve: (p) => obj(p.raw.languages),
     }),
     network: t.field({
       type: ProfessionalNetworkInfo,
-      nullable: true,
       description: 'Connection and follower counts (upstream `network_info`).',
       resolve: (p) => obj(p.raw.network_info),
     }),
-    skills: t.stringList({ description: 'Skills the person lists, in profile order. Empty when none.', resolve: (p) => strings(p.raw.skills) }),
+    skills: t.stringList({
+      nullable: false,
+      description: 'Skills the person lists, in profile order. Empty when none.',
+      resolve: (p) => strings(p.raw.skills),
+    }),
     positionGroups: t.field({
       type: [ProfessionalPositionGroup],
+      nullable: false,
       description: 'Work experience, one entry per company with its roles, most recent first. Empty when none.',
       resolve: (p) => objects(p.raw.position_groups),
     }),
     education: t.field({
       type: [ProfessionalEducation],
+      nullable: false,
       description: 'Education, most recent first. Empty when none.',
       resolve: (p) => objects(p.raw.education),
     }),
     certifications: t.field({
       type: [ProfessionalCertification],
+      nullable: false,
       description: 'Licences and certifications. Empty when none.',
       resolve: (p) => objects(p.raw.certifications),
     }),
-    publications: t.field({ type: [ProfessionalPublication], description: 'Publications. Empty when none.', resolve: (p) => objects(p.raw.publications) }),
-    awards: t.field({ type: ['JSON'], description: `Honours and awards. ${UNKNOWN_SHAPE}`, resolve: (p) => jsonList(p.raw.awards) }),
-    courses: t.field({ type: ['JSON'], description: `Courses taken. ${UNKNOWN_SHAPE}`, resolve: (p) => jsonList(p.raw.courses) }),
+    publications: t.field({
+      type: [ProfessionalPublication],
+      nullable: false,
+      description: 'Publications. Empty when none.',
+      resolve: (p) => objects(p.raw.publications),
+    }),
+    awards: t.field({ type: ['JSON'], nullable: false, description: `Honours and awards. ${UNKNOWN_SHAPE}`, resolve: (p) => jsonList(p.raw.awards) }),
+    courses: t.field({ type: ['JSON'], nullable: false, description: `Courses taken. ${UNKNOWN_SHAPE}`, resolve: (p) => jsonList(p.raw.courses) }),
     organizations: t.field({
       type: ['JSON'],
+      nullable: false,
       description: `Organisations the person belongs to. ${UNKNOWN_SHAPE}`,
       resolve: (p) => jsonList(p.raw.organizations),
     }),
-    patents: t.field({ type: ['JSON'], description: `Patents. ${UNKNOWN_SHAPE}`, resolve: (p) => jsonList(p.raw.patents) }),
-    projects: t.field({ type: ['JSON'], description: `Projects. ${UNKNOWN_SHAPE}`, resolve: (p) => jsonList(p.raw.projects) }),
+    patents: t.field({ type: ['JSON'], nullable: false, description: `Patents. ${UNKNOWN_SHAPE}`, resolve: (p) => jsonList(p.raw.patents) }),
+    projects: t.field({ type: ['JSON'], nullable: false, description: `Projects. ${UNKNOWN_SHAPE}`, resolve: (p) => jsonList(p.raw.projects) }),
     relatedProfiles: t.field({
       type: ['JSON'],
+      nullable: false,
       description: `Related ("people also viewed") profiles (upstream \`related_profiles\`). ${UNKNOWN_SHAPE}`,
       resolve: (p) => jsonList(p.raw.related_profiles),
     }),
     testScores: t.field({
       type: ['JSON'],
+      nullable: false,
       description: `Test scores (upstream \`test_scores\`). ${UNKNOWN_SHAPE}`,
       resolve: (p) => jsonList(p.raw.test_scores),
     }),
     treasuryMedia: t.field({
       type: ['JSON'],
+      nullable: false,
       description: `Media attached to the profile (upstream \`treasury_media\`). ${UNKNOWN_SHAPE}`,
       resolve: (p) => jsonList(p.raw.treasury_media),
     }),
     volunteerExperiences: t.field({
       type: ['JSON'],
+      nullable: false,
       description: `Volunteer experience (upstream \`volunteer_experiences\`). ${UNKNOWN_SHAPE}`,
       resolve: (p) => jsonList(p.raw.volunteer_experiences),
     }),
     birthDate: t.field({
       type: 'JSON',
-      nullable: true,
       description: 'Birth date as the upstream sent it (shape not documented yet; usually null).',
       resolve: (p) => jsonValue(p.raw.birth_date),
     }),
     contactInfo: t.field({
       type: 'JSON',
-      nullable: true,
       description: 'Contact details as the upstream sent them (shape not documented yet; usually null).',
       resolve: (p) => jsonValue(p.raw.contact_info),
     }),
     verificationsInfo: t.field({
       type: 'JSON',
-      nullable: true,
       description: 'Identity verifications as the upstream sent them (shape not documented yet; usually null).',
       resolve: (p) => jsonValue(p.raw.verifications_info),
     }),

@@ -8,7 +8,6 @@ export const MAX_NEWS_QUERY_LENGTH = 500;
 builder.queryField(searchNewsAction.rootField, (t) =>
   t.field({
     type: NewsSearch,
-    nullable: true,
     description:
       'News articles from a web search engine matching a query within a time window (upstream action get_search_news): the first page of results with links to the next pages. One upstream call per distinct query and window per operation.',
     args: {

@@ -35,38 +35,34 @@ export function otherPages(value: unknown): NewsPageLink[] {
 const NewsPageLinkRef = builder.objectRef<NewsPageLink>('NewsPageLink').implement({
   description: 'A link to one further page of the same news search.',
   fields: (t) => ({
-    page: t.int({ description: 'Page number, from 2 upwards.', resolve: (p) => p.page }),
-    url: t.field({ type: 'URL', description: 'Address of that results page on the search engine.', resolve: (p) => p.url }),
+    page: t.int({ nullable: false, description: 'Page number, from 2 upwards.', resolve: (p) => p.page }),
+    url: t.field({ type: 'URL', nullable: false, description: 'Address of that results page on the search engine.', resolve: (p) => p.url }),
   }),
 });
 
 export const NewsArticle = builder.objectRef<Raw>('NewsArticle').implement({
   description: 'One news article in the results (upstream `organic_results[]`).',
   fields: (t) => ({
-    position: t.int({ nullable: true, description: 'Rank of the article in the results, starting at 1.', resolve: (a) => int(a.position) }),
-    title: t.string({ nullable: true, description: 'Headline of the article.', resolve: (a) => text(a.title) }),
+    position: t.int({ description: 'Rank of the article in the results, starting at 1.', resolve: (a) => int(a.position) }),
+    title: t.string({ description: 'Headline of the article.', resolve: (a) => text(a.title) }),
     link: t.field({
       type: 'URL',
-      nullable: true,
       description: "Address of the article on the publisher's site. Null when the upstream value is not an http(s) URL.",
       resolve: (a) => url(a.link),
     }),
-    snippet: t.string({ nullable: true, description: 'A short excerpt or summary shown under the headline.', resolve: (a) => text(a.snippet) }),
-    source: t.string({ nullable: true, description: 'Name of the publisher, e.g. "Reuters".', resolve: (a) => text(a.source) }),
+    snippet: t.string({ description: 'A short excerpt or summary shown under the headline.', resolve: (a) => text(a.snippet) }),
+    source: t.string({ description: 'Name of the publisher, e.g. "Reuters".', resolve: (a) => text(a.source) }),
     date: t.string({
-      nullable: true,
       description:
         'When the article was published, as relative display text from the time of the search (e.g. "3 hours ago", "2 days ago"). Not a timestamp: show it as is.',
       resolve: (a) => text(a.date),
     }),
     favicon: t.string({
-      nullable: true,
       description:
         "The publisher's icon as a data URI (`data:image/...;base64,...`), usable directly as an <img> src. Large (several kilobytes per article): select it only when you display it.",
       resolve: (a) => text(a.favicon),
     }),
     thumbnail: t.string({
-      nullable: true,
       description:
         'A small picture for the article as a data URI (`data:image/...;base64,...`), usable directly as an <img> src. Large (several kilobytes per article): select it only when you display it.',
       resolve: (a) => text(a.thumbnail),
@@ -77,22 +73,21 @@ export const NewsArticle = builder.objectRef<Raw>('NewsArticle').implement({
 const NewsPagination = builder.objectRef<Raw>('NewsPagination').implement({
   description: 'Where these results sit among the pages of the search, and links to the other pages.',
   fields: (t) => ({
-    current: t.int({ nullable: true, description: 'Number of the page these results are, usually 1.', resolve: (p) => int(p.current) }),
+    current: t.int({ description: 'Number of the page these results are, usually 1.', resolve: (p) => int(p.current) }),
     next: t.field({
       type: 'URL',
-      nullable: true,
       description: 'Address of the next results page on the search engine; null on the last page.',
       resolve: (p) => url(p.next),
     }),
-    hasNextPage: t.boolean({ description: 'Whether there is a next results page (`next` is present).', resolve: (p) => url(p.next) !== null }),
+    hasNextPage: t.boolean({ nullable: false, description: 'Whether there is a next results page (`next` is present).', resolve: (p) => url(p.next) !== null }),
     otherPages: t.field({
       type: [NewsPageLinkRef],
+      nullable: false,
       description: 'Links to the other results pages (usually pages 2 to 10), in page-number order. Empty when there are none.',
       resolve: (p) => otherPages(p.other_pages),
     }),
     otherPagesByNumber: t.field({
       type: 'JSON',
-      nullable: true,
       description:
         'The upstream `other_pages` object exactly as sent: page number as a string key, URL as value, e.g. {"2": "https://..."}. Prefer `otherPages`.',
       resolve: (p) => obj(p.other_pages),
@@ -104,23 +99,19 @@ const NewsSearchInformation = builder.objectRef<Raw>('NewsSearchInformation').im
   description: 'Facts the search engine reported about the search.',
   fields: (t) => ({
     detectedLocation: t.string({
-      nullable: true,
       description: 'Location the search engine assumed for the searcher, e.g. "United States".',
       resolve: (i) => text(i.detected_location),
     }),
     queryDisplayed: t.string({
-      nullable: true,
       description: 'The query as the search engine displayed it (it may correct or rewrite the query sent).',
       resolve: (i) => text(i.query_displayed),
     }),
     timeTakenDisplayed: t.float({
-      nullable: true,
       description: 'Seconds the search took, as the search engine displayed it (e.g. 0.38).',
       resolve: (i) => float(i.time_taken_displayed),
     }),
     totalResults: t.field({
       type: 'SafeInt',
-      nullable: true,
       description: "The search engine's estimate of all matching results, across all pages; can exceed 2^31.",
       resolve: (i) => safeInt(i.total_results),
     }),
@@ -130,41 +121,35 @@ const NewsSearchInformation = builder.objectRef<Raw>('NewsSearchInformation').im
 const NewsSearchParameters = builder.objectRef<Raw>('NewsSearchParameters').implement({
   description: 'The parameters the upstream used for the search on the search engine.',
   fields: (t) => ({
-    query: t.string({ nullable: true, description: 'The search terms sent to the search engine.', resolve: (p) => text(p.q) }),
+    query: t.string({ description: 'The search terms sent to the search engine.', resolve: (p) => text(p.q) }),
     q: t.string({
       deprecationReason: 'Use `query`, the name every other search uses.',
-      nullable: true,
       description: 'The search terms sent to the search engine.',
       resolve: (p) => text(p.q),
     }),
-    engine: t.string({ nullable: true, description: 'Name of the search engine mode the upstream used.', resolve: (p) => text(p.engine) }),
-    device: t.string({ nullable: true, description: 'Device type the search was made as, e.g. "desktop".', resolve: (p) => text(p.device) }),
+    engine: t.string({ description: 'Name of the search engine mode the upstream used.', resolve: (p) => text(p.engine) }),
+    device: t.string({ description: 'Device type the search was made as, e.g. "desktop".', resolve: (p) => text(p.device) }),
     countryCode: t.string({
-      nullable: true,
       description: 'Country the results were localised for, as a two-letter code (upstream `gl`), e.g. "us".',
       resolve: (p) => text(p.gl),
     }),
     gl: t.string({
       deprecationReason: 'Use `countryCode`, the name every other type uses for upstream `gl`.',
-      nullable: true,
       description: 'Country the results were localised for, as a two-letter code (upstream `gl`), e.g. "us".',
       resolve: (p) => text(p.gl),
     }),
     languageCode: t.string({
-      nullable: true,
       description: 'Interface language of the results, as a language code (upstream `hl`), e.g. "en".',
       resolve: (p) => text(p.hl),
     }),
     hl: t.string({
       deprecationReason: 'Use `languageCode`, the name every other type uses for upstream `hl`.',
-      nullable: true,
       description: 'Interface language of the results, as a language code (upstream `hl`), e.g. "en".',
       resolve: (p) => text(p.hl),
     }),
-    location: t.string({ nullable: true, description: 'Location requested for the search.', resolve: (p) => text(p.location) }),
-    locationUsed: t.string({ nullable: true, description: 'Location the search engine actually used.', resolve: (p) => text(p.location_used) }),
+    location: t.string({ description: 'Location requested for the search.', resolve: (p) => text(p.location) }),
+    locationUsed: t.string({ description: 'Location the search engine actually used.', resolve: (p) => text(p.location_used) }),
     searchDomain: t.string({
-      nullable: true,
       description: 'Domain of the search engine that was queried (upstream `search_domain`, or the brand-named domain key), e.g. "www.search.example".',
       resolve: (p) => text(p.search_domain) ?? text(p.google_domain),
     }),
@@ -174,28 +159,30 @@ const NewsSearchParameters = builder.objectRef<Raw>('NewsSearchParameters').impl
 export const NewsSearch = builder.objectRef<NewsSearchSource>('NewsSearch').implement({
   description: 'The first page of a news search: the articles found, links to further pages, and what the search engine reported.',
   fields: (t) => ({
-    query: t.string({ description: 'The search terms as the gateway sent them: trimmed, runs of whitespace collapsed to one space.', resolve: (s) => s.query }),
-    dateRange: t.field({ type: NewsDateRange, description: 'The time window searched.', resolve: (s) => s.dateRange }),
+    query: t.string({
+      nullable: false,
+      description: 'The search terms as the gateway sent them: trimmed, runs of whitespace collapsed to one space.',
+      resolve: (s) => s.query,
+    }),
+    dateRange: t.field({ type: NewsDateRange, nullable: false, description: 'The time window searched.', resolve: (s) => s.dateRange }),
     organicResults: t.field({
       type: [NewsArticle],
+      nullable: false,
       description: 'The articles found, in rank order (upstream `organic_results`). Empty when nothing matched.',
       resolve: (s) => objects(s.raw.organic_results),
     }),
     pagination: t.field({
       type: NewsPagination,
-      nullable: true,
       description: 'Page position and links to the other results pages.',
       resolve: (s) => obj(s.raw.pagination),
     }),
     searchInformation: t.field({
       type: NewsSearchInformation,
-      nullable: true,
       description: 'Facts the search engine reported about the search.',
       resolve: (s) => obj(s.raw.search_information),
     }),
     searchParameters: t.field({
       type: NewsSearchParameters,
-      nullable: true,
       description: 'The parameters used for the search.',
       resolve: (s) => obj(s.raw.search_parameters),
     }),

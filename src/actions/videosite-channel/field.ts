@@ -6,7 +6,6 @@ import { VideositeChannel } from './types.js';
 builder.queryField(videositeChannelAction.rootField, (t) =>
   t.field({
     type: VideositeChannel,
-    nullable: true,
     description:
       'A channel of the video-sharing site by its URL (upstream action get_videosite_channel). The URL is looked up in its canonical form (see `url`), so every way of writing one channel is one upstream call per operation, shared with the `details` links of search results.',
     args: {

@@ -14,24 +14,24 @@ export const VideositeChannel = builder.objectRef<ChannelSource>('VideositeChann
   fields: (t) => ({
     requestedUrl: t.field({
       type: 'URL',
+      nullable: false,
       description: 'The channel URL this lookup was made for, as normalised by the gateway.',
       resolve: (c) => c.requestedUrl,
     }),
     channel: t.field({
       type: VideositeChannelProfile,
-      nullable: true,
       description: 'Identity and headline figures of the channel.',
       resolve: (c) => obj(c.raw.channel),
     }),
-    about: t.field({ type: VideositeChannelAbout, nullable: true, description: "The channel's About page.", resolve: (c) => obj(c.raw.about) }),
+    about: t.field({ type: VideositeChannelAbout, description: "The channel's About page.", resolve: (c) => obj(c.raw.about) }),
     highlightedVideo: t.field({
       type: VideositeHighlightedVideo,
-      nullable: true,
       description: 'The video featured at the top of the channel page; null when there is none.',
       resolve: (c) => obj(c.raw.highlighted_video),
     }),
     videosSections: t.field({
       type: [VideositeVideoSection],
+      nullable: false,
       description: `The first \`first\` shelves of videos on the channel page, in page order (default ${CHANNEL_LISTS.videosSections.default}); empty when there are none.`,
       args: { first: t.arg.int(listArgs(CHANNEL_LISTS.videosSections, 'shelves')) },
       extensions: listExtensions(CHANNEL_LISTS.videosSections),
@@ -39,19 +39,16 @@ export const VideositeChannel = builder.objectRef<ChannelSource>('VideositeChann
     }),
     searchMetadata: t.field({
       type: VideositeSearchMetadata,
-      nullable: true,
       description: 'How the upstream fetched the page (job id, status, URLs, timings).',
       resolve: (c) => obj(c.raw.search_metadata),
     }),
     searchParameters: t.field({
       type: VideositeChannelSearchParameters,
-      nullable: true,
       description: 'The parameters the upstream used for the lookup.',
       resolve: (c) => obj(c.raw.search_parameters),
     }),
     additionalFields: t.field({
       type: 'JSON',
-      nullable: true,
       description: ADDITIONAL_FIELDS_DESCRIPTION,
       resolve: (c) => unmodelledKeys(c.raw, CHANNEL_KEYS),
     }),

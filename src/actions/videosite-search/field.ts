@@ -6,7 +6,6 @@ import { VideositeSearch } from './types.js';
 builder.queryField(videositeSearchAction.rootField, (t) =>
   t.field({
     type: VideositeSearch,
-    nullable: true,
     description:
       'Video search on the video-sharing site (upstream action run_videosite_search): videos, shorts shelves and suggested searches. One upstream call per distinct query per operation.',
     args: {

@@ -15,7 +15,6 @@ export function channelUrl(value: unknown): string | null {
 builder.objectField(VideositeSearchChannel, 'details', (t) =>
   t.field({
     type: VideositeChannel,
-    nullable: true,
     description:
       "The whole channel (as `videositeChannel(url:)`), looked up by the canonical form of this channel's `link`: profile, About page, featured video and shelves. Channels repeated across results, or also asked at the root, are one lookup. Null, with no lookup, when the result has no channel link.",
     ...link(videositeChannelAction, (channel: Raw) => channelUrl(channel.link)),

@@ -16,44 +16,37 @@ export const VideositeSearchChannel = builder.objectRef<Raw>('VideositeSearchCha
   description: 'The channel that published a video in search results.',
   fields: (t) => ({
     channelId: t.id({
-      nullable: true,
       description:
         "The channel identifier (upstream `id`). Was `id`: this gateway keeps `id` for node ids, and a search result's channel is not a node (see `details` for the channel itself).",
       resolve: (c) => id(c.id),
     }),
-    title: t.string({ nullable: true, description: 'Channel name.', resolve: (c) => text(c.title) }),
+    title: t.string({ description: 'Channel name.', resolve: (c) => text(c.title) }),
     link: t.field({
       type: 'URL',
-      nullable: true,
       description: 'URL of the channel; pass it to `videositeChannel(url:)` for the whole channel.',
       resolve: (c) => webUrl(c.link),
     }),
     thumbnail: t.field({
       type: VideoThumbnail,
-      nullable: true,
       description: "The channel's profile image (the upstream sends a plain URL here).",
       resolve: (c) => thumbnailOf(c.thumbnail),
     }),
-    isVerified: t.boolean({ nullable: true, description: "Whether the channel carries the site's verified badge.", resolve: (c) => bool(c.is_verified) }),
+    isVerified: t.boolean({ description: "Whether the channel carries the site's verified badge.", resolve: (c) => bool(c.is_verified) }),
     handle: t.string({
-      nullable: true,
       description: 'The channel handle including the leading @, when the result gives it (entries of `channels`).',
       resolve: (c) => text(c.handle),
     }),
     description: t.string({
-      nullable: true,
       description: 'Snippet of the channel description, when the result gives it (entries of `channels`).',
       resolve: (c) => text(c.description),
     }),
     subscriberCount: t.field({
       type: 'SafeInt',
-      nullable: true,
       description: 'Number of subscribers (upstream `subscribers`), when the result gives it.',
       resolve: (c) => count(c.subscribers),
     }),
     videoCount: t.field({
       type: 'SafeInt',
-      nullable: true,
       description: 'Number of public videos (upstream `videos`), when the result gives it.',
       resolve: (c) => count(c.videos),
     }),
@@ -64,28 +57,28 @@ export const VideositeSearchVideo = builder.objectRef<Raw>('VideositeSearchVideo
   description: 'A video in video search results.',
   interfaces: [VideositeVideo],
   fields: (t) => ({
-    position: t.int({ nullable: true, description: 'Rank of the video in the results, from 1.', resolve: (v) => int(v.position) }),
-    description: t.string({ nullable: true, description: 'Snippet of the video description shown in the results.', resolve: (v) => text(v.description) }),
+    position: t.int({ description: 'Rank of the video in the results, from 1.', resolve: (v) => int(v.position) }),
+    description: t.string({ description: 'Snippet of the video description shown in the results.', resolve: (v) => text(v.description) }),
     length: t.string({
-      nullable: true,
       description: 'Length as display text: "m:ss", "mm:ss" or "h:mm:ss" (e.g. "54:47"); see `lengthSeconds`.',
       resolve: (v) => text(v.length),
     }),
     lengthSeconds: t.int({
-      nullable: true,
       description: 'Length in seconds, from `length`; null when `length` is missing or not a duration (e.g. a live stream).',
       resolve: (v) => parseDuration(v.length),
     }),
     publishedTime: t.string({
-      nullable: true,
       description: 'When the video was published, as relative display text (e.g. "2 months ago").',
       resolve: (v) => text(v.published_time),
     }),
-    badges: t.stringList({ description: 'Badges shown on the result (e.g. "4K", "New", "CC"); empty when there are none.', resolve: (v) => strings(v.badges) }),
-    channel: t.field({ type: VideositeSearchChannel, nullable: true, description: 'The channel that published the video.', resolve: (v) => obj(v.channel) }),
+    badges: t.stringList({
+      nullable: false,
+      description: 'Badges shown on the result (e.g. "4K", "New", "CC"); empty when there are none.',
+      resolve: (v) => strings(v.badges),
+    }),
+    channel: t.field({ type: VideositeSearchChannel, description: 'The channel that published the video.', resolve: (v) => obj(v.channel) }),
     thumbnail: t.field({
       type: VideoThumbnail,
-      nullable: true,
       description: 'Thumbnail images (the upstream sends a {static, rich} pair here).',
       resolve: (v) => thumbnailOf(v.thumbnail),
     }),
@@ -96,10 +89,9 @@ export const VideositeShort = builder.objectRef<Raw>('VideositeShort').implement
   description: 'A short (vertical, under a minute or so) video in a shorts shelf of search results.',
   interfaces: [VideositeVideo],
   fields: (t) => ({
-    position: t.int({ nullable: true, description: 'Position of the short in its shelf, from 1.', resolve: (s) => int(s.position) }),
+    position: t.int({ description: 'Position of the short in its shelf, from 1.', resolve: (s) => int(s.position) }),
     thumbnail: t.field({
       type: VideoThumbnail,
-      nullable: true,
       description: 'Thumbnail image (the upstream sends a plain URL here).',
       resolve: (s) => thumbnailOf(s.thumbnail),
     }),
@@ -109,10 +101,11 @@ export const VideositeShort = builder.objectRef<Raw>('VideositeShort').implement
 const VideositeShortsSection = builder.objectRef<Raw>('VideositeShortsSection').implement({
   description: 'A shelf of shorts shown among video search results.',
   fields: (t) => ({
-    title: t.string({ nullable: true, description: 'Title of the shelf (upstream `section_title`, e.g. "Shorts").', resolve: (s) => text(s.section_title) }),
-    position: t.int({ nullable: true, description: 'Where the shelf sits among the results (upstream `position`).', resolve: (s) => int(s.position) }),
+    title: t.string({ description: 'Title of the shelf (upstream `section_title`, e.g. "Shorts").', resolve: (s) => text(s.section_title) }),
+    position: t.int({ description: 'Where the shelf sits among the results (upstream `position`).', resolve: (s) => int(s.position) }),
     items: t.field({
       type: [VideositeShort],
+      nullable: false,
       description: `The first \`first\` shorts of the shelf in order (default ${SEARCH_LISTS.shortsItems.default}); empty when it shows none.`,
       args: { first: t.arg.int(listArgs(SEARCH_LISTS.shortsItems, 'shorts')) },
       extensions: listExtensions(SEARCH_LISTS.shortsItems),
@@ -126,7 +119,6 @@ const VideositeSearchInformation = builder.objectRef<Raw>('VideositeSearchInform
   fields: (t) => ({
     totalResults: t.field({
       type: 'SafeInt',
-      nullable: true,
       description: 'Number of results the site reports for the query (an estimate; may exceed 2^31).',
       resolve: (i) => count(i.total_results),
     }),
@@ -136,19 +128,24 @@ const VideositeSearchInformation = builder.objectRef<Raw>('VideositeSearchInform
 const VideositeSearchParameters = builder.objectRef<Raw>('VideositeSearchParameters').implement({
   description: 'The parameters the upstream used for a video search.',
   fields: (t) => ({
-    query: t.string({ nullable: true, description: 'The search terms the upstream ran (upstream `q`).', resolve: (p) => text(p.q) }),
-    engine: t.string({ nullable: true, description: 'The upstream engine that served the search.', resolve: (p) => text(p.engine) }),
-    countryCode: t.string({ nullable: true, description: 'Country the search ran for (upstream `gl`, e.g. "us").', resolve: (p) => text(p.gl) }),
-    languageCode: t.string({ nullable: true, description: 'Interface language of the search (upstream `hl`, e.g. "en").', resolve: (p) => text(p.hl) }),
+    query: t.string({ description: 'The search terms the upstream ran (upstream `q`).', resolve: (p) => text(p.q) }),
+    engine: t.string({ description: 'The upstream engine that served the search.', resolve: (p) => text(p.engine) }),
+    countryCode: t.string({ description: 'Country the search ran for (upstream `gl`, e.g. "us").', resolve: (p) => text(p.gl) }),
+    languageCode: t.string({ description: 'Interface language of the search (upstream `hl`, e.g. "en").', resolve: (p) => text(p.hl) }),
   }),
 });
 
 export const VideositeSearch = builder.objectRef<VideoSearchSource>('VideositeSearch').implement({
   description: 'Results of a video search on the video-sharing site (upstream action run_videosite_search).',
   fields: (t) => ({
-    query: t.string({ description: 'The search terms this lookup was made for, trimmed and with runs of white space collapsed.', resolve: (s) => s.query }),
+    query: t.string({
+      nullable: false,
+      description: 'The search terms this lookup was made for, trimmed and with runs of white space collapsed.',
+      resolve: (s) => s.query,
+    }),
     videos: t.field({
       type: [VideositeSearchVideo],
+      nullable: false,
       description: `The first \`first\` matching videos in rank order (default ${SEARCH_LISTS.videos.default}, at most ${SEARCH_LISTS.videos.max}); empty when there are none.`,
       args: { first: t.arg.int(listArgs(SEARCH_LISTS.videos, 'videos')) },
       extensions: listExtensions(SEARCH_LISTS.videos),
@@ -156,6 +153,7 @@ export const VideositeSearch = builder.objectRef<VideoSearchSource>('VideositeSe
     }),
     channels: t.field({
       type: [VideositeSearchChannel],
+      nullable: false,
       description: `The first \`first\` channels the results list on their own (upstream \`channels\`, sent for some queries; default ${SEARCH_LISTS.channels.default}); empty when there are none.`,
       args: { first: t.arg.int(listArgs(SEARCH_LISTS.channels, 'channels')) },
       extensions: listExtensions(SEARCH_LISTS.channels),
@@ -163,24 +161,27 @@ export const VideositeSearch = builder.objectRef<VideoSearchSource>('VideositeSe
     }),
     shorts: t.field({
       type: [VideositeShortsSection],
+      nullable: false,
       description: `The first \`first\` shelves of shorts shown among the results (default ${SEARCH_LISTS.shorts.default}); empty when there are none.`,
       args: { first: t.arg.int(listArgs(SEARCH_LISTS.shorts, 'shelves')) },
       extensions: listExtensions(SEARCH_LISTS.shorts),
       resolve: (s, args) => firstOf(objects(s.raw.shorts), args.first, SEARCH_LISTS.shorts),
     }),
-    suggestions: t.stringList({ description: 'Related searches the site suggests; empty when there are none.', resolve: (s) => strings(s.raw.suggestions) }),
+    suggestions: t.stringList({
+      nullable: false,
+      description: 'Related searches the site suggests; empty when there are none.',
+      resolve: (s) => strings(s.raw.suggestions),
+    }),
     searchInformation: t.field({
       type: VideositeSearchInformation,
-      nullable: true,
       description: 'Totals of the search.',
       resolve: (s) => obj(s.raw.search_information),
     }),
     searchParameters: t.field({
       type: VideositeSearchParameters,
-      nullable: true,
       description: 'The parameters the upstream used.',
       resolve: (s) => obj(s.raw.search_parameters),
     }),
-    additionalFields: t.field({ type: 'JSON', nullable: true, description: ADDITIONAL_FIELDS_DESCRIPTION, resolve: (s) => unmodelledKeys(s.raw, SEARCH_KEYS) }),
+    additionalFields: t.field({ type: 'JSON', description: ADDITIONAL_FIELDS_DESCRIPTION, resolve: (s) => unmodelledKeys(s.raw, SEARCH_KEYS) }),
   }),
 });

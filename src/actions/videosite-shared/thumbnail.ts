@@ -25,18 +25,17 @@ export const VideoThumbnail = builder.objectRef<ThumbnailSource>('VideoThumbnail
   fields: (t) => ({
     url: t.field({
       type: 'URL',
+      nullable: false,
       description: 'The image to show: the still image, or the animated one when there is no still. Protocol-relative URLs get https.',
       resolve: (th) => th.url,
     }),
     staticUrl: t.field({
       type: 'URL',
-      nullable: true,
       description: 'The still image (upstream `static`, or the plain thumbnail string); null when there is none.',
       resolve: (th) => webUrl(th.static),
     }),
     richUrl: t.field({
       type: 'URL',
-      nullable: true,
       description: 'The animated preview (upstream `rich`, usually WebP); null when the upstream sends only a still image.',
       resolve: (th) => webUrl(th.rich),
     }),

@@ -14,7 +14,6 @@ import { VideositeVideo } from './video.js';
 builder.interfaceField(VideositeVideo, 'transcript', (t) =>
   t.field({
     type: VideositeTranscript,
-    nullable: true,
     description:
       'The transcript of this video (as `videositeTranscript(url:)`), looked up by its canonical watch URL (https://<host>/watch?v=<id>), so the same video reached twice in one operation is one lookup. Null, with no lookup, when the video has no link; null with NOT_FOUND when it has no transcript.',
     ...link(videositeTranscriptAction, (video: Raw) => canonicalVideoUrl(video.link)),

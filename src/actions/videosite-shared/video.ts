@@ -12,20 +12,17 @@ export const VideositeVideo = builder.interfaceRef<Raw>('VideositeVideo').implem
   description: 'A video on the video-sharing site, as it appears in a channel page, a search result or a shorts shelf.',
   fields: (t) => ({
     videoId: t.id({
-      nullable: true,
       description: 'The site\'s video identifier (e.g. "dQw4w9WgXcQ"; upstream `id`). Was `id`, which is now the gateway\'s node id.',
       resolve: (v) => id(v.id),
     }),
     link: t.field({
       type: 'URL',
-      nullable: true,
       description: 'Watch page URL of the video; pass it to `videositeTranscript(url:)` for its transcript.',
       resolve: (v) => videoLink(v),
     }),
-    title: t.string({ nullable: true, description: 'Title of the video.', resolve: (v) => text(v.title) }),
+    title: t.string({ description: 'Title of the video.', resolve: (v) => text(v.title) }),
     viewCount: t.field({
       type: 'SafeInt',
-      nullable: true,
       description: 'Number of views (upstream `views`); popular videos exceed 2^31, hence SafeInt.',
       resolve: (v) => count(v.views),
     }),

@@ -6,7 +6,6 @@ import { VideositeTranscript } from './types.js';
 builder.queryField(videositeTranscriptAction.rootField, (t) =>
   t.field({
     type: VideositeTranscript,
-    nullable: true,
     description:
       "The transcript of a video and details of the video, by the video's URL (upstream action get_videosite_transcript). Null with a NOT_FOUND error when the video does not exist or has no transcript. One upstream call per distinct video per operation: the URL is looked up as its canonical watch URL, the same key the `transcript` links on videos use.",
     args: {

@@ -11,54 +11,48 @@ export const VideositeTranscriptVideo = builder.objectRef<Raw>('VideositeTranscr
   description: 'Details of the video a transcript belongs to (upstream `metadata`).',
   fields: (t) => ({
     videoId: t.id({
-      nullable: true,
       description: "The site's video identifier (upstream `id`). Was `id`, which is now the gateway's node id.",
       resolve: (m) => id(m.id),
     }),
-    title: t.string({ nullable: true, description: 'Title of the video.', resolve: (m) => text(m.title) }),
-    description: t.string({ nullable: true, description: 'Description of the video.', resolve: (m) => text(m.description) }),
-    author: t.string({ nullable: true, description: 'Author of the video as the site names it (usually the channel name).', resolve: (m) => text(m.author) }),
-    category: t.string({ nullable: true, description: 'Category of the video (e.g. "Music").', resolve: (m) => text(m.category) }),
-    channelId: t.id({ nullable: true, description: 'Identifier of the channel that published the video.', resolve: (m) => id(m.channel_id) }),
-    channelName: t.string({ nullable: true, description: 'Name of the channel that published the video.', resolve: (m) => text(m.channel_name) }),
+    title: t.string({ description: 'Title of the video.', resolve: (m) => text(m.title) }),
+    description: t.string({ description: 'Description of the video.', resolve: (m) => text(m.description) }),
+    author: t.string({ description: 'Author of the video as the site names it (usually the channel name).', resolve: (m) => text(m.author) }),
+    category: t.string({ description: 'Category of the video (e.g. "Music").', resolve: (m) => text(m.category) }),
+    channelId: t.id({ description: 'Identifier of the channel that published the video.', resolve: (m) => id(m.channel_id) }),
+    channelName: t.string({ description: 'Name of the channel that published the video.', resolve: (m) => text(m.channel_name) }),
     channelLink: t.field({
       type: 'URL',
-      nullable: true,
       description: 'URL of the channel that published the video; pass it to `videositeChannel(url:)` for the channel.',
       resolve: (m) => webUrl(m.channel_link),
     }),
     publishedTime: t.string({
-      nullable: true,
       description: 'When the video was published, as the upstream wrote it (upstream `published_time`, a date as text).',
       resolve: (m) => text(m.published_time),
     }),
     publishedDate: t.field({
       type: 'Date',
-      nullable: true,
       description:
         'The publish date from `publishedTime`, which may be "2024-03-26", a timestamp, or "Mar 26, 2024"; null when it is none of these (`publishedTime` keeps the text).',
       resolve: (m) => publishedDate(m.published_time),
     }),
-    thumbnail: t.field({ type: VideoThumbnail, nullable: true, description: 'Thumbnail image of the video.', resolve: (m) => thumbnailOf(m.thumbnail) }),
+    thumbnail: t.field({ type: VideoThumbnail, description: 'Thumbnail image of the video.', resolve: (m) => thumbnailOf(m.thumbnail) }),
     keyMoments: t.field({
       type: ['JSON'],
+      nullable: false,
       description: 'Key moments (chapters) of the video exactly as the upstream sends them; their shape is not documented. Empty when there are none.',
       resolve: (m) => list(m.key_moments).filter((moment) => moment !== null && moment !== undefined),
     }),
     lengthSeconds: t.int({
-      nullable: true,
       description: 'Length of the video in seconds (upstream `length_seconds`).',
       resolve: (m) => count(m.length_seconds),
     }),
     length: t.string({
-      nullable: true,
       description: 'Length as display text from `lengthSeconds`: "m:ss" below an hour, "h:mm:ss" from an hour up.',
       resolve: (m) => formatDuration(count(m.length_seconds)),
     }),
-    likeCount: t.field({ type: 'SafeInt', nullable: true, description: 'Number of likes (upstream `likes`).', resolve: (m) => count(m.likes) }),
+    likeCount: t.field({ type: 'SafeInt', description: 'Number of likes (upstream `likes`).', resolve: (m) => count(m.likes) }),
     viewCount: t.field({
       type: 'SafeInt',
-      nullable: true,
       description: 'Number of views (upstream `views`); popular videos exceed 2^31, hence SafeInt.',
       resolve: (m) => count(m.views),
     }),
@@ -70,23 +64,27 @@ export const VideositeTranscript = builder.objectRef<TranscriptSource>('Videosit
   fields: (t) => ({
     requestedUrl: t.field({
       type: 'URL',
+      nullable: false,
       description: 'The video URL this lookup was made for, as normalised by the gateway.',
       resolve: (s) => s.requestedUrl,
     }),
     title: t.string({
-      nullable: true,
       description: 'Title of the video: the first line of the upstream response, or `video.title` when that line is empty.',
       resolve: (s) => splitTranscript(s.response).title ?? text(s.metadata?.title),
     }),
     text: t.string({
+      nullable: false,
       description:
         'The transcript text: everything after the first line of the upstream response, trimmed. The empty string when the video has no transcript text.',
       resolve: (s) => splitTranscript(s.response).text,
     }),
-    raw: t.string({ description: 'The upstream `response` exactly as sent: the title, a newline, then the transcript text.', resolve: (s) => s.response }),
+    raw: t.string({
+      nullable: false,
+      description: 'The upstream `response` exactly as sent: the title, a newline, then the transcript text.',
+      resolve: (s) => s.response,
+    }),
     video: t.field({
       type: VideositeTranscriptVideo,
-      nullable: true,
       description: 'Details of the video (upstream `metadata`); null when the upstream sent none.',
       resolve: (s) => s.metadata,
     }),

@@ -24,15 +24,13 @@ const ABOUT_KEYS = new Set(['description', 'joined_date', 'joined_date_text', 'l
 const VideositeChannelLink = builder.objectRef<Raw>('VideositeChannelLink').implement({
   description: 'A link the channel lists on its About page.',
   fields: (t) => ({
-    title: t.string({ nullable: true, description: 'Label of the link as the channel wrote it (e.g. "Instagram").', resolve: (l) => text(l.title) }),
+    title: t.string({ description: 'Label of the link as the channel wrote it (e.g. "Instagram").', resolve: (l) => text(l.title) }),
     link: t.string({
-      nullable: true,
       description: 'The link exactly as the upstream wrote it; often without a scheme (e.g. "instagram.com/name").',
       resolve: (l) => text(l.link),
     }),
     url: t.field({
       type: 'URL',
-      nullable: true,
       description: 'The link as an absolute URL: `link` with https added when it has no scheme; null when it is not a web address.',
       resolve: (l) => linkUrl(l.link),
     }),
@@ -42,33 +40,34 @@ const VideositeChannelLink = builder.objectRef<Raw>('VideositeChannelLink').impl
 export const VideositeChannelAbout = builder.objectRef<Raw>('VideositeChannelAbout').implement({
   description: 'The About page of a channel: its description, join date, listed links and lifetime totals.',
   fields: (t) => ({
-    description: t.string({ nullable: true, description: 'The channel description on its About page.', resolve: (a) => text(a.description) }),
+    description: t.string({ description: 'The channel description on its About page.', resolve: (a) => text(a.description) }),
     joinedDate: t.field({
       type: 'Date',
-      nullable: true,
       description: 'The date the channel was created (upstream `joined_date`).',
       resolve: (a) => date(a.joined_date),
     }),
     joinedDateText: t.string({
-      nullable: true,
       description: 'The join date as the site displays it (e.g. "Joined Feb 20, 2012").',
       resolve: (a) => text(a.joined_date_text),
     }),
-    links: t.field({ type: [VideositeChannelLink], description: 'Links the channel lists; empty when it lists none.', resolve: (a) => objects(a.links) }),
+    links: t.field({
+      type: [VideositeChannelLink],
+      nullable: false,
+      description: 'Links the channel lists; empty when it lists none.',
+      resolve: (a) => objects(a.links),
+    }),
     subscriberCount: t.field({
       type: 'SafeInt',
-      nullable: true,
       description: 'Number of subscribers (upstream `subscribers`).',
       resolve: (a) => count(a.subscribers),
     }),
-    videoCount: t.field({ type: 'SafeInt', nullable: true, description: 'Number of public videos (upstream `videos`).', resolve: (a) => count(a.videos) }),
+    videoCount: t.field({ type: 'SafeInt', description: 'Number of public videos (upstream `videos`).', resolve: (a) => count(a.videos) }),
     viewCount: t.field({
       type: 'SafeInt',
-      nullable: true,
       description: "Lifetime views of all the channel's videos (upstream `views`); often beyond 2^31.",
       resolve: (a) => count(a.views),
     }),
-    additionalFields: t.field({ type: 'JSON', nullable: true, description: ADDITIONAL_FIELDS_DESCRIPTION, resolve: (a) => unmodelledKeys(a, ABOUT_KEYS) }),
+    additionalFields: t.field({ type: 'JSON', description: ADDITIONAL_FIELDS_DESCRIPTION, resolve: (a) => unmodelledKeys(a, ABOUT_KEYS) }),
   }),
 });
 
@@ -76,64 +75,57 @@ export const VideositeChannelProfile = builder.objectRef<Raw>('VideositeChannelP
   description: 'Identity and headline figures of a channel, as shown in its page header.',
   fields: (t) => ({
     channelId: t.id({
-      nullable: true,
       description:
         'The channel identifier (e.g. "UCX6OQ3DkcsbYNE6H8uQQuVA"; upstream `id`). Was `id`: this gateway keeps `id` for node ids (the channel\'s is `VideositeChannel.id`).',
       resolve: (c) => id(c.id),
     }),
-    title: t.string({ nullable: true, description: 'Channel name.', resolve: (c) => text(c.title) }),
-    handle: t.string({ nullable: true, description: 'The channel handle including the leading @ (e.g. "@name").', resolve: (c) => text(c.handle) }),
-    description: t.string({ nullable: true, description: 'Channel description.', resolve: (c) => text(c.description) }),
-    avatarUrl: t.field({ type: 'URL', nullable: true, description: 'Profile image URL.', resolve: (c) => webUrl(c.avatar) }),
+    title: t.string({ description: 'Channel name.', resolve: (c) => text(c.title) }),
+    handle: t.string({ description: 'The channel handle including the leading @ (e.g. "@name").', resolve: (c) => text(c.handle) }),
+    description: t.string({ description: 'Channel description.', resolve: (c) => text(c.description) }),
+    avatarUrl: t.field({ type: 'URL', description: 'Profile image URL.', resolve: (c) => webUrl(c.avatar) }),
     avatar: t.field({
       deprecationReason: 'Use `avatarUrl`: image URLs end in Url across the schema.',
       type: 'URL',
-      nullable: true,
       description: 'Profile image URL.',
       resolve: (c) => webUrl(c.avatar),
     }),
-    bannerUrl: t.field({ type: 'URL', nullable: true, description: 'Banner image URL shown above the channel.', resolve: (c) => webUrl(c.banner) }),
+    bannerUrl: t.field({ type: 'URL', description: 'Banner image URL shown above the channel.', resolve: (c) => webUrl(c.banner) }),
     banner: t.field({
       deprecationReason: 'Use `bannerUrl`: image URLs end in Url across the schema.',
       type: 'URL',
-      nullable: true,
       description: 'Banner image URL shown above the channel.',
       resolve: (c) => webUrl(c.banner),
     }),
     firstLink: t.string({
-      nullable: true,
       description: 'The first link of the channel header as the upstream wrote it (upstream `first_link`), often without a scheme.',
       resolve: (c) => text(c.first_link),
     }),
     firstLinkUrl: t.field({
       type: 'URL',
-      nullable: true,
       description: '`firstLink` as an absolute URL (https added when it has no scheme); null when it is not a web address.',
       resolve: (c) => linkUrl(c.first_link),
     }),
     keywords: t.string({
-      nullable: true,
       description: 'The channel keywords as the one string the upstream sends; see `keywordList` for them split.',
       resolve: (c) => text(c.keywords),
     }),
     keywordList: t.stringList({
+      nullable: false,
       description:
         'The channel keywords split into a list: multi-word keywords in double quotes stay whole, duplicates are dropped. Empty when there are none.',
       resolve: (c) => splitKeywords(c.keywords),
     }),
-    tags: t.stringList({ description: 'Tags of the channel; empty when there are none.', resolve: (c) => strings(c.tags) }),
+    tags: t.stringList({ nullable: false, description: 'Tags of the channel; empty when there are none.', resolve: (c) => strings(c.tags) }),
     isFamilySafe: t.boolean({
-      nullable: true,
       description: 'Whether the site rates the channel family-safe (upstream `is_family_safe`).',
       resolve: (c) => bool(c.is_family_safe),
     }),
     subscriberCount: t.field({
       type: 'SafeInt',
-      nullable: true,
       description: 'Number of subscribers (upstream `subscribers`).',
       resolve: (c) => count(c.subscribers),
     }),
-    videoCount: t.field({ type: 'SafeInt', nullable: true, description: 'Number of public videos (upstream `videos`).', resolve: (c) => count(c.videos) }),
-    additionalFields: t.field({ type: 'JSON', nullable: true, description: ADDITIONAL_FIELDS_DESCRIPTION, resolve: (c) => unmodelledKeys(c, PROFILE_KEYS) }),
+    videoCount: t.field({ type: 'SafeInt', description: 'Number of public videos (upstream `videos`).', resolve: (c) => count(c.videos) }),
+    additionalFields: t.field({ type: 'JSON', description: ADDITIONAL_FIELDS_DESCRIPTION, resolve: (c) => unmodelledKeys(c, PROFILE_KEYS) }),
   }),
 });

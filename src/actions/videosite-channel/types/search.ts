@@ -7,39 +7,34 @@ export const VideositeSearchMetadata = builder.objectRef<Raw>('VideositeSearchMe
   description: 'How the upstream fetched the channel page: its own job id, status, URLs and timings.',
   fields: (t) => ({
     fetchId: t.id({
-      nullable: true,
       description: "The upstream's identifier of this fetch (upstream `id`). Was `id`: this gateway keeps `id` for node ids.",
       resolve: (m) => text(m.id),
     }),
-    status: t.string({ nullable: true, description: 'The upstream\'s status of the fetch, as it wrote it (e.g. "Success").', resolve: (m) => text(m.status) }),
+    status: t.string({ description: 'The upstream\'s status of the fetch, as it wrote it (e.g. "Success").', resolve: (m) => text(m.status) }),
     createdAt: t.field({
       type: 'DateTime',
-      nullable: true,
       description: 'When the fetch was made (upstream `created_at`); null when that is not a readable timestamp (see `createdAtText`).',
       resolve: (m) => timestamp(m.created_at),
     }),
-    createdAtText: t.string({ nullable: true, description: 'The upstream `created_at` exactly as written.', resolve: (m) => text(m.created_at) }),
+    createdAtText: t.string({ description: 'The upstream `created_at` exactly as written.', resolve: (m) => text(m.created_at) }),
     htmlUrl: t.field({
       type: 'URL',
-      nullable: true,
       description: 'URL of the page as fetched, in HTML (upstream `html_url`).',
       resolve: (m) => webUrl(m.html_url),
     }),
     jsonUrl: t.field({
       type: 'URL',
-      nullable: true,
       description: "URL of the upstream's own JSON result (upstream `json_url`).",
       resolve: (m) => webUrl(m.json_url),
     }),
     requestUrl: t.field({
       type: 'URL',
-      nullable: true,
       description: 'The channel URL the upstream fetched (upstream `request_url`).',
       resolve: (m) => webUrl(m.request_url),
     }),
-    parsingTimeTaken: t.float({ nullable: true, description: 'Seconds the upstream spent parsing the page.', resolve: (m) => float(m.parsing_time_taken) }),
-    requestTimeTaken: t.float({ nullable: true, description: 'Seconds the upstream spent fetching the page.', resolve: (m) => float(m.request_time_taken) }),
-    totalTimeTaken: t.float({ nullable: true, description: 'Seconds the upstream spent in all.', resolve: (m) => float(m.total_time_taken) }),
+    parsingTimeTaken: t.float({ description: 'Seconds the upstream spent parsing the page.', resolve: (m) => float(m.parsing_time_taken) }),
+    requestTimeTaken: t.float({ description: 'Seconds the upstream spent fetching the page.', resolve: (m) => float(m.request_time_taken) }),
+    totalTimeTaken: t.float({ description: 'Seconds the upstream spent in all.', resolve: (m) => float(m.total_time_taken) }),
   }),
 });
 
@@ -47,19 +42,16 @@ export const VideositeChannelSearchParameters = builder.objectRef<Raw>('Videosit
   description: 'The parameters the upstream used to fetch the channel page.',
   fields: (t) => ({
     channelId: t.string({
-      nullable: true,
       description: 'The channel reference the upstream used (upstream `channel_id`): a channel id, or a handle such as "@name".',
       resolve: (p) => text(p.channel_id),
     }),
     channelHandle: t.string({
-      nullable: true,
       description: '`channelId` when it is a handle ("@name"); null when it is an id.',
       resolve: (p) => handleOf(p.channel_id),
     }),
-    engine: t.string({ nullable: true, description: 'The upstream engine that served the lookup.', resolve: (p) => text(p.engine) }),
-    countryCode: t.string({ nullable: true, description: 'Country the page was fetched for (upstream `gl`, e.g. "us").', resolve: (p) => text(p.gl) }),
+    engine: t.string({ description: 'The upstream engine that served the lookup.', resolve: (p) => text(p.engine) }),
+    countryCode: t.string({ description: 'Country the page was fetched for (upstream `gl`, e.g. "us").', resolve: (p) => text(p.gl) }),
     languageCode: t.string({
-      nullable: true,
       description: 'Interface language the page was fetched in (upstream `hl`, e.g. "en").',
       resolve: (p) => text(p.hl),
     }),

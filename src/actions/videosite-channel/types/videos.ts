@@ -11,14 +11,14 @@ export const VideositeHighlightedVideo = builder.objectRef<Raw>('VideositeHighli
   description: 'The video a channel features at the top of its page (its trailer or a pinned video).',
   interfaces: [VideositeVideo],
   fields: (t) => ({
-    description: t.string({ nullable: true, description: 'Description of the video.', resolve: (v) => text(v.description) }),
+    description: t.string({ description: 'Description of the video.', resolve: (v) => text(v.description) }),
     publishedTime: t.string({
-      nullable: true,
       description: 'When the video was published, as relative display text (e.g. "2 months ago").',
       resolve: (v) => text(v.published_time),
     }),
     externalLinks: t.field({
       type: [VideositeExternalLink],
+      nullable: false,
       description:
         'Links shown with the featured video (upstream `external_links`, sent for some channels), each as an object or a plain URL; empty when there are none.',
       resolve: (v) => externalLinks(v.external_links),
@@ -35,15 +35,13 @@ function externalLinks(value: unknown): Raw[] {
 const VideositeExternalLink = builder.objectRef<Raw>('VideositeExternalLink').implement({
   description: "A link shown with a channel's featured video.",
   fields: (t) => ({
-    title: t.string({ nullable: true, description: 'Label of the link, when given.', resolve: (l) => text(l.title) ?? text(l.text) }),
+    title: t.string({ description: 'Label of the link, when given.', resolve: (l) => text(l.title) ?? text(l.text) }),
     link: t.string({
-      nullable: true,
       description: 'The link exactly as the upstream wrote it (upstream `link` or `url`); may lack a scheme.',
       resolve: (l) => text(l.link) ?? text(l.url),
     }),
     url: t.field({
       type: 'URL',
-      nullable: true,
       description: '`link` as an absolute URL (https added when it has no scheme); null when it is not a web address.',
       resolve: (l) => linkUrl(text(l.link) ?? text(l.url)),
     }),
@@ -54,25 +52,21 @@ export const VideositeSectionVideo = builder.objectRef<Raw>('VideositeSectionVid
   description: 'A video listed in a section of a channel page.',
   interfaces: [VideositeVideo],
   fields: (t) => ({
-    position: t.int({ nullable: true, description: 'Position of the video in its section, from 1.', resolve: (v) => int(v.position) }),
+    position: t.int({ description: 'Position of the video in its section, from 1.', resolve: (v) => int(v.position) }),
     length: t.string({
-      nullable: true,
       description: 'Length as display text: "m:ss", "mm:ss" or "h:mm:ss" (e.g. "54:47"); see `lengthSeconds`.',
       resolve: (v) => text(v.length),
     }),
     lengthSeconds: t.int({
-      nullable: true,
       description: 'Length in seconds, from `length`; null when `length` is missing or not a duration (e.g. a live stream).',
       resolve: (v) => parseDuration(v.length),
     }),
     publishedTime: t.string({
-      nullable: true,
       description: 'When the video was published, as relative display text (e.g. "3 weeks ago").',
       resolve: (v) => text(v.published_time),
     }),
     thumbnail: t.field({
       type: VideoThumbnail,
-      nullable: true,
       description: 'Thumbnail image (the upstream sends a plain URL here).',
       resolve: (v) => thumbnailOf(v.thumbnail),
     }),
@@ -82,9 +76,10 @@ export const VideositeSectionVideo = builder.objectRef<Raw>('VideositeSectionVid
 export const VideositeVideoSection = builder.objectRef<Raw>('VideositeVideoSection').implement({
   description: 'A titled shelf of videos on a channel page (e.g. "Videos", "Popular videos").',
   fields: (t) => ({
-    title: t.string({ nullable: true, description: 'Title of the section (upstream `section_title`).', resolve: (s) => text(s.section_title) }),
+    title: t.string({ description: 'Title of the section (upstream `section_title`).', resolve: (s) => text(s.section_title) }),
     videos: t.field({
       type: [VideositeSectionVideo],
+      nullable: false,
       description: `The first \`first\` videos of the section in page order (default ${CHANNEL_LISTS.sectionVideos.default}); empty when it shows none.`,
       args: { first: t.arg.int(listArgs(CHANNEL_LISTS.sectionVideos, 'videos')) },
       extensions: listExtensions(CHANNEL_LISTS.sectionVideos),
