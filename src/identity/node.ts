@@ -13,13 +13,10 @@
 import { createHash } from 'node:crypto';
 import type { InterfaceRef, ObjectRef } from '@pothos/core';
 import type { GatewayContext } from '../context.js';
-import { builder } from '../schema/builder.js';
+import { type BuilderTypes as Types, builder } from '../schema/builder.js';
 import { ActionError, badInput } from '../upstream/errors.js';
 import { nodeId, parseNodeKey, type NodeKey } from './global-id.js';
 import { markNodeType, originOf } from './origin.js';
-
-/** The schema types of the gateway's builder, which every ref passed in here belongs to. */
-type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 
 export const Node = builder.nodeInterfaceRef();
 

@@ -32,6 +32,9 @@ export const builder = new SchemaBuilder<{
   },
 });
 
+/** The schema types of the builder, for helpers that take one of its refs. */
+export type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+
 builder.addScalarType('Date', DateResolver);
 builder.addScalarType('DateTime', DateTimeResolver);
 builder.addScalarType('JSON', JSONResolver);

@@ -1,7 +1,7 @@
 import { builder } from '../../schema/builder.js';
 import { bool, id, int, obj, objects, strings, text, type Raw } from '../../schema/read.js';
 import { count } from '../videosite-shared/count.js';
-import { parseDuration } from '../videosite-shared/duration.js';
+import { addListedVideoFields, addThumbnailField } from '../videosite-shared/listed-video.js';
 import { ADDITIONAL_FIELDS_DESCRIPTION, unmodelledKeys } from '../videosite-shared/extra.js';
 import { webUrl } from '../videosite-shared/links.js';
 import { VideoThumbnail, thumbnailOf } from '../videosite-shared/thumbnail.js';
@@ -59,30 +59,17 @@ export const VideositeSearchVideo = builder.objectRef<Raw>('VideositeSearchVideo
   fields: (t) => ({
     position: t.int({ description: 'Rank of the video in the results, from 1.', resolve: (v) => int(v.position) }),
     description: t.string({ description: 'Snippet of the video description shown in the results.', resolve: (v) => text(v.description) }),
-    length: t.string({
-      description: 'Length as display text: "m:ss", "mm:ss" or "h:mm:ss" (e.g. "54:47"); see `lengthSeconds`.',
-      resolve: (v) => text(v.length),
-    }),
-    lengthSeconds: t.int({
-      description: 'Length in seconds, from `length`; null when `length` is missing or not a duration (e.g. a live stream).',
-      resolve: (v) => parseDuration(v.length),
-    }),
-    publishedTime: t.string({
-      description: 'When the video was published, as relative display text (e.g. "2 months ago").',
-      resolve: (v) => text(v.published_time),
-    }),
     badges: t.stringList({
       nullable: false,
       description: 'Badges shown on the result (e.g. "4K", "New", "CC"); empty when there are none.',
       resolve: (v) => strings(v.badges),
     }),
     channel: t.field({ type: VideositeSearchChannel, description: 'The channel that published the video.', resolve: (v) => obj(v.channel) }),
-    thumbnail: t.field({
-      type: VideoThumbnail,
-      description: 'Thumbnail images (the upstream sends a {static, rich} pair here).',
-      resolve: (v) => thumbnailOf(v.thumbnail),
-    }),
   }),
+});
+addListedVideoFields(VideositeSearchVideo, {
+  publishedExample: '2 months ago',
+  thumbnail: 'Thumbnail images (the upstream sends a {static, rich} pair here).',
 });
 
 export const VideositeShort = builder.objectRef<Raw>('VideositeShort').implement({
@@ -90,13 +77,9 @@ export const VideositeShort = builder.objectRef<Raw>('VideositeShort').implement
   interfaces: [VideositeVideo],
   fields: (t) => ({
     position: t.int({ description: 'Position of the short in its shelf, from 1.', resolve: (s) => int(s.position) }),
-    thumbnail: t.field({
-      type: VideoThumbnail,
-      description: 'Thumbnail image (the upstream sends a plain URL here).',
-      resolve: (s) => thumbnailOf(s.thumbnail),
-    }),
   }),
 });
+addThumbnailField(VideositeShort, 'Thumbnail image (the upstream sends a plain URL here).');
 
 const VideositeShortsSection = builder.objectRef<Raw>('VideositeShortsSection').implement({
   description: 'A shelf of shorts shown among video search results.',

@@ -1,8 +1,7 @@
 import { builder } from '../../../schema/builder.js';
 import { int, obj, objects, text, type Raw } from '../../../schema/read.js';
 import { linkUrl } from '../../videosite-shared/links.js';
-import { parseDuration } from '../../videosite-shared/duration.js';
-import { VideoThumbnail, thumbnailOf } from '../../videosite-shared/thumbnail.js';
+import { addListedVideoFields, addPublishedTimeField } from '../../videosite-shared/listed-video.js';
 import { VideositeVideo } from '../../videosite-shared/video.js';
 import { firstOf, listArgs, listExtensions } from '../../descriptor.js';
 import { CHANNEL_LISTS } from '../load.js';
@@ -12,10 +11,6 @@ export const VideositeHighlightedVideo = builder.objectRef<Raw>('VideositeHighli
   interfaces: [VideositeVideo],
   fields: (t) => ({
     description: t.string({ description: 'Description of the video.', resolve: (v) => text(v.description) }),
-    publishedTime: t.string({
-      description: 'When the video was published, as relative display text (e.g. "2 months ago").',
-      resolve: (v) => text(v.published_time),
-    }),
     externalLinks: t.field({
       type: [VideositeExternalLink],
       nullable: false,
@@ -25,6 +20,7 @@ export const VideositeHighlightedVideo = builder.objectRef<Raw>('VideositeHighli
     }),
   }),
 });
+addPublishedTimeField(VideositeHighlightedVideo, '2 months ago');
 
 /** `external_links` entries arrive as `{title, link}`/`{title, url}` objects or as plain strings. */
 function externalLinks(value: unknown): Raw[] {
@@ -53,24 +49,11 @@ export const VideositeSectionVideo = builder.objectRef<Raw>('VideositeSectionVid
   interfaces: [VideositeVideo],
   fields: (t) => ({
     position: t.int({ description: 'Position of the video in its section, from 1.', resolve: (v) => int(v.position) }),
-    length: t.string({
-      description: 'Length as display text: "m:ss", "mm:ss" or "h:mm:ss" (e.g. "54:47"); see `lengthSeconds`.',
-      resolve: (v) => text(v.length),
-    }),
-    lengthSeconds: t.int({
-      description: 'Length in seconds, from `length`; null when `length` is missing or not a duration (e.g. a live stream).',
-      resolve: (v) => parseDuration(v.length),
-    }),
-    publishedTime: t.string({
-      description: 'When the video was published, as relative display text (e.g. "3 weeks ago").',
-      resolve: (v) => text(v.published_time),
-    }),
-    thumbnail: t.field({
-      type: VideoThumbnail,
-      description: 'Thumbnail image (the upstream sends a plain URL here).',
-      resolve: (v) => thumbnailOf(v.thumbnail),
-    }),
   }),
+});
+addListedVideoFields(VideositeSectionVideo, {
+  publishedExample: '3 weeks ago',
+  thumbnail: 'Thumbnail image (the upstream sends a plain URL here).',
 });
 
 export const VideositeVideoSection = builder.objectRef<Raw>('VideositeVideoSection').implement({
