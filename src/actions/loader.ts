@@ -44,6 +44,8 @@ async function fetchOne<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: 
   const cacheKey = spec.cacheKey(key);
   const operation = ctx.operation;
   const fresh = operation.fresh.dispatch(spec.action, cacheKey);
+  // The value this request's own call parsed: the envelope is parsed once, not again after the cache.
+  const own: { envelope?: ActionEnvelope; value?: V } = {};
   // Counted as in flight from the start, cache round trips included, so that stock symbols this
   // lookup may name (a company's ticker) wait for it and join one financial batch.
   const outcome = await operation.symbols.track(
@@ -56,7 +58,8 @@ async function fetchOne<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: 
         async (signal) => {
           // The call's signal: cancelled only when every request coalesced onto it has gone.
           const envelope = await ctx.callAction(spec.action, spec.body(key), signal);
-          spec.parse(envelope, key); // a wrong shape is an error, and errors are not cached
+          own.value = spec.parse(envelope, key); // a wrong shape is an error, and errors are not cached
+          own.envelope = envelope;
           return envelope;
         },
         operation, // the waiter: its signal and deadline, read only when it must wait
@@ -67,7 +70,7 @@ async function fetchOne<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: 
   operation.lookups.push(lookupReport(ctx, spec.action, cacheKey, outcome));
   if (outcome.error) throw outcome.error;
   tagOrigin(outcome.value, spec.action, cacheKey); // items of the result derive their node ids from it
-  return spec.parse(outcome.value!, key);
+  return own.envelope !== undefined && own.envelope === outcome.value ? (own.value as V) : spec.parse(outcome.value!, key);
 }
 
 /** One line of `extensions.gateway.lookups`: where the value came from and how old it is. */
