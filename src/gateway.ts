@@ -3,26 +3,27 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
-import { createContext, type GatewayContext } from './context.js';
+import type { GatewayContext } from './context.js';
 import { loadExamples } from './examples.js';
 import { maskError } from './graphql-errors.js';
 import { yogaLogger } from './logger.js';
-import type { Sandbox } from './sandbox/server.js';
+import { startSandbox, type Sandbox } from './sandbox/server.js';
 import { schema } from './schema/index.js';
-import { createUpstream, type Upstream, type UpstreamStatus } from './upstream/index.js';
+import type { UpstreamStatus } from './upstream/index.js';
 import { Metrics, upstreamGauges } from './metrics.js';
 import { variableCheck } from './variable-check.js';
 import { createReadiness, probesPlugin, readinessReporter, type ClientRateLimitStatus, type Readiness, type ReadyReport } from './probes.js';
-import { createLookupCache, type CacheStatus, type LookupCache } from './cache/index.js';
+import type { CacheStatus, LookupCache } from './cache/index.js';
 import { createSecurity } from './security/index.js';
-import { costReportOf } from './cost/meter.js';
 import { costLimit } from './cost/plugin.js';
 import { cacheControl, publicReport } from './cache/cache-control.js';
 import { OperationLabels } from './telemetry/operation-label.js';
 import { requestLog } from './telemetry/request-log.js';
-import { traceCallAction, tracedStore, tracingPlugin, upstreamCallObserver } from './telemetry/spans.js';
+import { tracingPlugin } from './telemetry/spans.js';
 import { startTracing } from './telemetry/tracing.js';
 import { incrementalDelivery, usesIncrementalDelivery } from './incremental/index.js';
+import { createRequestPath, type RequestPath } from './request-path.js';
+import type { Operation } from './operation.js';
 
 export interface Gateway {
   yoga: YogaServerInstance<Record<string, unknown>, GatewayContext>;
@@ -47,22 +48,16 @@ export interface Gateway {
 
 /** Builds the Yoga instance and the way upstream; does not listen. */
 export async function createGateway(config: Config, logger: Logger): Promise<Gateway> {
+  // The sandbox is chosen here, once: with no ACTION_BASE_URL (refused in production by config.ts).
+  const sandbox = config.upstream.baseUrl ? null : await startSandbox({ latency: config.sandboxLatency });
+  const target = sandbox ? { baseUrl: new URL(sandbox.url), token: sandbox.token } : { baseUrl: config.upstream.baseUrl!, token: config.upstream.token! };
   // The gauges read the upstream's status at scrape time; the upstream reports each call to the metrics.
-  let upstream: Upstream | undefined;
-  const metrics = new Metrics(upstreamGauges(() => upstream!.status()));
-  // Tracing off (no OTEL endpoint): no SDK loaded, and none of the span hooks below is installed.
+  let path: RequestPath | undefined;
+  const metrics = new Metrics(upstreamGauges(() => path!.upstream.status()));
+  // Tracing off (no OTEL endpoint): no SDK loaded, and none of the span hooks is installed.
   const tracing = await startTracing(config.telemetry, config.cache.keySecret);
-  upstream = await createUpstream(config, logger, metrics.observeCall, tracing.enabled ? upstreamCallObserver(tracing) : undefined);
-  const sandbox = upstream.sandbox;
-  const { cache, status: cacheStatus } = await createLookupCache(
-    config.cache,
-    logger,
-    metrics.observeLookup,
-    tracing.enabled ? (store) => tracedStore(tracing, store) : undefined,
-  );
-  const defaultToken = config.upstream.token ?? sandbox!.token;
-  const counted = metrics.instrument(upstream.callAction);
-  const deps = { config, sandbox: sandbox !== null, callAction: tracing.enabled ? traceCallAction(tracing, counted) : counted, cache, defaultToken };
+  path = await createRequestPath({ config, logger, target, sandbox: sandbox !== null, metrics, tracing });
+  const { cache, cacheStatus, upstream } = path;
   const telemetryPlugins = [
     ...(tracing.enabled ? [tracingPlugin(tracing)] : []),
     requestLog({
@@ -92,8 +87,8 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     logging: yogaLogger(logger),
     maskedErrors: { maskError: (error, message) => maskError(error, message), isDev: false },
     context: (initial) =>
-      createContext(deps, {
-        signal: initial.request.signal,
+      path.contextFor({
+        signal: () => initial.request.signal,
         upstreamToken: security.upstreamTokenFor(initial.request),
         client: security.clientFor(initial.request, initial),
       }),
@@ -134,7 +129,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     metrics,
     async close() {
       // One failing to close must not keep the others (and their sockets) open.
-      await Promise.allSettled([upstream.close(), cache.close(), security.close()]);
+      await Promise.allSettled([path.close(), security.close(), sandbox?.close()]);
       // Last, so the spans of the final requests are exported.
       await tracing.close().catch((error: unknown) => logger.warn({ err: error }, 'flushing the last spans failed'));
     },
@@ -143,17 +138,17 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
 
 /** Reports on every response whether the upstream is the sandbox and how many upstream calls it made. */
 function gatewayExtensions(sandbox: boolean): Plugin<GatewayContext> {
-  const stamp = (result: { extensions?: Record<string, unknown> }, usage: GatewayContext['usage'] | null) => ({
+  const stamp = (result: { extensions?: Record<string, unknown> }, operation: Operation | null) => ({
     ...result,
     extensions: {
       ...result.extensions,
       gateway: {
         sandbox,
-        upstreamCalls: usage?.upstreamCalls ?? 0,
+        upstreamCalls: operation?.upstreamCalls ?? 0,
         // The operation's estimated cost in upstream calls and the budget it was held to (src/cost).
-        cost: usage ? costReportOf(usage) : null,
+        cost: operation?.cost ?? null,
         // Per lookup: where its value came from (cache, upstream, or another request's call) and its age in seconds.
-        lookups: (usage?.lookups ?? []).map(publicReport),
+        lookups: (operation?.lookups ?? []).map(publicReport),
       },
     },
   });
@@ -163,14 +158,14 @@ function gatewayExtensions(sandbox: boolean): Plugin<GatewayContext> {
       return {
         onExecuteDone({ result, setResult }) {
           if (!(Symbol.asyncIterator in result)) {
-            setResult(stamp(result, context.usage));
+            setResult(stamp(result, context.operation));
             return undefined;
           }
           // Incremental delivery: the usage is final once nothing is left to send, so the last
           // payload (hasNext: false) carries it; the earlier ones carry none.
           return {
             onNext({ result: payload, setResult: setPayload }) {
-              if ('hasNext' in payload && payload.hasNext === false) setPayload(stamp(payload, context.usage));
+              if ('hasNext' in payload && payload.hasNext === false) setPayload(stamp(payload, context.operation));
             },
           };
         },

@@ -1,11 +1,10 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Plugin } from 'graphql-yoga';
 import type { LookupSource } from './cache/lookup-cache.js';
-import type { CallAction } from './context.js';
 import type { CallOutcome } from './upstream/client.js';
 import { ActionError } from './upstream/errors.js';
 import { actionNamed } from './actions/all.js';
-import type { UpstreamStatus } from './upstream/index.js';
+import type { CallAction, UpstreamStatus } from './upstream/index.js';
 
 /**
  * Prometheus metrics, on a registry of this gateway's own (several gateways can live in one

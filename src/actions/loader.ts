@@ -1,12 +1,11 @@
 import DataLoader from 'dataloader';
-import type { GatewayContext, LookupReport } from '../context.js';
+import type { GatewayContext } from '../context.js';
+import type { LookupReport } from '../operation.js';
 import type { LookupOutcome } from '../cache/lookup-cache.js';
 import type { ActionEnvelope } from '../upstream/client.js';
 import { ActionError } from '../upstream/errors.js';
-import { trackCall } from '../cost/meter.js';
 import type { ActionDescriptor } from './descriptor.js';
 import { tagOrigin } from '../identity/origin.js';
-import { dispatchLookup, requestLookup } from '../cache/fresh.js';
 import { traceLookup } from '../telemetry/spans.js';
 
 /** This request's loader for one action, created on first use so that every repeat is deduplicated. */
@@ -37,19 +36,21 @@ export function lookup<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: K
       }),
   );
   // Inside a @fresh field: a lookup this operation already read through the cache is made again, fresh.
-  if (requestLookup(ctx.usage, spec.action, spec.cacheKey(key))) loader.clear(key);
+  if (ctx.operation.fresh.request(spec.action, spec.cacheKey(key))) loader.clear(key);
   return loader.load(key);
 }
 
 async function fetchOne<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: K): Promise<V> {
   const cacheKey = spec.cacheKey(key);
-  const fresh = dispatchLookup(ctx.usage, spec.action, cacheKey);
+  const operation = ctx.operation;
+  const fresh = operation.fresh.dispatch(spec.action, cacheKey);
+  // The value this request's own call parsed: the envelope is parsed once, not again after the cache.
+  const own: { envelope?: ActionEnvelope; value?: V } = {};
   // Counted as in flight from the start, cache round trips included, so that stock symbols this
   // lookup may name (a company's ticker) wait for it and join one financial batch.
-  const outcome = await trackCall(
-    ctx.usage,
+  const outcome = await operation.symbols.track(
     spec.namesSymbols,
-    traceLookup(ctx.usage, spec.action, cacheKey, () =>
+    traceLookup(operation, spec.action, cacheKey, () =>
       ctx.cache.fetch<ActionEnvelope>(
         spec.action,
         ctx.tokenFingerprint,
@@ -57,18 +58,19 @@ async function fetchOne<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: 
         async (signal) => {
           // The call's signal: cancelled only when every request coalesced onto it has gone.
           const envelope = await ctx.callAction(spec.action, spec.body(key), signal);
-          spec.parse(envelope, key); // a wrong shape is an error, and errors are not cached
+          own.value = spec.parse(envelope, key); // a wrong shape is an error, and errors are not cached
+          own.envelope = envelope;
           return envelope;
         },
-        ctx, // the waiter: its signal and deadline, read only when it must wait
+        operation, // the waiter: its signal and deadline, read only when it must wait
         fresh ? { fresh: new Set([cacheKey]) } : {},
       ),
     ),
   );
-  ctx.usage.lookups.push(lookupReport(ctx, spec.action, cacheKey, outcome));
+  operation.lookups.push(lookupReport(ctx, spec.action, cacheKey, outcome));
   if (outcome.error) throw outcome.error;
   tagOrigin(outcome.value, spec.action, cacheKey); // items of the result derive their node ids from it
-  return spec.parse(outcome.value!, key);
+  return own.envelope !== undefined && own.envelope === outcome.value ? (own.value as V) : spec.parse(outcome.value!, key);
 }
 
 /** One line of `extensions.gateway.lookups`: where the value came from and how old it is. */

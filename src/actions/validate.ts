@@ -54,18 +54,3 @@ function notADomain(argument: string, value: string) {
     argument,
   });
 }
-
-/** An absolute http(s) URL, as the video-site actions expect. */
-export function requireHttpUrl(argument: string, value: string): string {
-  const trimmed = requireText(argument, value, 2048);
-  let parsed: URL;
-  try {
-    parsed = new URL(trimmed);
-  } catch {
-    throw badInput(`"${argument}" must be an absolute http(s) URL`, { argument });
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw badInput(`"${argument}" must be an http(s) URL`, { argument });
-  }
-  return parsed.toString();
-}

@@ -13,7 +13,8 @@
  * (TTL, failure) out of `extensions`.
  */
 import type { Plugin } from 'graphql-yoga';
-import type { GatewayContext, LookupReport } from '../context.js';
+import type { GatewayContext } from '../context.js';
+import type { LookupReport } from '../operation.js';
 import { freshOnLookupFields } from './fresh.js';
 
 export function cacheControlFor(reports: readonly LookupReport[], hasErrors: boolean, shareable: boolean): string {
@@ -43,7 +44,7 @@ export function cacheControl(options: { shareable: boolean }): Plugin<GatewayCon
       return {
         onExecuteDone({ result }) {
           if (Symbol.asyncIterator in result || !context.request) return;
-          const value = cacheControlFor(context.usage.lookups, (result.errors?.length ?? 0) > 0, options.shareable);
+          const value = cacheControlFor(context.operation.lookups, (result.errors?.length ?? 0) > 0, options.shareable);
           const list = headers.get(context.request) ?? [];
           list.push(value);
           headers.set(context.request, list);

@@ -21,49 +21,51 @@ export const FreshDirective = new GraphQLDirective({
   locations: [DirectiveLocation.FIELD],
 });
 
-interface FreshState {
-  /** > 0 while a field marked @fresh is resolving. */
-  depth: number;
-  /** `action\0key` of lookups this operation wants fresh. */
-  wanted: Set<string>;
-  /** `action\0key` of lookups this operation has sent through the cache (not fresh). */
-  dispatched: Set<string>;
-}
-
-const states = new WeakMap<object, FreshState>();
-
-function stateOf(usage: object): FreshState {
-  let state = states.get(usage);
-  if (!state) {
-    state = { depth: 0, wanted: new Set(), dispatched: new Set() };
-    states.set(usage, state);
-  }
-  return state;
-}
-
 const id = (action: string, key: string) => `${action}\u0000${key}`;
 
-/**
- * Called when a lookup is requested. Inside a @fresh field it marks the lookup fresh and returns
- * true when the operation already sent it through the cache (the caller then clears its loader
- * entry, so the fresh read is made; once per operation).
- */
-export function requestLookup(usage: object, action: string, key: string): boolean {
-  const state = states.get(usage);
-  if (!state || state.depth === 0) return false;
-  const k = id(action, key);
-  if (state.wanted.has(k)) return false;
-  state.wanted.add(k);
-  return state.dispatched.has(k);
-}
+/** One operation's fresh reads (kept on the operation, src/operation.ts). */
+export class FreshReads {
+  /** > 0 while a field marked @fresh is resolving. */
+  private depth = 0;
+  /** A @fresh field has resolved: from then on dispatched lookups are remembered. */
+  private active = false;
+  /** `action\0key` of lookups this operation wants fresh. */
+  private readonly wanted = new Set<string>();
+  /** `action\0key` of lookups this operation has sent through the cache (not fresh). */
+  private readonly dispatched = new Set<string>();
 
-/** Called when a lookup is dispatched: whether it is fresh (and, if not, that it went through the cache). */
-export function dispatchLookup(usage: object, action: string, key: string): boolean {
-  const state = states.get(usage);
-  const k = id(action, key);
-  if (state?.wanted.has(k)) return true;
-  if (state) state.dispatched.add(k);
-  return false;
+  /**
+   * Called when a lookup is requested. Inside a @fresh field it marks the lookup fresh and returns
+   * true when the operation already sent it through the cache (the caller then clears its loader
+   * entry, so the fresh read is made; once per operation).
+   */
+  request(action: string, key: string): boolean {
+    if (this.depth === 0) return false;
+    const k = id(action, key);
+    if (this.wanted.has(k)) return false;
+    this.wanted.add(k);
+    return this.dispatched.has(k);
+  }
+
+  /** Called when a lookup is dispatched: whether it is fresh (and, if not, that it went through the cache). */
+  dispatch(action: string, key: string): boolean {
+    if (!this.active) return false;
+    const k = id(action, key);
+    if (this.wanted.has(k)) return true;
+    this.dispatched.add(k);
+    return false;
+  }
+
+  /** Runs a @fresh field's resolver: the lookups it requests are fresh. */
+  within<T>(resolve: () => T): T {
+    this.active = true;
+    this.depth += 1;
+    try {
+      return resolve();
+    } finally {
+      this.depth -= 1;
+    }
+  }
 }
 
 /** Whether a field node carries @fresh. */
@@ -83,16 +85,10 @@ export function withFreshReads(schema: GraphQLSchema): GraphQLSchema {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     for (const field of Object.values(type.getFields())) {
       if (!makesLookup(type === query, field.extensions) || !field.resolve) continue;
-      const resolve = field.resolve as GraphQLFieldResolver<unknown, { usage: object }>;
+      const resolve = field.resolve as GraphQLFieldResolver<unknown, { operation: { fresh: FreshReads } }>;
       field.resolve = (source, args, context, info) => {
         if (!marked(info)) return resolve(source, args, context, info);
-        const state = stateOf(context.usage);
-        state.depth += 1;
-        try {
-          return resolve(source, args, context, info);
-        } finally {
-          state.depth -= 1;
-        }
+        return context.operation.fresh.within(() => resolve(source, args, context, info));
       };
     }
   }

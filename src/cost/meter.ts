@@ -1,9 +1,7 @@
 /**
  * The runtime side of the cost limit, per operation: the budget check in front of every upstream call,
- * the estimate the cost plugin made, and the calls still in flight (so stock symbols that links
- * discover can wait for each other and go upstream together).
- *
- * State is keyed by the operation's `usage` object: Yoga copies the context object, `usage` is shared.
+ * and the calls still in flight (so stock symbols that links discover can wait for each other and go
+ * upstream together). The state lives on the operation (src/operation.ts).
  */
 import { ActionError } from '../upstream/errors.js';
 
@@ -11,27 +9,6 @@ import { ActionError } from '../upstream/errors.js';
 export interface CostReport {
   estimated: number;
   budget: number;
-}
-
-interface MeterState {
-  report: CostReport | null;
-  /** The operation selects financial links: symbol batches wait until no call can add symbols. */
-  holdSymbolBatches: boolean;
-  /** Calls in flight of actions that can lead to more symbols. */
-  feeding: number;
-  waiting: Array<() => void>;
-  checkScheduled: boolean;
-}
-
-const states = new WeakMap<object, MeterState>();
-
-function stateOf(usage: object): MeterState {
-  let state = states.get(usage);
-  if (!state) {
-    state = { report: null, holdSymbolBatches: false, feeding: 0, waiting: [], checkScheduled: false };
-    states.set(usage, state);
-  }
-  return state;
 }
 
 /** The refusal of a call that would take the operation past its budget; null while it fits. */
@@ -43,60 +20,57 @@ export function overBudget(spent: number, budget: number, action: string): Actio
   });
 }
 
-/** Records the static estimate, and whether symbol batches should wait for links (the operation has financial links). */
-export function recordEstimate(usage: object, report: CostReport, hasSymbolLinks: boolean): void {
-  const state = stateOf(usage);
-  state.report = report;
-  state.holdSymbolBatches = hasSymbolLinks;
-}
+/** One operation's stock-symbol batching: symbol batches wait while a call that can name more symbols is in flight. */
+export class SymbolMeter {
+  /** The operation selects financial links (the cost plugin says so): symbol batches wait for them. */
+  holdBatches = false;
+  /** Calls in flight of actions that can lead to more symbols. */
+  private feeding = 0;
+  private readonly waiting: Array<() => void> = [];
+  private checkScheduled = false;
 
-export function costReportOf(usage: object): CostReport | null {
-  return states.get(usage)?.report ?? null;
-}
-
-/**
- * Counts a call as in flight until it settles, when its results can name more stock symbols (its
- * action's descriptor says `namesSymbols`: a company's ticker, a domain's company, a profile's company).
- */
-export function trackCall<T>(usage: object, namesSymbols: boolean, call: Promise<T>): Promise<T> {
-  if (!namesSymbols) return call;
-  const state = stateOf(usage);
-  state.feeding += 1;
-  const settle = () => {
-    state.feeding -= 1;
-    if (state.feeding === 0 && state.waiting.length > 0) scheduleRelease(state);
-  };
-  call.then(settle, settle);
-  return call;
-}
-
-/**
- * A DataLoader batchScheduleFn for symbol lookups. When the operation has financial links, a batch
- * waits until no call that could name more symbols is in flight, so the symbols of every company in
- * the operation go upstream together; otherwise it dispatches as DataLoader would (after the
- * current tick).
- */
-export function scheduleSymbolBatch(usage: object, dispatch: () => void): void {
-  const state = stateOf(usage);
-  if (!state.holdSymbolBatches) {
-    void Promise.resolve().then(() => process.nextTick(dispatch));
-    return;
+  /**
+   * Counts a call as in flight until it settles, when its results can name more stock symbols (its
+   * action's descriptor says `namesSymbols`: a company's ticker, a domain's company, a profile's company).
+   */
+  track<T>(namesSymbols: boolean, call: Promise<T>): Promise<T> {
+    if (!namesSymbols) return call;
+    this.feeding += 1;
+    const settle = () => {
+      this.feeding -= 1;
+      if (this.feeding === 0 && this.waiting.length > 0) this.scheduleRelease();
+    };
+    call.then(settle, settle);
+    return call;
   }
-  state.waiting.push(dispatch);
-  scheduleRelease(state);
-}
 
-/**
- * Checks after the current I/O turn (setImmediate runs after every promise job and nextTick the
- * settled call set off), so loads that the settled call's resolvers make are in the batch, and calls
- * they start count as in flight.
- */
-function scheduleRelease(state: MeterState): void {
-  if (state.checkScheduled) return;
-  state.checkScheduled = true;
-  setImmediate(() => {
-    state.checkScheduled = false;
-    if (state.feeding > 0) return;
-    for (const dispatch of state.waiting.splice(0)) dispatch();
-  });
+  /**
+   * A DataLoader batchScheduleFn for symbol lookups. When the operation has financial links, a batch
+   * waits until no call that could name more symbols is in flight, so the symbols of every company in
+   * the operation go upstream together; otherwise it dispatches as DataLoader would (after the
+   * current tick).
+   */
+  schedule(dispatch: () => void): void {
+    if (!this.holdBatches) {
+      void Promise.resolve().then(() => process.nextTick(dispatch));
+      return;
+    }
+    this.waiting.push(dispatch);
+    this.scheduleRelease();
+  }
+
+  /**
+   * Checks after the current I/O turn (setImmediate runs after every promise job and nextTick the
+   * settled call set off), so loads that the settled call's resolvers make are in the batch, and calls
+   * they start count as in flight.
+   */
+  private scheduleRelease(): void {
+    if (this.checkScheduled) return;
+    this.checkScheduled = true;
+    setImmediate(() => {
+      this.checkScheduled = false;
+      if (this.feeding > 0) return;
+      for (const dispatch of this.waiting.splice(0)) dispatch();
+    });
+  }
 }

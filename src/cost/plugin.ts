@@ -2,7 +2,6 @@ import { GraphQLError, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../context.js';
 import { estimateCost, type CostEstimate } from './estimate.js';
-import { recordEstimate } from './meter.js';
 
 export interface CostLimitOptions {
   /** COST_BUDGET: the most upstream calls one operation may make. */
@@ -47,8 +46,10 @@ export function costLimit(options: CostLimitOptions): Plugin<GatewayContext> {
         if (cacheable) byVariables.set(key, estimate);
       }
       if (!estimate) return; // execution reports the missing operation or the bad variables
-      const usage = args.contextValue.usage;
-      recordEstimate(usage, { estimated: estimate.cost, budget: options.budget }, estimate.symbolLinks > 0);
+      const operation = args.contextValue.operation;
+      operation.cost = { estimated: estimate.cost, budget: options.budget };
+      // With financial links, symbol batches wait until no lookup can add symbols.
+      operation.symbols.holdBatches = estimate.symbolLinks > 0;
       if (estimate.cost > options.budget) {
         setResultAndStopExecution({
           errors: [

@@ -17,6 +17,7 @@ import {
 } from 'graphql';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import type { Plugin } from 'graphql-yoga';
+import type { GatewayContext } from '../context.js';
 
 // The same names, places and arguments (with their defaults) as the directives the executor reads
 // (@graphql-tools/utils, which @graphql-yoga/plugin-defer-stream also declares when a schema lacks
@@ -103,15 +104,18 @@ export function incrementalDelivery(maskError: (error: unknown, message: string)
 }
 
 /**
- * Yoga's useExecutionCancellation, for incremental operations only: it hands the executor the
- * request's signal, and reading `request.signal` makes an AbortController per request. Operations on
- * graphql-jit are cancelled through the context's lazily made signal (src/context.ts) and skip that cost.
+ * Hands Yoga's incremental executor the operation's one signal (src/operation.ts), as Yoga's
+ * useExecutionCancellation would hand it the request's, so deferred work stops when the client goes.
+ * Only incremental operations: Envelop spreads `args` before it calls the executor, so even a lazy
+ * getter would make the signal, an AbortController, for every cached operation; graphql-jit takes no
+ * signal and its lookups follow the same one through the context.
  */
-function cancelIncrementalExecution(): Plugin {
+function cancelIncrementalExecution(): Plugin<Partial<GatewayContext>> {
   return {
     onExecute({ args }) {
-      if (!usesIncrementalDelivery(args.document)) return;
-      (args as { signal?: AbortSignal }).signal = (args.contextValue as { request?: Request }).request?.signal;
+      const operation = args.contextValue.operation; // absent on a bare Yoga (the masking test)
+      if (!operation || !usesIncrementalDelivery(args.document)) return;
+      (args as { signal?: AbortSignal }).signal = operation.signal;
     },
   };
 }

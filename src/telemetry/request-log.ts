@@ -2,7 +2,7 @@ import { getOperationAST, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { GatewayContext } from '../context.js';
-import { costReportOf } from '../cost/meter.js';
+import type { Operation } from '../operation.js';
 import { errorCodesOf } from './errors.js';
 import type { OperationLabels } from './operation-label.js';
 import { traceIdOf } from './spans.js';
@@ -10,7 +10,7 @@ import { traceIdOf } from './spans.js';
 interface OperationRecord {
   name: string | null;
   type: string;
-  usage: GatewayContext['usage'] | null;
+  usage: Operation | null;
   variables?: unknown;
 }
 
@@ -58,7 +58,7 @@ export function requestLog(options: RequestLogOptions): Plugin<GatewayContext> {
       record.operations.push({
         name: operation?.name?.value ?? args.operationName ?? null,
         type: operation?.operation ?? 'query',
-        usage: args.contextValue.usage ?? null,
+        usage: args.contextValue.operation ?? null,
         ...(options.logVariables ? { variables: args.variableValues ?? undefined } : {}),
       });
     },
@@ -86,7 +86,7 @@ export function requestLog(options: RequestLogOptions): Plugin<GatewayContext> {
       for (const { usage } of record.operations) {
         if (!usage) continue;
         upstreamCalls += usage.upstreamCalls;
-        const cost = costReportOf(usage);
+        const cost = usage.cost;
         if (cost) {
           estimated = (estimated ?? 0) + cost.estimated;
           budget = cost.budget;

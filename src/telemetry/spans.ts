@@ -3,8 +3,9 @@ import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphq
 import type { Plugin } from 'graphql-yoga';
 import type { LookupOutcome } from '../cache/lookup-cache.js';
 import type { CacheStore } from '../cache/store.js';
-import type { CallAction, GatewayContext } from '../context.js';
-import { costReportOf } from '../cost/meter.js';
+import type { GatewayContext } from '../context.js';
+import type { Operation } from '../operation.js';
+import type { CallAction } from '../upstream/index.js';
 import type { CallObserver, CallOutcome } from '../upstream/client.js';
 import { ActionError } from '../upstream/errors.js';
 import { errorCodesOf } from './errors.js';
@@ -20,17 +21,16 @@ import type { Tracing } from './tracing.js';
  *         └─ upstream <action> (the call with its retries and outcome)
  *            └─ POST /v1/action/<action> (client, one per HTTP attempt, status and outcome code)
  *
- * Lookups find their operation through the operation's `usage` object (shared by Yoga's copies of
- * the context); upstream and Redis spans find their parent in the active context, which the lookup
- * sets around its work.
+ * Lookups find their operation's span on the Operation (`trace`, shared by Yoga's copies of the
+ * context); upstream and Redis spans find their parent in the active context, which the lookup sets
+ * around its work.
  */
 
-interface OperationTrace {
+/** The operation's span context, kept on the Operation while tracing is on. */
+export interface OperationTrace {
   tracing: Tracing;
   context: Context;
 }
-
-const operations = new WeakMap<object, OperationTrace>();
 
 const ATTEMPTS = Symbol('lookup-graph.upstream.attempts');
 
@@ -78,11 +78,11 @@ export function tracingPlugin(tracing: Tracing): Plugin<GatewayContext> {
         parent,
       );
       owner?.open.add(span);
-      operations.set(ctx.usage, { tracing, context: trace.setSpan(parent, span) });
+      ctx.operation.trace = { tracing, context: trace.setSpan(parent, span) };
       return {
         onExecuteDone({ result }) {
           if (Symbol.asyncIterator in result) return;
-          endOperation(span, ctx.usage, result);
+          endOperation(span, ctx.operation, result);
           owner?.open.delete(span);
         },
       };
@@ -104,8 +104,8 @@ function describeOperation(document: DocumentNode, operationName: string | null 
   return { type: operation?.operation ?? 'query', name: operation?.name?.value ?? operationName ?? undefined };
 }
 
-function endOperation(span: Span, usage: GatewayContext['usage'], result: ExecutionResult): void {
-  const cost = costReportOf(usage);
+function endOperation(span: Span, usage: Operation, result: ExecutionResult): void {
+  const cost = usage.cost;
   if (cost) {
     span.setAttribute('lookup_graph.cost.estimated', cost.estimated);
     span.setAttribute('lookup_graph.cost.budget', cost.budget);
@@ -119,8 +119,8 @@ function endOperation(span: Span, usage: GatewayContext['usage'], result: Execut
 }
 
 /** One lookup of one key: its span, with where the value came from. */
-export function traceLookup<V>(usage: object, action: string, key: string, run: () => Promise<LookupOutcome<V>>): Promise<LookupOutcome<V>> {
-  const operation = operations.get(usage);
+export function traceLookup<V>(owner: Operation, action: string, key: string, run: () => Promise<LookupOutcome<V>>): Promise<LookupOutcome<V>> {
+  const operation = owner.trace;
   if (!operation) return run();
   const { tracing } = operation;
   const hashed = tracing.keyForSpan(action, key);
@@ -145,8 +145,13 @@ export function traceLookup<V>(usage: object, action: string, key: string, run: 
 }
 
 /** Several keys of one action looked up together (stock symbols): one span, counted by source. */
-export function traceLookups<V>(usage: object, action: string, keys: readonly string[], run: () => Promise<LookupOutcome<V>[]>): Promise<LookupOutcome<V>[]> {
-  const operation = operations.get(usage);
+export function traceLookups<V>(
+  owner: Operation,
+  action: string,
+  keys: readonly string[],
+  run: () => Promise<LookupOutcome<V>[]>,
+): Promise<LookupOutcome<V>[]> {
+  const operation = owner.trace;
   if (!operation) return run();
   const { tracing } = operation;
   const hashes = keys.map((key) => tracing.keyForSpan(action, key)).filter((hash): hash is string => hash !== undefined);

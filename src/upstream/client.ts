@@ -131,8 +131,20 @@ export class ActionClient {
     const timedOut = () => new ActionError('UPSTREAM_TIMEOUT', `The upstream did not answer within ${budget.ms} ms`, { action });
     const left = budget.at - Date.now();
     if (left <= 0) throw timedOut();
-    const deadline = AbortSignal.timeout(Math.ceil(left));
-    const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
+    // One controller for the call, aborted by its deadline or by the signal it follows (the operation's,
+    // or a coalesced call's). AbortSignal.timeout() and AbortSignal.any() would cost weak references and
+    // a dependant on the long-lived followed signal per call.
+    const controller = new AbortController();
+    let expired = false;
+    const timer = setTimeout(() => {
+      expired = true;
+      controller.abort();
+    }, Math.ceil(left));
+    const followed = options.signal;
+    const follow = () => controller.abort(followed?.reason);
+    if (followed?.aborted) follow();
+    else followed?.addEventListener('abort', follow, { once: true });
+    const signal = controller.signal;
     let phase: 'request' | 'body' = 'request';
     try {
       const res = await this.pool.request({
@@ -154,11 +166,14 @@ export class ActionClient {
       return parseEnvelope(action, res.statusCode, header(res.headers['retry-after']), text, options.token ?? this.options.token, options.token !== undefined);
     } catch (error) {
       if (error instanceof ActionError) throw error;
-      if (deadline.aborted) throw timedOut();
-      // The call's own signal, or the one it follows: Node 24 can fail the request before the followed
-      // signal reads as aborted, but the combined one already does.
-      if (options.signal?.aborted || signal.aborted) throw cancelledError(action);
+      if (expired) throw timedOut();
+      // Our own controller is aborted before undici fails the request, on every Node line (with
+      // AbortSignal.any, Node 24 could fail it before the followed signal read as aborted).
+      if (signal.aborted) throw cancelledError(action);
       throw transportError(action, error, phase);
+    } finally {
+      clearTimeout(timer);
+      followed?.removeEventListener('abort', follow);
     }
   }
 }

@@ -1,7 +1,5 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import type { CallAction } from '../context.js';
-import { startSandbox, type Sandbox } from '../sandbox/server.js';
 import { ActionClient, type ActionEnvelope, type CallObserver, type CallOptions, type CallOutcome, type ResponseFacts } from './client.js';
 import { ActionError } from './errors.js';
 import { Breakers, verdictFor, type BreakerCall, type BreakerSnapshot } from './resilience/breaker.js';
@@ -29,11 +27,18 @@ export interface UpstreamStatus {
   retries: { windowMs: number; calls: number; retries: number };
 }
 
+/** Sends one action to the upstream (or the layers in front of it) and returns its envelope. */
+export type CallAction = (action: string, body: Record<string, unknown>, options?: CallOptions) => Promise<ActionEnvelope>;
+
+/** Where calls go and the bearer token they carry when a request brings none of its own. */
+export interface UpstreamTarget {
+  baseUrl: URL;
+  token: string;
+}
+
 export interface Upstream {
   /** The way to the upstream: every layer (resilience, then the HTTP client) composed. */
   callAction: CallAction;
-  /** The built-in sandbox when no ACTION_BASE_URL is set outside production. */
-  sandbox: Sandbox | null;
   /** The upstream's budget, breakers and load, as this gateway sees them now. */
   status(): UpstreamStatus;
   close(): Promise<void>;
@@ -53,12 +58,16 @@ const MIN_ATTEMPT_MS = 50;
  * within the deadline and the retry budget) → per attempt: rate-limit gate → the action's circuit
  * breaker → concurrency bound and queue → ActionClient (undici) → the rate-limit headers back to the gate.
  */
-export async function createUpstream(config: Config, logger: Logger, onCallDone?: (call: CallOutcome) => void, observer?: CallObserver): Promise<Upstream> {
-  const sandbox = config.upstream.baseUrl ? null : await startSandbox({ latency: config.sandboxLatency });
+export function createUpstream(
+  config: Config,
+  target: UpstreamTarget,
+  logger: Logger,
+  onCallDone?: (call: CallOutcome) => void,
+  observer?: CallObserver,
+): Upstream {
   const client = new ActionClient({
     ...config.upstream,
-    baseUrl: config.upstream.baseUrl ?? new URL(sandbox!.url),
-    token: config.upstream.token ?? sandbox!.token,
+    ...target,
     onCallDone: (call) => {
       if (call.outcome === 'OK') logger.debug({ upstreamCall: call }, 'upstream call');
       else logger.warn({ upstreamCall: call }, 'upstream call failed');
@@ -129,9 +138,7 @@ export async function createUpstream(config: Config, logger: Logger, onCallDone?
     }
   };
 
-  const callAction: CallAction = async (action, body, given = {}) => {
-    // The context hands over a native signal (see createContext), so `aborted` and 'abort' work here.
-    const options: CallOptions = given;
+  const callAction: CallAction = async (action, body, options = {}) => {
     const deadline = callDeadline(config.upstream.timeoutMs, options.operationDeadline);
     if (deadline.ms <= 0) {
       throw new ActionError('UPSTREAM_TIMEOUT', 'The operation ran out of time before this lookup could start', { action });
@@ -157,7 +164,6 @@ export async function createUpstream(config: Config, logger: Logger, onCallDone?
 
   return {
     callAction,
-    sandbox,
     status: () => ({
       rateLimit: gates.status(),
       breakers: breakers.snapshot(),
@@ -171,9 +177,6 @@ export async function createUpstream(config: Config, logger: Logger, onCallDone?
       maxQueued: limiter.maxQueued,
       retries: budget.snapshot(),
     }),
-    async close() {
-      await client.close().catch((error: unknown) => logger.warn({ err: error }, 'closing the upstream pool failed'));
-      await sandbox?.close();
-    },
+    close: () => client.close().catch((error: unknown) => logger.warn({ err: error }, 'closing the upstream pool failed')),
   };
 }

@@ -1,10 +1,7 @@
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
-import type { RunningGateway } from '../support/gateway.js';
 import { rejectsBeforeUpstream } from '../support/assertions.js';
 import { sampleDigits } from '../../src/sandbox/identity.js';
-
-const _calls = (gw: RunningGateway) => gw.gateway.sandbox!.calls.get('get_crm_owners') ?? 0;
 
 describe('crmOwners against the sandbox', () => {
   it('resolves every field, archived owners included', async ({ sandbox: gw }) => {

@@ -1,11 +1,9 @@
 import DataLoader from 'dataloader';
 import type { GatewayContext } from '../../context.js';
-import { scheduleSymbolBatch, trackCall } from '../../cost/meter.js';
 import type { ActionEnvelope } from '../../upstream/client.js';
 import { ActionError, badInput } from '../../upstream/errors.js';
 import { financialProfiles } from './sample.js';
 import type { ActionDescriptor } from '../descriptor.js';
-import { dispatchLookup, requestLookup } from '../../cache/fresh.js';
 import { loaderFor, lookupReport, responseArray } from '../loader.js';
 import { obj, str, type Raw } from '../../schema/read.js';
 import { traceLookups } from '../../telemetry/spans.js';
@@ -49,26 +47,33 @@ export function loadFinancialProfile(ctx: GatewayContext, symbol: string): Promi
       new DataLoader<string, Raw>((symbols) => fetchSymbols(ctx, symbols), {
         maxBatchSize: ctx.config.financialBatchSize,
         // With Company.financialProfile links in the operation, wait until no lookup can add symbols.
-        batchScheduleFn: (dispatch) => scheduleSymbolBatch(ctx.usage, dispatch),
+        batchScheduleFn: (dispatch) => ctx.operation.symbols.schedule(dispatch),
       }),
   );
-  if (requestLookup(ctx.usage, COMPANY_FINANCIAL_PROFILE, symbol)) loader.clear(symbol); // @fresh after a cached read
+  if (ctx.operation.fresh.request(COMPANY_FINANCIAL_PROFILE, symbol)) loader.clear(symbol); // @fresh after a cached read
   return loader.load(symbol);
 }
 
 async function fetchSymbols(ctx: GatewayContext, symbols: readonly string[]): Promise<Array<Raw | Error>> {
-  const fresh = new Set(symbols.filter((symbol) => dispatchLookup(ctx.usage, COMPANY_FINANCIAL_PROFILE, symbol)));
-  const outcomes = await trackCall(
-    ctx.usage,
+  const operation = ctx.operation;
+  const fresh = new Set(symbols.filter((symbol) => operation.fresh.dispatch(COMPANY_FINANCIAL_PROFILE, symbol)));
+  const outcomes = await operation.symbols.track(
     financialProfileAction.namesSymbols,
-    traceLookups(ctx.usage, COMPANY_FINANCIAL_PROFILE, symbols, () =>
-      ctx.cache.fetchMany<Raw>(COMPANY_FINANCIAL_PROFILE, ctx.tokenFingerprint, [...symbols], (missing, signal) => callUpstream(ctx, missing, signal), ctx, {
-        fresh,
-      }),
+    traceLookups(operation, COMPANY_FINANCIAL_PROFILE, symbols, () =>
+      ctx.cache.fetchMany<Raw>(
+        COMPANY_FINANCIAL_PROFILE,
+        ctx.tokenFingerprint,
+        [...symbols],
+        (missing, signal) => callUpstream(ctx, missing, signal),
+        operation,
+        {
+          fresh,
+        },
+      ),
     ),
   );
   return outcomes.map((outcome) => {
-    ctx.usage.lookups.push(lookupReport(ctx, COMPANY_FINANCIAL_PROFILE, outcome.key, outcome));
+    operation.lookups.push(lookupReport(ctx, COMPANY_FINANCIAL_PROFILE, outcome.key, outcome));
     return outcome.error ?? outcome.value!;
   });
 }

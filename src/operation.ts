@@ -1,0 +1,59 @@
+import type { LookupSource } from './cache/lookup-cache.js';
+import { FreshReads } from './cache/fresh.js';
+import { type CostReport, SymbolMeter } from './cost/meter.js';
+import type { OperationTrace } from './telemetry/spans.js';
+
+/** One lookup of the operation and where its value came from. */
+export interface LookupReport {
+  action: string;
+  key: string;
+  source: LookupSource;
+  /** Seconds since the value was fetched from the upstream (0 for this operation's own call); null when it failed with nothing stored. */
+  ageSeconds: number | null;
+  /** How long the cache keeps this action's results (0 when off); not sent to clients, it sets Cache-Control. */
+  ttlSeconds?: number;
+  /** The lookup failed (not sent to clients: the error is in `errors`); the response is then not cacheable. */
+  failed?: boolean;
+}
+
+/**
+ * Everything one GraphQL operation keeps while it runs: what it spent, its cost estimate, the stock
+ * symbol meter, its fresh reads, its deadline and its one cancellation signal. One object per
+ * operation, shared by Yoga's copies of the context.
+ */
+export class Operation {
+  upstreamCalls = 0;
+  readonly lookups: LookupReport[] = [];
+  /** The static estimate against the budget (src/cost/plugin.ts), reported in `extensions.gateway.cost`. */
+  cost: CostReport | null = null;
+  readonly symbols = new SymbolMeter();
+  readonly fresh = new FreshReads();
+  /** The operation's span, when tracing is on (src/telemetry/spans.ts). */
+  trace: OperationTrace | undefined;
+  private controller: AbortController | undefined;
+
+  /**
+   * @param deadline when this operation must be answered (epoch ms): every upstream call ends by then
+   * @param requestSignal the client's request signal, read only when the operation first needs its own
+   */
+  constructor(
+    readonly deadline: number,
+    private readonly requestSignal: () => AbortSignal | undefined,
+  ) {}
+
+  /**
+   * Aborted when the client goes away: every upstream call and wait of the operation follows this one
+   * signal. Made on first use (an operation served from the cache never needs it), following Yoga's
+   * request signal with a listener: AbortSignal.any() over it costs a weak dependant per follower.
+   */
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      const controller = new AbortController();
+      this.controller = controller;
+      const request = this.requestSignal();
+      if (request?.aborted) controller.abort(request.reason);
+      else request?.addEventListener('abort', () => controller.abort(request.reason), { once: true });
+    }
+    return this.controller.signal;
+  }
+}

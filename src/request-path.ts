@@ -1,0 +1,85 @@
+/**
+ * The way from a resolver to the upstream, assembled here and nowhere else. Per lookup, outermost first:
+ *
+ *   context (the operation: deadline, one cancellation signal, loaders)
+ *   → loader (src/actions/loader.ts: one call per distinct key per operation, stock symbols batched)
+ *   → cache (src/cache: memory or Redis, coalescing across requests and replicas, @fresh)
+ *   → budget (COST_BUDGET calls per operation)
+ *   → tracing span (when on) → metrics count
+ *   → resilience (src/upstream: deadline → retries → rate-limit gate → breakers → concurrency bound)
+ *   → client (undici)
+ */
+import type { Logger } from 'pino';
+import { createLookupCache } from './cache/index.js';
+import type { Config } from './config.js';
+import type { GatewayContext, RequestFacts } from './context.js';
+import { overBudget } from './cost/meter.js';
+import type { Metrics } from './metrics.js';
+import { Operation } from './operation.js';
+import { traceCallAction, tracedStore, upstreamCallObserver } from './telemetry/spans.js';
+import type { Tracing } from './telemetry/tracing.js';
+import { type CallAction, createUpstream, type UpstreamTarget } from './upstream/index.js';
+
+export interface RequestPathDeps {
+  config: Config;
+  logger: Logger;
+  /** Where calls go and the token they carry by default: ACTION_BASE_URL or the sandbox gateway.ts started. */
+  target: UpstreamTarget;
+  /** The target is the built-in sandbox (reported in every response). */
+  sandbox: boolean;
+  metrics: Metrics;
+  tracing: Tracing;
+}
+
+export async function createRequestPath({ config, logger, target, sandbox, metrics, tracing }: RequestPathDeps) {
+  const traced = tracing.enabled;
+  const upstream = createUpstream(config, target, logger, metrics.observeCall, traced ? upstreamCallObserver(tracing) : undefined);
+  const { cache, status: cacheStatus } = await createLookupCache(
+    config.cache,
+    logger,
+    metrics.observeLookup,
+    traced ? (store) => tracedStore(tracing, store) : undefined,
+  );
+  const counted = metrics.instrument(upstream.callAction);
+  const toUpstream: CallAction = traced ? traceCallAction(tracing, counted) : counted;
+  const budget = config.costBudget;
+  const operationTimeoutMs = config.resilience.operationTimeoutMs;
+
+  /** The context of one operation: its own Operation, and the budget in front of every call it makes. */
+  const contextFor = (request: RequestFacts): GatewayContext => {
+    const upstreamToken = request.upstreamToken ?? null;
+    const operation = new Operation(Date.now() + operationTimeoutMs, request.signal);
+    const client = request.client;
+    return {
+      config,
+      sandbox,
+      operation,
+      cache,
+      tokenFingerprint: cache.fingerprint(upstreamToken ?? target.token),
+      loaders: new Map(),
+      upstreamToken,
+      callAction: (action, body, signal) => {
+        // The runtime cost limit: a call past COST_BUDGET fails with COST_LIMIT_EXCEEDED instead of going out.
+        const refused = overBudget(operation.upstreamCalls, budget, action);
+        if (refused) return Promise.reject(refused);
+        operation.upstreamCalls += 1;
+        return toUpstream(action, body, {
+          signal: signal ?? operation.signal,
+          operationDeadline: operation.deadline,
+          ...(client ? { client } : {}),
+          ...(upstreamToken ? { token: upstreamToken } : {}),
+        });
+      },
+    };
+  };
+
+  return {
+    contextFor,
+    cache,
+    cacheStatus,
+    upstream,
+    close: () => Promise.allSettled([upstream.close(), cache.close()]),
+  };
+}
+
+export type RequestPath = Awaited<ReturnType<typeof createRequestPath>>;
