@@ -275,7 +275,8 @@ export const FLAG_GROUPS: readonly FlagGroup[] = [
 
 /** The first of `keys` the upstream sent, read as a boolean. */
 export function flag(raw: Raw, keys: string | readonly string[]): boolean | null {
-  for (const key of typeof keys === 'string' ? [keys] : keys) {
+  if (typeof keys === 'string') return raw[keys] === undefined ? null : bool(raw[keys]);
+  for (const key of keys) {
     if (raw[key] !== undefined) return bool(raw[key]);
   }
   return null;
