@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { DEFAULT_REDIS_GUARD, RedisGuard, type RedisGuardSettings, type RedisHealth } from './redis-guard.js';
@@ -7,6 +8,8 @@ const ACQUIRE = `
 if redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return 1 end
 if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('pexpire', KEYS[1], ARGV[2]) return 1 end
 return 0`;
+
+const MAX_KEYS_PER_READ = 100;
 
 /**
  * The shared cache: several gateway processes read and write one Redis. Redis trouble never fails a
@@ -19,6 +22,14 @@ export class RedisStore implements CacheStore {
   private readonly redis: Redis;
   private readonly guard: RedisGuard;
   private readonly leaseOwner = `${process.pid}-${Math.random().toString(36).slice(2)}`;
+  /**
+   * Reads issued in one tick (the lookups of an operation, and of every operation running beside it)
+   * go to Redis as one MGET: one round trip, under one deadline, instead of one GET each.
+   */
+  private readonly reads = new DataLoader<string, string | null>(
+    async (keys) => (await this.guard.run(() => this.redis.mget(...keys), null)) ?? keys.map(() => null),
+    { cache: false, maxBatchSize: MAX_KEYS_PER_READ },
+  );
 
   constructor(url: string, logger: Logger, settings: RedisGuardSettings = DEFAULT_REDIS_GUARD) {
     this.redis = new Redis(url, {
@@ -49,7 +60,7 @@ export class RedisStore implements CacheStore {
   }
 
   async get(key: string): Promise<unknown> {
-    const text = await this.guard.run(() => this.redis.get(key), null);
+    const text = await this.reads.load(key);
     if (text === null) return undefined;
     try {
       return JSON.parse(text);
