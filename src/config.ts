@@ -77,6 +77,8 @@ export interface Config {
   telemetry: TelemetrySettings;
   /** METRICS_PORT and the drain delay (src/ops-settings.ts). */
   ops: OpsSettings;
+  /** COMPRESS_MIN_BYTES: responses of at least this size are compressed for clients that accept br or gzip; 0 turns it off (src/compression.ts). */
+  compressMinBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -145,6 +147,7 @@ export function loadConfig(env: Env = process.env): Config {
     http: readHttpServerSettings(int, problems),
     telemetry: readTelemetrySettings(env, problems, int),
     ops: readOpsSettings(env, problems, int, host),
+    compressMinBytes: int('COMPRESS_MIN_BYTES', 1024, 0, 1024 * 1024 * 1024),
   };
 
   // Defaults that follow UPSTREAM_MAX_IN_FLIGHT: half of it per client, three quarters per action.

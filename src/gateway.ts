@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { GatewayContext } from './context.js';
 import { loadExamples } from './examples.js';
+import { compression } from './compression.js';
 import { maskError } from './graphql-errors.js';
 import { yogaLogger } from './logger.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
@@ -114,6 +115,8 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       // Operations with @defer/@stream run on Yoga's own executor, which delivers incrementally
       // (src/incremental); every other operation keeps graphql-jit.
       useGraphQlJit({}, { enableIf: (args) => !usesIncrementalDelivery(args.document) }),
+      // Last: it compresses the response every other plugin has finished (headers included).
+      ...(config.compressMinBytes > 0 ? [compression(config.compressMinBytes)] : []),
     ],
   });
 
