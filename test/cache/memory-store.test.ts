@@ -4,8 +4,14 @@ import { MemoryStore } from '../../src/cache/memory-store.js';
 const value = (n: number) => ({ text: 'x'.repeat(n) });
 
 describe('MemoryStore', () => {
+  it('counts an entry as twice its JSON (what it takes in the heap)', async () => {
+    const store = new MemoryStore(10_000);
+    await store.set('a', value(100), 60_000);
+    expect(store.size()).toBe(2 * JSON.stringify(value(100)).length);
+  });
+
   it('evicts the least recently used entries once the byte bound is reached', async () => {
-    const store = new MemoryStore(1000);
+    const store = new MemoryStore(2000);
     await store.set('a', value(380), 60_000);
     await store.set('b', value(380), 60_000);
     expect(await store.get('a')).toEqual(value(380)); // a is now the most recently used
@@ -13,7 +19,7 @@ describe('MemoryStore', () => {
     expect(await store.get('b')).toBeUndefined();
     expect(await store.get('a')).toEqual(value(380));
     expect(await store.get('c')).toEqual(value(380));
-    expect(store.size()).toBeLessThanOrEqual(1000);
+    expect(store.size()).toBeLessThanOrEqual(2000);
   });
 
   it('forgets entries after their time to live', async () => {
