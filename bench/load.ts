@@ -8,6 +8,7 @@ export interface Request {
 
 export interface ThroughputResult {
   requestsPerSecond: number;
+  requests: number;
   errors: number;
   meanResponseBytes: number;
 }
@@ -47,7 +48,7 @@ export async function throughput(origin: string, next: (i: number) => Request, c
   );
   const elapsed = performance.now() - started;
   await pool.close();
-  return { requestsPerSecond: (done / elapsed) * 1000, errors, meanResponseBytes: done ? bytes / done : 0 };
+  return { requestsPerSecond: (done / elapsed) * 1000, requests: done, errors, meanResponseBytes: done ? bytes / done : 0 };
 }
 
 /** Median latency, in ms, of `count` requests sent one after another. */
@@ -100,4 +101,55 @@ export async function runAll(origin: string, requests: Request[], concurrency: n
   );
   await pool.close();
   return errors;
+}
+
+/** The p-th percentile (0-100) of `values`. */
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
+}
+
+/**
+ * An open loop: requests start at a fixed rate whatever the answers do (as independent users arrive),
+ * for `durationMs`; returns every request's latency in ms. Unlike the closed loop, a slow answer does
+ * not slow the arrivals, so queueing shows in the tail.
+ */
+export async function openLoop(
+  origin: string,
+  next: (i: number) => Request,
+  ratePerSecond: number,
+  durationMs: number,
+): Promise<{ latencies: number[]; errors: number }> {
+  const pool = new Pool(origin, { connections: 128, pipelining: 1 });
+  const latencies: number[] = [];
+  let errors = 0;
+  const pending: Promise<void>[] = [];
+  const started = performance.now();
+  const total = Math.floor((ratePerSecond * durationMs) / 1000);
+  const send = async (i: number) => {
+    const request = next(i);
+    const sent = performance.now();
+    try {
+      const res = await pool.request({
+        path: request.path,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...request.headers },
+        body: request.body,
+      });
+      const text = await res.body.text();
+      if (res.statusCode !== 200 || text.includes('"errors"')) errors += 1;
+    } catch {
+      errors += 1;
+    }
+    latencies.push(performance.now() - sent);
+  };
+  for (let i = 0; i < total; i++) {
+    const due = started + (i * 1000) / ratePerSecond;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    pending.push(send(i));
+  }
+  await Promise.all(pending);
+  await pool.close();
+  return { latencies, errors };
 }

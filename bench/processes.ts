@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -8,13 +8,18 @@ export const CAN_PIN = existsSync('/usr/bin/taskset');
 
 export interface ServerProcess {
   origin: string;
+  /** The process started (taskset execs in place); a tsx-run server's Node is its child. */
+  pid: number;
   stop(): Promise<void>;
 }
 
-/** Starts a bench server in its own process, pinned to `cpu` (0 by default) when taskset exists. */
-export function startServer(entry: string, env: Record<string, string>, cpu = 0): Promise<ServerProcess> {
-  const command = CAN_PIN ? '/usr/bin/taskset' : TSX;
-  const args = CAN_PIN ? ['-c', String(cpu), TSX, entry] : [entry];
+/**
+ * Starts a bench server in its own process, pinned to `cpu` (0 by default) when taskset exists.
+ * `.mjs` entries (the built gateway) run on plain Node; `.ts` ones through tsx.
+ */
+export function startServer(entry: string, env: Record<string, string>, cpu = 0, nodeFlags: string[] = []): Promise<ServerProcess> {
+  const run = entry.endsWith('.mjs') ? [process.execPath, ...nodeFlags, entry] : [TSX, entry];
+  const [command, args] = CAN_PIN ? ['/usr/bin/taskset', ['-c', String(cpu), ...run]] : [run[0]!, run.slice(1)];
   const child: ChildProcess = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let output = '';
@@ -24,6 +29,7 @@ export function startServer(entry: string, env: Record<string, string>, cpu = 0)
       if (match) {
         resolve({
           origin: `http://127.0.0.1:${match[1]}`,
+          pid: child.pid!,
           stop: () =>
             new Promise<void>((done) => {
               child.once('exit', () => done());
@@ -39,4 +45,52 @@ export function startServer(entry: string, env: Record<string, string>, cpu = 0)
 export function pinSelf(cpu: number): void {
   if (!CAN_PIN) return;
   spawn('/usr/bin/taskset', ['-p', '-c', String(cpu), String(process.pid)], { stdio: 'ignore' });
+}
+
+/** /proc/<pid>/stat fields: [ppid, utime + stime in clock ticks]. */
+function stat(pid: number): [number, number] | null {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return [Number(fields[1]), Number(fields[11]) + Number(fields[12])];
+  } catch {
+    return null;
+  }
+}
+
+/** CPU seconds used so far by `pid` and every process below it (a tsx-run server is a child of tsx). 0 where /proc is missing. */
+export function cpuSeconds(pid: number): number {
+  if (!existsSync('/proc/self/stat')) return 0;
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const entry = stat(Number(name));
+    if (entry) children.set(entry[0], [...(children.get(entry[0]) ?? []), Number(name)]);
+  }
+  let ticks = 0;
+  const stack = [pid];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    ticks += stat(current)?.[1] ?? 0;
+    stack.push(...(children.get(current) ?? []));
+  }
+  return ticks / 100; // USER_HZ is 100 on Linux
+}
+
+/** Resident memory of `pid` and its descendants' largest member (the Node process), in MB; null without /proc. */
+export function residentMb(pid: number): number | null {
+  const read = (p: number) => {
+    try {
+      const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'));
+      return match ? Number(match[1]) / 1024 : 0;
+    } catch {
+      return 0;
+    }
+  };
+  if (!existsSync(`/proc/${pid}/status`)) return null;
+  let largest = read(pid);
+  for (const name of readdirSync('/proc')) {
+    if (/^\d+$/.test(name) && stat(Number(name))?.[0] === pid) largest = Math.max(largest, read(Number(name)));
+  }
+  return largest;
 }
