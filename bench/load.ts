@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Pool } from 'undici';
 
 export interface Request {
@@ -11,6 +12,24 @@ export interface ThroughputResult {
   requests: number;
   errors: number;
   meanResponseBytes: number;
+}
+
+/** Sends one request: whether it succeeded (200, no GraphQL errors, compressed bodies decoded) and the bytes that came back. */
+async function post(pool: Pool, request: Request): Promise<{ ok: boolean; bytes: number }> {
+  try {
+    const res = await pool.request({
+      path: request.path,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...request.headers },
+      body: request.body,
+    });
+    const raw = Buffer.from(await res.body.arrayBuffer());
+    const encoding = res.headers['content-encoding'];
+    const text = (encoding === 'br' ? brotliDecompressSync(raw) : encoding === 'gzip' ? gunzipSync(raw) : raw).toString();
+    return { ok: res.statusCode === 200 && !text.includes('"errors"'), bytes: raw.length };
+  } catch {
+    return { ok: false, bytes: 0 };
+  }
 }
 
 /**
@@ -28,20 +47,9 @@ export async function throughput(origin: string, next: (i: number) => Request, c
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (performance.now() < until) {
-        const request = next(counter++);
-        try {
-          const res = await pool.request({
-            path: request.path,
-            method: 'POST',
-            headers: { 'content-type': 'application/json', ...request.headers },
-            body: request.body,
-          });
-          const text = await res.body.text();
-          bytes += text.length;
-          if (res.statusCode !== 200 || text.includes('"errors"')) errors += 1;
-        } catch {
-          errors += 1;
-        }
+        const result = await post(pool, next(counter++));
+        bytes += result.bytes;
+        if (!result.ok) errors += 1;
         done += 1;
       }
     }),
@@ -59,15 +67,9 @@ export async function sequentialLatency(origin: string, next: (i: number) => Req
   for (let i = 0; i < count; i++) {
     const request = next(i);
     const started = performance.now();
-    const res = await pool.request({
-      path: request.path,
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...request.headers },
-      body: request.body,
-    });
-    const text = await res.body.text();
+    const result = await post(pool, request);
     samples.push(performance.now() - started);
-    if (res.statusCode !== 200 || text.includes('"errors"')) errors += 1;
+    if (!result.ok) errors += 1;
   }
   await pool.close();
   return { medianMs: median(samples), errors };
@@ -87,15 +89,7 @@ export async function runAll(origin: string, requests: Request[], concurrency: n
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < requests.length) {
-        const request = requests[next++]!;
-        const res = await pool.request({
-          path: request.path,
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...request.headers },
-          body: request.body,
-        });
-        const text = await res.body.text();
-        if (res.statusCode !== 200 || text.includes('"errors"')) errors += 1;
+        if (!(await post(pool, requests[next++]!)).ok) errors += 1;
       }
     }),
   );
@@ -129,18 +123,7 @@ export async function openLoop(
   const send = async (i: number) => {
     const request = next(i);
     const sent = performance.now();
-    try {
-      const res = await pool.request({
-        path: request.path,
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...request.headers },
-        body: request.body,
-      });
-      const text = await res.body.text();
-      if (res.statusCode !== 200 || text.includes('"errors"')) errors += 1;
-    } catch {
-      errors += 1;
-    }
+    if (!(await post(pool, request)).ok) errors += 1;
     latencies.push(performance.now() - sent);
   };
   for (let i = 0; i < total; i++) {
