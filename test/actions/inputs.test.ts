@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { upstreamGatewayFor } from '../support/fixtures.js';
 import { canonicalSymbol } from '../../src/actions/financial-profile/load.js';
 import { canonicalUsername } from '../../src/actions/photosocial-profile/load.js';
 import { requireHandle } from '../../src/actions/professionalnet-profile/handle.js';
 import { requireDomain } from '../../src/actions/validate.js';
 import { requireChannelUrl, requireVideoUrl } from '../../src/actions/videosite-shared/links.js';
-import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { json } from '../support/fault-upstream.js';
 
 /** Forgiving inputs: what people paste is reduced to one canonical key before any loader. */
 const FORMS = {
@@ -115,19 +115,10 @@ describe('root arguments reduce what people paste to one canonical key', () => {
 });
 
 describe('over HTTP: every spelling in one operation is one upstream call with the canonical key', () => {
-  let up: FaultUpstream;
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    up = await startFaultUpstream();
-    gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'false' }));
-  });
-  afterAll(async () => {
-    await gw.close();
-    await up.close();
-  });
+  const rig = upstreamGatewayFor({ CACHE_ENABLED: 'false' });
   beforeEach(() => {
-    up.calls.length = 0;
-    up.handle((call, _req, res) => {
+    rig.up.calls.length = 0;
+    rig.up.handle((call, _req, res) => {
       switch (call.action) {
         case 'get_photosocial_profile':
           return json(res, 200, { status: 200, response: { response: { username: call.body.username } } });
@@ -166,9 +157,9 @@ describe('over HTTP: every spelling in one operation is one upstream call with t
       (f: string) => `videositeTranscript(url: ${f}) { requestedUrl }`,
     ],
   ] as const)('%s forms -> one %s call', async (kind, action, body, field) => {
-    const { body: response } = await gw.query(`{ ${alias(FORMS[kind].forms, field)} }`);
+    const { body: response } = await rig.gw.query(`{ ${alias(FORMS[kind].forms, field)} }`);
     expect(response.errors).toBeUndefined();
-    expect(up.calls).toEqual([expect.objectContaining({ action, body })]);
+    expect(rig.up.calls).toEqual([expect.objectContaining({ action, body })]);
     if (kind === 'channel' || kind === 'video') {
       // requestedUrl echoes the canonical key, whatever was pasted.
       for (const value of Object.values(response.data!)) expect(value).toEqual({ requestedUrl: FORMS[kind].canonical });
@@ -176,49 +167,42 @@ describe('over HTTP: every spelling in one operation is one upstream call with t
   });
 
   it('symbols: index and share-class spellings go upstream once each, in one call', async () => {
-    const { body } = await gw.query('{ financialProfiles(symbols: ["^gspc", "BRK.B", "brk-b", "BRK/B", "$BRK-B"]) { symbol } }');
+    const { body } = await rig.gw.query('{ financialProfiles(symbols: ["^gspc", "BRK.B", "brk-b", "BRK/B", "$BRK-B"]) { symbol } }');
     expect(body.errors).toBeUndefined();
-    expect(up.calls).toEqual([expect.objectContaining({ action: 'company_financial_profile', body: { company: '^GSPC, BRK-B' } })]);
+    expect(rig.up.calls).toEqual([expect.objectContaining({ action: 'company_financial_profile', body: { company: '^GSPC, BRK-B' } })]);
     expect(body.data!.financialProfiles).toEqual([{ symbol: '^GSPC' }, { symbol: 'BRK-B' }, { symbol: 'BRK-B' }, { symbol: 'BRK-B' }, { symbol: 'BRK-B' }]);
   });
 });
 
 describe('links look up by what was asked, so the same thing asked two ways is one call', () => {
-  let up: FaultUpstream;
-  let gw: RunningGateway;
+  const rig = upstreamGatewayFor({ CACHE_ENABLED: 'false' });
   beforeAll(async () => {
-    up = await startFaultUpstream();
-    gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'false' }));
-    up.handle((call, _req, res) => {
+    rig.up.handle((call, _req, res) => {
       if (call.action === 'domain_info') return json(res, 200, { status: 200, response: { domain_name: `www.${call.body.domain}`, domain_registered: 'yes' } });
       return json(res, 200, { status: 200, response: { domain: `www.${call.body.domain}`, name: `Company of ${call.body.domain}` } });
     });
   });
-  afterAll(async () => {
-    await gw.close();
-    await up.close();
-  });
   beforeEach(() => {
-    up.calls.length = 0;
+    rig.up.calls.length = 0;
   });
 
   it('DomainRecord.company uses the requested domain, shared with company(domain:) asked another way', async () => {
-    const { body } = await gw.query('{ domainInfo(domain: "cnn.com") { domainName company { name } } company(domain: "https://www.cnn.com/") { name } }');
+    const { body } = await rig.gw.query('{ domainInfo(domain: "cnn.com") { domainName company { name } } company(domain: "https://www.cnn.com/") { name } }');
     expect(body.errors).toBeUndefined();
     expect(body.data!.domainInfo).toEqual({ domainName: 'www.cnn.com', company: { name: 'Company of cnn.com' } });
-    expect(up.calls.map((c) => [c.action, c.body.domain]).sort()).toEqual([
+    expect(rig.up.calls.map((c) => [c.action, c.body.domain]).sort()).toEqual([
       ['domain_info', 'cnn.com'],
       ['get_company_object', 'cnn.com'],
     ]);
   });
 
   it('Company.domainInfo.company uses the requested domain all the way round: two calls', async () => {
-    const { body } = await gw.query(
+    const { body } = await rig.gw.query(
       '{ company(domain: "www.cnn.com") { domainInfo { company { name domainInfo { domainName } } } } domainInfo(domain: "CNN.com") { domainName } }',
     );
     expect(body.errors).toBeUndefined();
     expect(body.data!.company.domainInfo.company).toEqual({ name: 'Company of cnn.com', domainInfo: { domainName: 'www.cnn.com' } });
-    expect(up.calls.map((c) => [c.action, c.body.domain]).sort()).toEqual([
+    expect(rig.up.calls.map((c) => [c.action, c.body.domain]).sort()).toEqual([
       ['domain_info', 'cnn.com'],
       ['get_company_object', 'cnn.com'],
     ]);

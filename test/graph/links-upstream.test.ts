@@ -1,28 +1,19 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { json, startFaultUpstream, upstreamEnv, type FaultUpstream, type RecordedCall } from '../support/fault-upstream.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { upstreamGatewayFor } from '../support/fixtures.js';
+import { json, type RecordedCall } from '../support/fault-upstream.js';
 import { sleep, until } from '../support/wait.js';
 
 /** Links against a test upstream: missing keys, failed links, timing. No cross-request cache. */
-let up: FaultUpstream;
-let gw: RunningGateway;
-beforeAll(async () => {
-  up = await startFaultUpstream();
-  gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'false' }));
-});
-afterAll(async () => {
-  await gw.close();
-  await up.close();
-});
+const rig = upstreamGatewayFor({ CACHE_ENABLED: 'false' });
 beforeEach(() => {
-  up.calls.length = 0;
+  rig.up.calls.length = 0;
 });
 
 type Answers = Record<string, (call: RecordedCall) => unknown>;
 
 /** Answers each action with a 200 envelope whose `response` the test gives, after an optional delay. */
 function answer(answers: Answers, delayMs: (call: RecordedCall) => number = () => 0) {
-  up.handle(async (call, _req, res) => {
+  rig.up.handle(async (call, _req, res) => {
     const make = answers[call.action];
     if (!make) return json(res, 404, { status: 404, response: null, error: "The requested page doesn't exist." });
     await sleep(delayMs(call));
@@ -30,7 +21,7 @@ function answer(answers: Answers, delayMs: (call: RecordedCall) => number = () =
   });
 }
 
-const actions = () => up.calls.map((c) => c.action);
+const actions = () => rig.up.calls.map((c) => c.action);
 
 function profile(symbol: string, website: string | null) {
   return { symbol, companyName: `${symbol} Corp`, price: 10, website };
@@ -44,7 +35,7 @@ describe('links whose key is missing or malformed', () => {
           ? { domain: 'no-ticker.example', name: 'No Ticker', ticker: null, parent: { domain: null }, ultimateParent: null }
           : { domain: 'bad-ticker.example', name: 'Bad Ticker', ticker: 'N/A; DROP', parent: { domain: 'not a domain' } },
     });
-    const { body } = await gw.query(`{
+    const { body } = await rig.gw.query(`{
       a: company(domain: "no-ticker.example") { name ticker financialProfile { symbol } parent { name } ultimateParent { name } }
       b: company(domain: "bad-ticker.example") { ticker financialProfile { symbol } parent { name } }
     }`);
@@ -58,7 +49,7 @@ describe('links whose key is missing or malformed', () => {
 
   it('a financial profile with no website or an unusable one: company null, no call, no error', async () => {
     answer({ company_financial_profile: () => [profile('AAA', null), profile('BBB', 'ftp://files.example'), profile('CCC', 'https://10.0.0.1/')] });
-    const { body } = await gw.query('{ financialProfiles(symbols: ["AAA", "BBB", "CCC"]) { symbol company { name } } }');
+    const { body } = await rig.gw.query('{ financialProfiles(symbols: ["AAA", "BBB", "CCC"]) { symbol company { name } } }');
     expect(body.errors).toBeUndefined();
     expect(body.data!.financialProfiles).toEqual([
       { symbol: 'AAA', company: null },
@@ -73,10 +64,10 @@ describe('links whose key is missing or malformed', () => {
       company_financial_profile: () => [profile('BBC', 'https://www.bbc.co.uk/corporate')],
       get_company_object: (call) => ({ domain: call.body.domain, name: 'BBC' }),
     });
-    const { body } = await gw.query('{ financialProfiles(symbols: ["BBC"]) { company { domain } } }');
+    const { body } = await rig.gw.query('{ financialProfiles(symbols: ["BBC"]) { company { domain } } }');
     expect(body.errors).toBeUndefined();
     expect(body.data!.financialProfiles).toEqual([{ company: { domain: 'bbc.co.uk' } }]);
-    expect(up.calls.map((c) => [c.action, c.body])).toEqual([
+    expect(rig.up.calls.map((c) => [c.action, c.body])).toEqual([
       ['company_financial_profile', { company: 'BBC' }],
       ['get_company_object', { domain: 'bbc.co.uk' }],
     ]);
@@ -91,7 +82,7 @@ describe('links whose key is missing or malformed', () => {
         ],
       }),
     });
-    const { body } = await gw.query(
+    const { body } = await rig.gw.query(
       '{ videositeSearch(query: "x") { videos { id: videoId transcript { title } channel { title details { requestedUrl } } } } }',
     );
     expect(body.errors).toBeUndefined();
@@ -106,12 +97,12 @@ describe('links whose key is missing or malformed', () => {
 describe('failed link lookups', () => {
   it('are null with their coded error at their path, while the rest resolves', async () => {
     // The company is found, its ticker is unknown upstream (an empty array), its domain record is a 404.
-    up.handle(async (call, _req, res) => {
+    rig.up.handle(async (call, _req, res) => {
       if (call.action === 'domain_info') return json(res, 404, { status: 404, response: null, error: "The requested page doesn't exist." });
       if (call.action === 'get_company_object') return json(res, 200, { status: 200, response: { domain: call.body.domain, name: 'Acme', ticker: 'ACME' } });
       return json(res, 200, { status: 200, response: [] });
     });
-    const { status, body } = await gw.query('{ company(domain: "acme.example") { name financialProfile { symbol } domainInfo { domainName } } }');
+    const { status, body } = await rig.gw.query('{ company(domain: "acme.example") { name financialProfile { symbol } domainInfo { domainName } } }');
     expect(status).toBe(200);
     expect(body.data).toEqual({ company: { name: 'Acme', financialProfile: null, domainInfo: null } });
     const byPath = Object.fromEntries(body.errors!.map((e) => [e.path!.join('.'), e.extensions]));
@@ -140,11 +131,11 @@ describe('symbol batching when companies answer at different times', () => {
       ${tickers.map((_, i) => `c${i}: company(domain: "c${i}.example") { financialProfile { symbol } }`).join('\n')}
       listed: financialProfiles(symbols: ["ZZZ", "AAA"]) { symbol }
     }`;
-    const { body } = await gw.query(query);
+    const { body } = await rig.gw.query(query);
     expect(body.errors).toBeUndefined();
     expect(tickers.map((_, i) => body.data![`c${i}`].financialProfile.symbol)).toEqual(tickers);
     expect(body.data!.listed).toEqual([{ symbol: 'ZZZ' }, { symbol: 'AAA' }]);
-    const financial = up.calls.filter((c) => c.action === 'company_financial_profile');
+    const financial = rig.up.calls.filter((c) => c.action === 'company_financial_profile');
     expect(financial).toHaveLength(1);
     expect(financial[0]!.body.company.split(', ').sort()).toEqual([...tickers, 'ZZZ'].sort());
     expect(actions().filter((a) => a === 'get_company_object')).toHaveLength(10);
@@ -156,8 +147,8 @@ describe('symbol batching when companies answer at different times', () => {
     // call waited for it, it would arrive only after the company answer.
     let companyAnswered = false;
     let companyAnsweredBeforeFinancial: boolean | undefined;
-    const financialCalled = () => up.calls.some((c) => c.action === 'company_financial_profile');
-    up.handle(async (call, _req, res) => {
+    const financialCalled = () => rig.up.calls.some((c) => c.action === 'company_financial_profile');
+    rig.up.handle(async (call, _req, res) => {
       if (call.action === 'company_financial_profile') {
         companyAnsweredBeforeFinancial = companyAnswered;
         return json(res, 200, { status: 200, response: [profile('AAA', null)] });
@@ -166,7 +157,7 @@ describe('symbol batching when companies answer at different times', () => {
       companyAnswered = true;
       json(res, 200, { status: 200, response: { domain: call.body.domain, ticker: 'AAA' } });
     });
-    const { body } = await gw.query('{ company(domain: "slow.example") { ticker } financialProfiles(symbols: ["AAA"]) { symbol } }');
+    const { body } = await rig.gw.query('{ company(domain: "slow.example") { ticker } financialProfiles(symbols: ["AAA"]) { symbol } }');
     expect(body.errors).toBeUndefined();
     expect(companyAnsweredBeforeFinancial).toBe(false);
   });

@@ -1,19 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { upstreamGatewayFor } from '../support/fixtures.js';
+import { json } from '../support/fault-upstream.js';
 
 const PAGE = readFileSync(new URL('../../schema/examples/22-video-page.graphql', import.meta.url), 'utf8');
 
 /** An upstream where every video and channel is distinct, so no lookup is shared: the page makes every call it can. */
 describe('the realistic video page, with nothing shared', () => {
-  let up: FaultUpstream;
-  let gw: RunningGateway;
+  const rig = upstreamGatewayFor({ CACHE_ENABLED: 'false' });
   beforeAll(async () => {
-    up = await startFaultUpstream();
-    gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'false' })); // default COST_BUDGET (50)
     const video = (id: string) => ({ id, title: id, link: `https://www.videosite.example/watch?v=${id}` });
-    up.handle((call, _req, res) => {
+    rig.up.handle((call, _req, res) => {
       if (call.action === 'run_videosite_search') {
         const videos = Array.from({ length: 20 }, (_, i) => ({
           ...video(`search${i}`),
@@ -31,30 +28,23 @@ describe('the realistic video page, with nothing shared', () => {
       return json(res, 200, { status: 200, response: `T\nText of ${call.body.url}`, metadata: {} });
     });
   });
-  afterAll(async () => {
-    await gw.close();
-    await up.close();
-  });
 
   it('runs under the default budget, and the estimate in extensions equals the calls made', async () => {
-    const { status, body } = await gw.query(PAGE);
+    const { status, body } = await rig.gw.query(PAGE);
     expect(status).toBe(200);
     expect(body.errors).toBeUndefined();
     expect(body.data!.videositeSearch.videos).toHaveLength(5);
     expect(body.data!.videositeChannel.videosSections).toHaveLength(2);
     expect(body.data!.videositeChannel.videosSections[1].videos).toHaveLength(5);
     expect(body.extensions!.gateway).toMatchObject({ upstreamCalls: 22, cost: { estimated: 22, budget: 50 } });
-    expect(up.calls).toHaveLength(22);
+    expect(rig.up.calls).toHaveLength(22);
   });
 });
 
 describe('reachable keys of the current upstream shapes', () => {
-  let up: FaultUpstream;
-  let gw: RunningGateway;
+  const rig = upstreamGatewayFor({ CACHE_ENABLED: 'false' });
   beforeAll(async () => {
-    up = await startFaultUpstream();
-    gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'false' }));
-    up.handle((call, _req, res) => {
+    rig.up.handle((call, _req, res) => {
       if (call.action === 'get_crm_owners') {
         return json(res, 200, {
           status: 200,
@@ -88,17 +78,13 @@ describe('reachable keys of the current upstream shapes', () => {
       });
     });
   });
-  afterAll(async () => {
-    await gw.close();
-    await up.close();
-  });
 
   it('CRM owners: teams as objects or strings, archived, userId and type', async () => {
-    const { body } = await gw.query(
+    const { body } = await rig.gw.query(
       '{ crmOwners(portal: "https://app.crm.example/contacts/0139981/objects") { id: ownerId userId type isArchived teams teamCount teamList { id name isPrimary } } }',
     );
     expect(body.errors).toBeUndefined();
-    expect(up.calls[0]!.body).toEqual({ crm_portal: '139981' });
+    expect(rig.up.calls[0]!.body).toEqual({ crm_portal: '139981' });
     expect(body.data!.crmOwners).toEqual([
       {
         id: '1',
@@ -119,7 +105,7 @@ describe('reachable keys of the current upstream shapes', () => {
   });
 
   it("the highlighted video's external links", async () => {
-    const { body } = await gw.query('{ videositeChannel(url: "@x") { highlightedVideo { externalLinks { title link url } } } }');
+    const { body } = await rig.gw.query('{ videositeChannel(url: "@x") { highlightedVideo { externalLinks { title link url } } } }');
     expect(body.errors).toBeUndefined();
     expect(body.data!.videositeChannel.highlightedVideo.externalLinks).toEqual([
       { title: 'Shop', link: 'shop.example/x', url: 'https://shop.example/x' },

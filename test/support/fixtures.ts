@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { test as base } from 'vitest';
+import { afterAll, test as base, beforeAll } from 'vitest';
 import { startFaultUpstream, upstreamEnv, type FaultUpstream } from './fault-upstream.js';
 import { startGateway, type RunningGateway } from './gateway.js';
 import { REDIS_HOST, REDIS_PORT } from './redis.js';
@@ -99,6 +99,26 @@ export async function startUpstreamGateway(env: Env = {}): Promise<{ up: FaultUp
     async close() {
       await gw.close();
       await up.close();
+    },
+  };
+}
+
+/**
+ * A fault upstream and a gateway over it for the enclosing describe block (or file): started in its
+ * beforeAll, closed in its afterAll. Read `up` and `gw` inside hooks and tests.
+ */
+export function upstreamGatewayFor(env: Env = {}): { readonly up: FaultUpstream; readonly gw: RunningGateway } {
+  let rig: Awaited<ReturnType<typeof startUpstreamGateway>> | undefined;
+  beforeAll(async () => {
+    rig = await startUpstreamGateway(env);
+  });
+  afterAll(() => rig?.close());
+  return {
+    get up() {
+      return rig!.up;
+    },
+    get gw() {
+      return rig!.gw;
     },
   };
 }
