@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { jsonLengthOf } from './json-length.js';
 import { ActionError, cancelledError } from '../upstream/errors.js';
 import type { CacheSettings } from './settings.js';
 import { isNotFoundMarker, type CacheStore } from './store.js';
@@ -274,7 +275,9 @@ export class LookupCache {
     const full = this.cacheKey(action, fingerprint, outcome.key);
     const t = outcome.storedAt ?? Date.now();
     if (!outcome.error) {
-      await this.store!.set(full, { v: outcome.value, t }, this.settings.ttlMs[action] ?? 0);
+      const length = jsonLengthOf(outcome.value);
+      // The entry's wrapper ({ v, t }) adds about 25 characters to the value's JSON.
+      await this.store!.set(full, { v: outcome.value, t }, this.settings.ttlMs[action] ?? 0, length === undefined ? undefined : length + 25);
     } else if (outcome.error instanceof ActionError && outcome.error.code === 'NOT_FOUND' && this.settings.notFoundTtlMs > 0) {
       await this.store!.set(full, { v: { notFound: outcome.error.message }, t }, this.settings.notFoundTtlMs);
     }

@@ -32,8 +32,10 @@ export class MemoryStore implements CacheStore {
     return this.entries.get(key)?.value;
   }
 
-  async set(key: string, value: unknown, ttlMs: number): Promise<void> {
-    if (ttlMs > 0) this.entries.set(key, { value }, { ttl: ttlMs });
+  async set(key: string, value: unknown, ttlMs: number, jsonLength?: number): Promise<void> {
+    if (ttlMs <= 0) return;
+    // A known length spares sizeCalculation's JSON.stringify of the whole value.
+    this.entries.set(key, { value }, { ttl: ttlMs, ...(jsonLength ? { size: HEAP_BYTES_PER_JSON_BYTE * jsonLength } : {}) });
   }
 
   /** One process needs no lease: its in-flight entries already make concurrent lookups share a call. */

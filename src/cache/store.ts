@@ -4,7 +4,8 @@ export interface CacheStore {
   get(key: string): Promise<unknown>;
   /** A synchronous read, for stores that can answer without I/O (memory). */
   peek?(key: string): unknown;
-  set(key: string, value: unknown, ttlMs: number): Promise<void>;
+  /** `jsonLength`: the value's JSON length when known (a store that sizes entries need not serialise them). */
+  set(key: string, value: unknown, ttlMs: number, jsonLength?: number): Promise<void>;
   /** Takes the right to call the upstream for `key` for `ttlMs`; false when another holder has it. */
   acquireLease(key: string, ttlMs: number): Promise<boolean>;
   releaseLease(key: string): Promise<void>;

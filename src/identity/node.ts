@@ -16,7 +16,7 @@ import type { GatewayContext } from '../context.js';
 import { type BuilderTypes as Types, builder } from '../schema/builder.js';
 import { ActionError, badInput } from '../upstream/errors.js';
 import { nodeId, parseNodeKey, type NodeKey } from './global-id.js';
-import { markNodeType, originOf } from './origin.js';
+import { holdsItemNodes, markNodeType, originOf } from './origin.js';
 
 export const Node = builder.nodeInterfaceRef();
 
@@ -76,6 +76,7 @@ export function itemNode<T extends object, P>(
   },
 ): void {
   const typename = ref.name;
+  holdsItemNodes(options.action);
   const keyOf = (item: T): string => options.itemKey(item) ?? contentKey(item);
   idField(ref, typename, (item) => {
     const origin = originOf(item);

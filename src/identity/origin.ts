@@ -12,10 +12,19 @@ export interface Origin {
 
 const origins = new WeakMap<object, Origin>();
 const walked = new WeakSet<object>();
+/** Actions whose results hold item nodes (registered by itemNode as the schema is built); only their results are walked. */
+const holdingItems = new Set<string>();
 
-/** Tags `value` and every object inside it with the lookup it came from. */
+export function holdsItemNodes(action: string): void {
+  holdingItems.add(action);
+}
+
+/**
+ * Tags `value` and every object inside it with the lookup it came from, when the action's results hold
+ * item nodes; other results (a domain record, a 13 KB profile) have no item that asks for its origin.
+ */
 export function tagOrigin(value: unknown, action: string, key: string): void {
-  if (value === null || typeof value !== 'object' || walked.has(value)) return;
+  if (!holdingItems.has(action) || value === null || typeof value !== 'object' || walked.has(value)) return;
   walked.add(value);
   const origin: Origin = { action, key };
   const stack: object[] = [value];

@@ -302,7 +302,7 @@ export function tracedStore(tracing: Tracing, store: CacheStore): CacheStore {
         () => store.get(key),
         (value, span) => span.setAttribute('lookup_graph.cache.hit', value !== undefined),
       ),
-    set: (key, value, ttlMs) => round('set', () => store.set(key, value, ttlMs)),
+    set: (key, value, ttlMs, jsonLength) => round('set', () => store.set(key, value, ttlMs, jsonLength)),
     acquireLease: (key, ttlMs) =>
       round(
         'acquireLease',

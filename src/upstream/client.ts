@@ -1,4 +1,5 @@
 import { Pool, errors as undiciErrors } from 'undici';
+import { rememberJsonLength } from '../cache/json-length.js';
 import type { UpstreamConfig } from '../config.js';
 import { ActionError, cancelledError, errorForStatus, parseRetryAfter, upstreamMessage } from './errors.js';
 
@@ -278,6 +279,7 @@ export function parseEnvelope(
   if (envelope.response === undefined || envelope.response === null) {
     throw new ActionError('UPSTREAM_BAD_RESPONSE', 'The upstream envelope has no response', { action, upstreamStatus: httpStatus });
   }
+  rememberJsonLength(envelope, text.length); // the memory cache sizes the entry from it
   return envelope as ActionEnvelope;
 }
 

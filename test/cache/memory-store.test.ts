@@ -10,6 +10,12 @@ describe('MemoryStore', () => {
     expect(store.size()).toBe(2 * JSON.stringify(value(100)).length);
   });
 
+  it('takes a known JSON length instead of serialising the value', async () => {
+    const store = new MemoryStore(10_000);
+    await store.set('a', value(100), 60_000, 500);
+    expect(store.size()).toBe(1000);
+  });
+
   it('evicts the least recently used entries once the byte bound is reached', async () => {
     const store = new MemoryStore(2000);
     await store.set('a', value(380), 60_000);
