@@ -10,10 +10,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SANDBOX_TOKEN } from '../src/sandbox/server.js';
 import { throughput, type Request } from './load.js';
 import { pinSelf, startServer } from './processes.js';
-import { FIVE_FIELD_PROFILE, fullProfileQuery, gql } from './workloads.js';
+import { DOMAIN_DOCUMENT, FIVE_FIELD_PROFILE, fullProfileQuery, gatewayEnvOver, gql } from './workloads.js';
 
 const label = process.argv[2] ?? 'after';
 const root = process.env.BENCH_PROFILE_ROOT ?? fileURLToPath(new URL('..', import.meta.url));
@@ -21,7 +20,6 @@ const seconds = Number(process.env.BENCH_PROFILE_SECONDS ?? 6);
 const out = fileURLToPath(new URL(`./profiles/${label}/`, import.meta.url));
 if (!process.env.BENCH_PROFILE_ROOT) execSync('npm run build', { stdio: ['ignore', 'ignore', 'inherit'] });
 
-const DOMAIN_DOCUMENT = 'query Domain($domain: String!) { domainInfo(domain: $domain) { domainName isRegistered expiresOn registrar { name } nameServers } }';
 let unique = 0;
 const workloads: Array<{ name: string; title: string; request: () => Request }> = [
   {
@@ -98,19 +96,7 @@ const sandbox = await startServer('bench/servers/sandbox.ts', {}, 1);
 mkdirSync(out, { recursive: true });
 for (const workload of workloads) {
   const dir = mkdtempSync(join(tmpdir(), 'lookup-graph-profile-'));
-  const gateway = await startServer(
-    join(root, 'bench/servers/gateway.mjs'),
-    {
-      ACTION_BASE_URL: sandbox.origin,
-      ACTION_TOKEN: SANDBOX_TOKEN,
-      LOG_LEVEL: 'error',
-      CLIENT_RATE_LIMIT_PER_MINUTE: '0',
-      COST_BUDGET: '1000',
-      OPERATION_TIMEOUT_MS: '30000',
-    },
-    0,
-    ['--cpu-prof', `--cpu-prof-dir=${dir}`],
-  );
+  const gateway = await startServer(join(root, 'bench/servers/gateway.mjs'), gatewayEnvOver(sandbox.origin), 0, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
   await throughput(gateway.origin, workload.request, 32, 1000);
   const measuredFrom = Number(process.hrtime.bigint() / 1000n);
   const result = await throughput(gateway.origin, workload.request, 32, seconds * 1000);

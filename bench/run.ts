@@ -15,7 +15,7 @@ import { Redis } from 'ioredis';
 import { request as httpRequest } from 'undici';
 import { median, openLoop, percentile, runAll, sequentialLatency, throughput, type Request } from './load.js';
 import { CAN_PIN, cpuSeconds, pinSelf, residentMb, startServer, type ServerProcess } from './processes.js';
-import { FIVE_FIELD_PROFILE, TEN_SYMBOL_QUERY, fullProfileQuery, gql, zipf } from './workloads.js';
+import { DOMAIN_DOCUMENT, FIVE_FIELD_PROFILE, TEN_SYMBOL_QUERY, fullProfileQuery, gatewayEnvOver, gql, zipf } from './workloads.js';
 import { redisAnswers } from '../test/support/redis.js';
 import { measureDefer, type DeferTimings } from './incremental.js';
 
@@ -42,14 +42,7 @@ const GATEWAY = 'bench/servers/gateway.mjs';
 
 pinSelf(1);
 const sandbox = await startServer('bench/servers/sandbox.ts', { SANDBOX_LATENCY_MS: String(settings.sandboxLatencyMs) }, 1);
-const gatewayEnv = {
-  ACTION_BASE_URL: sandbox.origin,
-  ACTION_TOKEN: SANDBOX_TOKEN,
-  LOG_LEVEL: 'error',
-  CLIENT_RATE_LIMIT_PER_MINUTE: '0',
-  COST_BUDGET: '1000',
-  OPERATION_TIMEOUT_MS: '30000',
-};
+const gatewayEnv = gatewayEnvOver(sandbox.origin);
 /** Upstream calls a gateway made, from its own /metrics. */
 async function upstreamCalls(server: ServerProcess, action?: string): Promise<number> {
   const text = await (await fetch(`${server.origin}/metrics`)).text();
@@ -59,10 +52,9 @@ async function upstreamCalls(server: ServerProcess, action?: string): Promise<nu
     .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
 }
 const graphql = (query: string, variables?: Record<string, unknown>): Request => ({ path: '/graphql', body: gql(query, variables) });
-// Frontends send one document with variables; Yoga parses and validates it once.
+// A fresh read of a profile, by variable: one document, parsed and validated once.
 const FRESH_PROFILE_DOCUMENT =
   'query Profile($username: String!) { photosocialProfile(username: $username) @fresh { username fullName followerCount isVerified biography } }';
-const DOMAIN_DOCUMENT = 'query Domain($domain: String!) { domainInfo(domain: $domain) { domainName isRegistered expiresOn registrar { name } nameServers } }';
 
 console.log(
   `Lookup Graph benchmark: ${settings.rounds} rounds of ${settings.roundMs} ms, concurrency ${settings.concurrency}, sandbox latency ${settings.sandboxLatencyMs} ms${CAN_PIN ? ', servers on CPU 0, load on CPU 1' : ''}`,

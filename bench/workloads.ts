@@ -1,8 +1,25 @@
 import { isListType, isNonNullType, isObjectType, isInterfaceType, type GraphQLOutputType } from 'graphql';
 import { schema } from '../src/schema/index.js';
 import { SANDBOX_SYMBOLS } from '../src/actions/financial-profile/sample.js';
+import { SANDBOX_TOKEN } from '../src/sandbox/server.js';
 
 export const gql = (query: string, variables?: Record<string, unknown>) => JSON.stringify({ query, variables });
+
+/** Frontends send one document with variables; Yoga parses and validates it once. */
+export const DOMAIN_DOCUMENT =
+  'query Domain($domain: String!) { domainInfo(domain: $domain) { domainName isRegistered expiresOn registrar { name } nameServers } }';
+
+/** The gateway's settings in every bench: over the sandbox at `origin`, quiet logs, no client rate limit, budget and deadline out of the way. */
+export function gatewayEnvOver(origin: string): Record<string, string> {
+  return {
+    ACTION_BASE_URL: origin,
+    ACTION_TOKEN: SANDBOX_TOKEN,
+    LOG_LEVEL: 'error',
+    CLIENT_RATE_LIMIT_PER_MINUTE: '0',
+    COST_BUDGET: '1000',
+    OPERATION_TIMEOUT_MS: '30000',
+  };
+}
 
 export const FIVE_FIELD_PROFILE = '{ photosocialProfile(username: "bench") { username fullName followerCount isVerified biography } }';
 
