@@ -52,6 +52,19 @@ describe.skipIf(!canRun)('the Redis cache reads the lookups of an operation in o
     expect(calls.get).toBeUndefined();
   });
 
+  it('the symbols of one financial lookup are read in one MGET too', async () => {
+    const query = '{ financialProfiles(symbols: ["AAPL", "MSFT", "NKE", "HUBS"]) { symbol } }';
+    const cold = await gw.query(query);
+    expect(cold.body.extensions!.gateway.upstreamCalls).toBe(1);
+    await client.config('RESETSTAT');
+    const warm = await gw.query(query);
+    expect(warm.body.data).toEqual(cold.body.data);
+    expect(warm.body.extensions!.gateway.upstreamCalls).toBe(0);
+    const calls = await commandCalls(client);
+    expect(calls.mget).toBe(1);
+    expect(calls.get).toBeUndefined();
+  });
+
   it('five concurrent operations of three lookups: at most one read round trip each (reads in one tick share one)', async () => {
     await gw.query(THREE_LOOKUPS);
     await client.config('RESETSTAT');
