@@ -115,9 +115,9 @@ export class Metrics {
   /** Counts operations by outcome and serves GET /metrics. */
   plugin(): Plugin {
     return {
-      onRequest: async ({ url, request, endResponse, fetchAPI }) => {
+      onRequest: ({ url, request, endResponse, fetchAPI }) => {
         if (url.pathname !== '/metrics' || request.method !== 'GET') return;
-        endResponse(new fetchAPI.Response(await this.registry.metrics(), { headers: { 'content-type': this.registry.contentType } }));
+        return this.registry.metrics().then((text) => endResponse(new fetchAPI.Response(text, { headers: { 'content-type': this.registry.contentType } })));
       },
       // Incremental operations (@defer/@stream) are counted once, when their last payload is out:
       // 'partial' when any payload carried errors.

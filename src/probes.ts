@@ -131,15 +131,17 @@ export async function probeResponse(
  */
 export function probesPlugin(options: ProbeOptions): Plugin {
   return {
-    async onRequest({ url, request, endResponse, fetchAPI }) {
-      const answer = await probeResponse(url.pathname, request.method, options);
-      if (answer) {
-        endResponse(new fetchAPI.Response(answer.body, { status: answer.status, headers: answer.headers }));
-      } else if (url.pathname === '/metrics' && !options.detailed) {
-        endResponse(new fetchAPI.Response('Not Found', { status: 404, headers: { 'content-type': 'text/plain' } }));
-      } else if (url.pathname === '/') {
-        endResponse(new fetchAPI.Response(null, { status: 302, headers: { location: '/graphql' } }));
-      }
+    // Synchronous for every other path: an async hook would put each GraphQL request through a promise.
+    onRequest({ url, request, endResponse, fetchAPI }) {
+      if (url.pathname === '/graphql') return;
+      return probeResponse(url.pathname, request.method, options).then((answer) => {
+        if (answer) endResponse(new fetchAPI.Response(answer.body, { status: answer.status, headers: answer.headers }));
+        else if (url.pathname === '/metrics' && !options.detailed) {
+          endResponse(new fetchAPI.Response('Not Found', { status: 404, headers: { 'content-type': 'text/plain' } }));
+        } else if (url.pathname === '/') {
+          endResponse(new fetchAPI.Response(null, { status: 302, headers: { location: '/graphql' } }));
+        }
+      });
     },
   };
 }

@@ -29,8 +29,8 @@ export function cacheControlFor(reports: readonly LookupReport[], hasErrors: boo
 }
 
 /** What a client sees of a lookup report. */
-export function publicReport({ ttlSeconds: _ttl, failed: _failed, ...report }: LookupReport): LookupReport {
-  return report;
+export function publicReport(report: LookupReport): LookupReport {
+  return { action: report.action, key: report.key, source: report.source, ageSeconds: report.ageSeconds };
 }
 
 export function cacheControl(options: { shareable: boolean }): Plugin<GatewayContext> {
