@@ -17,6 +17,7 @@ import type { CacheStatus, LookupCache } from './cache/index.js';
 import { createSecurity } from './security/index.js';
 import { costLimit } from './cost/plugin.js';
 import { cacheControl, publicReport } from './cache/cache-control.js';
+import { ResultMemo, rememberedResults } from './cache/result-memo.js';
 import { OperationLabels } from './telemetry/operation-label.js';
 import { requestLog } from './telemetry/request-log.js';
 import { tracingPlugin } from './telemetry/spans.js';
@@ -116,6 +117,8 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       // Operations with @defer/@stream run on Yoga's own executor, which delivers incrementally
       // (src/incremental); every other operation keeps graphql-jit.
       useGraphQlJit({}, { enableIf: (args) => !usesIncrementalDelivery(args.document) }),
+      // After jit, whose executor it wraps: repeats of an operation answered from the cache alone.
+      ...(cache.synchronous && !tracing.enabled ? [rememberedResults(new ResultMemo(cache, config.cache.maxBytes / 8), metrics.observeReplay)] : []),
       // Last: it compresses the response every other plugin has finished (headers included).
       ...(config.compressMinBytes > 0 ? [compression(config.compressMinBytes)] : []),
     ],

@@ -37,6 +37,11 @@ export class Metrics {
     labelNames: ['action', 'source'] as const,
     registers: [this.registry],
   });
+  private readonly replays = new Counter({
+    name: 'lookup_graph_result_replays_total',
+    help: 'Operations answered from a remembered result (src/cache/result-memo.ts): every lookup still cached, no resolver run; their lookups count as cache hits too.',
+    registers: [this.registry],
+  });
   private readonly batchSize = new Histogram({
     name: 'lookup_graph_financial_batch_symbols',
     help: 'Symbols per financial-profile upstream call.',
@@ -81,6 +86,10 @@ export class Metrics {
 
   observeLookup = (action: string, source: LookupSource): void => {
     this.lookups.inc({ action, source });
+  };
+
+  observeReplay = (): void => {
+    this.replays.inc();
   };
 
   /** One /graphql request, as the request log sees it (src/telemetry/request-log.ts). */

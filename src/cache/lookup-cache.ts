@@ -126,6 +126,23 @@ export class LookupCache {
     return this.store ? (this.settings.ttlMs[action] ?? 0) : 0;
   }
 
+  /** Whether entries can be read without I/O (the memory store): what remembered results need (result-memo.ts). */
+  get synchronous(): boolean {
+    return this.store?.peek !== undefined;
+  }
+
+  /** The entry the store holds for a lookup when it can answer without I/O (memory); undefined otherwise. */
+  peekEntry(action: string, fingerprint: string, key: string): object | undefined {
+    const entry = this.store?.peek?.(this.cacheKey(action, fingerprint, key));
+    return typeof entry === 'object' && entry !== null ? entry : undefined;
+  }
+
+  /** A lookup answered from an entry read with peekEntry (a remembered result): counted as a cache hit. */
+  hit<V>(action: string, key: string, entry: object): LookupOutcome<V> {
+    this.observe(action, 'cache');
+    return fromCache<V>(key, entry, action, 'cache');
+  }
+
   /** One lookup through the cache. */
   async fetch<V>(
     action: string,

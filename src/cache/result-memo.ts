@@ -1,0 +1,150 @@
+/**
+ * Remembered results: an operation answered entirely from the in-memory cache is remembered with the
+ * cache entries it was built from, and the same operation (document, operation name, variables, upstream
+ * token) is answered again from it, without running a resolver or serialising the data again, for as
+ * long as each of those entries is still the one in the cache. A refreshed, expired or evicted entry
+ * makes the next request run the operation again.
+ *
+ * Only the data is remembered: `extensions.gateway` (sources, ages), Cache-Control, the cost estimate,
+ * the lookup metrics and the request log are made for each request as for any other. Not used with
+ * Redis (its entries cannot be checked without a round trip), with tracing on (every lookup has its
+ * span), for @fresh, @defer or @stream, or for a result with errors or a failed lookup.
+ */
+import { type DocumentNode, type ExecutionResult, Kind, visit, BREAK } from 'graphql';
+import { isPromise, type Plugin } from 'graphql-yoga';
+import { LRUCache } from 'lru-cache';
+import { lookupReport } from '../actions/loader.js';
+import type { GatewayContext } from '../context.js';
+import { usesIncrementalDelivery } from '../incremental/index.js';
+import { FRESH } from './fresh.js';
+import type { LookupCache } from './lookup-cache.js';
+
+interface Dependency {
+  action: string;
+  key: string;
+  /** The cache entry the result was built from: the result stands while the cache holds this very object. */
+  entry: object;
+}
+
+interface Remembered {
+  data: Record<string, unknown>;
+  dependencies: Dependency[];
+  /** The response body for this data, with the request's own extensions spliced in (see `stringify`). */
+  stringify: (result: ExecutionResult) => string;
+}
+
+/** The JSON of a result whose data is `json` already: only the extensions are serialised. */
+function stringifierFor(data: unknown, json: string): (result: ExecutionResult) => string {
+  return (result) => {
+    for (const name of Object.keys(result)) {
+      // Anything but the remembered data and the extensions (errors, a payload of another shape): the plain way.
+      if (name !== 'data' && name !== 'extensions' && name !== 'stringify') return JSON.stringify(result);
+    }
+    if (result.data !== data) return JSON.stringify(result);
+    return result.extensions === undefined ? `{"data":${json}}` : `{"data":${json},"extensions":${JSON.stringify(result.extensions)}}`;
+  };
+}
+
+/** Whether any field of the document carries @fresh (such operations always run). */
+function marksFresh(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    Directive(node) {
+      if (node.name.value !== FRESH) return undefined;
+      found = true;
+      return BREAK;
+    },
+  });
+  return found;
+}
+
+export class ResultMemo {
+  private readonly results: LRUCache<string, Remembered>;
+  /** Per document: its id in memo keys, or null when its operations always run. */
+  private readonly documents = new WeakMap<DocumentNode, number | null>();
+  private nextDocumentId = 0;
+
+  constructor(
+    private readonly cache: LookupCache,
+    maxBytes: number,
+  ) {
+    // A remembered result holds its data and its JSON: about three times the JSON's length in the heap.
+    this.results = new LRUCache({ maxSize: maxBytes, sizeCalculation: (_value, key) => key.length });
+  }
+
+  /** The memo key of an operation, or null when it is not remembered. */
+  keyOf(document: DocumentNode, operationName: string | null | undefined, variables: unknown, fingerprint: string): string | null {
+    let id = this.documents.get(document);
+    if (id === undefined) {
+      const remembered = document.definitions.every((definition) => definition.kind !== Kind.OPERATION_DEFINITION || definition.operation === 'query');
+      id = remembered && !marksFresh(document) && !usesIncrementalDelivery(document) ? this.nextDocumentId++ : null;
+      this.documents.set(document, id);
+    }
+    if (id === null) return null;
+    return `${id}\u0000${operationName ?? ''}\u0000${fingerprint}\u0000${variables === undefined ? '' : JSON.stringify(variables)}`;
+  }
+
+  /** The remembered result for `key` when every entry it was built from is still cached; its lookups are reported on the operation. */
+  replay(key: string, ctx: GatewayContext): ExecutionResult | undefined {
+    const remembered = this.results.get(key);
+    if (!remembered) return undefined;
+    const fingerprint = ctx.tokenFingerprint;
+    for (const dependency of remembered.dependencies) {
+      if (this.cache.peekEntry(dependency.action, fingerprint, dependency.key) !== dependency.entry) {
+        this.results.delete(key);
+        return undefined;
+      }
+    }
+    const operation = ctx.operation;
+    for (const dependency of remembered.dependencies) {
+      operation.lookups.push(lookupReport(ctx, dependency.action, dependency.key, this.cache.hit(dependency.action, dependency.key, dependency.entry)));
+    }
+    return { data: remembered.data, stringify: remembered.stringify } as ExecutionResult;
+  }
+
+  /** Remembers a result made only of cached values the cache still holds. */
+  record(key: string, ctx: GatewayContext, result: ExecutionResult): void {
+    if (result.errors?.length || !result.data) return;
+    const lookups = ctx.operation.lookups;
+    if (lookups.length === 0) return;
+    const dependencies: Dependency[] = [];
+    for (const lookup of lookups) {
+      if (lookup.failed) return;
+      const entry = this.cache.peekEntry(lookup.action, ctx.tokenFingerprint, lookup.key);
+      if (entry === undefined) return;
+      dependencies.push({ action: lookup.action, key: lookup.key, entry });
+    }
+    const json = JSON.stringify(result.data);
+    // The key's length stands for its size in the LRU: data and JSON count about three times the JSON.
+    this.results.set(key, { data: result.data, dependencies, stringify: stringifierFor(result.data, json) }, { size: key.length + 3 * json.length });
+    // The first response is serialised the remembered way too, so every response of the memo is alike.
+    (result as ExecutionResult & { stringify?: unknown }).stringify = stringifierFor(result.data, json);
+  }
+}
+
+/**
+ * The plugin: after graphql-jit (so it wraps the executor jit chose), answers a remembered operation
+ * from the memo and remembers the others. `onReplay` is told each time (a metric).
+ */
+export function rememberedResults(memo: ResultMemo, onReplay: () => void): Plugin<GatewayContext> {
+  return {
+    onExecute({ args, executeFn, setExecuteFn }) {
+      const ctx = args.contextValue;
+      const key = memo.keyOf(args.document, args.operationName, args.variableValues, ctx.tokenFingerprint);
+      if (key === null) return;
+      setExecuteFn((executionArgs) => {
+        const replayed = memo.replay(key, ctx);
+        if (replayed) {
+          onReplay();
+          return replayed;
+        }
+        const remember = (result: Awaited<ReturnType<typeof executeFn>>) => {
+          if (!(Symbol.asyncIterator in result)) memo.record(key, ctx, result);
+          return result;
+        };
+        const result = executeFn(executionArgs);
+        return isPromise(result) ? result.then(remember) : remember(result);
+      });
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
+import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { sleep } from '../support/wait.js';
+
+const DOMAIN_QUERY = 'query Domain($domain: String!) { domainInfo(domain: $domain) { domainName registrar { name } } }';
+
+async function replays(gw: RunningGateway): Promise<number> {
+  const text = await (await fetch(`${gw.url}/metrics`)).text();
+  return Number(/^lookup_graph_result_replays_total (\d+)/m.exec(text)?.[1] ?? Number.NaN);
+}
+
+describe('remembered results: a repeat answered from the cache alone runs no resolver', () => {
+  let up: FaultUpstream;
+  let gw: RunningGateway;
+  /** Every upstream answer names the call that made it, so a stale remembered result shows. */
+  let call = 0;
+  beforeAll(async () => {
+    up = await startFaultUpstream();
+    up.handle((request, _req, res) => {
+      call += 1;
+      if (request.action === 'domain_info') {
+        return json(res, 200, { status: 200, response: { domain_name: request.body.domain, domain_registrar: { registrar_name: `call ${call}` } } });
+      }
+      return json(res, 500, { status: 500, response: null, error: 'down' });
+    });
+    gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'true', CACHE_TTL_SECONDS: 'domain_info=1', UPSTREAM_MAX_RETRIES: '0' }));
+  });
+  afterAll(async () => {
+    await gw.close();
+    await up.close();
+  });
+
+  it('answers the same data with its own extensions and Cache-Control, and counts the replay', async () => {
+    const before = await replays(gw);
+    const first = await gw.query(DOMAIN_QUERY, { domain: 'memo.example' });
+    const second = await gw.query(DOMAIN_QUERY, { domain: 'memo.example' });
+    expect(second.body.data).toEqual(first.body.data);
+    expect(second.text.startsWith(`{"data":${JSON.stringify(first.body.data)},"extensions":`)).toBe(true);
+    expect(first.body.extensions!.gateway.lookups).toEqual([{ action: 'domain_info', key: 'memo.example', source: 'upstream', ageSeconds: 0 }]);
+    expect(second.body.extensions!.gateway).toMatchObject({
+      upstreamCalls: 0,
+      lookups: [{ action: 'domain_info', key: 'memo.example', source: 'cache', ageSeconds: 0 }],
+    });
+    expect(second.headers.get('cache-control')).toBe('public, max-age=1');
+    expect(await replays(gw)).toBe(before + 1);
+    // Other variables are another operation: run, not replayed.
+    const other = await gw.query(DOMAIN_QUERY, { domain: 'other.example' });
+    expect(other.body.extensions!.gateway.lookups[0].source).toBe('upstream');
+    expect(await replays(gw)).toBe(before + 1);
+  });
+
+  it('runs the operation again once an entry it was built from is refreshed (@fresh) or expires', async () => {
+    const first = await gw.query(DOMAIN_QUERY, { domain: 'refresh.example' });
+    await gw.query(DOMAIN_QUERY, { domain: 'refresh.example' });
+    const refreshed = await gw.query('{ domainInfo(domain: "refresh.example") @fresh { registrar { name } } }');
+    expect(refreshed.body.data!.domainInfo.registrar.name).not.toBe(first.body.data!.domainInfo.registrar.name);
+    const before = await replays(gw);
+    const after = await gw.query(DOMAIN_QUERY, { domain: 'refresh.example' });
+    expect(after.body.data!.domainInfo.registrar.name).toBe(refreshed.body.data!.domainInfo.registrar.name);
+    expect(await replays(gw)).toBe(before);
+    await sleep(1100); // domain_info=1: the entry, and with it the remembered result, expires
+    const expired = await gw.query(DOMAIN_QUERY, { domain: 'refresh.example' });
+    expect(expired.body.extensions!.gateway.lookups[0].source).toBe('upstream');
+    expect(expired.body.data!.domainInfo.registrar.name).not.toBe(after.body.data!.domainInfo.registrar.name);
+    expect(await replays(gw)).toBe(before);
+  });
+
+  it('never remembers a result with errors, nor an operation marked @fresh', async () => {
+    const before = await replays(gw);
+    const partial = '{ domainInfo(domain: "partial.example") { domainName } photosocialProfile(username: "down") { username } }';
+    const a = await gw.query(partial);
+    const b = await gw.query(partial);
+    expect(a.body.errors?.length).toBeGreaterThan(0);
+    expect(b.body.errors?.length).toBeGreaterThan(0);
+    const fresh = '{ domainInfo(domain: "fresh.example") @fresh { domainName } }';
+    await gw.query(fresh);
+    const calls = up.calls.length;
+    await gw.query(fresh);
+    expect(up.calls.length).toBe(calls + 1);
+    expect(await replays(gw)).toBe(before);
+  });
+});
+
+describe('remembered results are per upstream token', () => {
+  it("never answers one token's request with another's remembered result", async () => {
+    const up = await startFaultUpstream();
+    up.handle((request, _req, res) =>
+      json(res, 200, { status: 200, response: { domain_name: request.body.domain, domain_registrar: { registrar_name: request.authorization } } }),
+    );
+    const gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'true', GATEWAY_AUTH: 'forward' }));
+    const ask = (token: string) => gw.query(DOMAIN_QUERY, { domain: 'tenant.example' }, { authorization: `Bearer ${token}` });
+    try {
+      for (const token of ['alice-token-aaaaaaaaaaaaaaaa', 'alice-token-aaaaaaaaaaaaaaaa', 'bob-token-bbbbbbbbbbbbbbbbbb', 'bob-token-bbbbbbbbbbbbbbbbbb']) {
+        const answer = await ask(token);
+        expect(answer.body.data!.domainInfo.registrar.name).toBe(`Bearer ${token}`);
+      }
+      expect(up.calls.map((call) => call.authorization)).toEqual(['Bearer alice-token-aaaaaaaaaaaaaaaa', 'Bearer bob-token-bbbbbbbbbbbbbbbbbb']);
+      expect(await replays(gw)).toBe(2);
+    } finally {
+      await gw.close();
+      await up.close();
+    }
+  });
+});
