@@ -1,6 +1,6 @@
 /**
- * Remembered results: an operation answered entirely from the in-memory cache is remembered with the
- * cache entries it was built from, and the same operation (document, operation name, variables, upstream
+ * Remembered results: an operation answered entirely from the in-memory cache is remembered, the
+ * second time it is made, with the cache entries it was built from, and the same operation (document, operation name, variables, upstream
  * token) is answered again from it, without running a resolver or serialising the data again, for as
  * long as each of those entries is still the one in the cache. A refreshed, expired or evicted entry
  * makes the next request run the operation again.
@@ -60,6 +60,8 @@ function marksFresh(document: DocumentNode): boolean {
 
 export class ResultMemo {
   private readonly results: LRUCache<string, Remembered>;
+  /** Keys of operations run once: a result is remembered the second time it is made, so one-off operations cost nothing. */
+  private readonly seen = new LRUCache<string, true>({ max: 10_000 });
   /** Per document: its id in memo keys, or null when its operations always run. */
   private readonly documents = new WeakMap<DocumentNode, number | null>();
   private nextDocumentId = 0;
@@ -107,6 +109,10 @@ export class ResultMemo {
     if (result.errors?.length || !result.data) return;
     const lookups = ctx.operation.lookups;
     if (lookups.length === 0) return;
+    if (!this.seen.has(key)) {
+      this.seen.set(key, true);
+      return;
+    }
     const dependencies: Dependency[] = [];
     for (const lookup of lookups) {
       if (lookup.failed) return;

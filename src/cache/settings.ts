@@ -15,6 +15,8 @@ export interface CacheSettings {
   notFoundTtlMs: number;
   /** Upper bound of the in-memory cache, in bytes of JSON. */
   maxBytes: number;
+  /** Upper bound of the remembered results (src/cache/result-memo.ts), in bytes; 0 turns them off. */
+  resultsMaxBytes: number;
   /** Shared cache for several gateway processes; null means in-memory. */
   redisUrl: string | null;
   /** Key for the HMAC that fingerprints upstream tokens in cache keys (share it between processes). */
@@ -51,6 +53,7 @@ export function readCacheSettings(read: EnvReader): CacheSettings {
     ttlMs,
     notFoundTtlMs: read.seconds('CACHE_NOT_FOUND_TTL_SECONDS', 60, 0, 86_400),
     maxBytes: read.int('CACHE_MAX_MB', 64, 1, 65_536) * 1024 * 1024,
+    resultsMaxBytes: read.int('CACHE_RESULTS_MB', 8, 0, 65_536) * 1024 * 1024,
     redisUrl,
     keySecret: read.string('CACHE_KEY_SECRET') ?? 'lookup-graph-cache-v1',
     leaseMs: read.int('CACHE_LEASE_MS', 15_000, 100, 120_000),

@@ -34,6 +34,9 @@ describe('remembered results: a repeat answered from the cache alone runs no res
   it('answers the same data with its own extensions and Cache-Control, and counts the replay', async () => {
     const before = await replays(gw);
     const first = await gw.query(DOMAIN_QUERY, { domain: 'memo.example' });
+    // Remembered the second time it is made, replayed from the third on.
+    await gw.query(DOMAIN_QUERY, { domain: 'memo.example' });
+    expect(await replays(gw)).toBe(before);
     const second = await gw.query(DOMAIN_QUERY, { domain: 'memo.example' });
     expect(second.body.data).toEqual(first.body.data);
     expect(second.text.startsWith(`{"data":${JSON.stringify(first.body.data)},"extensions":`)).toBe(true);
@@ -45,8 +48,9 @@ describe('remembered results: a repeat answered from the cache alone runs no res
     expect(second.headers.get('cache-control')).toBe('public, max-age=1');
     expect(await replays(gw)).toBe(before + 1);
     // Other variables are another operation: run, not replayed.
+    await gw.query(DOMAIN_QUERY, { domain: 'other.example' });
     const other = await gw.query(DOMAIN_QUERY, { domain: 'other.example' });
-    expect(other.body.extensions!.gateway.lookups[0].source).toBe('upstream');
+    expect(other.body.extensions!.gateway.lookups[0].source).toBe('cache');
     expect(await replays(gw)).toBe(before + 1);
   });
 
@@ -70,10 +74,12 @@ describe('remembered results: a repeat answered from the cache alone runs no res
     const before = await replays(gw);
     const partial = '{ domainInfo(domain: "partial.example") { domainName } photosocialProfile(username: "down") { username } }';
     const a = await gw.query(partial);
+    await gw.query(partial);
     const b = await gw.query(partial);
     expect(a.body.errors?.length).toBeGreaterThan(0);
     expect(b.body.errors?.length).toBeGreaterThan(0);
     const fresh = '{ domainInfo(domain: "fresh.example") @fresh { domainName } }';
+    await gw.query(fresh);
     await gw.query(fresh);
     const calls = up.calls.length;
     await gw.query(fresh);
@@ -91,12 +97,33 @@ describe('remembered results are per upstream token', () => {
     const gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'true', GATEWAY_AUTH: 'forward' }));
     const ask = (token: string) => gw.query(DOMAIN_QUERY, { domain: 'tenant.example' }, { authorization: `Bearer ${token}` });
     try {
-      for (const token of ['alice-token-aaaaaaaaaaaaaaaa', 'alice-token-aaaaaaaaaaaaaaaa', 'bob-token-bbbbbbbbbbbbbbbbbb', 'bob-token-bbbbbbbbbbbbbbbbbb']) {
+      const alice = 'alice-token-aaaaaaaaaaaaaaaa';
+      const bob = 'bob-token-bbbbbbbbbbbbbbbbbb';
+      for (const token of [alice, alice, alice, bob, bob, bob]) {
         const answer = await ask(token);
         expect(answer.body.data!.domainInfo.registrar.name).toBe(`Bearer ${token}`);
       }
-      expect(up.calls.map((call) => call.authorization)).toEqual(['Bearer alice-token-aaaaaaaaaaaaaaaa', 'Bearer bob-token-bbbbbbbbbbbbbbbbbb']);
+      expect(up.calls.map((call) => call.authorization)).toEqual([`Bearer ${alice}`, `Bearer ${bob}`]);
       expect(await replays(gw)).toBe(2);
+    } finally {
+      await gw.close();
+      await up.close();
+    }
+  });
+});
+
+describe('CACHE_RESULTS_MB=0', () => {
+  it('turns remembered results off; the cache still answers', async () => {
+    const up = await startFaultUpstream();
+    up.handle((request, _req, res) => json(res, 200, { status: 200, response: { domain_name: request.body.domain } }));
+    const gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'true', CACHE_RESULTS_MB: '0' }));
+    try {
+      await gw.query(DOMAIN_QUERY, { domain: 'off.example' });
+      await gw.query(DOMAIN_QUERY, { domain: 'off.example' });
+      const again = await gw.query(DOMAIN_QUERY, { domain: 'off.example' });
+      expect(again.body.extensions!.gateway.lookups[0].source).toBe('cache');
+      expect(up.calls).toHaveLength(1);
+      expect(await replays(gw)).toBe(0);
     } finally {
       await gw.close();
       await up.close();
