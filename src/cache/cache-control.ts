@@ -33,6 +33,15 @@ export function publicReport(report: LookupReport): LookupReport {
   return { action: report.action, key: report.key, source: report.source, ageSeconds: report.ageSeconds };
 }
 
+/** The header of one response from its operations' values (several in a batch): the most restrictive wins. */
+export function combinedCacheControl(values: readonly string[] | undefined): string {
+  if (!values || values.length === 0) return 'no-store';
+  if (values.length === 1) return values[0]!;
+  if (values.includes('no-store')) return 'no-store';
+  const maxAge = Math.min(...values.map((v) => Number(v.slice(v.indexOf('max-age=') + 8))));
+  return `${values.every((v) => v.startsWith('public')) ? 'public' : 'private'}, max-age=${maxAge}`;
+}
+
 export function cacheControl(options: { shareable: boolean }): Plugin<GatewayContext> {
   const headers = new WeakMap<Request, string[]>();
   return {
@@ -45,22 +54,15 @@ export function cacheControl(options: { shareable: boolean }): Plugin<GatewayCon
         onExecuteDone({ result }) {
           if (Symbol.asyncIterator in result || !context.request) return;
           const value = cacheControlFor(context.operation.lookups, (result.errors?.length ?? 0) > 0, options.shareable);
-          const list = headers.get(context.request) ?? [];
-          list.push(value);
-          headers.set(context.request, list);
+          const list = headers.get(context.request);
+          if (list) list.push(value);
+          else headers.set(context.request, [value]);
         },
       };
     },
     onResponse({ request, response }) {
       if (!response.headers.get('content-type')?.includes('json')) return;
-      const values = headers.get(request);
-      // Several operations (a batch): the most restrictive wins.
-      let header = 'no-store';
-      if (values && values.length > 0 && !values.includes('no-store')) {
-        const maxAge = Math.min(...values.map((v) => Number(/max-age=(\d+)/.exec(v)![1])));
-        header = `${values.every((v) => v.startsWith('public')) ? 'public' : 'private'}, max-age=${maxAge}`;
-      }
-      response.headers.set('cache-control', header);
+      response.headers.set('cache-control', combinedCacheControl(headers.get(request)));
     },
   };
 }

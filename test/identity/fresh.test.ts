@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cacheControlFor } from '../../src/cache/cache-control.js';
+import { cacheControlFor, combinedCacheControl } from '../../src/cache/cache-control.js';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
 
@@ -90,5 +90,12 @@ describe('Cache-Control', () => {
     expect(cacheControlFor([], false, true)).toBe('no-store');
     expect(cacheControlFor([report(0, 0)], false, true)).toBe('no-store');
     expect(cacheControlFor([{ ...report(600, 0), failed: true }], false, true)).toBe('no-store');
+  });
+  it('for a batch, is the most restrictive of its operations', () => {
+    expect(combinedCacheControl(undefined)).toBe('no-store');
+    expect(combinedCacheControl(['public, max-age=500'])).toBe('public, max-age=500');
+    expect(combinedCacheControl(['public, max-age=500', 'private, max-age=90'])).toBe('private, max-age=90');
+    expect(combinedCacheControl(['public, max-age=500', 'public, max-age=120'])).toBe('public, max-age=120');
+    expect(combinedCacheControl(['public, max-age=500', 'no-store'])).toBe('no-store');
   });
 });
