@@ -68,6 +68,8 @@ const restRequest = (domain: string): Request => ({
   headers: { authorization: `Bearer ${SANDBOX_TOKEN}` },
 });
 const gateway = await startServer(GATEWAY, gatewayEnv);
+// The same gateway with remembered results off (CACHE_RESULTS_MB=0): every cached operation runs its resolvers.
+const unremembered = await startServer(GATEWAY, { ...gatewayEnv, CACHE_RESULTS_MB: '0' });
 // (h) the same gateway with tracing on: every request sampled, spans exported over OTLP/HTTP
 // (protobuf) to a sink in this process that reads and drops them.
 let otlpExports = 0;
@@ -104,6 +106,8 @@ const throughputScenarios: Scenario[] = [
   { id: 'b', server: gateway, request: () => graphql(FIVE_FIELD_PROFILE) },
   { id: 'bz', server: gateway, request: () => ({ ...graphql(FIVE_FIELD_PROFILE), headers: ACCEPT_COMPRESSED }) },
   { id: 'c', server: gateway, request: () => graphql(fullProfile) },
+  { id: 'b0', server: unremembered, request: () => graphql(FIVE_FIELD_PROFILE) },
+  { id: 'c0', server: unremembered, request: () => graphql(fullProfile) },
   { id: 'cz', server: gateway, request: () => ({ ...graphql(fullProfile), headers: ACCEPT_COMPRESSED }) },
   { id: 'e', server: gateway, request: () => graphql(TEN_SYMBOL_QUERY) },
   // Uncached: a domain nobody asked for before on every request; @fresh makes the profile and the symbols go upstream every time.
@@ -199,6 +203,7 @@ const compressed = {
 };
 
 await gateway.stop();
+await unremembered.stop();
 await traced.stop();
 await viaRedis?.stop();
 redisClient?.disconnect();
@@ -282,6 +287,20 @@ const rows: string[][] = [
     `${pct(med('c') / med('b'))} of (b), ${pct(med('c') / med('a2'))} of unguarded; ${us('c')} CPU/request`,
     `≥ 80% of (b): ${met(med('c') / med('b') >= 0.8)}`,
     `${failures.c}`,
+  ],
+  [
+    '(b) same, remembered results off (`CACHE_RESULTS_MB=0`): the operation runs every time',
+    `${med('b0').toFixed(0)} req/s`,
+    `${pct(med('b0') / med('a2'))} of unguarded; ${us('b0')} CPU/request`,
+    '',
+    `${failures.b0}`,
+  ],
+  [
+    '(c) same, remembered results off: resolvers and serialisation every time',
+    `${med('c0').toFixed(0)} req/s`,
+    `${pct(med('c0') / med('b0'))} of (b) with results off; ${us('c0')} CPU/request`,
+    '',
+    `${failures.c0}`,
   ],
   [
     '(c) same, client accepts br (compressed)',
@@ -446,7 +465,10 @@ Mean response bytes: (b) ${bytes.b!.toFixed(0)}, (c) ${bytes.c!.toFixed(0)}, (e)
 - Bare Yoga with its defaults pipes every POST body through a size-limiting stream; the gateway enforces
   its body limit on Content-Length and on the bytes read instead (src/security/body-limit.ts), which is
   why a cached lookup can outrun the default baseline. The unguarded baseline is the stricter comparison.
-- (c) runs through graphql-jit (@envelop/graphql-jit); an earlier run of this benchmark without it measured 37% of (a).
+- (b) and (c) repeat one operation, so from its third request on the gateway answers it from a remembered
+  result (src/cache/result-memo.ts: no resolver runs, the data's JSON is kept) as it would any operation
+  repeated while its cache entries stand; the rows "remembered results off" run the resolvers and serialise
+  every time, on graphql-jit (@envelop/graphql-jit), as an operation nobody repeated does.
 - Uncached rows: (d) closed loop asks a domain nobody asked for before on every request (the cache grows as it
   would); (d) photo-social and (e) uncached use \`@fresh\`, which skips the cache read and still stores the answer.
 - (m) is read from /proc (VmRSS) of the gateway process and its own /metrics (heap used) after every row above
