@@ -3,6 +3,7 @@ import { jsonLengthOf } from './json-length.js';
 import { ActionError, cancelledError } from '../upstream/errors.js';
 import type { CacheSettings } from './settings.js';
 import { isNotFoundMarker, type CacheStore } from './store.js';
+import { onAbort } from '../upstream/abort-followers.js';
 
 /** Where a lookup's value came from, reported per lookup in the response's extensions. */
 export type LookupSource = 'cache' | 'upstream' | 'coalesced';
@@ -64,14 +65,10 @@ class Interest {
     }
     if (signal.aborted) return;
     this.count += 1;
-    signal.addEventListener(
-      'abort',
-      () => {
-        this.count -= 1;
-        if (this.count <= 0 && !this.settled) this.controller.abort();
-      },
-      { once: true },
-    );
+    onAbort(signal, () => {
+      this.count -= 1;
+      if (this.count <= 0 && !this.settled) this.controller.abort();
+    });
   }
 
   /** The call ended: later departures change nothing. */
@@ -354,14 +351,15 @@ function raceWaiter(outcome: Promise<LookupOutcome<unknown>>, waiter: Waiter, ke
   if (waiter.deadline === undefined && !waiter.signal) return outcome;
   return new Promise((resolve) => {
     let timer: NodeJS.Timeout | undefined;
+    let unfollow: (() => void) | undefined;
     const finish = (result: LookupOutcome<unknown>) => {
       clearTimeout(timer);
-      waiter.signal?.removeEventListener('abort', onAbort);
+      unfollow?.();
       resolve(result);
     };
-    const onAbort = () => finish({ key, error: cancelledError(action), source: 'coalesced' });
-    if (waiter.signal?.aborted) return onAbort();
-    waiter.signal?.addEventListener('abort', onAbort, { once: true });
+    const cancelled = () => finish({ key, error: cancelledError(action), source: 'coalesced' });
+    if (waiter.signal?.aborted) return cancelled();
+    if (waiter.signal) unfollow = onAbort(waiter.signal, cancelled);
     if (waiter.deadline !== undefined) {
       timer = setTimeout(() => finish({ key, error: timedOut(action), source: 'coalesced' }), Math.max(0, waiter.deadline - Date.now()));
     }

@@ -2,6 +2,7 @@ import { Pool, errors as undiciErrors } from 'undici';
 import { rememberJsonLength } from '../cache/json-length.js';
 import type { UpstreamConfig } from '../config.js';
 import { ActionError, cancelledError, errorForStatus, parseRetryAfter, upstreamMessage } from './errors.js';
+import { onAbort } from './abort-followers.js';
 
 /** A successful envelope: `status` 200, a `response`, and whatever siblings the action sends. */
 export interface ActionEnvelope {
@@ -143,8 +144,9 @@ export class ActionClient {
     }, Math.ceil(left));
     const followed = options.signal;
     const follow = () => controller.abort(followed?.reason);
+    let unfollow: (() => void) | undefined;
     if (followed?.aborted) follow();
-    else followed?.addEventListener('abort', follow, { once: true });
+    else if (followed) unfollow = onAbort(followed, follow);
     const signal = controller.signal;
     let phase: 'request' | 'body' = 'request';
     try {
@@ -174,7 +176,7 @@ export class ActionClient {
       throw transportError(action, error, phase);
     } finally {
       clearTimeout(timer);
-      followed?.removeEventListener('abort', follow);
+      unfollow?.();
     }
   }
 }

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, vi } from 'vitest';
+import { json } from '../support/fault-upstream.js';
 import { it } from '../support/fixtures.js';
+import { sleep } from '../support/wait.js';
 
 // A call follows its operation's one signal (or a coalesced call's) with a listener and stops at its
 // deadline with a timer: no composite signal is made per call (AbortSignal.any and AbortSignal.timeout
@@ -17,5 +19,40 @@ describe('abort signals on the way upstream', () => {
     expect(body.extensions?.gateway.upstreamCalls).toBe(3);
     expect(any).not.toHaveBeenCalled();
     expect(timeout).not.toHaveBeenCalled();
+  });
+});
+
+describe('one operation waiting on many lookups', () => {
+  it('follows its signal with one listener: joining twelve symbols another request is fetching warns of no listener leak', async ({
+    upstream,
+    gatewayOver,
+  }) => {
+    const symbols = ['AAPL', 'NKE', 'MSFT', 'KO', 'IBM', 'ORCL', 'INTC', 'AMD', 'CSCO', 'PEP', 'PFE', 'XOM'];
+    upstream.handle(async (call, _req, res) => {
+      await sleep(200); // slow enough that the second request joins every symbol in flight
+      json(res, 200, {
+        status: 200,
+        response: String(call.body.company)
+          .split(', ')
+          .map((symbol) => ({ symbol, price: 1 })),
+      });
+    });
+    const gw = await gatewayOver({ CACHE_ENABLED: 'true', FINANCIAL_BATCH_SIZE: '20' });
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      const query = `{ financialProfiles(symbols: ${JSON.stringify(symbols)}) { symbol } }`;
+      const first = gw.query(query);
+      await sleep(50);
+      const second = await gw.query(query);
+      expect((await first).body.errors).toBeUndefined();
+      expect(second.body.errors).toBeUndefined();
+      expect(second.body.extensions!.gateway.lookups.map((lookup: { source: string }) => lookup.source)).toEqual(symbols.map(() => 'coalesced'));
+      await sleep(10); // warnings are emitted on the next tick
+      expect(warnings.filter((warning) => warning.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 });

@@ -1,6 +1,7 @@
 import type { CallDeadline } from '../client.js';
 import { ActionError } from '../errors.js';
 import { cancelledError, deadlineError } from './deadline.js';
+import { onAbort } from '../abort-followers.js';
 
 interface Waiter {
   action: string;
@@ -94,7 +95,7 @@ export class ConcurrencyLimiter {
     return new Promise((resolve, reject) => {
       const leave = (granted: boolean) => {
         clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
+        unfollow?.();
         const queue = this.queues.get(client);
         const index = queue ? queue.indexOf(waiter) : -1;
         if (index >= 0) {
@@ -104,7 +105,7 @@ export class ConcurrencyLimiter {
         }
         if (!granted) this.unhold(client);
       };
-      const onAbort = () => {
+      const cancelled = () => {
         leave(false);
         reject(cancelledError(action));
       };
@@ -126,7 +127,7 @@ export class ConcurrencyLimiter {
           resolve(this.releaser(action, client));
         },
       };
-      signal?.addEventListener('abort', onAbort, { once: true });
+      const unfollow = signal ? onAbort(signal, cancelled) : undefined;
       let queue = this.queues.get(client);
       if (!queue) {
         queue = [];

@@ -1,5 +1,6 @@
 import type { CallDeadline } from '../client.js';
 import { ActionError } from '../errors.js';
+import { onAbort } from '../abort-followers.js';
 
 /**
  * A call's deadline: UPSTREAM_TIMEOUT_MS from now, or what is left of the operation when that is
@@ -21,21 +22,21 @@ export function deadlineError(action: string, deadline: CallDeadline, where: str
 
 export { cancelledError } from '../errors.js';
 
-/** Waits `ms`; rejects with `onAbort()` as soon as `signal` aborts. */
-export function sleep(ms: number, signal: AbortSignal | undefined, onAbort: () => Error): Promise<void> {
+/** Waits `ms`; rejects with `abortError()` as soon as `signal` aborts. */
+export function sleep(ms: number, signal: AbortSignal | undefined, abortError: () => Error): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(onAbort());
+    if (signal?.aborted) return reject(abortError());
     const abort = () => {
       clearTimeout(timer);
-      reject(onAbort());
+      reject(abortError());
     };
     const timer = setTimeout(
       () => {
-        signal?.removeEventListener('abort', abort);
+        unfollow?.();
         resolve();
       },
       Math.max(0, ms),
     );
-    signal?.addEventListener('abort', abort, { once: true });
+    const unfollow = signal ? onAbort(signal, abort) : undefined;
   });
 }
