@@ -1,14 +1,14 @@
 /**
- * Remembered results: an operation answered entirely from the in-memory cache is remembered, the
- * second time it is made, with the cache entries it was built from, and the same operation (document, operation name, variables, upstream
- * token) is answered again from it, without running a resolver or serialising the data again, for as
- * long as each of those entries is still the one in the cache. A refreshed, expired or evicted entry
- * makes the next request run the operation again.
+ * Remembered results: an operation answered entirely from the in-memory cache is remembered, from the
+ * second time it is made, with the cache entries it was built from. The same operation (document,
+ * operation name, variables, upstream token) is then answered from it without running a resolver or
+ * serialising the data again, for as long as each of those entries is still the one in the cache: a
+ * refreshed (@fresh), expired or evicted entry makes the next request run the operation again.
  *
  * Only the data is remembered: `extensions.gateway` (sources, ages), Cache-Control, the cost estimate,
  * the lookup metrics and the request log are made for each request as for any other. Not used with
  * Redis (its entries cannot be checked without a round trip), with tracing on (every lookup has its
- * span), for @fresh, @defer or @stream, or for a result with errors or a failed lookup.
+ * span), for @fresh, @defer or @stream, for large variables, or for a result with errors or a failed lookup.
  */
 import { type DocumentNode, type ExecutionResult, Kind, visit, BREAK } from 'graphql';
 import { isPromise, type Plugin } from 'graphql-yoga';
@@ -18,6 +18,8 @@ import type { GatewayContext } from '../context.js';
 import { usesIncrementalDelivery } from '../incremental/index.js';
 import { FRESH } from './fresh.js';
 import type { LookupCache } from './lookup-cache.js';
+
+const MAX_KEY_LENGTH = 2048;
 
 interface Dependency {
   action: string;
@@ -61,7 +63,7 @@ function marksFresh(document: DocumentNode): boolean {
 export class ResultMemo {
   private readonly results: LRUCache<string, Remembered>;
   /** Keys of operations run once: a result is remembered the second time it is made, so one-off operations cost nothing. */
-  private readonly seen = new LRUCache<string, true>({ max: 10_000 });
+  private readonly seen: LRUCache<string, true>;
   /** Per document: its id in memo keys, or null when its operations always run. */
   private readonly documents = new WeakMap<DocumentNode, number | null>();
   private nextDocumentId = 0;
@@ -72,6 +74,7 @@ export class ResultMemo {
   ) {
     // A remembered result holds its data and its JSON: about three times the JSON's length in the heap.
     this.results = new LRUCache({ maxSize: maxBytes, sizeCalculation: (_value, key) => key.length });
+    this.seen = new LRUCache({ max: 10_000, maxSize: Math.max(1, maxBytes / 4), sizeCalculation: (_value, key) => key.length });
   }
 
   /** The memo key of an operation, or null when it is not remembered. */
@@ -83,7 +86,9 @@ export class ResultMemo {
       this.documents.set(document, id);
     }
     if (id === null) return null;
-    return `${id}\u0000${operationName ?? ''}\u0000${fingerprint}\u0000${variables === undefined ? '' : JSON.stringify(variables)}`;
+    const key = `${id}\u0000${operationName ?? ''}\u0000${fingerprint}\u0000${variables === undefined ? '' : JSON.stringify(variables)}`;
+    // Operations with large variables run every time rather than hold their variables in memory.
+    return key.length <= MAX_KEY_LENGTH ? key : null;
   }
 
   /** The remembered result for `key` when every entry it was built from is still cached; its lookups are reported on the operation. */
