@@ -130,3 +130,23 @@ describe('CACHE_RESULTS_MB=0', () => {
     }
   });
 });
+
+describe('remembered results and large variables', () => {
+  it('does not remember an operation whose variables are large (they would be held in memory)', async () => {
+    const up = await startFaultUpstream();
+    up.handle((request, _req, res) => json(res, 200, { status: 200, response: { domain_name: request.body.domain } }));
+    const gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'true' }));
+    try {
+      // An undeclared variable is ignored by GraphQL but is part of what the client sent.
+      const variables = { domain: 'large.example', padding: 'x'.repeat(3000) };
+      for (let i = 0; i < 3; i++) expect((await gw.query(DOMAIN_QUERY, variables)).body.errors).toBeUndefined();
+      expect(await replays(gw)).toBe(0);
+      for (let i = 0; i < 3; i++) await gw.query(DOMAIN_QUERY, { domain: 'large.example' });
+      expect(await replays(gw)).toBe(1);
+      expect(up.calls).toHaveLength(1);
+    } finally {
+      await gw.close();
+      await up.close();
+    }
+  });
+});
