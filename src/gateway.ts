@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import type { GatewayContext } from './context.js';
 import { loadExamples } from './examples.js';
 import { compression } from './compression.js';
+import { DocumentCache } from './document-cache.js';
 import { maskError } from './graphql-errors.js';
 import { yogaLogger } from './logger.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
@@ -87,6 +88,8 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     landingPage: false,
     logging: yogaLogger(logger),
     maskedErrors: { maskError: (error, message) => maskError(error, message), isDev: false },
+    // Parsed documents found without hashing the whole query text of every request (src/document-cache.ts).
+    parserAndValidationCache: { documentCache: new DocumentCache(1024), errorCache: new DocumentCache(1024) },
     context: (initial) =>
       path.contextFor({
         signal: () => initial.request.signal,
