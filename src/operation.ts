@@ -14,6 +14,8 @@ export interface LookupReport {
   ttlSeconds?: number;
   /** The lookup failed (not sent to clients: the error is in `errors`); the response is then not cacheable. */
   failed?: boolean;
+  /** When the value was fetched (epoch ms; not sent to clients): which cache entry the result was built from (result-memo.ts). */
+  storedAt?: number;
 }
 
 /**

@@ -83,6 +83,7 @@ export function lookupReport(ctx: GatewayContext, action: string, key: string, o
     ageSeconds,
     ...(outcome.error ? { failed: true } : {}),
     ttlSeconds: Math.floor(ctx.cache.ttlMs(action) / 1000),
+    ...(outcome.storedAt === undefined ? {} : { storedAt: outcome.storedAt }),
   };
 }
 

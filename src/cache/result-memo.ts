@@ -122,7 +122,8 @@ export class ResultMemo {
     for (const lookup of lookups) {
       if (lookup.failed) return;
       const entry = this.cache.peekEntry(lookup.action, ctx.tokenFingerprint, lookup.key);
-      if (entry === undefined) return;
+      // The entry the value came from, not one another request stored since (a @fresh read while this one ran).
+      if (entry === undefined || (entry as { t?: unknown }).t !== lookup.storedAt) return;
       dependencies.push({ action: lookup.action, key: lookup.key, entry });
     }
     const json = JSON.stringify(result.data);

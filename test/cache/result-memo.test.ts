@@ -1,4 +1,11 @@
+import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LookupCache } from '../../src/cache/lookup-cache.js';
+import { MemoryStore } from '../../src/cache/memory-store.js';
+import { ResultMemo } from '../../src/cache/result-memo.js';
+import type { GatewayContext } from '../../src/context.js';
+import { Operation } from '../../src/operation.js';
+import { loadConfig } from '../../src/config.js';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
 import { sleep } from '../support/wait.js';
@@ -148,5 +155,32 @@ describe('remembered results and large variables', () => {
       await gw.close();
       await up.close();
     }
+  });
+});
+
+describe('ResultMemo', () => {
+  it('remembers a result only with the entries its values came from, not one another request stored meanwhile', async () => {
+    const settings = loadConfig({ LOG_LEVEL: 'silent' }).cache;
+    const store = new MemoryStore(1_000_000);
+    const cache = new LookupCache(store, settings);
+    const memo = new ResultMemo(cache, 1_000_000);
+    const full = cache.cacheKey('domain_info', 'fp', 'race.example');
+    const contextWith = (storedAt: number) => {
+      const operation = new Operation(Date.now() + 1000, () => undefined);
+      operation.lookups.push({ action: 'domain_info', key: 'race.example', source: 'upstream', ageSeconds: 0, ttlSeconds: 60, storedAt });
+      return { operation, tokenFingerprint: 'fp', cache } as unknown as GatewayContext;
+    };
+    const key = memo.keyOf(parse('{ domainInfo(domain: "race.example") { domainName } }'), undefined, undefined, 'fp')!;
+    const result = () => ({ data: { domainInfo: { domainName: 'race.example' } } });
+
+    // The value was fetched at t=1, but a @fresh read of another request has stored t=2 since.
+    await store.set(full, { v: { domain_name: 'race.example' }, t: 2 }, 60_000);
+    memo.record(key, contextWith(1), result());
+    memo.record(key, contextWith(1), result());
+    expect(memo.replay(key, contextWith(2))).toBeUndefined();
+
+    // Built from the entry the cache holds: remembered (the second time), and replayed.
+    memo.record(key, contextWith(2), result());
+    expect(memo.replay(key, contextWith(2))?.data).toEqual({ domainInfo: { domainName: 'race.example' } });
   });
 });
