@@ -121,7 +121,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       // (src/incremental); every other operation keeps graphql-jit.
       useGraphQlJit({}, { enableIf: (args) => !usesIncrementalDelivery(args.document) }),
       // After jit, whose executor it wraps: repeats of an operation answered from the cache alone.
-      ...(cache.synchronous && !tracing.enabled && config.cache.resultsMaxBytes > 0
+      ...(cache.remembersResults && !tracing.enabled && config.cache.resultsMaxBytes > 0
         ? [rememberedResults(new ResultMemo(cache, config.cache.resultsMaxBytes), metrics.observeReplay)]
         : []),
       // Last: it compresses the response every other plugin has finished (headers included).

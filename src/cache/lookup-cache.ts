@@ -123,21 +123,28 @@ export class LookupCache {
     return this.store ? (this.settings.ttlMs[action] ?? 0) : 0;
   }
 
-  /** Whether entries can be read without I/O (the memory store): what remembered results need (result-memo.ts). */
-  get synchronous(): boolean {
-    return this.store?.peek !== undefined;
+  /** Whether there is a store to check remembered results against (result-memo.ts). */
+  get remembersResults(): boolean {
+    return this.store !== null && (this.store.peek !== undefined || this.store.storedAt !== undefined);
   }
 
-  /** The entry the store holds for a lookup when it can answer without I/O (memory); undefined otherwise. */
-  peekEntry(action: string, fingerprint: string, key: string): object | undefined {
-    const entry = this.store?.peek?.(this.cacheKey(action, fingerprint, key));
-    return typeof entry === 'object' && entry !== null ? entry : undefined;
+  /**
+   * When the entry a lookup would be served from was fetched (epoch ms), undefined for a miss: at once
+   * from memory, with the tick's one MGET from Redis (only the entry's tail is read, not its value parsed).
+   */
+  storedAt(action: string, fingerprint: string, key: string): number | undefined | Promise<number | undefined> {
+    const full = this.cacheKey(action, fingerprint, key);
+    if (this.store?.peek) {
+      const entry = this.store.peek(full) as { t?: unknown } | undefined;
+      return typeof entry?.t === 'number' ? entry.t : undefined;
+    }
+    return this.store?.storedAt?.(full);
   }
 
-  /** A lookup answered from an entry read with peekEntry (a remembered result): counted as a cache hit. */
-  hit<V>(action: string, key: string, entry: object): LookupOutcome<V> {
+  /** A lookup answered from a remembered result, its entry checked with storedAt: counted as a cache hit. */
+  hit<V>(action: string, key: string, storedAt: number): LookupOutcome<V> {
     this.observe(action, 'cache');
-    return fromCache<V>(key, entry, action, 'cache');
+    return { key, source: 'cache', storedAt };
   }
 
   /** One lookup through the cache. */

@@ -10,6 +10,9 @@ if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('pexpire', KEYS[1], ARG
 return 0`;
 
 const MAX_KEYS_PER_READ = 100;
+/** An entry is the JSON of `{ v, t }`: its stored-at time closes it, so its last characters are enough. */
+const STORED_AT = /"t":(\d+)\}$/;
+const STORED_AT_TAIL = 32;
 
 /**
  * The shared cache: several gateway processes read and write one Redis. Redis trouble never fails a
@@ -30,6 +33,24 @@ export class RedisStore implements CacheStore {
     async (keys) => (await this.guard.run(() => this.redis.mget(...keys), null)) ?? keys.map(() => null),
     { cache: false, maxBatchSize: MAX_KEYS_PER_READ },
   );
+
+  /**
+   * The last characters of entries (GETRANGE), for remembered results to check an entry is still the one
+   * they were built from: one pipelined round trip per tick, and one read per key however many requests
+   * ask at once, instead of every request fetching the whole value.
+   */
+  private readonly tails = new DataLoader<string, string | null>(
+    async (keys) =>
+      (await this.guard.run(async () => {
+        const replies = (await keys.reduce((pipeline, key) => pipeline.getrange(key, -STORED_AT_TAIL, -1), this.redis.pipeline()).exec()) ?? [];
+        return keys.map((_, index) => {
+          const [error, tail] = replies[index] ?? [null, null];
+          return error || typeof tail !== 'string' ? null : tail;
+        });
+      }, null)) ?? keys.map(() => null),
+    { cache: false, maxBatchSize: MAX_KEYS_PER_READ },
+  );
+  private readonly stampsInFlight = new Map<string, Promise<number | undefined>>();
 
   constructor(url: string, logger: Logger, settings: RedisGuardSettings = DEFAULT_REDIS_GUARD) {
     this.redis = new Redis(url, {
@@ -67,6 +88,25 @@ export class RedisStore implements CacheStore {
     } catch {
       return undefined;
     }
+  }
+
+  storedAt(key: string): Promise<number | undefined> {
+    let stamp = this.stampsInFlight.get(key);
+    if (!stamp) {
+      stamp = this.tails.load(key).then(
+        (tail) => {
+          this.stampsInFlight.delete(key);
+          const match = tail === null ? null : STORED_AT.exec(tail);
+          return match ? Number(match[1]) : undefined;
+        },
+        () => {
+          this.stampsInFlight.delete(key);
+          return undefined; // unknown reads as changed: the operation runs
+        },
+      );
+      this.stampsInFlight.set(key, stamp);
+    }
+    return stamp;
   }
 
   async set(key: string, value: unknown, ttlMs: number): Promise<void> {

@@ -1,14 +1,16 @@
 /**
- * Remembered results: an operation answered entirely from the in-memory cache is remembered, from the
+ * Remembered results: an operation answered entirely from the cache is remembered, from the
  * second time it is made, with the cache entries it was built from. The same operation (document,
  * operation name, variables, upstream token) is then answered from it without running a resolver or
  * serialising the data again, for as long as each of those entries is still the one in the cache: a
  * refreshed (@fresh), expired or evicted entry makes the next request run the operation again.
  *
- * Only the data is remembered: `extensions.gateway` (sources, ages), Cache-Control, the cost estimate,
- * the lookup metrics and the request log are made for each request as for any other. Not used with
- * Redis (its entries cannot be checked without a round trip), with tracing on (every lookup has its
- * span), for @fresh, @defer or @stream, for large variables, or for a result with errors or a failed lookup.
+ * Each entry is known by when it was fetched (its `t`): from memory it is read at once; from Redis with
+ * the tick's one MGET, the same round trip a cached lookup makes, so a refresh by another replica ends
+ * the remembered result too. Only the data is remembered: `extensions.gateway` (sources, ages),
+ * Cache-Control, the cost estimate, the lookup metrics and the request log are made for each request as
+ * for any other. Not used with tracing on (every lookup has its span), for @fresh, @defer or @stream,
+ * for large variables, or for a result with errors or a failed lookup.
  */
 import { type DocumentNode, type ExecutionResult, Kind, visit, BREAK } from 'graphql';
 import { isPromise, type Plugin } from 'graphql-yoga';
@@ -24,8 +26,8 @@ const MAX_KEY_LENGTH = 2048;
 interface Dependency {
   action: string;
   key: string;
-  /** The cache entry the result was built from: the result stands while the cache holds this very object. */
-  entry: object;
+  /** When the cache entry the result was built from was fetched: the result stands while the cache holds that entry. */
+  storedAt: number;
 }
 
 interface Remembered {
@@ -91,20 +93,26 @@ export class ResultMemo {
     return key.length <= MAX_KEY_LENGTH ? key : null;
   }
 
-  /** The remembered result for `key` when every entry it was built from is still cached; its lookups are reported on the operation. */
-  replay(key: string, ctx: GatewayContext): ExecutionResult | undefined {
+  /**
+   * The remembered result for `key` when every entry it was built from is still the one cached (at once
+   * from memory; after the tick's MGET from Redis); its lookups are reported on the operation.
+   */
+  replay(key: string, ctx: GatewayContext): ExecutionResult | undefined | Promise<ExecutionResult | undefined> {
     const remembered = this.results.get(key);
     if (!remembered) return undefined;
-    const fingerprint = ctx.tokenFingerprint;
-    for (const dependency of remembered.dependencies) {
-      if (this.cache.peekEntry(dependency.action, fingerprint, dependency.key) !== dependency.entry) {
-        this.results.delete(key);
-        return undefined;
-      }
+    const stamps = remembered.dependencies.map((dependency) => this.cache.storedAt(dependency.action, ctx.tokenFingerprint, dependency.key));
+    return stamps.some(isPromise)
+      ? Promise.all(stamps).then((settled) => this.answer(key, remembered, settled, ctx))
+      : this.answer(key, remembered, stamps as Array<number | undefined>, ctx);
+  }
+
+  private answer(key: string, remembered: Remembered, stamps: Array<number | undefined>, ctx: GatewayContext): ExecutionResult | undefined {
+    if (remembered.dependencies.some((dependency, index) => stamps[index] !== dependency.storedAt)) {
+      if (this.results.get(key) === remembered) this.results.delete(key);
+      return undefined;
     }
-    const operation = ctx.operation;
-    for (const dependency of remembered.dependencies) {
-      operation.lookups.push(lookupReport(ctx, dependency.action, dependency.key, this.cache.hit(dependency.action, dependency.key, dependency.entry)));
+    for (const { action, key: lookupKey, storedAt } of remembered.dependencies) {
+      ctx.operation.lookups.push(lookupReport(ctx, action, lookupKey, this.cache.hit(action, lookupKey, storedAt)));
     }
     return { data: remembered.data, stringify: remembered.stringify } as ExecutionResult;
   }
@@ -120,11 +128,10 @@ export class ResultMemo {
     }
     const dependencies: Dependency[] = [];
     for (const lookup of lookups) {
-      if (lookup.failed) return;
-      const entry = this.cache.peekEntry(lookup.action, ctx.tokenFingerprint, lookup.key);
-      // The entry the value came from, not one another request stored since (a @fresh read while this one ran).
-      if (entry === undefined || (entry as { t?: unknown }).t !== lookup.storedAt) return;
-      dependencies.push({ action: lookup.action, key: lookup.key, entry });
+      if (lookup.failed || lookup.storedAt === undefined) return;
+      // The entry the value came from: should another request store a newer one (a @fresh read while this
+      // one ran, another replica), the stamps differ and the replay runs the operation instead.
+      dependencies.push({ action: lookup.action, key: lookup.key, storedAt: lookup.storedAt });
     }
     const json = JSON.stringify(result.data);
     // The key's length stands for its size in the LRU: data and JSON count about three times the JSON.
@@ -145,17 +152,21 @@ export function rememberedResults(memo: ResultMemo, onReplay: () => void): Plugi
       const key = memo.keyOf(args.document, args.operationName, args.variableValues, ctx.tokenFingerprint);
       if (key === null) return;
       setExecuteFn((executionArgs) => {
-        const replayed = memo.replay(key, ctx);
-        if (replayed) {
-          onReplay();
-          return replayed;
-        }
         const remember = (result: Awaited<ReturnType<typeof executeFn>>) => {
           if (!(Symbol.asyncIterator in result)) memo.record(key, ctx, result);
           return result;
         };
-        const result = executeFn(executionArgs);
-        return isPromise(result) ? result.then(remember) : remember(result);
+        const run = () => {
+          const result = executeFn(executionArgs);
+          return isPromise(result) ? result.then(remember) : remember(result);
+        };
+        const answer = (replayed: ExecutionResult | undefined) => {
+          if (!replayed) return run();
+          onReplay();
+          return replayed;
+        };
+        const replayed = memo.replay(key, ctx);
+        return isPromise(replayed) ? replayed.then(answer) : answer(replayed);
       });
     },
   };

@@ -4,6 +4,8 @@ export interface CacheStore {
   get(key: string): Promise<unknown>;
   /** A synchronous read, for stores that can answer without I/O (memory). */
   peek?(key: string): unknown;
+  /** When the entry for `key` was fetched from the upstream (its `t`), read without parsing its value; undefined for a miss. */
+  storedAt?(key: string): Promise<number | undefined>;
   /** `jsonLength`: the value's JSON length when known (a store that sizes entries need not serialise them). */
   set(key: string, value: unknown, ttlMs: number, jsonLength?: number): Promise<void>;
   /** Takes the right to call the upstream for `key` for `ttlMs`; false when another holder has it. */

@@ -29,7 +29,8 @@ describe.skipIf(!canRun)('the Redis cache reads the lookups of an operation in o
   beforeAll(async () => {
     redis = await startOwnRedis();
     client = new Redis(redis.url);
-    gw = await startGateway({ CACHE_ENABLED: 'true', REDIS_URL: redis.url, CACHE_KEY_SECRET: `round-trips-${process.pid}` });
+    // The lookups themselves: remembered results (which read less) are counted in the next describe.
+    gw = await startGateway({ CACHE_ENABLED: 'true', CACHE_RESULTS_MB: '0', REDIS_URL: redis.url, CACHE_KEY_SECRET: `round-trips-${process.pid}` });
   });
   afterAll(async () => {
     await gw?.close();
@@ -74,5 +75,41 @@ describe.skipIf(!canRun)('the Redis cache reads the lookups of an operation in o
     expect(calls.get).toBeUndefined();
     expect(calls.mget).toBeGreaterThanOrEqual(1);
     expect(calls.mget).toBeLessThanOrEqual(5);
+  });
+});
+
+describe.skipIf(!canRun)('a remembered result over Redis checks its entries in one round trip, reading only their tails', () => {
+  let redis: OwnRedis;
+  let client: Redis;
+  let gw: RunningGateway;
+
+  beforeAll(async () => {
+    redis = await startOwnRedis();
+    client = new Redis(redis.url);
+    gw = await startGateway({ CACHE_ENABLED: 'true', REDIS_URL: redis.url, CACHE_KEY_SECRET: `replays-${process.pid}` });
+  });
+  afterAll(async () => {
+    await gw?.close();
+    client?.disconnect();
+    await redis?.close();
+  });
+
+  it('three lookups: three GETRANGEs in one pipeline, no MGET; concurrent replays share them', async () => {
+    await gw.query(THREE_LOOKUPS);
+    await gw.query(THREE_LOOKUPS); // remembered from its second run
+    await client.config('RESETSTAT');
+    const replayed = await gw.query(THREE_LOOKUPS);
+    expect(replayed.body.extensions!.gateway.lookups.map((lookup: { source: string }) => lookup.source)).toEqual(['cache', 'cache', 'cache']);
+    let calls = await commandCalls(client);
+    expect(calls.getrange).toBe(3);
+    expect(calls.mget).toBeUndefined();
+    expect(calls.get).toBeUndefined();
+    await client.config('RESETSTAT');
+    const results = await Promise.all(Array.from({ length: 5 }, () => gw.query(THREE_LOOKUPS)));
+    for (const result of results) expect(result.body.extensions!.gateway.upstreamCalls).toBe(0);
+    calls = await commandCalls(client);
+    expect(calls.mget).toBeUndefined();
+    expect(calls.getrange).toBeGreaterThanOrEqual(3);
+    expect(calls.getrange).toBeLessThanOrEqual(15);
   });
 });

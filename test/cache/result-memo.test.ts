@@ -8,6 +8,8 @@ import { Operation } from '../../src/operation.js';
 import { loadConfig } from '../../src/config.js';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { it as rigIt } from '../support/fixtures.js';
+import { requireRedisInCi } from '../support/redis.js';
 import { sleep } from '../support/wait.js';
 
 const DOMAIN_QUERY = 'query Domain($domain: String!) { domainInfo(domain: $domain) { domainName registrar { name } } }';
@@ -159,7 +161,7 @@ describe('remembered results and large variables', () => {
 });
 
 describe('ResultMemo', () => {
-  it('remembers a result only with the entries its values came from, not one another request stored meanwhile', async () => {
+  it('replays a result only while the cache holds the entries its values came from, not one another request stored meanwhile', async () => {
     const settings = loadConfig({ LOG_LEVEL: 'silent' }).cache;
     const store = new MemoryStore(1_000_000);
     const cache = new LookupCache(store, settings);
@@ -177,10 +179,38 @@ describe('ResultMemo', () => {
     await store.set(full, { v: { domain_name: 'race.example' }, t: 2 }, 60_000);
     memo.record(key, contextWith(1), result());
     memo.record(key, contextWith(1), result());
-    expect(memo.replay(key, contextWith(2))).toBeUndefined();
+    expect(await memo.replay(key, contextWith(2))).toBeUndefined();
 
     // Built from the entry the cache holds: remembered (the second time), and replayed.
     memo.record(key, contextWith(2), result());
-    expect(memo.replay(key, contextWith(2))?.data).toEqual({ domainInfo: { domainName: 'race.example' } });
+    expect((await memo.replay(key, contextWith(2)))?.data).toEqual({ domainInfo: { domainName: 'race.example' } });
+  });
+});
+
+describe.skipIf(!(await requireRedisInCi()))('remembered results over the shared Redis cache', () => {
+  rigIt("are checked against Redis on every replay: another replica's @fresh refresh ends them", async ({ redis, upstream }) => {
+    let call = 0;
+    upstream.handle((request, _req, res) => {
+      call += 1;
+      json(res, 200, { status: 200, response: { domain_name: request.body.domain, domain_registrar: { registrar_name: `call ${call}` } } });
+    });
+    const env = upstreamEnv(upstream, { ...redis.env, CACHE_ENABLED: 'true' });
+    const [a, b] = [await startGateway(env), await startGateway(env)];
+    const registrar = async (gw: RunningGateway, query = DOMAIN_QUERY) =>
+      (await gw.query(query, { domain: `replicas-${process.pid}.example` })).body.data!.domainInfo.registrar.name;
+    try {
+      const first = await registrar(a);
+      expect(await registrar(a)).toBe(first);
+      expect(await registrar(a)).toBe(first);
+      expect(await replays(a)).toBe(1); // the third request, from the result remembered at the second
+      const refreshed = await registrar(b, DOMAIN_QUERY.replace('(domain: $domain) {', '(domain: $domain) @fresh {'));
+      expect(refreshed).not.toBe(first);
+      expect(await registrar(a)).toBe(refreshed); // not the remembered result: its entry was replaced in Redis
+      expect(await replays(a)).toBe(1);
+      expect(upstream.calls).toHaveLength(2);
+    } finally {
+      await a.close();
+      await b.close();
+    }
   });
 });
