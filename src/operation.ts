@@ -33,6 +33,7 @@ export class Operation {
   /** The operation's span, when tracing is on (src/telemetry/spans.ts). */
   trace: OperationTrace | undefined;
   private controller: AbortController | undefined;
+  private variables: { values: unknown; json: string } | undefined;
 
   /**
    * @param deadline when this operation must be answered (epoch ms): every upstream call ends by then
@@ -42,6 +43,12 @@ export class Operation {
     readonly deadline: number,
     private readonly requestSignal: () => AbortSignal | undefined,
   ) {}
+
+  /** The operation's variables as JSON, made once for the plugins that key by them (the cost estimate, remembered results). */
+  variablesJson(values: unknown): string {
+    if (!this.variables || this.variables.values !== values) this.variables = { values, json: JSON.stringify(values ?? null) };
+    return this.variables.json;
+  }
 
   /**
    * Aborted when the client goes away: every upstream call and wait of the operation follows this one

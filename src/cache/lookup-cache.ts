@@ -142,7 +142,7 @@ export class LookupCache {
   }
 
   /** A lookup answered from a remembered result, its entry checked with storedAt: counted as a cache hit. */
-  hit<V>(action: string, key: string, storedAt: number): LookupOutcome<V> {
+  hit(action: string, key: string, storedAt: number): LookupOutcome<unknown> {
     this.observe(action, 'cache');
     return { key, source: 'cache', storedAt };
   }

@@ -35,22 +35,26 @@ export class RedisStore implements CacheStore {
   );
 
   /**
-   * The last characters of entries (GETRANGE), for remembered results to check an entry is still the one
-   * they were built from: one pipelined round trip per tick, and one read per key however many requests
-   * ask at once, instead of every request fetching the whole value.
+   * When entries were stored, from their last characters (GETRANGE), for remembered results to check an
+   * entry is still the one they were built from: one pipelined round trip per tick, and one read per key
+   * however many requests ask at once (DataLoader's cache, cleared as each read settles), instead of
+   * every request fetching the whole value.
    */
-  private readonly tails = new DataLoader<string, string | null>(
-    async (keys) =>
-      (await this.guard.run(async () => {
-        const replies = (await keys.reduce((pipeline, key) => pipeline.getrange(key, -STORED_AT_TAIL, -1), this.redis.pipeline()).exec()) ?? [];
-        return keys.map((_, index) => {
-          const [error, tail] = replies[index] ?? [null, null];
-          return error || typeof tail !== 'string' ? null : tail;
-        });
-      }, null)) ?? keys.map(() => null),
-    { cache: false, maxBatchSize: MAX_KEYS_PER_READ },
+  private readonly stamps = new DataLoader<string, number | undefined>(
+    async (keys) => {
+      const tails =
+        (await this.guard.run(async () => {
+          const replies = (await keys.reduce((pipeline, key) => pipeline.getrange(key, -STORED_AT_TAIL, -1), this.redis.pipeline()).exec()) ?? [];
+          return replies.map(([error, tail]) => (error || typeof tail !== 'string' ? null : tail));
+        }, null)) ?? [];
+      // No answer reads as unknown, which a replay takes as changed: the operation runs.
+      return keys.map((_, index) => {
+        const match = STORED_AT.exec(tails[index] ?? '');
+        return match ? Number(match[1]) : undefined;
+      });
+    },
+    { maxBatchSize: MAX_KEYS_PER_READ },
   );
-  private readonly stampsInFlight = new Map<string, Promise<number | undefined>>();
 
   constructor(url: string, logger: Logger, settings: RedisGuardSettings = DEFAULT_REDIS_GUARD) {
     this.redis = new Redis(url, {
@@ -91,21 +95,9 @@ export class RedisStore implements CacheStore {
   }
 
   storedAt(key: string): Promise<number | undefined> {
-    let stamp = this.stampsInFlight.get(key);
-    if (!stamp) {
-      stamp = this.tails.load(key).then(
-        (tail) => {
-          this.stampsInFlight.delete(key);
-          const match = tail === null ? null : STORED_AT.exec(tail);
-          return match ? Number(match[1]) : undefined;
-        },
-        () => {
-          this.stampsInFlight.delete(key);
-          return undefined; // unknown reads as changed: the operation runs
-        },
-      );
-      this.stampsInFlight.set(key, stamp);
-    }
+    const stamp = this.stamps.load(key);
+    const forget = () => this.stamps.clear(key);
+    void stamp.then(forget, forget);
     return stamp;
   }
 

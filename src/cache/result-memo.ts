@@ -12,12 +12,13 @@
  * for any other. Not used with tracing on (every lookup has its span), for @fresh, @defer or @stream,
  * for large variables, or for a result with errors or a failed lookup.
  */
-import { type DocumentNode, type ExecutionResult, Kind, visit, BREAK } from 'graphql';
+import { type DocumentNode, type ExecutionResult, Kind } from 'graphql';
 import { isPromise, type Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import { lookupReport } from '../actions/loader.js';
 import type { GatewayContext } from '../context.js';
 import { usesIncrementalDelivery } from '../incremental/index.js';
+import { usesDirective } from '../schema/document-directives.js';
 import { FRESH } from './fresh.js';
 import type { LookupCache } from './lookup-cache.js';
 
@@ -49,18 +50,7 @@ function stringifierFor(data: unknown, json: string): (result: ExecutionResult) 
   };
 }
 
-/** Whether any field of the document carries @fresh (such operations always run). */
-function marksFresh(document: DocumentNode): boolean {
-  let found = false;
-  visit(document, {
-    Directive(node) {
-      if (node.name.value !== FRESH) return undefined;
-      found = true;
-      return BREAK;
-    },
-  });
-  return found;
-}
+const FRESH_READS = new Set([FRESH]);
 
 export class ResultMemo {
   private readonly results: LRUCache<string, Remembered>;
@@ -80,15 +70,16 @@ export class ResultMemo {
   }
 
   /** The memo key of an operation, or null when it is not remembered. */
-  keyOf(document: DocumentNode, operationName: string | null | undefined, variables: unknown, fingerprint: string): string | null {
+  keyOf(document: DocumentNode, operationName: string | null | undefined, variablesJson: string, fingerprint: string): string | null {
     let id = this.documents.get(document);
     if (id === undefined) {
       const remembered = document.definitions.every((definition) => definition.kind !== Kind.OPERATION_DEFINITION || definition.operation === 'query');
-      id = remembered && !marksFresh(document) && !usesIncrementalDelivery(document) ? this.nextDocumentId++ : null;
+      // A fresh read always goes upstream; incremental delivery runs on its own executor.
+      id = remembered && !usesDirective(document, FRESH_READS) && !usesIncrementalDelivery(document) ? this.nextDocumentId++ : null;
       this.documents.set(document, id);
     }
     if (id === null) return null;
-    const key = `${id}\u0000${operationName ?? ''}\u0000${fingerprint}\u0000${variables === undefined ? '' : JSON.stringify(variables)}`;
+    const key = `${id}\u0000${operationName ?? ''}\u0000${fingerprint}\u0000${variablesJson}`;
     // Operations with large variables run every time rather than hold their variables in memory.
     return key.length <= MAX_KEY_LENGTH ? key : null;
   }
@@ -134,10 +125,11 @@ export class ResultMemo {
       dependencies.push({ action: lookup.action, key: lookup.key, storedAt: lookup.storedAt });
     }
     const json = JSON.stringify(result.data);
+    const stringify = stringifierFor(result.data, json);
     // The key's length stands for its size in the LRU: data and JSON count about three times the JSON.
-    this.results.set(key, { data: result.data, dependencies, stringify: stringifierFor(result.data, json) }, { size: key.length + 3 * json.length });
+    this.results.set(key, { data: result.data, dependencies, stringify }, { size: key.length + 3 * json.length });
     // The first response is serialised the remembered way too, so every response of the memo is alike.
-    (result as ExecutionResult & { stringify?: unknown }).stringify = stringifierFor(result.data, json);
+    (result as ExecutionResult & { stringify?: unknown }).stringify = stringify;
   }
 }
 
@@ -149,7 +141,7 @@ export function rememberedResults(memo: ResultMemo, onReplay: () => void): Plugi
   return {
     onExecute({ args, executeFn, setExecuteFn }) {
       const ctx = args.contextValue;
-      const key = memo.keyOf(args.document, args.operationName, args.variableValues, ctx.tokenFingerprint);
+      const key = memo.keyOf(args.document, args.operationName, ctx.operation.variablesJson(args.variableValues), ctx.tokenFingerprint);
       if (key === null) return;
       setExecuteFn((executionArgs) => {
         const remember = (result: Awaited<ReturnType<typeof executeFn>>) => {

@@ -29,7 +29,8 @@ export function costLimit(options: CostLimitOptions): Plugin<GatewayContext> {
         byVariables = new Map();
         estimates.set(args.document, byVariables);
       }
-      const key = `${args.operationName ?? ''}\u0000${JSON.stringify(args.variableValues ?? null)}`;
+      const operation = args.contextValue.operation;
+      const key = `${args.operationName ?? ''}\u0000${operation.variablesJson(args.variableValues)}`;
       // Large variable sets are estimated every time rather than held in memory.
       const cacheable = key.length <= MAX_CACHED_KEY_LENGTH;
       let estimate = cacheable ? byVariables.get(key) : undefined;
@@ -46,7 +47,6 @@ export function costLimit(options: CostLimitOptions): Plugin<GatewayContext> {
         if (cacheable) byVariables.set(key, estimate);
       }
       if (!estimate) return; // execution reports the missing operation or the bad variables
-      const operation = args.contextValue.operation;
       operation.cost = { estimated: estimate.cost, budget: options.budget };
       // With financial links, symbol batches wait until no lookup can add symbols.
       operation.symbols.holdBatches = estimate.symbolLinks > 0;

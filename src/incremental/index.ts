@@ -2,22 +2,11 @@
  * Incremental delivery (@defer, @stream): which operations take the incremental executor, and the
  * directives the schema declares so that clients and codegen validate against them.
  */
-import {
-  BREAK,
-  DirectiveLocation,
-  GraphQLBoolean,
-  GraphQLDirective,
-  GraphQLError,
-  GraphQLInt,
-  GraphQLNonNull,
-  GraphQLString,
-  Kind,
-  visit,
-  type DocumentNode,
-} from 'graphql';
+import { DirectiveLocation, GraphQLBoolean, GraphQLDirective, GraphQLError, GraphQLInt, GraphQLNonNull, GraphQLString, type DocumentNode } from 'graphql';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../context.js';
+import { usesDirective } from '../schema/document-directives.js';
 
 // The same names, places and arguments (with their defaults) as the directives the executor reads
 // (@graphql-tools/utils, which @graphql-yoga/plugin-defer-stream also declares when a schema lacks
@@ -63,16 +52,7 @@ const scanned = new WeakMap<DocumentNode, boolean>();
 export function usesIncrementalDelivery(document: DocumentNode): boolean {
   let found = scanned.get(document);
   if (found === undefined) {
-    found = false;
-    visit(document, {
-      [Kind.DIRECTIVE](node) {
-        if (INCREMENTAL.has(node.name.value)) {
-          found = true;
-          return BREAK;
-        }
-        return undefined;
-      },
-    });
+    found = usesDirective(document, INCREMENTAL);
     scanned.set(document, found);
   }
   return found;

@@ -20,22 +20,41 @@ const THREE_LOOKUPS = `{
   c: company(domain: "three.example") { name }
 }`;
 
-// A Redis of its own: the command counts must be this gateway's alone.
-describe.skipIf(!canRun)('the Redis cache reads the lookups of an operation in one round trip', () => {
-  let redis: OwnRedis;
-  let client: Redis;
-  let gw: RunningGateway;
-
+/**
+ * A Redis of its own (the command counts must be this gateway's alone), a client to read its stats and a
+ * gateway over the sandbox caching in it, for the enclosing describe block.
+ */
+function ownRedisGateway(env: Record<string, string>): { readonly client: Redis; readonly gw: RunningGateway } {
+  let redis: OwnRedis | undefined;
+  let client: Redis | undefined;
+  let gw: RunningGateway | undefined;
   beforeAll(async () => {
     redis = await startOwnRedis();
     client = new Redis(redis.url);
-    // The lookups themselves: remembered results (which read less) are counted in the next describe.
-    gw = await startGateway({ CACHE_ENABLED: 'true', CACHE_RESULTS_MB: '0', REDIS_URL: redis.url, CACHE_KEY_SECRET: `round-trips-${process.pid}` });
+    gw = await startGateway({ CACHE_ENABLED: 'true', REDIS_URL: redis.url, ...env });
   });
   afterAll(async () => {
     await gw?.close();
     client?.disconnect();
     await redis?.close();
+  });
+  return {
+    get client() {
+      return client!;
+    },
+    get gw() {
+      return gw!;
+    },
+  };
+}
+
+describe.skipIf(!canRun)('the Redis cache reads the lookups of an operation in one round trip', () => {
+  // The lookups themselves: remembered results (which read less) are counted in the next describe.
+  const rig = ownRedisGateway({ CACHE_RESULTS_MB: '0', CACHE_KEY_SECRET: `round-trips-${process.pid}` });
+  let client: Redis;
+  let gw: RunningGateway;
+  beforeAll(() => {
+    ({ client, gw } = rig);
   });
 
   it('three cached lookups: one MGET, no GET, no upstream call', async () => {
@@ -79,19 +98,11 @@ describe.skipIf(!canRun)('the Redis cache reads the lookups of an operation in o
 });
 
 describe.skipIf(!canRun)('a remembered result over Redis checks its entries in one round trip, reading only their tails', () => {
-  let redis: OwnRedis;
+  const rig = ownRedisGateway({ CACHE_KEY_SECRET: `replays-${process.pid}` });
   let client: Redis;
   let gw: RunningGateway;
-
-  beforeAll(async () => {
-    redis = await startOwnRedis();
-    client = new Redis(redis.url);
-    gw = await startGateway({ CACHE_ENABLED: 'true', REDIS_URL: redis.url, CACHE_KEY_SECRET: `replays-${process.pid}` });
-  });
-  afterAll(async () => {
-    await gw?.close();
-    client?.disconnect();
-    await redis?.close();
+  beforeAll(() => {
+    ({ client, gw } = rig);
   });
 
   it('three lookups: three GETRANGEs in one pipeline, no MGET; concurrent replays share them', async () => {

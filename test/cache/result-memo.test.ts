@@ -1,14 +1,14 @@
 import { parse } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { LookupCache } from '../../src/cache/lookup-cache.js';
 import { MemoryStore } from '../../src/cache/memory-store.js';
 import { ResultMemo } from '../../src/cache/result-memo.js';
 import type { GatewayContext } from '../../src/context.js';
 import { Operation } from '../../src/operation.js';
 import { loadConfig } from '../../src/config.js';
-import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
-import { it as rigIt } from '../support/fixtures.js';
+import { json, upstreamEnv, type FaultHandler, type FaultUpstream } from '../support/fault-upstream.js';
+import type { RunningGateway } from '../support/gateway.js';
+import { it as rigIt, upstreamGatewayFor } from '../support/fixtures.js';
 import { requireRedisInCi } from '../support/redis.js';
 import { sleep } from '../support/wait.js';
 
@@ -20,12 +20,13 @@ async function replays(gw: RunningGateway): Promise<number> {
 }
 
 describe('remembered results: a repeat answered from the cache alone runs no resolver', () => {
+  const rig = upstreamGatewayFor({ CACHE_ENABLED: 'true', CACHE_TTL_SECONDS: 'domain_info=1', UPSTREAM_MAX_RETRIES: '0' });
   let up: FaultUpstream;
   let gw: RunningGateway;
   /** Every upstream answer names the call that made it, so a stale remembered result shows. */
   let call = 0;
-  beforeAll(async () => {
-    up = await startFaultUpstream();
+  beforeAll(() => {
+    ({ up, gw } = rig);
     up.handle((request, _req, res) => {
       call += 1;
       if (request.action === 'domain_info') {
@@ -33,11 +34,6 @@ describe('remembered results: a repeat answered from the cache alone runs no res
       }
       return json(res, 500, { status: 500, response: null, error: 'down' });
     });
-    gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'true', CACHE_TTL_SECONDS: 'domain_info=1', UPSTREAM_MAX_RETRIES: '0' }));
-  });
-  afterAll(async () => {
-    await gw.close();
-    await up.close();
   });
 
   it('answers the same data with its own extensions and Cache-Control, and counts the replay', async () => {
@@ -97,66 +93,52 @@ describe('remembered results: a repeat answered from the cache alone runs no res
   });
 });
 
+/** A domain record naming the registrar after the request's authorization, so whose answer it is shows. */
+const answerWithDomain: FaultHandler = (request, _req, res) =>
+  json(res, 200, { status: 200, response: { domain_name: request.body.domain, domain_registrar: { registrar_name: request.authorization } } });
+
 describe('remembered results are per upstream token', () => {
+  const rig = upstreamGatewayFor({ CACHE_ENABLED: 'true', GATEWAY_AUTH: 'forward' });
   it("never answers one token's request with another's remembered result", async () => {
-    const up = await startFaultUpstream();
-    up.handle((request, _req, res) =>
-      json(res, 200, { status: 200, response: { domain_name: request.body.domain, domain_registrar: { registrar_name: request.authorization } } }),
-    );
-    const gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'true', GATEWAY_AUTH: 'forward' }));
-    const ask = (token: string) => gw.query(DOMAIN_QUERY, { domain: 'tenant.example' }, { authorization: `Bearer ${token}` });
-    try {
-      const alice = 'alice-token-aaaaaaaaaaaaaaaa';
-      const bob = 'bob-token-bbbbbbbbbbbbbbbbbb';
-      for (const token of [alice, alice, alice, bob, bob, bob]) {
-        const answer = await ask(token);
-        expect(answer.body.data!.domainInfo.registrar.name).toBe(`Bearer ${token}`);
-      }
-      expect(up.calls.map((call) => call.authorization)).toEqual([`Bearer ${alice}`, `Bearer ${bob}`]);
-      expect(await replays(gw)).toBe(2);
-    } finally {
-      await gw.close();
-      await up.close();
+    const { up, gw } = rig;
+    up.handle(answerWithDomain);
+    const alice = 'alice-token-aaaaaaaaaaaaaaaa';
+    const bob = 'bob-token-bbbbbbbbbbbbbbbbbb';
+    for (const token of [alice, alice, alice, bob, bob, bob]) {
+      const answer = await gw.query(DOMAIN_QUERY, { domain: 'tenant.example' }, { authorization: `Bearer ${token}` });
+      expect(answer.body.data!.domainInfo.registrar.name).toBe(`Bearer ${token}`);
     }
+    expect(up.calls.map((call) => call.authorization)).toEqual([`Bearer ${alice}`, `Bearer ${bob}`]);
+    expect(await replays(gw)).toBe(2);
   });
 });
 
 describe('CACHE_RESULTS_MB=0', () => {
+  const rig = upstreamGatewayFor({ CACHE_ENABLED: 'true', CACHE_RESULTS_MB: '0' });
   it('turns remembered results off; the cache still answers', async () => {
-    const up = await startFaultUpstream();
-    up.handle((request, _req, res) => json(res, 200, { status: 200, response: { domain_name: request.body.domain } }));
-    const gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'true', CACHE_RESULTS_MB: '0' }));
-    try {
-      await gw.query(DOMAIN_QUERY, { domain: 'off.example' });
-      await gw.query(DOMAIN_QUERY, { domain: 'off.example' });
-      const again = await gw.query(DOMAIN_QUERY, { domain: 'off.example' });
-      expect(again.body.extensions!.gateway.lookups[0].source).toBe('cache');
-      expect(up.calls).toHaveLength(1);
-      expect(await replays(gw)).toBe(0);
-    } finally {
-      await gw.close();
-      await up.close();
-    }
+    const { up, gw } = rig;
+    up.handle(answerWithDomain);
+    await gw.query(DOMAIN_QUERY, { domain: 'off.example' });
+    await gw.query(DOMAIN_QUERY, { domain: 'off.example' });
+    const again = await gw.query(DOMAIN_QUERY, { domain: 'off.example' });
+    expect(again.body.extensions!.gateway.lookups[0].source).toBe('cache');
+    expect(up.calls).toHaveLength(1);
+    expect(await replays(gw)).toBe(0);
   });
 });
 
 describe('remembered results and large variables', () => {
+  const rig = upstreamGatewayFor({ CACHE_ENABLED: 'true' });
   it('does not remember an operation whose variables are large (they would be held in memory)', async () => {
-    const up = await startFaultUpstream();
-    up.handle((request, _req, res) => json(res, 200, { status: 200, response: { domain_name: request.body.domain } }));
-    const gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'true' }));
-    try {
-      // An undeclared variable is ignored by GraphQL but is part of what the client sent.
-      const variables = { domain: 'large.example', padding: 'x'.repeat(3000) };
-      for (let i = 0; i < 3; i++) expect((await gw.query(DOMAIN_QUERY, variables)).body.errors).toBeUndefined();
-      expect(await replays(gw)).toBe(0);
-      for (let i = 0; i < 3; i++) await gw.query(DOMAIN_QUERY, { domain: 'large.example' });
-      expect(await replays(gw)).toBe(1);
-      expect(up.calls).toHaveLength(1);
-    } finally {
-      await gw.close();
-      await up.close();
-    }
+    const { up, gw } = rig;
+    up.handle(answerWithDomain);
+    // An undeclared variable is ignored by GraphQL but is part of what the client sent.
+    const variables = { domain: 'large.example', padding: 'x'.repeat(3000) };
+    for (let i = 0; i < 3; i++) expect((await gw.query(DOMAIN_QUERY, variables)).body.errors).toBeUndefined();
+    expect(await replays(gw)).toBe(0);
+    for (let i = 0; i < 3; i++) await gw.query(DOMAIN_QUERY, { domain: 'large.example' });
+    expect(await replays(gw)).toBe(1);
+    expect(up.calls).toHaveLength(1);
   });
 });
 
@@ -172,7 +154,7 @@ describe('ResultMemo', () => {
       operation.lookups.push({ action: 'domain_info', key: 'race.example', source: 'upstream', ageSeconds: 0, ttlSeconds: 60, storedAt });
       return { operation, tokenFingerprint: 'fp', cache } as unknown as GatewayContext;
     };
-    const key = memo.keyOf(parse('{ domainInfo(domain: "race.example") { domainName } }'), undefined, undefined, 'fp')!;
+    const key = memo.keyOf(parse('{ domainInfo(domain: "race.example") { domainName } }'), undefined, 'null', 'fp')!;
     const result = () => ({ data: { domainInfo: { domainName: 'race.example' } } });
 
     // The value was fetched at t=1, but a @fresh read of another request has stored t=2 since.
@@ -188,29 +170,24 @@ describe('ResultMemo', () => {
 });
 
 describe.skipIf(!(await requireRedisInCi()))('remembered results over the shared Redis cache', () => {
-  rigIt("are checked against Redis on every replay: another replica's @fresh refresh ends them", async ({ redis, upstream }) => {
+  rigIt("are checked against Redis on every replay: another replica's @fresh refresh ends them", async ({ redis, upstream, startGateway: replica }) => {
     let call = 0;
     upstream.handle((request, _req, res) => {
       call += 1;
       json(res, 200, { status: 200, response: { domain_name: request.body.domain, domain_registrar: { registrar_name: `call ${call}` } } });
     });
     const env = upstreamEnv(upstream, { ...redis.env, CACHE_ENABLED: 'true' });
-    const [a, b] = [await startGateway(env), await startGateway(env)];
+    const [a, b] = [await replica(env), await replica(env)];
     const registrar = async (gw: RunningGateway, query = DOMAIN_QUERY) =>
       (await gw.query(query, { domain: `replicas-${process.pid}.example` })).body.data!.domainInfo.registrar.name;
-    try {
-      const first = await registrar(a);
-      expect(await registrar(a)).toBe(first);
-      expect(await registrar(a)).toBe(first);
-      expect(await replays(a)).toBe(1); // the third request, from the result remembered at the second
-      const refreshed = await registrar(b, DOMAIN_QUERY.replace('(domain: $domain) {', '(domain: $domain) @fresh {'));
-      expect(refreshed).not.toBe(first);
-      expect(await registrar(a)).toBe(refreshed); // not the remembered result: its entry was replaced in Redis
-      expect(await replays(a)).toBe(1);
-      expect(upstream.calls).toHaveLength(2);
-    } finally {
-      await a.close();
-      await b.close();
-    }
+    const first = await registrar(a);
+    expect(await registrar(a)).toBe(first);
+    expect(await registrar(a)).toBe(first);
+    expect(await replays(a)).toBe(1); // the third request, from the result remembered at the second
+    const refreshed = await registrar(b, DOMAIN_QUERY.replace('(domain: $domain) {', '(domain: $domain) @fresh {'));
+    expect(refreshed).not.toBe(first);
+    expect(await registrar(a)).toBe(refreshed); // not the remembered result: its entry was replaced in Redis
+    expect(await replays(a)).toBe(1);
+    expect(upstream.calls).toHaveLength(2);
   });
 });
