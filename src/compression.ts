@@ -19,7 +19,8 @@ const COMPRESSIBLE_TYPE = /^(application\/(json|graphql-response\+json)|text\/(h
 /** Above this size a body is taken as a static page (GraphiQL): compressed once and remembered. */
 const STATIC_MIN_BYTES = 256 * 1024;
 
-const dynamic = {
+/** Fast settings for a response made per request. */
+export const compressDynamic = {
   br: (body: Buffer) => brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 2, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
   gzip: (body: Buffer) => gzipSync(body, { level: 1 }),
 };
@@ -73,7 +74,7 @@ export function compression(minBytes: number): Plugin {
       if (!encoding) return;
       return response.arrayBuffer().then(async (bytes) => {
         const body = Buffer.from(bytes);
-        const encoded = body.length >= STATIC_MIN_BYTES ? await staticBody(encoding, body) : dynamic[encoding](body);
+        const encoded = body.length >= STATIC_MIN_BYTES ? await staticBody(encoding, body) : compressDynamic[encoding](body);
         const headers = new fetchAPI.Headers(response.headers);
         headers.set('content-encoding', encoding);
         headers.set('content-length', String(encoded.length));

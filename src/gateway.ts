@@ -1,4 +1,6 @@
+import type { RequestListener } from 'node:http';
 import { useGraphQlJit } from '@envelop/graphql-jit';
+import type { DocumentNode } from 'graphql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
@@ -25,10 +27,13 @@ import { tracingPlugin } from './telemetry/spans.js';
 import { startTracing } from './telemetry/tracing.js';
 import { incrementalDelivery, usesIncrementalDelivery } from './incremental/index.js';
 import { createRequestPath, type RequestPath } from './request-path.js';
+import { replayRoute } from './replay-route.js';
 import type { Operation } from './operation.js';
 
 export interface Gateway {
   yoga: YogaServerInstance<Record<string, unknown>, GatewayContext>;
+  /** What the HTTP server serves: repeats of remembered operations answered before Yoga (src/replay-route.ts), the rest by Yoga. */
+  handler: RequestListener;
   /** The built-in sandbox when the gateway started one (no ACTION_BASE_URL outside production). */
   sandbox: Sandbox | null;
   /** The cross-request cache every lookup goes through. */
@@ -60,15 +65,17 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   const tracing = await startTracing(config.telemetry, config.cache.keySecret);
   path = await createRequestPath({ config, logger, target, sandbox: sandbox !== null, metrics, tracing });
   const { cache, cacheStatus, upstream } = path;
-  const telemetryPlugins = [
-    ...(tracing.enabled ? [tracingPlugin(tracing)] : []),
-    requestLog({
-      logger,
-      labels: new OperationLabels(config.security.trustedDocuments, config.telemetry.metricsOperationNames),
-      observe: metrics.observeRequest,
-      logVariables: config.telemetry.logVariables,
-    }),
-  ];
+  const requestLogOptions = {
+    logger,
+    labels: new OperationLabels(config.security.trustedDocuments, config.telemetry.metricsOperationNames),
+    observe: metrics.observeRequest,
+    logVariables: config.telemetry.logVariables,
+  };
+  const telemetryPlugins = [...(tracing.enabled ? [tracingPlugin(tracing)] : []), requestLog(requestLogOptions)];
+  // Remembered results: not with tracing on, where every lookup has its span.
+  const memo = cache.remembersResults && !tracing.enabled && config.cache.resultsMaxBytes > 0 ? new ResultMemo(cache, config.cache.resultsMaxBytes) : null;
+  const documents = new DocumentCache<DocumentNode>(1024);
+  const shareable = config.security.auth.mode === 'none';
 
   const security = await createSecurity(config.security, logger, config.cache.redisGuard);
   const examples = loadExamples();
@@ -89,7 +96,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     logging: yogaLogger(logger),
     maskedErrors: { maskError: (error, message) => maskError(error, message), isDev: false },
     // Parsed documents found without hashing the whole query text of every request (src/document-cache.ts).
-    parserAndValidationCache: { documentCache: new DocumentCache(1024), errorCache: new DocumentCache(1024) },
+    parserAndValidationCache: { documentCache: documents, errorCache: new DocumentCache(1024) },
     context: (initial) =>
       path.contextFor({
         signal: () => initial.request.signal,
@@ -112,7 +119,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       probes,
       ...security.plugins,
       gatewayExtensions(sandbox !== null),
-      cacheControl({ shareable: config.security.auth.mode === 'none' }),
+      cacheControl({ shareable }),
       metrics.plugin(),
       variableCheck(),
       ...incrementalDelivery(maskError),
@@ -121,16 +128,32 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       // (src/incremental); every other operation keeps graphql-jit.
       useGraphQlJit({}, { enableIf: (args) => !usesIncrementalDelivery(args.document) }),
       // After jit, whose executor it wraps: repeats of an operation answered from the cache alone.
-      ...(cache.remembersResults && !tracing.enabled && config.cache.resultsMaxBytes > 0
-        ? [rememberedResults(new ResultMemo(cache, config.cache.resultsMaxBytes), metrics.observeReplay)]
-        : []),
+      ...(memo ? [rememberedResults(memo, () => metrics.observeReplay('yoga'))] : []),
       // Last: it compresses the response every other plugin has finished (headers included).
       ...(config.compressMinBytes > 0 ? [compression(config.compressMinBytes)] : []),
     ],
   });
 
+  const handler: RequestListener = memo
+    ? replayRoute(
+        {
+          memo,
+          documents,
+          security,
+          fingerprint: (upstreamToken) => cache.fingerprint(upstreamToken ?? target.token),
+          report: (replay) => gatewayReport(sandbox !== null, { upstreamCalls: 0, cost: replay.cost, lookups: replay.lookups }),
+          shareable,
+          compressMinBytes: config.compressMinBytes,
+          requestLog: requestLogOptions,
+          metrics,
+        },
+        yoga,
+      )
+    : yoga;
+
   return {
     yoga,
+    handler,
     sandbox,
     cache,
     cacheStatus,
@@ -148,16 +171,21 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   };
 }
 
-/** Reports on every response whether the upstream is the sandbox and how many upstream calls it made. */
-function gatewayExtensions(sandbox: boolean): Plugin<GatewayContext> {
-  const report = (operation: Operation | null) => ({
+/** `extensions.gateway` of one operation's response. */
+export function gatewayReport(sandbox: boolean, operation: Pick<Operation, 'upstreamCalls' | 'cost' | 'lookups'> | null) {
+  return {
     sandbox,
     upstreamCalls: operation?.upstreamCalls ?? 0,
     // The operation's estimated cost in upstream calls and the budget it was held to (src/cost).
     cost: operation?.cost ?? null,
     // Per lookup: where its value came from (cache, upstream, or another request's call) and its age in seconds.
     lookups: (operation?.lookups ?? []).map(publicReport),
-  });
+  };
+}
+
+/** Reports on every response whether the upstream is the sandbox and how many upstream calls it made. */
+function gatewayExtensions(sandbox: boolean): Plugin<GatewayContext> {
+  const report = (operation: Operation | null) => gatewayReport(sandbox, operation);
   const stamp = (result: { extensions?: Record<string, unknown> }, operation: Operation | null) => ({
     ...result,
     extensions: { ...result.extensions, gateway: report(operation) },

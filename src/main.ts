@@ -18,7 +18,7 @@ async function main() {
   }
   const logger = createLogger(config.logLevel, undefined, [config.upstream.token], config.telemetry.logFormat);
   const gateway = await createGateway(config, logger);
-  const http = createHttpServer(gateway.yoga, config.http, logger);
+  const http = createHttpServer(gateway.handler, config.http, logger);
   const server = http.server;
   const ops = config.ops.metricsPort === null ? null : await startOpsServer(gateway, config.ops.metricsHost, config.ops.metricsPort);
   server.listen(config.port, config.host, () => {

@@ -39,7 +39,8 @@ export class Metrics {
   });
   private readonly replays = new Counter({
     name: 'lookup_graph_result_replays_total',
-    help: 'Operations answered from a remembered result (src/cache/result-memo.ts): every lookup still cached, no resolver run; their lookups count as cache hits too.',
+    help: 'Operations answered from a remembered result (src/cache/result-memo.ts): every lookup still cached, no resolver run; their lookups count as cache hits too. path: http (answered before Yoga, src/replay-route.ts) or yoga (inside its execution).',
+    labelNames: ['path'],
     registers: [this.registry],
   });
   private readonly batchSize = new Histogram({
@@ -88,8 +89,13 @@ export class Metrics {
     this.lookups.inc({ action, source });
   };
 
-  observeReplay = (): void => {
-    this.replays.inc();
+  /** One operation answered whole (not incrementally): ok, partial (data and errors) or error. */
+  observeOutcome = (outcome: 'ok' | 'partial' | 'error'): void => {
+    this.operations.inc({ outcome });
+  };
+
+  observeReplay = (path: 'http' | 'yoga'): void => {
+    this.replays.inc({ path });
   };
 
   /** One /graphql request, as the request log sees it (src/telemetry/request-log.ts). */
@@ -145,8 +151,7 @@ export class Metrics {
       onResultProcess: ({ result }) => {
         for (const single of Array.isArray(result) ? result : [result]) {
           if (Symbol.asyncIterator in single) continue;
-          const outcome = !single.errors?.length ? 'ok' : single.data ? 'partial' : 'error';
-          this.operations.inc({ outcome });
+          this.observeOutcome(!single.errors?.length ? 'ok' : single.data ? 'partial' : 'error');
         }
       },
     };

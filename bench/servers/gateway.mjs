@@ -9,7 +9,7 @@ import { createLogger } from '../../dist/logger.js';
  */
 const config = loadConfig({ ...process.env, PORT: '0' });
 const gateway = await createGateway(config, createLogger(config.logLevel));
-const server = createServer(gateway.yoga);
+const server = createServer(gateway.handler);
 server.listen(0, '127.0.0.1', () => console.log(`READY ${server.address().port}`));
 process.on('SIGTERM', () => {
   server.closeAllConnections();

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { GatewayContext } from '../context.js';
 import type { LookupReport } from '../operation.js';
-import type { LookupOutcome } from '../cache/lookup-cache.js';
+import type { LookupCache, LookupOutcome } from '../cache/lookup-cache.js';
 import type { ActionEnvelope } from '../upstream/client.js';
 import { ActionError } from '../upstream/errors.js';
 import type { ActionDescriptor } from './descriptor.js';
@@ -67,14 +67,14 @@ async function fetchOne<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: 
       ),
     ),
   );
-  operation.lookups.push(lookupReport(ctx, spec.action, cacheKey, outcome));
+  operation.lookups.push(lookupReport(ctx.cache, spec.action, cacheKey, outcome));
   if (outcome.error) throw outcome.error;
   tagOrigin(outcome.value, spec.action, cacheKey); // items of the result derive their node ids from it
   return own.envelope !== undefined && own.envelope === outcome.value ? (own.value as V) : spec.parse(outcome.value!, key);
 }
 
 /** One line of `extensions.gateway.lookups`: where the value came from and how old it is. */
-export function lookupReport(ctx: GatewayContext, action: string, key: string, outcome: LookupOutcome<unknown>): LookupReport {
+export function lookupReport(cache: Pick<LookupCache, 'ttlMs'>, action: string, key: string, outcome: LookupOutcome<unknown>): LookupReport {
   const ageSeconds = outcome.storedAt === undefined ? null : Math.max(0, Math.floor((Date.now() - outcome.storedAt) / 1000));
   return {
     action,
@@ -82,7 +82,7 @@ export function lookupReport(ctx: GatewayContext, action: string, key: string, o
     source: outcome.source,
     ageSeconds,
     ...(outcome.error ? { failed: true } : {}),
-    ttlSeconds: Math.floor(ctx.cache.ttlMs(action) / 1000),
+    ttlSeconds: Math.floor(cache.ttlMs(action) / 1000),
     ...(outcome.storedAt === undefined ? {} : { storedAt: outcome.storedAt }),
   };
 }

@@ -12,11 +12,13 @@
  * for any other. Not used with tracing on (every lookup has its span), for @fresh, @defer or @stream,
  * for large variables, or for a result with errors or a failed lookup.
  */
-import { type DocumentNode, type ExecutionResult, Kind } from 'graphql';
+import { type DocumentNode, type ExecutionResult, getOperationAST, Kind } from 'graphql';
 import { isPromise, type Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import { lookupReport } from '../actions/loader.js';
 import type { GatewayContext } from '../context.js';
+import type { CostReport } from '../cost/meter.js';
+import type { LookupReport } from '../operation.js';
 import { usesIncrementalDelivery } from '../incremental/index.js';
 import { usesDirective } from '../schema/document-directives.js';
 import { FRESH } from './fresh.js';
@@ -36,6 +38,22 @@ interface Remembered {
   dependencies: Dependency[];
   /** The response body for this data, with the request's own extensions spliced in (see `stringify`). */
   stringify: (result: ExecutionResult) => string;
+  /** The data's JSON, for a replay answered before Yoga (src/replay-route.ts). */
+  json: string;
+  /** The operation's name as the request log and metrics label it. */
+  operationName: string | null;
+  /** Its cost estimate: the same document and variables are estimated the same every time. */
+  cost: CostReport | null;
+}
+
+/** A remembered result whose entries all still stand, with this request's lookup reports. */
+export interface Replay {
+  data: Record<string, unknown>;
+  json: string;
+  stringify: (result: ExecutionResult) => string;
+  operationName: string | null;
+  cost: CostReport | null;
+  lookups: LookupReport[];
 }
 
 /** The JSON of a result whose data is `json` already: only the extensions are serialised. */
@@ -86,30 +104,32 @@ export class ResultMemo {
 
   /**
    * The remembered result for `key` when every entry it was built from is still the one cached (at once
-   * from memory; after the tick's MGET from Redis); its lookups are reported on the operation.
+   * from memory; after the tick's read from Redis), with a cache-hit report per lookup.
    */
-  replay(key: string, ctx: GatewayContext): ExecutionResult | undefined | Promise<ExecutionResult | undefined> {
+  replay(key: string, fingerprint: string): Replay | undefined | Promise<Replay | undefined> {
     const remembered = this.results.get(key);
     if (!remembered) return undefined;
-    const stamps = remembered.dependencies.map((dependency) => this.cache.storedAt(dependency.action, ctx.tokenFingerprint, dependency.key));
+    const stamps = remembered.dependencies.map((dependency) => this.cache.storedAt(dependency.action, fingerprint, dependency.key));
     return stamps.some(isPromise)
-      ? Promise.all(stamps).then((settled) => this.answer(key, remembered, settled, ctx))
-      : this.answer(key, remembered, stamps as Array<number | undefined>, ctx);
+      ? Promise.all(stamps).then((settled) => this.answer(key, remembered, settled))
+      : this.answer(key, remembered, stamps as Array<number | undefined>);
   }
 
-  private answer(key: string, remembered: Remembered, stamps: Array<number | undefined>, ctx: GatewayContext): ExecutionResult | undefined {
+  private answer(key: string, remembered: Remembered, stamps: Array<number | undefined>): Replay | undefined {
     if (remembered.dependencies.some((dependency, index) => stamps[index] !== dependency.storedAt)) {
       if (this.results.get(key) === remembered) this.results.delete(key);
       return undefined;
     }
+    const lookups: LookupReport[] = [];
     for (const { action, key: lookupKey, storedAt } of remembered.dependencies) {
-      ctx.operation.lookups.push(lookupReport(ctx, action, lookupKey, this.cache.hit(action, lookupKey, storedAt)));
+      lookups.push(lookupReport(this.cache, action, lookupKey, this.cache.hit(action, lookupKey, storedAt)));
     }
-    return { data: remembered.data, stringify: remembered.stringify } as ExecutionResult;
+    const { data, json, stringify, operationName, cost } = remembered;
+    return { data, json, stringify, operationName, cost, lookups };
   }
 
   /** Remembers a result made only of cached values the cache still holds. */
-  record(key: string, ctx: GatewayContext, result: ExecutionResult): void {
+  record(key: string, ctx: GatewayContext, result: ExecutionResult, operationName: () => string | null): void {
     if (result.errors?.length || !result.data) return;
     const lookups = ctx.operation.lookups;
     if (lookups.length === 0) return;
@@ -127,7 +147,8 @@ export class ResultMemo {
     const json = JSON.stringify(result.data);
     const stringify = stringifierFor(result.data, json);
     // The key's length stands for its size in the LRU: data and JSON count about three times the JSON.
-    this.results.set(key, { data: result.data, dependencies, stringify }, { size: key.length + 3 * json.length });
+    const remembered = { data: result.data, dependencies, stringify, json, operationName: operationName(), cost: ctx.operation.cost };
+    this.results.set(key, remembered, { size: key.length + 3 * json.length });
     // The first response is serialised the remembered way too, so every response of the memo is alike.
     (result as ExecutionResult & { stringify?: unknown }).stringify = stringify;
   }
@@ -145,21 +166,27 @@ export function rememberedResults(memo: ResultMemo, onReplay: () => void): Plugi
       if (key === null) return;
       setExecuteFn((executionArgs) => {
         const remember = (result: Awaited<ReturnType<typeof executeFn>>) => {
-          if (!(Symbol.asyncIterator in result)) memo.record(key, ctx, result);
+          if (!(Symbol.asyncIterator in result)) memo.record(key, ctx, result, () => nameOf(args.document, args.operationName));
           return result;
         };
         const run = () => {
           const result = executeFn(executionArgs);
           return isPromise(result) ? result.then(remember) : remember(result);
         };
-        const answer = (replayed: ExecutionResult | undefined) => {
+        const answer = (replayed: Replay | undefined) => {
           if (!replayed) return run();
+          ctx.operation.lookups.push(...replayed.lookups);
           onReplay();
-          return replayed;
+          return { data: replayed.data, stringify: replayed.stringify } as ExecutionResult;
         };
-        const replayed = memo.replay(key, ctx);
+        const replayed = memo.replay(key, ctx.tokenFingerprint);
         return isPromise(replayed) ? replayed.then(answer) : answer(replayed);
       });
     },
   };
+}
+
+/** The operation's name as the request log reports it: the one the document gives, else the one asked for. */
+export function nameOf(document: DocumentNode, operationName: string | null | undefined): string | null {
+  return getOperationAST(document, operationName)?.name?.value ?? operationName ?? null;
 }

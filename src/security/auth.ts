@@ -1,3 +1,4 @@
+import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { ApiKeys } from './api-keys.js';
 import { rejection } from './errors.js';
@@ -5,8 +6,16 @@ import type { SecuritySettings } from './settings.js';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="lookup-graph"' };
 
+/** A header of the request, by its lower-case name: a fetch Request's or node's IncomingMessage's. */
+export type HeaderOf = (name: string) => string | null;
+
 export interface ClientAuth {
   plugin: Plugin;
+  /**
+   * The same check without throwing, for an answer made before Yoga (src/replay-route.ts): the request's
+   * API key id (null when there is none to have), or false when the plugin would refuse it.
+   */
+  admits(header: HeaderOf): { client: string | null } | false;
   /** Forward mode: this request's own bearer token, to send upstream; otherwise null (ACTION_TOKEN). */
   upstreamTokenFor(request: Request): string | null;
   /** The authenticated API key's id (for per-client limits), or null. */
@@ -25,35 +34,44 @@ export function createClientAuth(settings: SecuritySettings['auth']): ClientAuth
   const keys = new ApiKeys(settings.apiKeyHashes);
   const clients = new WeakMap<Request, string>();
 
+  /** Null when the request may pass (with its API key's id in `client`), else the refusal. */
+  const check = (header: HeaderOf): { client: string | null } | GraphQLError => {
+    if (settings.mode === 'none') return { client: null };
+    if (settings.mode === 'forward') {
+      return bearer(header)
+        ? { client: null }
+        : rejection('UNAUTHENTICATED', 'Send your action-service token as "authorization: Bearer <token>".', 401, { headers: CHALLENGE });
+    }
+    const presented = header('x-api-key') ?? bearer(header);
+    if (!presented) {
+      return rejection('UNAUTHENTICATED', 'An API key is required: send it as "x-api-key: <key>" or "authorization: Bearer <key>".', 401, {
+        headers: CHALLENGE,
+      });
+    }
+    const client = keys.match(presented);
+    return client ? { client } : rejection('UNAUTHENTICATED', 'The API key is not valid.', 401, { headers: CHALLENGE });
+  };
+
   const plugin: Plugin = {
     onRequestParse({ request }) {
-      if (settings.mode === 'none') return;
-      if (settings.mode === 'forward') {
-        if (!bearer(request)) {
-          throw rejection('UNAUTHENTICATED', 'Send your action-service token as "authorization: Bearer <token>".', 401, { headers: CHALLENGE });
-        }
-        return;
-      }
-      const presented = request.headers.get('x-api-key') ?? bearer(request);
-      if (!presented) {
-        throw rejection('UNAUTHENTICATED', 'An API key is required: send it as "x-api-key: <key>" or "authorization: Bearer <key>".', 401, {
-          headers: CHALLENGE,
-        });
-      }
-      const client = keys.match(presented);
-      if (!client) throw rejection('UNAUTHENTICATED', 'The API key is not valid.', 401, { headers: CHALLENGE });
-      clients.set(request, client);
+      const verdict = check((name) => request.headers.get(name));
+      if (verdict instanceof GraphQLError) throw verdict;
+      if (verdict.client !== null) clients.set(request, verdict.client);
     },
   };
 
   return {
     plugin,
-    upstreamTokenFor: (request) => (settings.mode === 'forward' ? bearer(request) : null),
+    admits: (header) => {
+      const verdict = check(header);
+      return verdict instanceof GraphQLError ? false : verdict;
+    },
+    upstreamTokenFor: (request) => (settings.mode === 'forward' ? bearer((name) => request.headers.get(name)) : null),
     clientOf: (request) => clients.get(request) ?? null,
   };
 }
 
-function bearer(request: Request): string | null {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '');
+export function bearer(header: HeaderOf): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header('authorization') ?? '');
   return match ? match[1]! : null;
 }

@@ -10,6 +10,7 @@ const ALLOWED_HEADERS = 'accept, content-type, authorization, x-api-key, x-graph
  */
 export function useCorsAllowlist(origins: string[]): Plugin {
   const allowed = new Set(origins);
+  const headersFor = corsHeaders(origins);
   return {
     onRequest({ request, endResponse, fetchAPI }) {
       if (request.method !== 'OPTIONS') return;
@@ -33,13 +34,25 @@ export function useCorsAllowlist(origins: string[]): Plugin {
       }
     },
     onResponse({ request, response }) {
-      if (allowed.size === 0 || request.method === 'OPTIONS') return;
-      const origin = request.headers.get('origin');
-      response.headers.append('Vary', 'Origin');
-      if (origin !== null && allowed.has(origin)) {
-        response.headers.set('Access-Control-Allow-Origin', origin);
-        response.headers.set('Access-Control-Expose-Headers', 'Retry-After');
+      if (request.method === 'OPTIONS') return;
+      for (const [name, value] of headersFor(request.headers.get('origin'))) {
+        if (name === 'Vary') response.headers.append(name, value);
+        else response.headers.set(name, value);
       }
     },
+  };
+}
+
+/** The CORS headers of an answer (not a preflight) to a request from `origin`: none when the allowlist is empty. */
+export function corsHeaders(origins: string[]): (origin: string | null | undefined) => Array<[string, string]> {
+  const allowed = new Set(origins);
+  return (origin) => {
+    if (allowed.size === 0) return [];
+    if (!origin || !allowed.has(origin)) return [['Vary', 'Origin']];
+    return [
+      ['Vary', 'Origin'],
+      ['Access-Control-Allow-Origin', origin],
+      ['Access-Control-Expose-Headers', 'Retry-After'],
+    ];
   };
 }

@@ -74,38 +74,72 @@ export function requestLog(options: RequestLogOptions): Plugin<GatewayContext> {
       const record = recordOf(request);
       if (!record) return;
       records.delete(request);
-      const durationMs = performance.now() - record.started;
       const batch = record.requestedNames.length > 1;
       const names = record.operations.length > 0 ? record.operations.map((operation) => operation.name) : record.requestedNames;
-      const operation = batch ? null : (names[0] ?? null);
-      options.observe(batch ? 'batch' : options.labels.label(operation), durationMs / 1000, record.errorCodes);
-      if (!options.logger.isLevelEnabled('info')) return;
-      let upstreamCalls = 0;
-      let estimated: number | null = null;
-      let budget: number | null = null;
-      for (const { usage } of record.operations) {
-        if (!usage) continue;
-        upstreamCalls += usage.upstreamCalls;
-        const cost = usage.cost;
-        if (cost) {
-          estimated = (estimated ?? 0) + cost.estimated;
-          budget = cost.budget;
-        }
-      }
-      const traceId = traceIdOf(request) ?? TRACEPARENT.exec(request.headers.get('traceparent') ?? '')?.[1];
-      const line: Record<string, unknown> = {
-        operation,
+      reportRequest(options, {
+        operation: batch ? null : (names[0] ?? null),
         operationType: batch ? null : (record.operations[0]?.type ?? null),
-        ...(batch ? { batch: names } : {}),
+        batch: batch ? names : null,
         status: response.status,
-        durationMs: Math.round(durationMs * 1000) / 1000,
-        upstreamCalls,
-        cost: estimated === null ? null : { estimated, budget },
-        errorCodes: [...new Set(record.errorCodes)],
-        ...(traceId && traceId !== '00000000000000000000000000000000' ? { traceId } : {}),
-        ...(options.logVariables ? { variables: record.operations.map((op) => op.variables ?? null) } : {}),
-      };
-      options.logger.info({ request: line }, 'graphql request');
+        durationMs: performance.now() - record.started,
+        usages: record.operations.map((operation) => operation.usage),
+        errorCodes: record.errorCodes,
+        traceId: traceIdOf(request) ?? traceparentId(request.headers.get('traceparent')),
+        variables: () => record.operations.map((op) => op.variables ?? null),
+      });
     },
   };
+}
+
+/** A /graphql request once its response is out, as the request log and the request metrics take it. */
+export interface FinishedRequest {
+  operation: string | null;
+  operationType: string | null;
+  /** The operation names of a batch; null for a single operation. */
+  batch: Array<string | null> | null;
+  status: number;
+  durationMs: number;
+  usages: ReadonlyArray<Pick<Operation, 'upstreamCalls' | 'cost'> | null>;
+  errorCodes: readonly string[];
+  /** The request span's trace id, or the client's traceparent's. */
+  traceId: string | undefined;
+  /** Each operation's variables, read only with LOG_VARIABLES. */
+  variables: () => unknown[];
+}
+
+/** Observes the request (metrics) and writes its log line: for requests through Yoga and replays before it (src/replay-route.ts). */
+export function reportRequest(options: RequestLogOptions, finished: FinishedRequest): void {
+  options.observe(finished.batch ? 'batch' : options.labels.label(finished.operation), finished.durationMs / 1000, finished.errorCodes);
+  if (!options.logger.isLevelEnabled('info')) return;
+  let upstreamCalls = 0;
+  let estimated: number | null = null;
+  let budget: number | null = null;
+  for (const usage of finished.usages) {
+    if (!usage) continue;
+    upstreamCalls += usage.upstreamCalls;
+    const cost = usage.cost;
+    if (cost) {
+      estimated = (estimated ?? 0) + cost.estimated;
+      budget = cost.budget;
+    }
+  }
+  const traceId = finished.traceId;
+  const line: Record<string, unknown> = {
+    operation: finished.operation,
+    operationType: finished.operationType,
+    ...(finished.batch ? { batch: finished.batch } : {}),
+    status: finished.status,
+    durationMs: Math.round(finished.durationMs * 1000) / 1000,
+    upstreamCalls,
+    cost: estimated === null ? null : { estimated, budget },
+    errorCodes: [...new Set(finished.errorCodes)],
+    ...(traceId && traceId !== '00000000000000000000000000000000' ? { traceId } : {}),
+    ...(options.logVariables ? { variables: finished.variables() } : {}),
+  };
+  options.logger.info({ request: line }, 'graphql request');
+}
+
+/** The trace id of a client's `traceparent` header, when tracing is off. */
+export function traceparentId(header: string | null | undefined): string | undefined {
+  return TRACEPARENT.exec(header ?? '')?.[1];
 }

@@ -16,7 +16,8 @@ const DOMAIN_QUERY = 'query Domain($domain: String!) { domainInfo(domain: $domai
 
 async function replays(gw: RunningGateway): Promise<number> {
   const text = await (await fetch(`${gw.url}/metrics`)).text();
-  return Number(/^lookup_graph_result_replays_total (\d+)/m.exec(text)?.[1] ?? Number.NaN);
+  const counts = [...text.matchAll(/^lookup_graph_result_replays_total\{path="(?:http|yoga)"\} (\d+)/gm)].map((match) => Number(match[1]));
+  return counts.reduce((sum, count) => sum + count, 0);
 }
 
 describe('remembered results: a repeat answered from the cache alone runs no resolver', () => {
@@ -159,13 +160,14 @@ describe('ResultMemo', () => {
 
     // The value was fetched at t=1, but a @fresh read of another request has stored t=2 since.
     await store.set(full, { v: { domain_name: 'race.example' }, t: 2 }, 60_000);
-    memo.record(key, contextWith(1), result());
-    memo.record(key, contextWith(1), result());
-    expect(await memo.replay(key, contextWith(2))).toBeUndefined();
+    const name = () => null;
+    memo.record(key, contextWith(1), result(), name);
+    memo.record(key, contextWith(1), result(), name);
+    expect(await memo.replay(key, 'fp')).toBeUndefined();
 
     // Built from the entry the cache holds: remembered (the second time), and replayed.
-    memo.record(key, contextWith(2), result());
-    expect((await memo.replay(key, contextWith(2)))?.data).toEqual({ domainInfo: { domainName: 'race.example' } });
+    memo.record(key, contextWith(2), result(), name);
+    expect((await memo.replay(key, 'fp'))?.data).toEqual({ domainInfo: { domainName: 'race.example' } });
   });
 });
 

@@ -73,7 +73,7 @@ async function fetchSymbols(ctx: GatewayContext, symbols: readonly string[]): Pr
     ),
   );
   return outcomes.map((outcome) => {
-    operation.lookups.push(lookupReport(ctx, COMPANY_FINANCIAL_PROFILE, outcome.key, outcome));
+    operation.lookups.push(lookupReport(ctx.cache, COMPANY_FINANCIAL_PROFILE, outcome.key, outcome));
     return outcome.error ?? outcome.value!;
   });
 }

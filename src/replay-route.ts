@@ -1,0 +1,204 @@
+/**
+ * The replay route: a repeat of a remembered operation (src/cache/result-memo.ts) answered at the HTTP
+ * layer, before Yoga. A remembered result is only ever made by a request that passed every step of Yoga's
+ * pipeline, and what those steps decide of a query (its parse, validation, document limits, variables,
+ * cost) depends only on the document, the operation name and the variables, which are the memo's key with
+ * the token. What depends on the request itself is checked here by the same code the plugins run: the
+ * client's auth and rate limit (src/security), CORS, the body size. The response is the one Yoga would
+ * send: its media type chosen from Accept as Yoga chooses it, `extensions.gateway`, Cache-Control,
+ * compression, the request metrics and log line.
+ *
+ * Anything else goes to Yoga untouched, or, once the body is read, with the body: another method or path,
+ * a body that is not one plain JSON operation (a batch, a document id, `extensions`-only), an Accept only
+ * a stream satisfies, a request a protection refuses (Yoga makes the refusal), trusted documents on, an
+ * operation not remembered or whose cache entries changed.
+ *
+ * Measured (npm run bench): Yoga's per-request machinery (the whatwg-node Request and Response, the
+ * Envelop hooks of fifteen plugins) was most of a cached operation's cost.
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { DocumentNode } from 'graphql';
+import { isPromise } from 'graphql-yoga';
+import { cacheControlFor } from './cache/cache-control.js';
+import type { Replay, ResultMemo } from './cache/result-memo.js';
+import { chooseEncoding, compressDynamic } from './compression.js';
+import type { DocumentCache } from './document-cache.js';
+import type { Metrics } from './metrics.js';
+import type { Security } from './security/index.js';
+import { reportRequest, traceparentId, type RequestLogOptions } from './telemetry/request-log.js';
+
+export interface ReplayRouteDeps {
+  memo: ResultMemo;
+  /** Yoga's parsed documents, by query text: a text Yoga never parsed has nothing remembered. */
+  documents: DocumentCache<DocumentNode>;
+  security: Pick<Security, 'admitPlainPost' | 'corsHeaders'>;
+  /** The cache's fingerprint of the upstream token the request uses (null: ACTION_TOKEN). */
+  fingerprint: (upstreamToken: string | null) => string;
+  /** `extensions.gateway` of a replayed operation. */
+  report: (replay: Replay) => unknown;
+  /** Cache-Control may say public (GATEWAY_AUTH=none). */
+  shareable: boolean;
+  /** COMPRESS_MIN_BYTES; 0: never compressed. */
+  compressMinBytes: number;
+  requestLog: RequestLogOptions;
+  metrics: Pick<Metrics, 'observeOutcome' | 'observeReplay'>;
+}
+
+const DIGITS = /^\d+$/;
+const JSON_TYPE = /^application\/json\s*(;|$)/i;
+const PARAMETERS = new Set(['query', 'variables', 'operationName', 'extensions']);
+const REGULAR_TYPES = ['application/graphql-response+json', 'application/json'] as const;
+
+interface PlainOperation {
+  query: string;
+  variables: Record<string, unknown> | null | undefined;
+  operationName: string | null | undefined;
+}
+
+export function replayRoute(deps: ReplayRouteDeps, yoga: RequestListener): RequestListener {
+  const answer = (req: IncomingMessage, res: ServerResponse, started: number, operation: PlainOperation, mediaType: string, replay: Replay) => {
+    const extensions = JSON.stringify({ gateway: deps.report(replay) });
+    let body = Buffer.from(`{"data":${replay.json},"extensions":${extensions}}`);
+    const headers: Record<string, string | string[]> = {
+      'Content-Type': `${mediaType}; charset=utf-8`,
+      'cache-control': cacheControlFor(replay.lookups, false, deps.shareable),
+    };
+    const vary: string[] = [];
+    for (const [name, value] of deps.security.corsHeaders(req.headers.origin)) {
+      if (name === 'Vary') vary.push(value);
+      else headers[name] = value;
+    }
+    if (deps.compressMinBytes > 0 && body.length >= deps.compressMinBytes) {
+      vary.push('Accept-Encoding');
+      const encoding = chooseEncoding(req.headers['accept-encoding'] ?? null);
+      if (encoding) {
+        body = compressDynamic[encoding](body);
+        headers['content-encoding'] = encoding;
+      }
+    }
+    if (vary.length > 0) headers.vary = vary.join(', ');
+    headers['content-length'] = String(body.length);
+    res.writeHead(200, headers).end(body);
+
+    deps.metrics.observeOutcome('ok');
+    deps.metrics.observeReplay('http');
+    reportRequest(deps.requestLog, {
+      operation: replay.operationName,
+      operationType: 'query',
+      batch: null,
+      status: 200,
+      durationMs: performance.now() - started,
+      usages: [{ upstreamCalls: 0, cost: replay.cost }],
+      errorCodes: [],
+      traceId: traceparentId(single(req.headers.traceparent)),
+      variables: () => [operation.variables ?? null],
+    });
+  };
+
+  const replayOrPass = (req: IncomingMessage, res: ServerResponse, started: number, mediaType: string, upstreamToken: string | null, body: Buffer) => {
+    const pass = () => {
+      // The body is read: whatwg-node takes it from here instead of the spent stream.
+      (req as IncomingMessage & { body?: Buffer }).body = body;
+      yoga(req, res);
+    };
+    try {
+      const operation = plainOperation(body);
+      const document = operation && deps.documents.get(operation.query);
+      if (!operation || !document) return pass();
+      const fingerprint = deps.fingerprint(upstreamToken);
+      const key = deps.memo.keyOf(document, operation.operationName, JSON.stringify(operation.variables ?? null), fingerprint);
+      if (key === null) return pass();
+      const settle = (replay: Replay | undefined) => (replay ? answer(req, res, started, operation, mediaType, replay) : pass());
+      const replay = deps.memo.replay(key, fingerprint);
+      if (isPromise(replay)) replay.then(settle, pass);
+      else settle(replay);
+    } catch {
+      // Whatever failed here, Yoga answers the request as it would have.
+      if (!res.headersSent) pass();
+    }
+  };
+
+  return (req, res) => {
+    if (req.method !== 'POST' || req.url !== '/graphql') return yoga(req, res);
+    const declared = req.headers['content-length'];
+    const mediaType = regularMediaType(req.headers.accept);
+    // An empty body is Yoga's to refuse: whatwg-node would wait for the spent stream of a body of 0 bytes.
+    if (!declared || !DIGITS.test(declared) || Number(declared) === 0 || !JSON_TYPE.test(req.headers['content-type'] ?? '') || mediaType === null) {
+      return yoga(req, res);
+    }
+    const started = performance.now();
+    const admission = deps.security.admitPlainPost(req, Number(declared));
+    const read = (admitted: { upstreamToken: string | null } | null) => {
+      if (!admitted) return yoga(req, res);
+      // Node's parser delivers exactly Content-Length bytes, and the size was admitted on it.
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.once('end', () => {
+        replayOrPass(req, res, started, mediaType, admitted.upstreamToken, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+      });
+    };
+    if (isPromise(admission)) admission.then(read, () => yoga(req, res));
+    else read(admission);
+  };
+}
+
+/** The body as one operation of a query text with only the parameters Yoga accepts, or null. */
+function plainOperation(body: Buffer): PlainOperation | null {
+  let params: unknown;
+  try {
+    params = JSON.parse(body.toString('utf8'));
+  } catch {
+    return null;
+  }
+  if (!isObject(params)) return null;
+  for (const name in params) if (!PARAMETERS.has(name)) return null;
+  const { query, variables, operationName, extensions } = params;
+  if (typeof query !== 'string') return null;
+  if (variables != null && !isObject(variables)) return null;
+  if (operationName != null && typeof operationName !== 'string') return null;
+  if (extensions != null && !isObject(extensions)) return null;
+  return { query, variables, operationName };
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The media type Yoga answers a single result with for this Accept header, chosen as Yoga's result
+ * processors choose it (graphql-yoga's use-result-processor: the header's types from last to first, each
+ * against the processors in turn, the last match winning, and the regular JSON processor last); null when
+ * none of the two JSON types is acceptable (Yoga streams the result, or answers 406).
+ */
+export function regularMediaType(accept: string | undefined): RegularType | null {
+  let chosen = CHOSEN.get(accept);
+  if (chosen === undefined) {
+    chosen = chooseRegularType(accept);
+    // Clients send a handful of Accept headers; a client sending ever new ones cannot grow this.
+    if (CHOSEN.size >= 64) CHOSEN.clear();
+    CHOSEN.set(accept, chosen);
+  }
+  return chosen;
+}
+
+type RegularType = (typeof REGULAR_TYPES)[number];
+const CHOSEN = new Map<string | undefined, RegularType | null>();
+
+function chooseRegularType(accept: string | undefined): RegularType | null {
+  const asked = (accept || '*/*').replace(/\s/g, '').toLowerCase().split(',');
+  let chosen: RegularType | null = null;
+  for (let i = asked.length - 1; i >= 0; i--) {
+    const [type = '', ...params] = asked[i]!.split(';');
+    if ((params.find((param) => param.includes('charset=')) ?? 'charset=utf-8') !== 'charset=utf-8') continue;
+    const [group, subtype] = type.split('/');
+    for (const candidate of REGULAR_TYPES) {
+      const [candidateGroup, candidateSubtype] = candidate.split('/');
+      if ((group === '*' || group === candidateGroup) && (subtype === '*' || subtype === candidateSubtype)) chosen = candidate;
+    }
+  }
+  return chosen;
+}
