@@ -8,10 +8,13 @@
  * send: its media type chosen from Accept as Yoga chooses it, `extensions.gateway`, Cache-Control,
  * compression, the request metrics and log line.
  *
+ * With trusted documents on, a request names its document by id, as codegen's persisted documents and
+ * Apollo's persisted queries do; the id is looked up in the same trusted documents the plugin serves.
+ *
  * Anything else goes to Yoga untouched, or, once the body is read, with the body: another method or path,
- * a body that is not one plain JSON operation (a batch, a document id, `extensions`-only), an Accept only
- * a stream satisfies, a request a protection refuses (Yoga makes the refusal), trusted documents on, an
- * operation not remembered or whose cache entries changed.
+ * a body that is not one plain JSON operation (a batch, an unknown id, a query text where only trusted
+ * documents run), an Accept only a stream satisfies, a request a protection refuses (Yoga makes the
+ * refusal), an operation not remembered or whose cache entries changed.
  *
  * Measured (npm run bench): Yoga's per-request machinery (the whatwg-node Request and Response, the
  * Envelop hooks of fifteen plugins) was most of a cached operation's cost.
@@ -25,13 +28,14 @@ import { chooseEncoding, compressDynamic } from './compression.js';
 import type { DocumentCache } from './document-cache.js';
 import type { Metrics } from './metrics.js';
 import type { Security } from './security/index.js';
+import { documentIdOfBody, trustedDocumentText } from './security/trusted-documents.js';
 import { reportRequest, traceparentId, type RequestLogOptions } from './telemetry/request-log.js';
 
 export interface ReplayRouteDeps {
   memo: ResultMemo;
   /** Yoga's parsed documents, by query text: a text Yoga never parsed has nothing remembered. */
   documents: DocumentCache<DocumentNode>;
-  security: Pick<Security, 'admitPlainPost' | 'corsHeaders'>;
+  security: Pick<Security, 'admitPlainPost' | 'corsHeaders' | 'trustedDocuments'>;
   /** The cache's fingerprint of the upstream token the request uses (null: ACTION_TOKEN). */
   fingerprint: (upstreamToken: string | null) => string;
   /** `extensions.gateway` of a replayed operation. */
@@ -47,6 +51,8 @@ export interface ReplayRouteDeps {
 const DIGITS = /^\d+$/;
 const JSON_TYPE = /^application\/json\s*(;|$)/i;
 const PARAMETERS = new Set(['query', 'variables', 'operationName', 'extensions']);
+/** With trusted documents, a request names its document by id (src/security/trusted-documents.ts). */
+const TRUSTED_PARAMETERS = new Set([...PARAMETERS, 'documentId']);
 const REGULAR_TYPES = ['application/graphql-response+json', 'application/json'] as const;
 
 interface PlainOperation {
@@ -102,7 +108,7 @@ export function replayRoute(deps: ReplayRouteDeps, yoga: RequestListener): Reque
       yoga(req, res);
     };
     try {
-      const operation = plainOperation(body);
+      const operation = plainOperation(body, deps.security.trustedDocuments);
       const document = operation && deps.documents.get(operation.query);
       if (!operation || !document) return pass();
       const fingerprint = deps.fingerprint(upstreamToken);
@@ -142,8 +148,11 @@ export function replayRoute(deps: ReplayRouteDeps, yoga: RequestListener): Reque
   };
 }
 
-/** The body as one operation of a query text with only the parameters Yoga accepts, or null. */
-function plainOperation(body: Buffer): PlainOperation | null {
+/**
+ * The body as one operation with only the parameters Yoga accepts, or null: a query text, or with trusted
+ * documents on, a document id (documentId or Apollo's persistedQuery) naming one of them and no query text.
+ */
+function plainOperation(body: Buffer, trusted: Map<string, string> | null): PlainOperation | null {
   let params: unknown;
   try {
     params = JSON.parse(body.toString('utf8'));
@@ -151,13 +160,22 @@ function plainOperation(body: Buffer): PlainOperation | null {
     return null;
   }
   if (!isObject(params)) return null;
-  for (const name in params) if (!PARAMETERS.has(name)) return null;
-  const { query, variables, operationName, extensions } = params;
-  if (typeof query !== 'string') return null;
+  const accepted = trusted ? TRUSTED_PARAMETERS : PARAMETERS;
+  for (const name in params) if (!accepted.has(name)) return null;
+  const { variables, operationName, extensions } = params;
   if (variables != null && !isObject(variables)) return null;
   if (operationName != null && typeof operationName !== 'string') return null;
   if (extensions != null && !isObject(extensions)) return null;
+  const query = trusted ? trustedQuery(params, trusted) : params.query;
+  if (typeof query !== 'string') return null;
   return { query, variables, operationName };
+}
+
+/** The trusted document a body names, when it names one and sends no query text (which Yoga refuses). */
+function trustedQuery(params: Record<string, unknown>, trusted: Map<string, string>): string | null {
+  if (params.query != null) return null;
+  const id = documentIdOfBody(params);
+  return id === null ? null : trustedDocumentText(trusted, id);
 }
 
 function single(value: string | string[] | undefined): string | undefined {

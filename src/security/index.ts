@@ -21,12 +21,13 @@ export interface Security {
   yogaOptions: { cors: false; maxRequestBodySize: false; multipart: false; batching: false | { limit: number } };
   upstreamTokenFor(request: Request): string | null;
   /**
-   * For an answer made before Yoga (src/replay-route.ts), a plain JSON POST of a query text: its upstream
-   * token (forward mode) when every protection lets it through as it would in Yoga (CSRF: a JSON POST
-   * passes; auth; body size; the client rate limit, counted here once), or null for Yoga to answer it
-   * (a refusal, or trusted documents, which name operations by id).
+   * For an answer made before Yoga (src/replay-route.ts), a plain JSON POST: its upstream token (forward
+   * mode) when every protection lets it through as it would in Yoga (CSRF: a JSON POST passes; auth; body
+   * size; the client rate limit, counted here once), or null for Yoga to answer it (a refusal).
    */
-  admitPlainPost(req: IncomingMessage, contentLength: number): { upstreamToken: string | null } | null | Promise<{ upstreamToken: string | null } | null>;
+  admitPlainPost(req: IncomingMessage, contentLength: number): Admission | null | Promise<Admission | null>;
+  /** TRUSTED_DOCUMENTS_FILE's documents by sha256 hex, or null when any query text may run. */
+  trustedDocuments: Map<string, string> | null;
   /** The CORS headers of an answer to a request from `origin`. */
   corsHeaders(origin: string | null | undefined): Array<[string, string]>;
   /** Who a request is for fairness (upstream shares, breaker counts): API key, forwarded token's hash, or address. */
@@ -34,6 +35,11 @@ export interface Security {
   /** Where the client rate limit counts and whether that backend answers (for /healthz). */
   rateLimitStatus(): { backend: 'off' | 'memory' | 'redis'; healthy: boolean; lastError?: string | null; since?: string };
   close(): Promise<void>;
+}
+
+export interface Admission {
+  /** Forward mode: the request's own token, sent upstream; null: ACTION_TOKEN. */
+  upstreamToken: string | null;
 }
 
 /** Every client-facing protection of the gateway; each refusal comes before any upstream call. */
@@ -68,7 +74,7 @@ export async function createSecurity(settings: SecuritySettings, logger: Logger,
     return typeof value === 'string' ? value : null;
   };
   const admitPlainPost: Security['admitPlainPost'] = (req, contentLength) => {
-    if (settings.trustedDocuments || contentLength > settings.limits.maxRequestBytes) return null;
+    if (contentLength > settings.limits.maxRequestBytes) return null;
     const headerOf = header(req);
     const admitted = auth.admits(headerOf);
     if (!admitted) return null;
@@ -85,6 +91,7 @@ export async function createSecurity(settings: SecuritySettings, logger: Logger,
   return {
     plugins,
     admitPlainPost,
+    trustedDocuments: settings.trustedDocuments,
     corsHeaders: corsHeaders(settings.corsOrigins),
     yogaOptions: {
       cors: false,

@@ -18,10 +18,7 @@ export function useTrustedDocuments(documents: Map<string, string>): Plugin {
   return usePersistedOperations({
     allowArbitraryOperations: false,
     extractPersistedOperationId: (params, request) => requestedDocumentId(params, request),
-    getPersistedOperation: (id) => {
-      const hex = sha256HexOf(id);
-      return hex === null ? null : (documents.get(hex) ?? null);
-    },
+    getPersistedOperation: (id) => trustedDocumentText(documents, id),
     customErrors: {
       notFound: {
         message: "This operation is not one of the gateway's trusted documents.",
@@ -47,9 +44,23 @@ function requestedDocumentId(params: GraphQLParams & { documentId?: unknown }, r
     const fromUrl = new URL(request.url).searchParams.get('documentId');
     if (fromUrl) return fromUrl;
   }
-  const persisted = (params.extensions as { persistedQuery?: { version?: unknown; sha256Hash?: unknown } } | undefined)?.persistedQuery;
-  if (persisted && persisted.version === 1 && typeof persisted.sha256Hash === 'string') return persisted.sha256Hash;
-  return null;
+  return persistedQueryHash(params.extensions);
+}
+
+/** The document id a POST body names: `documentId`, else Apollo's persistedQuery; null when it names none. */
+export function documentIdOfBody(params: { documentId?: unknown; extensions?: unknown }): string | null {
+  return typeof params.documentId === 'string' ? params.documentId : persistedQueryHash(params.extensions);
+}
+
+function persistedQueryHash(extensions: unknown): string | null {
+  const persisted = (extensions as { persistedQuery?: { version?: unknown; sha256Hash?: unknown } } | null | undefined)?.persistedQuery;
+  return persisted && persisted.version === 1 && typeof persisted.sha256Hash === 'string' ? persisted.sha256Hash : null;
+}
+
+/** The text of the trusted document `id` names, or null (Yoga's plugin answers PERSISTED_QUERY_NOT_FOUND). */
+export function trustedDocumentText(documents: Map<string, string>, id: string): string | null {
+  const hex = sha256HexOf(id);
+  return hex === null ? null : (documents.get(hex) ?? null);
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;

@@ -1,4 +1,8 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/security/api-keys.js';
@@ -233,6 +237,34 @@ describe('the replay route keeps every protection of the request itself', () => 
       expectRefused(refused, 429, 'RATE_LIMITED');
       expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
       expect((await replays(gw)).http).toBe(2);
+    });
+  });
+
+  describe('trusted documents', () => {
+    const hex = createHash('sha256').update(DOMAIN_QUERY).digest('hex');
+    const file = join(mkdtempSync(join(tmpdir(), 'lookup-graph-replay-')), 'trusted.json');
+    writeFileSync(file, JSON.stringify({ [`sha256:${hex}`]: DOMAIN_QUERY }));
+    const rig = upstreamGatewayFor({ CACHE_ENABLED: 'true', TRUSTED_DOCUMENTS_FILE: file });
+    beforeAll(() => answerDomains(rig.up));
+
+    it("replays an operation named by codegen's documentId or Apollo's persistedQuery, and still refuses a query text", async () => {
+      const { gw } = rig;
+      const variables = { domain: 'trusted.example' };
+      const byId = JSON.stringify({ documentId: `sha256:${hex}`, variables });
+      const byHash = JSON.stringify({ variables, extensions: { persistedQuery: { version: 1, sha256Hash: hex } } });
+      await gw.post(byId);
+      const remembered = await gw.post(byId);
+      const before = await replays(gw);
+      const replayed = await gw.post(byId);
+      expect(shown(replayed)).toEqual(shown(remembered));
+      expect((await replays(gw)).http).toBe(before.http + 1);
+      expect((await gw.post(byHash)).body.data).toEqual(remembered.body.data);
+      expect((await replays(gw)).http).toBe(before.http + 2);
+      // The same document as text, remembered or not, runs only by id.
+      expectRefused(await gw.post(JSON.stringify({ query: DOMAIN_QUERY, variables })), 400, 'PERSISTED_QUERY_ONLY');
+      expectRefused(await gw.post(JSON.stringify({ query: DOMAIN_QUERY, documentId: `sha256:${hex}`, variables })), 400, 'PERSISTED_QUERY_ONLY');
+      expectRefused(await gw.post(JSON.stringify({ documentId: `sha256:${'0'.repeat(64)}`, variables })), 400, 'PERSISTED_QUERY_NOT_FOUND');
+      expect((await replays(gw)).http).toBe(before.http + 2);
     });
   });
 
