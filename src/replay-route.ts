@@ -25,7 +25,7 @@ import { isPromise } from 'graphql-yoga';
 import { cacheControlFor } from './cache/cache-control.js';
 import type { Replay, ResultMemo } from './cache/result-memo.js';
 import { chooseEncoding, compressDynamic } from './compression.js';
-import type { DocumentCache } from './document-cache.js';
+import { DocumentCache } from './document-cache.js';
 import type { Metrics } from './metrics.js';
 import type { Security } from './security/index.js';
 import { documentIdOfBody, trustedDocumentText } from './security/trusted-documents.js';
@@ -49,6 +49,9 @@ export interface ReplayRouteDeps {
 }
 
 const DIGITS = /^\d+$/;
+const DATA_OPEN = Buffer.from('{"data":');
+/** Bodies of operations replayed before, kept up to this size: a repeat skips the JSON parse and the key. */
+const KEPT_BODY_MAX = 8 * 1024;
 const JSON_TYPE = /^application\/json\s*(;|$)/i;
 const PARAMETERS = new Set(['query', 'variables', 'operationName', 'extensions']);
 /** With trusted documents, a request names its document by id (src/security/trusted-documents.ts). */
@@ -61,10 +64,24 @@ interface PlainOperation {
   operationName: string | null | undefined;
 }
 
+interface ParsedBody {
+  operation: PlainOperation;
+  document: DocumentNode;
+  variablesJson: string;
+}
+
 export function replayRoute(deps: ReplayRouteDeps, yoga: RequestListener): RequestListener {
+  // Found by the body's length and a sample of its characters, then compared whole (as Yoga's documents are).
+  const bodies = new DocumentCache<ParsedBody>(256);
+  const parse = (text: string): ParsedBody | null => {
+    const operation = plainOperation(text, deps.security.trustedDocuments);
+    const document = operation && deps.documents.get(operation.query);
+    return operation && document ? { operation, document, variablesJson: JSON.stringify(operation.variables ?? null) } : null;
+  };
+
   const answer = (req: IncomingMessage, res: ServerResponse, started: number, operation: PlainOperation, mediaType: string, replay: Replay) => {
-    const extensions = JSON.stringify({ gateway: deps.report(replay) });
-    let body = Buffer.from(`{"data":${replay.json},"extensions":${extensions}}`);
+    const extensions = Buffer.from(`,"extensions":${JSON.stringify({ gateway: deps.report(replay) })}}`);
+    let body = Buffer.concat([DATA_OPEN, replay.bytes, extensions], DATA_OPEN.length + replay.bytes.length + extensions.length);
     const headers: Record<string, string | string[]> = {
       'Content-Type': `${mediaType}; charset=utf-8`,
       'cache-control': cacheControlFor(replay.lookups, false, deps.shareable),
@@ -108,13 +125,19 @@ export function replayRoute(deps: ReplayRouteDeps, yoga: RequestListener): Reque
       yoga(req, res);
     };
     try {
-      const operation = plainOperation(body, deps.security.trustedDocuments);
-      const document = operation && deps.documents.get(operation.query);
-      if (!operation || !document) return pass();
+      const text = body.toString('utf8');
+      const kept = text.length <= KEPT_BODY_MAX ? bodies.get(text) : undefined;
+      const parsed = kept ?? parse(text);
+      if (!parsed) return pass();
+      const { operation, document, variablesJson } = parsed;
       const fingerprint = deps.fingerprint(upstreamToken);
-      const key = deps.memo.keyOf(document, operation.operationName, JSON.stringify(operation.variables ?? null), fingerprint);
+      const key = deps.memo.keyOf(document, operation.operationName, variablesJson, fingerprint);
       if (key === null) return pass();
-      const settle = (replay: Replay | undefined) => (replay ? answer(req, res, started, operation, mediaType, replay) : pass());
+      const settle = (replay: Replay | undefined) => {
+        if (!replay) return pass();
+        if (!kept && text.length <= KEPT_BODY_MAX) bodies.set(text, parsed);
+        answer(req, res, started, operation, mediaType, replay);
+      };
       const replay = deps.memo.replay(key, fingerprint);
       if (isPromise(replay)) replay.then(settle, pass);
       else settle(replay);
@@ -152,10 +175,10 @@ export function replayRoute(deps: ReplayRouteDeps, yoga: RequestListener): Reque
  * The body as one operation with only the parameters Yoga accepts, or null: a query text, or with trusted
  * documents on, a document id (documentId or Apollo's persistedQuery) naming one of them and no query text.
  */
-function plainOperation(body: Buffer, trusted: Map<string, string> | null): PlainOperation | null {
+function plainOperation(body: string, trusted: Map<string, string> | null): PlainOperation | null {
   let params: unknown;
   try {
-    params = JSON.parse(body.toString('utf8'));
+    params = JSON.parse(body);
   } catch {
     return null;
   }

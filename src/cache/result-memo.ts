@@ -38,8 +38,8 @@ interface Remembered {
   dependencies: Dependency[];
   /** The response body for this data, with the request's own extensions spliced in (see `stringify`). */
   stringify: (result: ExecutionResult) => string;
-  /** The data's JSON, for a replay answered before Yoga (src/replay-route.ts). */
-  json: string;
+  /** The data's JSON as UTF-8, for a replay answered before Yoga (src/replay-route.ts): encoded once, not per response. */
+  bytes: Buffer;
   /** The operation's name as the request log and metrics label it. */
   operationName: string | null;
   /** Its cost estimate: the same document and variables are estimated the same every time. */
@@ -49,7 +49,7 @@ interface Remembered {
 /** A remembered result whose entries all still stand, with this request's lookup reports. */
 export interface Replay {
   data: Record<string, unknown>;
-  json: string;
+  bytes: Buffer;
   stringify: (result: ExecutionResult) => string;
   operationName: string | null;
   cost: CostReport | null;
@@ -124,8 +124,8 @@ export class ResultMemo {
     for (const { action, key: lookupKey, storedAt } of remembered.dependencies) {
       lookups.push(lookupReport(this.cache, action, lookupKey, this.cache.hit(action, lookupKey, storedAt)));
     }
-    const { data, json, stringify, operationName, cost } = remembered;
-    return { data, json, stringify, operationName, cost, lookups };
+    const { data, bytes, stringify, operationName, cost } = remembered;
+    return { data, bytes, stringify, operationName, cost, lookups };
   }
 
   /** Remembers a result made only of cached values the cache still holds. */
@@ -146,9 +146,10 @@ export class ResultMemo {
     }
     const json = JSON.stringify(result.data);
     const stringify = stringifierFor(result.data, json);
-    // The key's length stands for its size in the LRU: data and JSON count about three times the JSON.
-    const remembered = { data: result.data, dependencies, stringify, json, operationName: operationName(), cost: ctx.operation.cost };
-    this.results.set(key, remembered, { size: key.length + 3 * json.length });
+    // The key's length stands for its size in the LRU: data and JSON count about three times the JSON, plus its bytes.
+    const bytes = Buffer.from(json);
+    const remembered = { data: result.data, dependencies, stringify, bytes, operationName: operationName(), cost: ctx.operation.cost };
+    this.results.set(key, remembered, { size: key.length + 3 * json.length + bytes.length });
     // The first response is serialised the remembered way too, so every response of the memo is alike.
     (result as ExecutionResult & { stringify?: unknown }).stringify = stringify;
   }
