@@ -5,10 +5,11 @@
  * the same run. Writes bench/results.md.
  */
 import { execSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cpus, totalmem } from 'node:os';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SANDBOX_TOKEN } from '../src/sandbox/server.js';
 import { Redis } from 'ioredis';
@@ -88,6 +89,17 @@ const traced = await startServer(GATEWAY, {
 });
 
 const fullProfile = fullProfileQuery();
+// The floor of (c) against (b): a bare node:http server reading the same requests and sending the gateway's own bytes back.
+const recorded = async (query: string) => {
+  const file = join(mkdtempSync(join(tmpdir(), 'lookup-graph-bench-')), 'answer.json');
+  const res = await fetch(`${gateway.origin}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: gql(query) });
+  writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+  return file;
+};
+const fixedAnswer = await startServer('bench/servers/fixed-answer.ts', {
+  FIXED_SMALL_FILE: await recorded(FIVE_FIELD_PROFILE),
+  FIXED_LARGE_FILE: await recorded(fullProfile),
+});
 // (r) the same gateway with the Redis cache (own key secret), when a Redis answers on 127.0.0.1:6379.
 const redisUp = await redisAnswers();
 const redisClient = redisUp ? new Redis('redis://127.0.0.1:6379') : null;
@@ -106,6 +118,8 @@ const throughputScenarios: Scenario[] = [
   { id: 'b', server: gateway, request: () => graphql(FIVE_FIELD_PROFILE) },
   { id: 'bz', server: gateway, request: () => ({ ...graphql(FIVE_FIELD_PROFILE), headers: ACCEPT_COMPRESSED }) },
   { id: 'c', server: gateway, request: () => graphql(fullProfile) },
+  { id: 'fb', server: fixedAnswer, request: () => graphql(FIVE_FIELD_PROFILE) },
+  { id: 'fc', server: fixedAnswer, request: () => graphql(fullProfile) },
   { id: 'b0', server: unremembered, request: () => graphql(FIVE_FIELD_PROFILE) },
   { id: 'c0', server: unremembered, request: () => graphql(fullProfile) },
   { id: 'cz', server: gateway, request: () => ({ ...graphql(fullProfile), headers: ACCEPT_COMPRESSED }) },
@@ -247,6 +261,7 @@ if (settings.deferSamples > 0) {
 await bare.stop();
 await bareUnguarded.stop();
 await passthrough.stop();
+await fixedAnswer.stop();
 await sandbox.stop();
 
 // Report.
@@ -287,6 +302,13 @@ const rows: string[][] = [
     `${pct(med('c') / med('b'))} of (b), ${pct(med('c') / med('a2'))} of unguarded; ${us('c')} CPU/request`,
     `≥ 80% of (b): ${met(med('c') / med('b') >= 0.8)}`,
     `${failures.c}`,
+  ],
+  [
+    '(c) floor: bare node:http reading the same requests and sending the same bytes, full profile against 5 fields',
+    `${med('fc').toFixed(0)} vs ${med('fb').toFixed(0)} req/s`,
+    `${pct(med('fc') / med('fb'))} (the gateway: ${pct(med('c') / med('b'))}); ${us('fc')} vs ${us('fb')} CPU/request`,
+    'what the bytes alone cost',
+    `${(failures.fc ?? 0) + (failures.fb ?? 0)}`,
   ],
   [
     '(b) same, remembered results off (`CACHE_RESULTS_MB=0`): the operation runs every time',
