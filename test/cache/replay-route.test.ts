@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
@@ -144,6 +145,26 @@ describe('the replay route: a remembered operation answered before Yoga', () => 
     );
     expect(withExtensions.body.data!.domainInfo.domainName).toBe('handed.example');
     expect((await replays(gw)).http).toBe(before.http + 1);
+  });
+
+  it('keeps serving when a client goes away in the middle of a body the route is reading', async () => {
+    const { gw } = rig;
+    const { port } = new URL(gw.url);
+    for (const cut of ['destroy', 'reset'] as const) {
+      await new Promise<void>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => {
+          socket.write('POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"query":"{ __typ');
+          setTimeout(() => {
+            if (cut === 'reset') socket.resetAndDestroy();
+            else socket.destroy();
+            resolve();
+          }, 50);
+        });
+        socket.on('error', reject);
+      });
+    }
+    const res = await gw.post(JSON.stringify({ query: DOMAIN_QUERY, variables: { domain: 'still-here.example' } }));
+    expect(res.body.data!.domainInfo.domainName).toBe('still-here.example');
   });
 
   it('logs and counts a replayed request as Yoga does', async () => {
