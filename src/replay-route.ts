@@ -139,8 +139,12 @@ export function replayRoute(deps: ReplayRouteDeps, yoga: RequestListener): Reque
         answer(req, res, started, operation, mediaType, replay);
       };
       const replay = deps.memo.replay(key, fingerprint);
-      if (isPromise(replay)) replay.then(settle, pass);
-      else settle(replay);
+      if (isPromise(replay)) {
+        // A failed check (Redis) runs the operation in Yoga; a failure while answering, before anything was sent, too.
+        replay.then(settle, pass).catch(() => {
+          if (!res.headersSent) pass();
+        });
+      } else settle(replay);
     } catch {
       // Whatever failed here, Yoga answers the request as it would have.
       if (!res.headersSent) pass();
