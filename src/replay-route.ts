@@ -27,7 +27,7 @@ import type { Replay, ResultMemo } from './cache/result-memo.js';
 import { chooseEncoding, compressDynamic } from './compression.js';
 import { DocumentCache } from './document-cache.js';
 import type { Metrics } from './metrics.js';
-import type { Security } from './security/index.js';
+import type { Admission, Security } from './security/index.js';
 import { documentIdOfBody, trustedDocumentText } from './security/trusted-documents.js';
 import { reportRequest, traceparentId, type RequestLogOptions } from './telemetry/request-log.js';
 
@@ -126,7 +126,8 @@ export function replayRoute(deps: ReplayRouteDeps, yoga: RequestListener): Reque
     };
     try {
       const text = body.toString('utf8');
-      const kept = text.length <= KEPT_BODY_MAX ? bodies.get(text) : undefined;
+      const keepable = text.length <= KEPT_BODY_MAX;
+      const kept = keepable ? bodies.get(text) : undefined;
       const parsed = kept ?? parse(text);
       if (!parsed) return pass();
       const { operation, document, variablesJson } = parsed;
@@ -135,7 +136,7 @@ export function replayRoute(deps: ReplayRouteDeps, yoga: RequestListener): Reque
       if (key === null) return pass();
       const settle = (replay: Replay | undefined) => {
         if (!replay) return pass();
-        if (!kept && text.length <= KEPT_BODY_MAX) bodies.set(text, parsed);
+        if (!kept && keepable) bodies.set(text, parsed);
         answer(req, res, started, operation, mediaType, replay);
       };
       const replay = deps.memo.replay(key, fingerprint);
@@ -161,7 +162,7 @@ export function replayRoute(deps: ReplayRouteDeps, yoga: RequestListener): Reque
     }
     const started = performance.now();
     const admission = deps.security.admitPlainPost(req, Number(declared));
-    const read = (admitted: { upstreamToken: string | null } | null) => {
+    const read = (admitted: Admission | null) => {
       if (!admitted) return yoga(req, res);
       // Node's parser delivers exactly Content-Length bytes, and the size was admitted on it.
       const chunks: Buffer[] = [];

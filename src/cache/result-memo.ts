@@ -47,14 +47,7 @@ interface Remembered {
 }
 
 /** A remembered result whose entries all still stand, with this request's lookup reports. */
-export interface Replay {
-  data: Record<string, unknown>;
-  bytes: Buffer;
-  stringify: (result: ExecutionResult) => string;
-  operationName: string | null;
-  cost: CostReport | null;
-  lookups: LookupReport[];
-}
+export type Replay = Omit<Remembered, 'dependencies'> & { lookups: LookupReport[] };
 
 /** The JSON of a result whose data is `json` already: only the extensions are serialised. */
 function stringifierFor(data: unknown, json: string): (result: ExecutionResult) => string {
@@ -124,8 +117,8 @@ export class ResultMemo {
     for (const { action, key: lookupKey, storedAt } of remembered.dependencies) {
       lookups.push(lookupReport(this.cache, action, lookupKey, this.cache.hit(action, lookupKey, storedAt)));
     }
-    const { data, bytes, stringify, operationName, cost } = remembered;
-    return { data, bytes, stringify, operationName, cost, lookups };
+    const { dependencies: _checked, ...replay } = remembered;
+    return { ...replay, lookups };
   }
 
   /** Remembers a result made only of cached values the cache still holds. */
@@ -188,6 +181,6 @@ export function rememberedResults(memo: ResultMemo, onReplay: () => void): Plugi
 }
 
 /** The operation's name as the request log reports it: the one the document gives, else the one asked for. */
-export function nameOf(document: DocumentNode, operationName: string | null | undefined): string | null {
+function nameOf(document: DocumentNode, operationName: string | null | undefined): string | null {
   return getOperationAST(document, operationName)?.name?.value ?? operationName ?? null;
 }

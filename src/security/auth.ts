@@ -9,13 +9,21 @@ const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="lookup-graph"' };
 /** A header of the request, by its lower-case name: a fetch Request's or node's IncomingMessage's. */
 export type HeaderOf = (name: string) => string | null;
 
+export interface Admitted {
+  /** The API key's id, for per-client limits. */
+  client: string | null;
+  /** Forward mode: the client's own token, sent upstream; otherwise null (ACTION_TOKEN). */
+  upstreamToken: string | null;
+}
+
 export interface ClientAuth {
   plugin: Plugin;
   /**
    * The same check without throwing, for an answer made before Yoga (src/replay-route.ts): the request's
-   * API key id (null when there is none to have), or false when the plugin would refuse it.
+   * API key id and, in forward mode, its own token (each null when there is none to have), or false when
+   * the plugin would refuse it.
    */
-  admits(header: HeaderOf): { client: string | null } | false;
+  admits(header: HeaderOf): Admitted | false;
   /** Forward mode: this request's own bearer token, to send upstream; otherwise null (ACTION_TOKEN). */
   upstreamTokenFor(request: Request): string | null;
   /** The authenticated API key's id (for per-client limits), or null. */
@@ -34,12 +42,13 @@ export function createClientAuth(settings: SecuritySettings['auth']): ClientAuth
   const keys = new ApiKeys(settings.apiKeyHashes);
   const clients = new WeakMap<Request, string>();
 
-  /** Null when the request may pass (with its API key's id in `client`), else the refusal. */
-  const check = (header: HeaderOf): { client: string | null } | GraphQLError => {
-    if (settings.mode === 'none') return { client: null };
+  /** Who the request is when it may pass, else the refusal. */
+  const check = (header: HeaderOf): Admitted | GraphQLError => {
+    if (settings.mode === 'none') return { client: null, upstreamToken: null };
     if (settings.mode === 'forward') {
-      return bearer(header)
-        ? { client: null }
+      const upstreamToken = bearer(header);
+      return upstreamToken
+        ? { client: null, upstreamToken }
         : rejection('UNAUTHENTICATED', 'Send your action-service token as "authorization: Bearer <token>".', 401, { headers: CHALLENGE });
     }
     const presented = header('x-api-key') ?? bearer(header);
@@ -49,7 +58,7 @@ export function createClientAuth(settings: SecuritySettings['auth']): ClientAuth
       });
     }
     const client = keys.match(presented);
-    return client ? { client } : rejection('UNAUTHENTICATED', 'The API key is not valid.', 401, { headers: CHALLENGE });
+    return client ? { client, upstreamToken: null } : rejection('UNAUTHENTICATED', 'The API key is not valid.', 401, { headers: CHALLENGE });
   };
 
   const plugin: Plugin = {
@@ -71,7 +80,7 @@ export function createClientAuth(settings: SecuritySettings['auth']): ClientAuth
   };
 }
 
-export function bearer(header: HeaderOf): string | null {
+function bearer(header: HeaderOf): string | null {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header('authorization') ?? '');
   return match ? match[1]! : null;
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import { bearer, createClientAuth } from './auth.js';
+import { createClientAuth } from './auth.js';
 import { useBatchLimit } from './batching.js';
 import { useBodyLimit } from './body-limit.js';
 import { corsHeaders, useCorsAllowlist } from './cors.js';
@@ -75,10 +75,9 @@ export async function createSecurity(settings: SecuritySettings, logger: Logger,
   };
   const admitPlainPost: Security['admitPlainPost'] = (req, contentLength) => {
     if (contentLength > settings.limits.maxRequestBytes) return null;
-    const headerOf = header(req);
-    const admitted = auth.admits(headerOf);
+    const admitted = auth.admits(header(req));
     if (!admitted) return null;
-    const admission = { upstreamToken: settings.auth.mode === 'forward' ? bearer(headerOf) : null };
+    const admission = { upstreamToken: admitted.upstreamToken };
     if (!limiter) return admission;
     const client = admitted.client ?? clientAddress({ req });
     const counted = (verdict: RateVerdict) => {

@@ -39,12 +39,11 @@ export function useTrustedDocuments(documents: Map<string, string>): Plugin {
 
 /** The document id a request names: `documentId` (body or GET parameter), else Apollo's persistedQuery. */
 function requestedDocumentId(params: GraphQLParams & { documentId?: unknown }, request: Request): string | null {
-  if (typeof params.documentId === 'string') return params.documentId;
-  if (request.method === 'GET') {
+  if (request.method === 'GET' && typeof params.documentId !== 'string') {
     const fromUrl = new URL(request.url).searchParams.get('documentId');
     if (fromUrl) return fromUrl;
   }
-  return persistedQueryHash(params.extensions);
+  return documentIdOfBody(params);
 }
 
 /** The document id a POST body names: `documentId`, else Apollo's persistedQuery; null when it names none. */
