@@ -38,6 +38,7 @@ const workloads: Array<{ name: string; title: string; request: () => Request }> 
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
 }
 
 /**
@@ -51,19 +52,28 @@ function summarise(
   fromMicros: number,
 ): string {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parentOf = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+  const frameName = ({ functionName, url, lineNumber }: ProfileNode['callFrame']) => {
+    const where = url.replace(/^.*node_modules\//, '').replace(/^.*\/dist\//, 'dist/');
+    return `${functionName || '(anonymous)'} ${where}${where ? `:${lineNumber + 1}` : ''}`;
+  };
   const functions = new Map<string, number>();
+  const inclusive = new Map<string, number>();
   const packages = new Map<string, number>();
   let busy = 0;
   let at = profile.startTime;
   for (const [index, sample] of profile.samples.entries()) {
     at += profile.timeDeltas[index] ?? 0;
     if (at < fromMicros) continue;
-    const { functionName, url, lineNumber } = byId.get(sample)!.callFrame;
+    const { functionName, url } = byId.get(sample)!.callFrame;
     if (functionName === '(idle)') continue;
     busy += 1;
-    const where = url.replace(/^.*node_modules\//, '').replace(/^.*\/dist\//, 'dist/');
-    const fn = `${functionName || '(anonymous)'} ${where}${where ? `:${lineNumber + 1}` : ''}`;
+    const fn = frameName(byId.get(sample)!.callFrame);
     functions.set(fn, (functions.get(fn) ?? 0) + 1);
+    const onStack = new Set<string>();
+    for (let id: number | undefined = sample; id !== undefined; id = parentOf.get(id)) onStack.add(frameName(byId.get(id)!.callFrame));
+    for (const frame of onStack) inclusive.set(frame, (inclusive.get(frame) ?? 0) + 1);
     const pkg =
       /node_modules\/((@[^/]+\/)?[^/]+)/.exec(url)?.[1] ??
       (url.includes('/dist/') ? 'gateway (dist/)' : url.startsWith('node:') ? 'node core' : url ? 'other' : functionName);
@@ -88,6 +98,11 @@ ${table(packages, 15)}
 | share | function |
 |---|---|
 ${table(functions, 25)}
+
+## Top functions (inclusive: the share of samples with the function anywhere on the stack)
+| share | function |
+|---|---|
+${table(inclusive, 60)}
 `;
 }
 

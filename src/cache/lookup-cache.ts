@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { jsonLengthOf } from './json-length.js';
+import { jsonTextOf } from './json-text.js';
 import { ActionError, cancelledError } from '../upstream/errors.js';
 import type { CacheSettings } from './settings.js';
-import { isNotFoundMarker, type CacheStore } from './store.js';
+import { entryJson, isNotFoundMarker, type CacheEntry, type CacheStore } from './store.js';
 import { onAbort } from '../upstream/abort-followers.js';
 
 /** Where a lookup's value came from, reported per lookup in the response's extensions. */
@@ -125,7 +125,7 @@ export class LookupCache {
 
   /** Whether there is a store to check remembered results against (result-memo.ts). */
   get remembersResults(): boolean {
-    return this.store !== null && (this.store.peek !== undefined || this.store.storedAt !== undefined);
+    return this.store !== null && (this.store.peekStoredAt !== undefined || this.store.storedAt !== undefined);
   }
 
   /**
@@ -134,10 +134,7 @@ export class LookupCache {
    */
   storedAt(action: string, fingerprint: string, key: string): number | undefined | Promise<number | undefined> {
     const full = this.cacheKey(action, fingerprint, key);
-    if (this.store?.peek) {
-      const entry = this.store.peek(full) as { t?: unknown } | undefined;
-      return typeof entry?.t === 'number' ? entry.t : undefined;
-    }
+    if (this.store?.peekStoredAt) return this.store.peekStoredAt(full);
     return this.store?.storedAt?.(full);
   }
 
@@ -298,9 +295,7 @@ export class LookupCache {
     const full = this.cacheKey(action, fingerprint, outcome.key);
     const t = outcome.storedAt ?? Date.now();
     if (!outcome.error) {
-      const length = jsonLengthOf(outcome.value);
-      // The entry's wrapper ({ v, t }) adds about 25 characters to the value's JSON.
-      await this.store!.set(full, { v: outcome.value, t }, this.settings.ttlMs[action] ?? 0, length === undefined ? undefined : length + 25);
+      await this.store!.set(full, { v: outcome.value, t }, this.settings.ttlMs[action] ?? 0, entryJson(jsonTextOf(outcome.value), t));
     } else if (outcome.error instanceof ActionError && outcome.error.code === 'NOT_FOUND' && this.settings.notFoundTtlMs > 0) {
       await this.store!.set(full, { v: { notFound: outcome.error.message }, t }, this.settings.notFoundTtlMs);
     }
@@ -343,8 +338,8 @@ export class LookupCache {
   }
 }
 
-function fromCache<V>(key: string, entry: unknown, action: string, source: LookupSource): LookupOutcome<V> {
-  const { v: cached, t: storedAt } = entry as { v: unknown; t: number };
+function fromCache<V>(key: string, entry: CacheEntry, action: string, source: LookupSource): LookupOutcome<V> {
+  const { v: cached, t: storedAt } = entry;
   if (isNotFoundMarker(cached)) return { key, error: new ActionError('NOT_FOUND', cached.notFound, { action }), source, storedAt };
   return { key, value: cached as V, source, storedAt };
 }

@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { DEFAULT_REDIS_GUARD, RedisGuard, type RedisGuardSettings, type RedisHealth } from './redis-guard.js';
-import type { CacheStore } from './store.js';
+import type { CacheEntry, CacheStore } from './store.js';
 
 const ACQUIRE = `
 if redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return 1 end
@@ -84,11 +84,11 @@ export class RedisStore implements CacheStore {
     });
   }
 
-  async get(key: string): Promise<unknown> {
+  async get(key: string): Promise<CacheEntry | undefined> {
     const text = await this.reads.load(key);
     if (text === null) return undefined;
     try {
-      return JSON.parse(text);
+      return JSON.parse(text) as CacheEntry;
     } catch {
       return undefined;
     }
@@ -101,10 +101,10 @@ export class RedisStore implements CacheStore {
     return stamp;
   }
 
-  async set(key: string, value: unknown, ttlMs: number): Promise<void> {
+  async set(key: string, entry: CacheEntry, ttlMs: number, json?: string): Promise<void> {
     if (ttlMs <= 0) return;
     // A lost write only costs a later upstream call.
-    await this.guard.run(() => this.redis.set(key, JSON.stringify(value), 'PX', ttlMs), null);
+    await this.guard.run(() => this.redis.set(key, json ?? JSON.stringify(entry), 'PX', ttlMs), null);
   }
 
   async acquireLease(key: string, ttlMs: number): Promise<boolean> {

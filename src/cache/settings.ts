@@ -13,7 +13,7 @@ export interface CacheSettings {
   ttlMs: Record<string, number>;
   /** How long a NOT_FOUND answer is remembered (0 = not at all). */
   notFoundTtlMs: number;
-  /** Upper bound of the in-memory cache, in bytes of JSON. */
+  /** Upper bound of the in-memory cache, in UTF-8 bytes of its entries' JSON (src/cache/memory-store.ts). */
   maxBytes: number;
   /** Upper bound of the remembered results (src/cache/result-memo.ts), in bytes; 0 turns them off. */
   resultsMaxBytes: number;
@@ -52,7 +52,7 @@ export function readCacheSettings(read: EnvReader): CacheSettings {
     enabled: read.bool('CACHE_ENABLED', true),
     ttlMs,
     notFoundTtlMs: read.seconds('CACHE_NOT_FOUND_TTL_SECONDS', 60, 0, 86_400),
-    maxBytes: read.int('CACHE_MAX_MB', 64, 1, 65_536) * 1024 * 1024,
+    maxBytes: read.int('CACHE_MAX_MB', 32, 1, 65_536) * 1024 * 1024,
     resultsMaxBytes: read.int('CACHE_RESULTS_MB', 8, 0, 65_536) * 1024 * 1024,
     redisUrl,
     keySecret: read.string('CACHE_KEY_SECRET') ?? 'lookup-graph-cache-v1',

@@ -1,13 +1,21 @@
+/** A cached lookup: its value and when it was fetched from the upstream (epoch ms). Its JSON is `{"v":…,"t":…}`. */
+export interface CacheEntry {
+  v: unknown;
+  t: number;
+}
+
 /** Where cached lookups live. Values are JSON-compatible; a miss is undefined. */
 export interface CacheStore {
   readonly kind: 'memory' | 'redis';
-  get(key: string): Promise<unknown>;
+  get(key: string): Promise<CacheEntry | undefined>;
   /** A synchronous read, for stores that can answer without I/O (memory). */
-  peek?(key: string): unknown;
+  peek?(key: string): CacheEntry | undefined;
+  /** The entry's `t` at once, without reading its value (memory). */
+  peekStoredAt?(key: string): number | undefined;
   /** When the entry for `key` was fetched from the upstream (its `t`), read without parsing its value; undefined for a miss. */
   storedAt?(key: string): Promise<number | undefined>;
-  /** `jsonLength`: the value's JSON length when known (a store that sizes entries need not serialise them). */
-  set(key: string, value: unknown, ttlMs: number, jsonLength?: number): Promise<void>;
+  /** `json`: the entry's JSON when the caller has it (entryJson), so the store need not serialise the entry again. */
+  set(key: string, entry: CacheEntry, ttlMs: number, json?: string): Promise<void>;
   /** Takes the right to call the upstream for `key` for `ttlMs`; false when another holder has it. */
   acquireLease(key: string, ttlMs: number): Promise<boolean>;
   releaseLease(key: string): Promise<void>;
@@ -16,6 +24,11 @@ export interface CacheStore {
   /** True while the store answers; a store that does not answer is treated as empty. */
   healthy(): boolean;
   close(): Promise<void>;
+}
+
+/** The JSON of an entry from its value's JSON, without serialising the value again. */
+export function entryJson(valueJson: string, t: number): string {
+  return `{"v":${valueJson},"t":${t}}`;
 }
 
 /** A cached NOT_FOUND, so a lookup the upstream just said does not exist is not paid for again. */

@@ -296,13 +296,14 @@ export function tracedStore(tracing: Tracing, store: CacheStore): CacheStore {
   return {
     kind: store.kind,
     ...(store.peek ? { peek: (key: string) => store.peek!(key) } : {}),
+    ...(store.peekStoredAt ? { peekStoredAt: (key: string) => store.peekStoredAt!(key) } : {}),
     get: (key) =>
       round(
         'get',
         () => store.get(key),
         (value, span) => span.setAttribute('lookup_graph.cache.hit', value !== undefined),
       ),
-    set: (key, value, ttlMs, jsonLength) => round('set', () => store.set(key, value, ttlMs, jsonLength)),
+    set: (key, entry, ttlMs, json) => round('set', () => store.set(key, entry, ttlMs, json)),
     acquireLease: (key, ttlMs) =>
       round(
         'acquireLease',

@@ -1,5 +1,5 @@
 import { Pool, errors as undiciErrors } from 'undici';
-import { rememberJsonLength } from '../cache/json-length.js';
+import { rememberJsonText } from '../cache/json-text.js';
 import type { UpstreamConfig } from '../config.js';
 import { ActionError, cancelledError, errorForStatus, parseRetryAfter, upstreamMessage } from './errors.js';
 import { onAbort } from './abort-followers.js';
@@ -281,7 +281,7 @@ export function parseEnvelope(
   if (envelope.response === undefined || envelope.response === null) {
     throw new ActionError('UPSTREAM_BAD_RESPONSE', 'The upstream envelope has no response', { action, upstreamStatus: httpStatus });
   }
-  rememberJsonLength(envelope, text.length); // the memory cache sizes the entry from it
+  rememberJsonText(envelope, text); // the cache stores this text instead of serialising the envelope again
   return envelope as ActionEnvelope;
 }
 
