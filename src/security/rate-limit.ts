@@ -25,7 +25,13 @@ export interface RateLimiter {
  * expiring with their minute, so many clients cost bounded memory and no sweep.
  */
 export class MemoryRateLimiter implements RateLimiter {
-  private readonly windows = new LRUCache<string, { endsAt: number; count: number }>({ max: MAX_CLIENTS, ttl: WINDOW_MS, ttlAutopurge: false });
+  // Bounded by maxSize (one per client), not max: lru-cache preallocates max slots in four tables (~3 MB for 100,000) at start.
+  private readonly windows = new LRUCache<string, { endsAt: number; count: number }>({
+    maxSize: MAX_CLIENTS,
+    sizeCalculation: () => 1,
+    ttl: WINDOW_MS,
+    ttlAutopurge: false,
+  });
 
   constructor(private readonly perMinute: number) {}
 
