@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { jsonTextOf } from './json-text.js';
 import { ActionError, cancelledError } from '../upstream/errors.js';
 import type { CacheSettings } from './settings.js';
-import { entryJson, isNotFoundMarker, type CacheEntry, type CacheStore } from './store.js';
+import { isNotFoundMarker, type CacheEntry, type CacheStore } from './store.js';
 import { onAbort } from '../upstream/abort-followers.js';
 
 /** Where a lookup's value came from, reported per lookup in the response's extensions. */
@@ -295,7 +295,7 @@ export class LookupCache {
     const full = this.cacheKey(action, fingerprint, outcome.key);
     const t = outcome.storedAt ?? Date.now();
     if (!outcome.error) {
-      await this.store!.set(full, { v: outcome.value, t }, this.settings.ttlMs[action] ?? 0, entryJson(jsonTextOf(outcome.value), t));
+      await this.store!.set(full, { v: outcome.value, t }, this.settings.ttlMs[action] ?? 0, jsonTextOf(outcome.value));
     } else if (outcome.error instanceof ActionError && outcome.error.code === 'NOT_FOUND' && this.settings.notFoundTtlMs > 0) {
       await this.store!.set(full, { v: { notFound: outcome.error.message }, t }, this.settings.notFoundTtlMs);
     }

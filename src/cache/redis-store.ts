@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { DEFAULT_REDIS_GUARD, RedisGuard, type RedisGuardSettings, type RedisHealth } from './redis-guard.js';
-import type { CacheEntry, CacheStore } from './store.js';
+import { entryJson, type CacheEntry, type CacheStore } from './store.js';
 
 const ACQUIRE = `
 if redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return 1 end
@@ -101,10 +101,11 @@ export class RedisStore implements CacheStore {
     return stamp;
   }
 
-  async set(key: string, entry: CacheEntry, ttlMs: number, json?: string): Promise<void> {
+  async set(key: string, entry: CacheEntry, ttlMs: number, valueJson?: string): Promise<void> {
     if (ttlMs <= 0) return;
+    const json = valueJson === undefined ? JSON.stringify(entry) : entryJson(valueJson, entry.t);
     // A lost write only costs a later upstream call.
-    await this.guard.run(() => this.redis.set(key, json ?? JSON.stringify(entry), 'PX', ttlMs), null);
+    await this.guard.run(() => this.redis.set(key, json, 'PX', ttlMs), null);
   }
 
   async acquireLease(key: string, ttlMs: number): Promise<boolean> {

@@ -14,8 +14,8 @@ export interface CacheStore {
   peekStoredAt?(key: string): number | undefined;
   /** When the entry for `key` was fetched from the upstream (its `t`), read without parsing its value; undefined for a miss. */
   storedAt?(key: string): Promise<number | undefined>;
-  /** `json`: the entry's JSON when the caller has it (entryJson), so the store need not serialise the entry again. */
-  set(key: string, entry: CacheEntry, ttlMs: number, json?: string): Promise<void>;
+  /** `valueJson`: the JSON of `entry.v` when the caller has it (the upstream's text), so the store need not serialise it again. */
+  set(key: string, entry: CacheEntry, ttlMs: number, valueJson?: string): Promise<void>;
   /** Takes the right to call the upstream for `key` for `ttlMs`; false when another holder has it. */
   acquireLease(key: string, ttlMs: number): Promise<boolean>;
   releaseLease(key: string): Promise<void>;

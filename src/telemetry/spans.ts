@@ -303,7 +303,7 @@ export function tracedStore(tracing: Tracing, store: CacheStore): CacheStore {
         () => store.get(key),
         (value, span) => span.setAttribute('lookup_graph.cache.hit', value !== undefined),
       ),
-    set: (key, entry, ttlMs, json) => round('set', () => store.set(key, entry, ttlMs, json)),
+    set: (key, entry, ttlMs, valueJson) => round('set', () => store.set(key, entry, ttlMs, valueJson)),
     acquireLease: (key, ttlMs) =>
       round(
         'acquireLease',

@@ -1,25 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/cache/memory-store.js';
-import { entryJson, type CacheEntry } from '../../src/cache/store.js';
+import type { CacheEntry } from '../../src/cache/store.js';
 
 const entry = (n: number, t = 1): CacheEntry => ({ v: { text: 'x'.repeat(n) }, t });
-const bytesOf = (value: CacheEntry) => Buffer.byteLength(JSON.stringify(value));
+/** The heap bytes of an entry's value JSON: one per character, two when any is outside Latin-1. */
+const bytesOf = (value: CacheEntry) => JSON.stringify(value.v).length;
 
 describe('MemoryStore', () => {
-  it('counts an entry as the bytes of its JSON', async () => {
+  it("counts an entry as its value's JSON takes in the heap: a byte per Latin-1 character, two per character otherwise", async () => {
     const store = new MemoryStore(10_000);
     await store.set('a', entry(100), 60_000);
     expect(store.size()).toBe(bytesOf(entry(100)));
     await store.set('é', { v: { text: 'é'.repeat(100) }, t: 1 }, 60_000);
-    expect(store.size()).toBe(bytesOf(entry(100)) + bytesOf({ v: { text: 'é'.repeat(100) }, t: 1 })); // UTF-8 bytes, not characters
+    expect(store.size()).toBe(2 * bytesOf(entry(100))); // é is Latin-1: one byte each
+    await store.set('€', { v: { text: '€'.repeat(100) }, t: 1 }, 60_000);
+    expect(store.size()).toBe(2 * bytesOf(entry(100)) + 2 * bytesOf(entry(100)));
   });
 
-  it('stores the JSON it is given instead of serialising the entry', async () => {
+  it('stores the value JSON it is given instead of serialising the value', async () => {
     const store = new MemoryStore(10_000);
     const value = entry(100, 7);
-    await store.set('a', value, 60_000, entryJson(JSON.stringify(value.v), 7));
-    expect(store.size()).toBe(bytesOf(value));
-    expect(await store.get('a')).toEqual(value);
+    await store.set('a', value, 60_000, '{"text":"as the upstream sent it"}');
+    expect(store.size()).toBe('{"text":"as the upstream sent it"}'.length);
+    expect(await store.get('a')).toEqual({ v: { text: 'as the upstream sent it' }, t: 7 });
   });
 
   it('gives back an equal entry, not the object it was given (the heap holds no object of an entry stored once)', async () => {
@@ -52,7 +55,7 @@ describe('MemoryStore', () => {
     store.peek('a');
     await store.set('a', entry(10, 2), 60_000);
     expect(store.peek('a')).toEqual(entry(10, 2));
-    await store.set('b', entry(960), 60_000); // evicts a
+    await store.set('b', entry(985), 60_000); // evicts a
     expect(store.peek('a')).toBeUndefined();
     await store.set('short', entry(1), 30);
     expect(store.peek('short')).toEqual(entry(1));
