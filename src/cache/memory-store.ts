@@ -95,7 +95,7 @@ export class MemoryStore implements CacheStore {
 
 /** V8 keeps a string of Latin-1 characters at one byte each and any other at two. */
 function heapBytesOf(json: string): number {
-  return Math.max(1, NOT_LATIN1.test(json) ? 2 * json.length : json.length);
+  return Math.max(1, BEYOND_LATIN1.test(json) ? 2 * json.length : json.length);
 }
 
-const NOT_LATIN1 = /[^\u0000-\u00ff]/;
+const BEYOND_LATIN1 = /[\u0100-\uffff]/;
