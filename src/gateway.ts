@@ -27,6 +27,7 @@ import { tracingPlugin } from './telemetry/spans.js';
 import { startTracing } from './telemetry/tracing.js';
 import { incrementalDelivery, usesIncrementalDelivery } from './incremental/index.js';
 import { createRequestPath, type RequestPath } from './request-path.js';
+import { parsedParams } from './parsed-params.js';
 import { replayRoute } from './replay-route.js';
 import type { Operation } from './operation.js';
 
@@ -115,6 +116,8 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     // gateway nobody opens GraphiQL on (production, an API behind a frontend) never pays.
     renderGraphiQL: (options) => import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) => renderGraphiQL(options)),
     plugins: [
+      // The body the replay route parsed, when it hands the request on (src/replay-route.ts).
+      parsedParams(),
       ...telemetryPlugins,
       probes,
       ...security.plugins,

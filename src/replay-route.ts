@@ -26,6 +26,7 @@ import { cacheControlFor } from './cache/cache-control.js';
 import type { Replay, ResultMemo } from './cache/result-memo.js';
 import { chooseEncoding, compressDynamic } from './compression.js';
 import { DocumentCache } from './document-cache.js';
+import { handParsedParams } from './parsed-params.js';
 import type { Metrics } from './metrics.js';
 import type { Admission, Security } from './security/index.js';
 import { documentIdOfBody, trustedDocumentText } from './security/trusted-documents.js';
@@ -64,6 +65,12 @@ interface PlainOperation {
   operationName: string | null | undefined;
 }
 
+/** A body parsed as JSON: its object, and the operation in it when it is one plain operation. */
+interface ParsedJson {
+  params: Record<string, unknown>;
+  operation: PlainOperation | null;
+}
+
 interface ParsedBody {
   operation: PlainOperation;
   document: DocumentNode;
@@ -73,8 +80,8 @@ interface ParsedBody {
 export function replayRoute(deps: ReplayRouteDeps, yoga: RequestListener): RequestListener {
   // Found by the body's length and a sample of its characters, then compared whole (as Yoga's documents are).
   const bodies = new DocumentCache<ParsedBody>(256);
-  const parse = (text: string): ParsedBody | null => {
-    const operation = plainOperation(text, deps.security.trustedDocuments);
+  const parse = (json: ParsedJson | null): ParsedBody | null => {
+    const operation = json?.operation;
     const document = operation && deps.documents.get(operation.query);
     return operation && document ? { operation, document, variablesJson: JSON.stringify(operation.variables ?? null) } : null;
   };
@@ -119,16 +126,20 @@ export function replayRoute(deps: ReplayRouteDeps, yoga: RequestListener): Reque
   };
 
   const replayOrPass = (req: IncomingMessage, res: ServerResponse, started: number, mediaType: string, upstreamToken: string | null, body: Buffer) => {
+    let json: ParsedJson | null = null;
     const pass = () => {
-      // The body is read: whatwg-node takes it from here instead of the spent stream.
+      // The body is read: whatwg-node takes it from here instead of the spent stream, and Yoga's parser
+      // takes this request's own parse of it.
       (req as IncomingMessage & { body?: Buffer }).body = body;
+      if (json) handParsedParams(req, json.params);
       yoga(req, res);
     };
     try {
       const text = body.toString('utf8');
       const keepable = text.length <= KEPT_BODY_MAX;
       const kept = keepable ? bodies.get(text) : undefined;
-      const parsed = kept ?? parse(text);
+      if (!kept) json = parseJson(text, deps.security.trustedDocuments);
+      const parsed = kept ?? parse(json);
       if (!parsed) return pass();
       const { operation, document, variablesJson } = parsed;
       const fingerprint = deps.fingerprint(upstreamToken);
@@ -176,18 +187,22 @@ export function replayRoute(deps: ReplayRouteDeps, yoga: RequestListener): Reque
   };
 }
 
-/**
- * The body as one operation with only the parameters Yoga accepts, or null: a query text, or with trusted
- * documents on, a document id (documentId or Apollo's persistedQuery) naming one of them and no query text.
- */
-function plainOperation(body: string, trusted: Map<string, string> | null): PlainOperation | null {
+/** The body's JSON object with the plain operation in it, or null when the body is not a JSON object. */
+function parseJson(body: string, trusted: Map<string, string> | null): ParsedJson | null {
   let params: unknown;
   try {
     params = JSON.parse(body);
   } catch {
     return null;
   }
-  if (!isObject(params)) return null;
+  return isObject(params) ? { params, operation: plainOperation(params, trusted) } : null;
+}
+
+/**
+ * The body as one operation with only the parameters Yoga accepts, or null: a query text, or with trusted
+ * documents on, a document id (documentId or Apollo's persistedQuery) naming one of them and no query text.
+ */
+function plainOperation(params: Record<string, unknown>, trusted: Map<string, string> | null): PlainOperation | null {
   const accepted = trusted ? TRUSTED_PARAMETERS : PARAMETERS;
   for (const name in params) if (!accepted.has(name)) return null;
   const { variables, operationName, extensions } = params;
