@@ -11,7 +11,8 @@
  * With trusted documents on, a request names its document by id, as codegen's persisted documents and
  * Apollo's persisted queries do; the id is looked up in the same trusted documents the plugin serves.
  *
- * Anything else goes to Yoga untouched, or, once the body is read, with the body: another method or path,
+ * Anything else goes to Yoga untouched, or, once the body is read, with the body and its parse
+ * (src/parsed-params.ts): another method or path,
  * a body that is not one plain JSON operation (a batch, an unknown id, a query text where only trusted
  * documents run), an Accept only a stream satisfies, a request a protection refuses (Yoga makes the
  * refusal), an operation not remembered or whose cache entries changed.
