@@ -54,10 +54,13 @@ function summarise(
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parentOf = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
-  const frameName = ({ functionName, url, lineNumber }: ProfileNode['callFrame']) => {
-    const where = url.replace(/^.*node_modules\//, '').replace(/^.*\/dist\//, 'dist/');
-    return `${functionName || '(anonymous)'} ${where}${where ? `:${lineNumber + 1}` : ''}`;
-  };
+  // Each node's function as the tables name it, made once per node, not once per sample it is on the stack of.
+  const frameNames = new Map(
+    profile.nodes.map(({ id, callFrame: { functionName, url, lineNumber } }) => {
+      const where = url.replace(/^.*node_modules\//, '').replace(/^.*\/dist\//, 'dist/');
+      return [id, `${functionName || '(anonymous)'} ${where}${where ? `:${lineNumber + 1}` : ''}`];
+    }),
+  );
   const functions = new Map<string, number>();
   const inclusive = new Map<string, number>();
   const packages = new Map<string, number>();
@@ -69,10 +72,10 @@ function summarise(
     const { functionName, url } = byId.get(sample)!.callFrame;
     if (functionName === '(idle)') continue;
     busy += 1;
-    const fn = frameName(byId.get(sample)!.callFrame);
+    const fn = frameNames.get(sample)!;
     functions.set(fn, (functions.get(fn) ?? 0) + 1);
     const onStack = new Set<string>();
-    for (let id: number | undefined = sample; id !== undefined; id = parentOf.get(id)) onStack.add(frameName(byId.get(id)!.callFrame));
+    for (let id: number | undefined = sample; id !== undefined; id = parentOf.get(id)) onStack.add(frameNames.get(id)!);
     for (const frame of onStack) inclusive.set(frame, (inclusive.get(frame) ?? 0) + 1);
     const pkg =
       /node_modules\/((@[^/]+\/)?[^/]+)/.exec(url)?.[1] ??

@@ -46,9 +46,8 @@ export class MemoryStore implements CacheStore {
     const hot = this.parsed.get(key);
     if (hot !== undefined) return hot;
     const entry: CacheEntry = { v: JSON.parse(packed.json), t: packed.t };
-    const ttl = this.packed.getRemainingTTL(key);
-    const size = Math.max(1, HEAP_BYTES_PER_JSON_BYTE * packed.json.length);
-    this.parsed.set(key, entry, { size, ...(Number.isFinite(ttl) ? { ttl: Math.max(1, ttl) } : {}) });
+    // No TTL of its own: it is only read after its packed entry, which goes with it when that one does.
+    this.parsed.set(key, entry, { size: Math.max(1, HEAP_BYTES_PER_JSON_BYTE * packed.json.length) });
     return entry;
   }
 
