@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median, throughput, type Request } from './load.js';
-import { cpuSeconds, pinSelf, startServer, type ServerProcess } from './processes.js';
+import { cpuSeconds, pinSelf, residentMb, startServer, type ServerProcess } from './processes.js';
 import { DOMAIN_DOCUMENT, FIVE_FIELD_PROFILE, gatewayEnvOver, gql } from './workloads.js';
 
 const ref = process.argv[2];
@@ -63,7 +63,9 @@ async function round(server: ServerProcess, next: () => Request, ms: number): Pr
   return ((cpuSeconds(server.pid) - cpu) * 1e6) / result.requests;
 }
 
-console.log(`A: ${ref} (${execFileSync('git', ['rev-parse', '--short', ref], { cwd: ROOT }).toString().trim()}), B: this tree; ${rounds} rounds of ${roundMs} ms each`);
+console.log(
+  `A: ${ref} (${execFileSync('git', ['rev-parse', '--short', ref], { cwd: ROOT }).toString().trim()}), B: this tree; ${rounds} rounds of ${roundMs} ms each`,
+);
 try {
   for (const { name, pair, next } of workloads) {
     await round(pair.a, next, 3000);
@@ -84,6 +86,10 @@ try {
       `${name}: A ${median(a).toFixed(0)} µs, B ${median(b).toFixed(0)} µs per request; B/A ${median(ratios).toFixed(3)} (rounds ${ratios.map((r) => r.toFixed(2)).join(', ')})`,
     );
   }
+  const rss = (server: ServerProcess) => `${residentMb(server.pid)?.toFixed(0) ?? '?'} MB`;
+  console.log(
+    `resident memory at the end: A ${rss(plain.a)} / ${rss(throughYoga.a)}, B ${rss(plain.b)} / ${rss(throughYoga.b)} (uncached pair / results-off pair)`,
+  );
 } finally {
   for (const server of [plain.a, plain.b, throughYoga.a, throughYoga.b, sandbox]) await server.stop();
   execFileSync('git', ['worktree', 'remove', '--force', before], { cwd: ROOT, stdio: 'ignore' });
