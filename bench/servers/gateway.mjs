@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import { loadConfig } from '../../dist/config.js';
 import { createGateway } from '../../dist/gateway.js';
+import { boundHeapGrowth } from '../../dist/heap-growth.js';
 import { createLogger } from '../../dist/logger.js';
 
 /**
@@ -8,6 +9,7 @@ import { createLogger } from '../../dist/logger.js';
  * TypeScript loader. Configured by the environment the benchmark passes.
  */
 const config = loadConfig({ ...process.env, PORT: '0' });
+boundHeapGrowth(config.ops.heapGrowthPercent);
 const gateway = await createGateway(config, createLogger(config.logLevel));
 const server = createServer(gateway.handler);
 server.listen(0, '127.0.0.1', () => console.log(`READY ${server.address().port}`));
