@@ -7,13 +7,13 @@
  * figures; this is for deciding whether one change on the request path pays.
  */
 import { execFileSync, execSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median, throughput, type Request } from './load.js';
 import { cpuSeconds, pinSelf, residentMb, startServer, type ServerProcess } from './processes.js';
-import { DOMAIN_DOCUMENT, FIVE_FIELD_PROFILE, gatewayEnvOver, gql } from './workloads.js';
+import { DOMAIN_DOCUMENT, FIVE_FIELD_PROFILE, FRESH_PROFILE_DOCUMENT, gatewayEnvOver, graphql } from './workloads.js';
 
 const ref = process.argv[2];
 if (!ref) {
@@ -22,38 +22,9 @@ if (!ref) {
 }
 const rounds = Number(process.env.AB_ROUNDS ?? 10);
 const roundMs = Number(process.env.AB_MS ?? 3000);
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-// A: the ref, built in a worktree of its own that shares this tree's node_modules.
-const before = mkdtempSync(join(tmpdir(), 'lookup-graph-ab-'));
-execFileSync('git', ['worktree', 'add', '--detach', before, ref], { cwd: ROOT, stdio: 'ignore' });
-symlinkSync(join(ROOT, 'node_modules'), join(before, 'node_modules'));
-const build = (dir: string) => execSync('npx tsc -p tsconfig.build.json', { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
-build(before);
-rmSync(join(ROOT, 'dist'), { recursive: true, force: true });
-build(ROOT);
-
-pinSelf(1);
-const sandbox = await startServer('bench/servers/sandbox.ts', { SANDBOX_LATENCY_MS: '0' }, 1);
-const env = gatewayEnvOver(sandbox.origin);
 /** AB_B_ENV (JSON): settings for B only, to compare one setting on the same code (`npm run bench:ab -- HEAD`). */
 const onlyB = JSON.parse(process.env.AB_B_ENV ?? '{}') as Record<string, string>;
-const gateways = async (extra: Record<string, string>) => ({
-  a: await startServer(join(before, 'bench/servers/gateway.mjs'), { ...env, ...extra }),
-  b: await startServer('bench/servers/gateway.mjs', { ...env, ...extra, ...onlyB }),
-});
-const plain = await gateways({});
-const throughYoga = await gateways({ CACHE_RESULTS_MB: '0' });
-
-let unique = 0;
-const graphql = (query: string, variables?: Record<string, unknown>): Request => ({ path: '/graphql', body: gql(query, variables) });
-const FRESH_PROFILE =
-  'query Profile($username: String!) { photosocialProfile(username: $username) @fresh { username fullName followerCount isVerified biography } }';
-const workloads: Array<{ name: string; pair: { a: ServerProcess; b: ServerProcess }; next: () => Request }> = [
-  { name: 'uncached lookup (a new domain every request)', pair: plain, next: () => graphql(DOMAIN_DOCUMENT, { domain: `ab-${unique++}.example` }) },
-  { name: 'photo-social profile, 5 fields, @fresh', pair: plain, next: () => graphql(FRESH_PROFILE, { username: `ab${unique++}` }) },
-  { name: 'cached 5-field profile through Yoga (results off)', pair: throughYoga, next: () => graphql(FIVE_FIELD_PROFILE) },
-];
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** CPU µs per request of `server` over one round of closed-loop load. */
 async function round(server: ServerProcess, next: () => Request, ms: number): Promise<number> {
@@ -63,23 +34,48 @@ async function round(server: ServerProcess, next: () => Request, ms: number): Pr
   return ((cpuSeconds(server.pid) - cpu) * 1e6) / result.requests;
 }
 
-console.log(
-  `A: ${ref} (${execFileSync('git', ['rev-parse', '--short', ref], { cwd: ROOT }).toString().trim()}), B: this tree; ${rounds} rounds of ${roundMs} ms each`,
-);
+// A: the ref, in a worktree of its own that shares this tree's node_modules; removed however the run ends.
+const before = mkdtempSync(join(tmpdir(), 'lookup-graph-ab-'));
+execFileSync('git', ['worktree', 'add', '--detach', before, ref], { cwd: ROOT, stdio: 'ignore' });
+const servers: ServerProcess[] = [];
+const start = async (entry: string, env: Record<string, string>, cpu?: number) => {
+  const server = await startServer(entry, env, cpu);
+  servers.push(server);
+  return server;
+};
 try {
+  symlinkSync(join(ROOT, 'node_modules'), join(before, 'node_modules'));
+  for (const dir of [before, ROOT]) execSync('npm run build', { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+
+  pinSelf(1);
+  const sandbox = await start('bench/servers/sandbox.ts', { SANDBOX_LATENCY_MS: '0' }, 1);
+  const env = gatewayEnvOver(sandbox.origin);
+  const gateways = async (extra: Record<string, string>) => ({
+    a: await start(join(before, 'bench/servers/gateway.mjs'), { ...env, ...extra }),
+    b: await start('bench/servers/gateway.mjs', { ...env, ...extra, ...onlyB }),
+  });
+  const plain = await gateways({});
+  const throughYoga = await gateways({ CACHE_RESULTS_MB: '0' });
+  let unique = 0;
+  const workloads: Array<{ name: string; pair: { a: ServerProcess; b: ServerProcess }; next: () => Request }> = [
+    { name: 'uncached lookup (a new domain every request)', pair: plain, next: () => graphql(DOMAIN_DOCUMENT, { domain: `ab-${unique++}.example` }) },
+    { name: 'photo-social profile, 5 fields, @fresh', pair: plain, next: () => graphql(FRESH_PROFILE_DOCUMENT, { username: `ab${unique++}` }) },
+    { name: 'cached 5-field profile through Yoga (results off)', pair: throughYoga, next: () => graphql(FIVE_FIELD_PROFILE) },
+  ];
+
+  console.log(
+    `A: ${ref} (${execFileSync('git', ['rev-parse', '--short', ref], { cwd: ROOT }).toString().trim()}), B: this tree; ${rounds} rounds of ${roundMs} ms each`,
+  );
   for (const { name, pair, next } of workloads) {
     await round(pair.a, next, 3000);
     await round(pair.b, next, 3000);
     const a: number[] = [];
     const b: number[] = [];
     for (let i = 0; i < rounds; i++) {
-      if (i % 2 === 0) {
-        a.push(await round(pair.a, next, roundMs));
-        b.push(await round(pair.b, next, roundMs));
-      } else {
-        b.push(await round(pair.b, next, roundMs));
-        a.push(await round(pair.a, next, roundMs));
-      }
+      const aFirst = i % 2 === 0;
+      if (aFirst) a.push(await round(pair.a, next, roundMs));
+      b.push(await round(pair.b, next, roundMs));
+      if (!aFirst) a.push(await round(pair.a, next, roundMs));
     }
     const ratios = a.map((value, i) => b[i]! / value);
     console.log(
@@ -91,7 +87,7 @@ try {
     `resident memory at the end: A ${rss(plain.a)} / ${rss(throughYoga.a)}, B ${rss(plain.b)} / ${rss(throughYoga.b)} (uncached pair / results-off pair)`,
   );
 } finally {
-  for (const server of [plain.a, plain.b, throughYoga.a, throughYoga.b, sandbox]) await server.stop();
+  for (const server of servers) await server.stop();
   execFileSync('git', ['worktree', 'remove', '--force', before], { cwd: ROOT, stdio: 'ignore' });
-  if (existsSync(before)) rmSync(before, { recursive: true, force: true });
+  rmSync(before, { recursive: true, force: true });
 }

@@ -16,7 +16,17 @@ import { Redis } from 'ioredis';
 import { request as httpRequest } from 'undici';
 import { median, openLoop, percentile, runAll, sequentialLatency, throughput, type Request } from './load.js';
 import { CAN_PIN, cpuSeconds, pinSelf, residentMb, startServer, type ServerProcess } from './processes.js';
-import { DOMAIN_DOCUMENT, FIVE_FIELD_PROFILE, TEN_SYMBOL_QUERY, fullProfileQuery, gatewayEnvOver, gql, zipf } from './workloads.js';
+import {
+  DOMAIN_DOCUMENT,
+  FIVE_FIELD_PROFILE,
+  FRESH_PROFILE_DOCUMENT,
+  TEN_SYMBOL_QUERY,
+  fullProfileQuery,
+  gatewayEnvOver,
+  gql,
+  graphql,
+  zipf,
+} from './workloads.js';
 import { redisAnswers } from '../test/support/redis.js';
 import { measureDefer, type DeferTimings } from './incremental.js';
 
@@ -52,10 +62,6 @@ async function upstreamCalls(server: ServerProcess, action?: string): Promise<nu
     .filter((line) => line.startsWith('lookup_graph_upstream_calls_total{') && (!action || line.includes(`action="${action}"`)))
     .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
 }
-const graphql = (query: string, variables?: Record<string, unknown>): Request => ({ path: '/graphql', body: gql(query, variables) });
-// A fresh read of a profile, by variable: one document, parsed and validated once.
-const FRESH_PROFILE_DOCUMENT =
-  'query Profile($username: String!) { photosocialProfile(username: $username) @fresh { username fullName followerCount isVerified biography } }';
 
 console.log(
   `Lookup Graph benchmark: ${settings.rounds} rounds of ${settings.roundMs} ms, concurrency ${settings.concurrency}, sandbox latency ${settings.sandboxLatencyMs} ms${CAN_PIN ? ', servers on CPU 0, load on CPU 1' : ''}`,

@@ -2,8 +2,12 @@ import { isListType, isNonNullType, isObjectType, isInterfaceType, type GraphQLO
 import { schema } from '../src/schema/index.js';
 import { SANDBOX_SYMBOLS } from '../src/actions/financial-profile/sample.js';
 import { SANDBOX_TOKEN } from '../src/sandbox/server.js';
+import type { Request } from './load.js';
 
 export const gql = (query: string, variables?: Record<string, unknown>) => JSON.stringify({ query, variables });
+
+/** A POST to the gateway's /graphql with this query and variables. */
+export const graphql = (query: string, variables?: Record<string, unknown>): Request => ({ path: '/graphql', body: gql(query, variables) });
 
 /** Frontends send one document with variables; Yoga parses and validates it once. */
 export const DOMAIN_DOCUMENT =
@@ -22,6 +26,10 @@ export function gatewayEnvOver(origin: string): Record<string, string> {
 }
 
 export const FIVE_FIELD_PROFILE = '{ photosocialProfile(username: "bench") { username fullName followerCount isVerified biography } }';
+
+/** A fresh read of a profile, by variable: one document, parsed and validated once. */
+export const FRESH_PROFILE_DOCUMENT =
+  'query Profile($username: String!) { photosocialProfile(username: $username) @fresh { username fullName followerCount isVerified biography } }';
 
 /** Every field of the photo-social profile, nested objects included, built from the schema itself. */
 export function fullProfileQuery(): string {

@@ -141,7 +141,7 @@ export class ActionClient {
     let expired = false;
     const timer = setTimeout(() => {
       expired = true;
-      signal.abort(undefined);
+      signal.abort();
     }, Math.ceil(left));
     const followed = options.signal;
     const follow = () => signal.abort(followed?.reason);
@@ -189,7 +189,7 @@ class CallAbort extends EventEmitter {
   aborted = false;
   reason: unknown;
 
-  abort(reason: unknown): void {
+  abort(reason?: unknown): void {
     if (this.aborted) return;
     this.aborted = true;
     this.reason = reason;
