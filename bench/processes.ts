@@ -48,9 +48,9 @@ export function pinSelf(cpu: number): void {
 }
 
 /** /proc/<pid>/stat fields: [ppid, utime + stime in clock ticks]. */
-function stat(pid: number): [number, number] | null {
+function stat(pid: number, path = `/proc/${pid}/stat`): [number, number] | null {
   try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const text = readFileSync(path, 'utf8');
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
     return [Number(fields[1]), Number(fields[11]) + Number(fields[12])];
   } catch {
@@ -75,6 +75,24 @@ export function cpuSeconds(pid: number): number {
     stack.push(...(children.get(current) ?? []));
   }
   return ticks / 100; // USER_HZ is 100 on Linux
+}
+
+/**
+ * CPU seconds of one Node process (no children), split into its main thread (JavaScript, and the collector's
+ * pauses) and the rest: V8's helper threads (concurrent marking and sweeping, parallel scavenges) and libuv's.
+ */
+export function threadCpuSeconds(pid: number): { main: number; helpers: number } {
+  const split = { main: 0, helpers: 0 };
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const ticks = stat(Number(task), `/proc/${pid}/task/${task}/stat`)?.[1] ?? 0;
+      if (Number(task) === pid) split.main += ticks / 100;
+      else split.helpers += ticks / 100;
+    }
+  } catch {
+    // no /proc, or the process is gone: zeros
+  }
+  return split;
 }
 
 /** Resident memory of `pid` and its descendants' largest member (the Node process), in MB; null without /proc. */

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { throughput, type Request } from './load.js';
 import { pinSelf, startServer } from './processes.js';
-import { DOMAIN_DOCUMENT, FIVE_FIELD_PROFILE, fullProfileQuery, gatewayEnvOver, gql } from './workloads.js';
+import { DOMAIN_DOCUMENT, FIVE_FIELD_PROFILE, fullProfileQuery, gatewayEnvOver, graphql, repeat } from './workloads.js';
 
 const label = process.argv[2] ?? 'after';
 const root = process.env.BENCH_PROFILE_ROOT ?? fileURLToPath(new URL('..', import.meta.url));
@@ -25,13 +25,13 @@ const workloads: Array<{ name: string; title: string; request: () => Request }> 
   {
     name: 'uncached-lookup',
     title: 'uncached domain lookup (a new domain every request)',
-    request: () => ({ path: '/graphql', body: gql(DOMAIN_DOCUMENT, { domain: `p-${unique++}.example.com` }) }),
+    request: () => graphql(DOMAIN_DOCUMENT, { domain: `p-${unique++}.example.com` }),
   },
-  { name: 'cached-5-field', title: 'cached 5-field photo-social profile', request: () => ({ path: '/graphql', body: gql(FIVE_FIELD_PROFILE) }) },
+  { name: 'cached-5-field', title: 'cached 5-field photo-social profile', request: repeat(graphql(FIVE_FIELD_PROFILE)) },
   {
     name: 'cached-full-profile',
     title: 'cached full photo-social profile (every field)',
-    request: () => ({ path: '/graphql', body: gql(fullProfileQuery()) }),
+    request: repeat(graphql(fullProfileQuery())),
   },
 ];
 

@@ -15,7 +15,7 @@ import { SANDBOX_TOKEN } from '../src/sandbox/server.js';
 import { Redis } from 'ioredis';
 import { request as httpRequest } from 'undici';
 import { median, openLoop, percentile, runAll, sequentialLatency, throughput, type Request } from './load.js';
-import { CAN_PIN, cpuSeconds, pinSelf, residentMb, startServer, type ServerProcess } from './processes.js';
+import { CAN_PIN, cpuSeconds, pinSelf, residentMb, startServer, threadCpuSeconds, type ServerProcess } from './processes.js';
 import {
   DOMAIN_DOCUMENT,
   FIVE_FIELD_PROFILE,
@@ -25,6 +25,7 @@ import {
   gatewayEnvOver,
   gql,
   graphql,
+  repeat,
   zipf,
 } from './workloads.js';
 import { redisAnswers } from '../test/support/redis.js';
@@ -119,23 +120,25 @@ interface Scenario {
   request: () => Request;
 }
 const throughputScenarios: Scenario[] = [
-  { id: 'a', server: bare, request: () => graphql('{ hello }') },
-  { id: 'a2', server: bareUnguarded, request: () => graphql('{ hello }') },
-  { id: 'b', server: gateway, request: () => graphql(FIVE_FIELD_PROFILE) },
-  { id: 'bz', server: gateway, request: () => ({ ...graphql(FIVE_FIELD_PROFILE), headers: ACCEPT_COMPRESSED }) },
-  { id: 'c', server: gateway, request: () => graphql(fullProfile) },
-  { id: 'fb', server: fixedAnswer, request: () => graphql(FIVE_FIELD_PROFILE) },
-  { id: 'fc', server: fixedAnswer, request: () => graphql(fullProfile) },
-  { id: 'b0', server: unremembered, request: () => graphql(FIVE_FIELD_PROFILE) },
-  { id: 'c0', server: unremembered, request: () => graphql(fullProfile) },
-  { id: 'cz', server: gateway, request: () => ({ ...graphql(fullProfile), headers: ACCEPT_COMPRESSED }) },
-  { id: 'e', server: gateway, request: () => graphql(TEN_SYMBOL_QUERY) },
+  { id: 'a', server: bare, request: repeat(graphql('{ hello }')) },
+  { id: 'a2', server: bareUnguarded, request: repeat(graphql('{ hello }')) },
+  { id: 'b', server: gateway, request: repeat(graphql(FIVE_FIELD_PROFILE)) },
+  { id: 'bz', server: gateway, request: repeat({ ...graphql(FIVE_FIELD_PROFILE), headers: ACCEPT_COMPRESSED }) },
+  { id: 'c', server: gateway, request: repeat(graphql(fullProfile)) },
+  { id: 'fb', server: fixedAnswer, request: repeat(graphql(FIVE_FIELD_PROFILE)) },
+  { id: 'fc', server: fixedAnswer, request: repeat(graphql(fullProfile)) },
+  { id: 'b0', server: unremembered, request: repeat(graphql(FIVE_FIELD_PROFILE)) },
+  { id: 'c0', server: unremembered, request: repeat(graphql(fullProfile)) },
+  { id: 'cz', server: gateway, request: repeat({ ...graphql(fullProfile), headers: ACCEPT_COMPRESSED }) },
+  { id: 'e', server: gateway, request: repeat(graphql(TEN_SYMBOL_QUERY)) },
   // Uncached: a domain nobody asked for before on every request; @fresh makes the profile and the symbols go upstream every time.
   { id: 'u', server: gateway, request: () => graphql(DOMAIN_DOCUMENT, { domain: `u-${unique++}.example.com` }) },
+  // The floor of (u): the pass-through proxy making the same upstream call, with nothing of a gateway in between.
+  { id: 'pt', server: passthrough, request: () => restRequest(`pt-${unique++}.example.com`) },
   { id: 'p', server: gateway, request: () => graphql(FRESH_PROFILE_DOCUMENT, { username: `bench_${fresh5++}` }) },
-  { id: 's', server: gateway, request: () => graphql(TEN_SYMBOL_QUERY.replace(') {', ') @fresh {')) },
-  ...(viaRedis ? [{ id: 'r', server: viaRedis, request: () => graphql(FIVE_FIELD_PROFILE) }] : []),
-  { id: 'h', server: traced, request: () => graphql(FIVE_FIELD_PROFILE) },
+  { id: 's', server: gateway, request: repeat(graphql(TEN_SYMBOL_QUERY.replace(') {', ') @fresh {'))) },
+  ...(viaRedis ? [{ id: 'r', server: viaRedis, request: repeat(graphql(FIVE_FIELD_PROFILE)) }] : []),
+  { id: 'h', server: traced, request: repeat(graphql(FIVE_FIELD_PROFILE)) },
 ];
 
 // Warm-up: fills the gateway's cache and the JIT of every process, the uncached path included.
@@ -148,6 +151,8 @@ await sequentialLatency(traced.origin, () => graphql(DOMAIN_DOCUMENT, { domain: 
 const rps: Record<string, number[]> = {};
 /** Server CPU µs per request, per round. */
 const cpuUs: Record<string, number[]> = {};
+/** Of (u)'s CPU per request, per round: the gateway's main thread and V8's helper threads (the collector's concurrent and parallel work). */
+const uncachedThreads: { main: number[]; helpers: number[] } = { main: [], helpers: [] };
 /** Redis commands per request of (r), per round. */
 const redisCommandsPerRequest: number[] = [];
 const redisCommands = async () => Number(/total_commands_processed:(\d+)/.exec((await redisClient?.info('stats')) ?? '')?.[1] ?? 0);
@@ -162,7 +167,13 @@ for (let round = 0; round < settings.rounds; round++) {
   for (const scenario of throughputScenarios) {
     const cpuBefore = cpuSeconds(scenario.server.pid);
     const commandsBefore = scenario.id === 'r' ? await redisCommands() : 0;
+    const threadsBefore = threadCpuSeconds(scenario.server.pid);
     const result = await throughput(scenario.server.origin, scenario.request, settings.concurrency, settings.roundMs);
+    if (scenario.id === 'u') {
+      const threadsAfter = threadCpuSeconds(scenario.server.pid);
+      uncachedThreads.main.push(((threadsAfter.main - threadsBefore.main) * 1e6) / result.requests);
+      uncachedThreads.helpers.push(((threadsAfter.helpers - threadsBefore.helpers) * 1e6) / result.requests);
+    }
     cpuUs[scenario.id] = [...(cpuUs[scenario.id] ?? []), ((cpuSeconds(scenario.server.pid) - cpuBefore) * 1e6) / result.requests];
     if (scenario.id === 'r') redisCommandsPerRequest.push(((await redisCommands()) - commandsBefore - 1) / result.requests);
     rps[scenario.id] = [...(rps[scenario.id] ?? []), result.requestsPerSecond];
@@ -305,14 +316,14 @@ const rows: string[][] = [
   [
     '(c) cached full profile, every field',
     `${med('c').toFixed(0)} req/s`,
-    `${pct(med('c') / med('b'))} of (b), ${pct(med('c') / med('a2'))} of unguarded; ${us('c')} CPU/request`,
+    `${pct(med('c') / med('b'))} of (b), ${pct(med('c') / med('a2'))} of unguarded; ${us('c')} CPU/request (by server CPU: ${pct(cpu('b') / cpu('c'))} of (b))`,
     `≥ 80% of (b): ${met(med('c') / med('b') >= 0.8)}`,
     `${failures.c}`,
   ],
   [
     '(c) floor: bare node:http reading the same requests and sending the same bytes, full profile against 5 fields',
     `${med('fc').toFixed(0)} vs ${med('fb').toFixed(0)} req/s`,
-    `${pct(med('fc') / med('fb'))} (the gateway: ${pct(med('c') / med('b'))}); ${us('fc')} vs ${us('fb')} CPU/request`,
+    `${pct(med('fc') / med('fb'))} (the gateway: ${pct(med('c') / med('b'))}); ${us('fc')} vs ${us('fb')} CPU/request (by CPU: ${pct(cpu('fb') / cpu('fc'))})`,
     'what the bytes alone cost',
     `${(failures.fc ?? 0) + (failures.fb ?? 0)}`,
   ],
@@ -352,9 +363,16 @@ const rows: string[][] = [
     `${failures.d}`,
   ],
   [
+    '(d) floor: the pass-through proxy, closed loop (a new domain every request, straight REST)',
+    `${med('pt').toFixed(0)} req/s`,
+    `${us('pt')} CPU/request: one upstream call through undici and one node:http answer, nothing else`,
+    '',
+    `${failures.pt}`,
+  ],
+  [
     '(d) uncached single lookup, closed loop (a new domain every request)',
     `${med('u').toFixed(0)} req/s`,
-    `${pct(med('u') / med('a2'))} of unguarded Yoga; ${us('u')} CPU/request`,
+    `${pct(med('u') / med('a2'))} of unguarded Yoga, ${pct(med('u') / med('pt'))} of the pass-through; ${us('u')} CPU/request, of which V8's helper threads ${median(uncachedThreads.helpers).toFixed(0)} µs (the main thread ${median(uncachedThreads.main).toFixed(0)} µs)`,
     `≥ 50% of unguarded, ≤ 420 µs: ${met(med('u') / med('a2') >= 0.5)}, ${met(cpu('u') <= 420)}`,
     `${failures.u}`,
   ],
@@ -499,11 +517,19 @@ Mean response bytes: (b) ${bytes.b!.toFixed(0)}, (c) ${bytes.c!.toFixed(0)}, (e)
   body size and CORS checked there); the rows "remembered results off" go through Yoga, run the resolvers and
   serialise every time, on graphql-jit (@envelop/graphql-jit), as an operation nobody repeated does.
 - (c) sends a 5.4 KB query and gets 12.6 KB back, (b) 0.1 KB and 0.4 KB: once neither runs a resolver, the
-  difference between them is the bytes read, written and, in the load generator, parsed.
+  difference between them is the bytes read and written. The load generator shares CPU 1 with the sandbox and
+  is the limit of the large-response rows (the node:http floor sending the same bytes is its measure): the
+  gateway's own cost shows in CPU/request, and "by server CPU" is (b)'s CPU per request against (c)'s.
+- The load generator (bench/load.ts) builds a repeated request once and reads answers through undici's
+  dispatch handler: it checks the status and looks for \`"errors"\` in the bytes (decompressed when compressed)
+  without decoding them to text.
 - Uncached rows: (d) closed loop asks a domain nobody asked for before on every request (the cache grows as it
   would); (d) photo-social and (e) uncached use \`@fresh\`, which skips the cache read and still stores the answer.
 - (m) is read from /proc (VmRSS) of the gateway process and its own /metrics (heap used) after every row above
   has run against it, then again after one more pass of its throughput rows.
+- CPU/request counts every thread of a server. The uncached row splits the gateway's into its main thread
+  and V8's helper threads, which do the collector's concurrent marking and sweeping and parallel scavenges;
+  pinned to one core, that work takes the same core as the main thread.
 - (d) is the time a frontend waits beyond a direct REST call for an uncached lookup: one more loopback hop
   (client to gateway) plus parsing, limits, cost, cache, resilience layers and the envelope parse. Documents
   are sent once with variables, as frontends do; unique query texts would add parse and validation.

@@ -9,6 +9,15 @@ export const gql = (query: string, variables?: Record<string, unknown>) => JSON.
 /** A POST to the gateway's /graphql with this query and variables. */
 export const graphql = (query: string, variables?: Record<string, unknown>): Request => ({ path: '/graphql', body: gql(query, variables) });
 
+/**
+ * The same request every time, made once: serialising a 5 KB query for every request was most of the load
+ * generator's own CPU, and it shares its core with the sandbox.
+ */
+export const repeat =
+  (request: Request): (() => Request) =>
+  () =>
+    request;
+
 /** Frontends send one document with variables; Yoga parses and validates it once. */
 export const DOMAIN_DOCUMENT =
   'query Domain($domain: String!) { domainInfo(domain: $domain) { domainName isRegistered expiresOn registrar { name } nameServers } }';
