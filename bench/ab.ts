@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median, throughput, type Request } from './load.js';
 import { cpuSeconds, pinSelf, residentMb, startServer, type ServerProcess } from './processes.js';
-import { DOMAIN_DOCUMENT, FIVE_FIELD_PROFILE, FRESH_PROFILE_DOCUMENT, gatewayEnvOver, graphql, repeat } from './workloads.js';
+import { DOMAIN_DOCUMENT, FIVE_FIELD_PROFILE, FRESH_PROFILE_DOCUMENT, fullProfileQuery, gatewayEnvOver, graphql, repeat } from './workloads.js';
 
 const ref = process.argv[2];
 if (!ref) {
@@ -24,6 +24,8 @@ const rounds = Number(process.env.AB_ROUNDS ?? 10);
 const roundMs = Number(process.env.AB_MS ?? 3000);
 /** AB_B_ENV (JSON): settings for B only, to compare one setting on the same code (`npm run bench:ab -- HEAD`). */
 const onlyB = JSON.parse(process.env.AB_B_ENV ?? '{}') as Record<string, string>;
+/** AB_WORKLOADS: which workloads, by id (u, p, y, b, c; default u,p,y). */
+const chosen = (process.env.AB_WORKLOADS ?? 'u,p,y').split(',');
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** CPU µs per request of `server` over one round of closed-loop load. */
@@ -57,11 +59,15 @@ try {
   const plain = await gateways({});
   const throughYoga = await gateways({ CACHE_RESULTS_MB: '0' });
   let unique = 0;
-  const workloads: Array<{ name: string; pair: { a: ServerProcess; b: ServerProcess }; next: () => Request }> = [
-    { name: 'uncached lookup (a new domain every request)', pair: plain, next: () => graphql(DOMAIN_DOCUMENT, { domain: `ab-${unique++}.example` }) },
-    { name: 'photo-social profile, 5 fields, @fresh', pair: plain, next: () => graphql(FRESH_PROFILE_DOCUMENT, { username: `ab${unique++}` }) },
-    { name: 'cached 5-field profile through Yoga (results off)', pair: throughYoga, next: repeat(graphql(FIVE_FIELD_PROFILE)) },
+  const fullProfile = repeat(graphql(fullProfileQuery()));
+  const all: Array<{ id: string; name: string; pair: { a: ServerProcess; b: ServerProcess }; next: () => Request }> = [
+    { id: 'u', name: 'uncached lookup (a new domain every request)', pair: plain, next: () => graphql(DOMAIN_DOCUMENT, { domain: `ab-${unique++}.example` }) },
+    { id: 'p', name: 'photo-social profile, 5 fields, @fresh', pair: plain, next: () => graphql(FRESH_PROFILE_DOCUMENT, { username: `ab${unique++}` }) },
+    { id: 'y', name: 'cached 5-field profile through Yoga (results off)', pair: throughYoga, next: repeat(graphql(FIVE_FIELD_PROFILE)) },
+    { id: 'b', name: 'cached 5-field profile, remembered (before Yoga)', pair: plain, next: repeat(graphql(FIVE_FIELD_PROFILE)) },
+    { id: 'c', name: 'cached full profile, remembered (before Yoga)', pair: plain, next: fullProfile },
   ];
+  const workloads = all.filter((workload) => chosen.includes(workload.id));
 
   console.log(
     `A: ${ref} (${execFileSync('git', ['rev-parse', '--short', ref], { cwd: ROOT }).toString().trim()}), B: this tree; ${rounds} rounds of ${roundMs} ms each`,

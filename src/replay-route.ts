@@ -88,8 +88,7 @@ export function replayRoute(deps: ReplayRouteDeps, yoga: RequestListener): Reque
   };
 
   const answer = (req: IncomingMessage, res: ServerResponse, started: number, operation: PlainOperation, mediaType: string, replay: Replay) => {
-    const extensions = Buffer.from(`,"extensions":${JSON.stringify({ gateway: deps.report(replay) })}}`);
-    let body = Buffer.concat([DATA_OPEN, replay.bytes, extensions], DATA_OPEN.length + replay.bytes.length + extensions.length);
+    const extensions = `,"extensions":${JSON.stringify({ gateway: deps.report(replay) })}}`;
     const headers: Record<string, string | string[]> = {
       'Content-Type': `${mediaType}; charset=utf-8`,
       'cache-control': cacheControlFor(replay.lookups, false, deps.shareable),
@@ -99,17 +98,25 @@ export function replayRoute(deps: ReplayRouteDeps, yoga: RequestListener): Reque
       if (name === 'Vary') vary.push(value);
       else headers[name] = value;
     }
-    if (deps.compressMinBytes > 0 && body.length >= deps.compressMinBytes) {
-      vary.push('Accept-Encoding');
-      const encoding = chooseEncoding(req.headers['accept-encoding'] ?? null);
-      if (encoding) {
-        body = compressDynamic[encoding](body);
-        headers['content-encoding'] = encoding;
-      }
-    }
+    const length = DATA_OPEN.length + replay.bytes.length + Buffer.byteLength(extensions);
+    const compressible = deps.compressMinBytes > 0 && length >= deps.compressMinBytes;
+    const encoding = compressible ? chooseEncoding(req.headers['accept-encoding'] ?? null) : null;
+    if (compressible) vary.push('Accept-Encoding');
     if (vary.length > 0) headers.vary = vary.join(', ');
-    headers['content-length'] = String(body.length);
-    res.writeHead(200, headers).end(body);
+    if (encoding) {
+      const body = compressDynamic[encoding](Buffer.concat([DATA_OPEN, replay.bytes, Buffer.from(extensions)]));
+      headers['content-encoding'] = encoding;
+      headers['content-length'] = String(body.length);
+      res.writeHead(200, headers).end(body);
+    } else {
+      // The remembered bytes as they are, between the two small parts: writes in one tick leave in one writev,
+      // and a large result is not copied into a new buffer for every response.
+      headers['content-length'] = String(length);
+      res.writeHead(200, headers);
+      res.write(DATA_OPEN);
+      res.write(replay.bytes);
+      res.end(extensions);
+    }
 
     deps.metrics.observeOutcome('ok');
     deps.metrics.observeReplay('http');
