@@ -3,7 +3,7 @@ import { Pool } from 'undici';
 
 export interface Request {
   path: string;
-  body: string;
+  body: string | Buffer;
   headers?: Record<string, string>;
 }
 

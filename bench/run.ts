@@ -49,8 +49,12 @@ const settings = {
 };
 
 // The gateway runs as production runs it: the built JavaScript on plain Node (bench/servers/gateway.mjs).
-execSync('npm run build', { stdio: ['ignore', 'ignore', 'inherit'] });
-const GATEWAY = 'bench/servers/gateway.mjs';
+// BENCH_GATEWAY_ROOT: the gateway of another checkout (an older commit, for a before/after pair measured by
+// this bench); BENCH_OUT: the file written instead of bench/results.md.
+const gatewayRoot = process.env.BENCH_GATEWAY_ROOT ?? fileURLToPath(new URL('..', import.meta.url));
+execSync('npm run build', { cwd: gatewayRoot, stdio: ['ignore', 'ignore', 'inherit'] });
+const GATEWAY = join(gatewayRoot, 'bench/servers/gateway.mjs');
+const gatewayCommit = execSync('git rev-parse --short HEAD', { cwd: gatewayRoot }).toString().trim();
 
 pinSelf(1);
 const sandbox = await startServer('bench/servers/sandbox.ts', { SANDBOX_LATENCY_MS: String(settings.sandboxLatencyMs) }, 1);
@@ -227,8 +231,8 @@ const bodyBytes = async (path: string, headers: Record<string, string>, body?: s
   return { bytes: (await res.body.arrayBuffer()).byteLength, encoding: String(res.headers['content-encoding'] ?? 'identity') };
 };
 const compressed = {
-  full: await bodyBytes('/graphql', {}, graphql(fullProfile).body),
-  fullBr: await bodyBytes('/graphql', ACCEPT_COMPRESSED, graphql(fullProfile).body),
+  full: await bodyBytes('/graphql', {}, gql(fullProfile)),
+  fullBr: await bodyBytes('/graphql', ACCEPT_COMPRESSED, gql(fullProfile)),
   graphiql: await bodyBytes('/graphql', { accept: 'text/html' }),
   graphiqlBr: await bodyBytes('/graphql', { accept: 'text/html', ...ACCEPT_COMPRESSED }),
 };
@@ -485,6 +489,7 @@ ${settings.rounds} interleaved rounds, and ratios to the baselines measured in t
 - The sandbox upstream runs in a process of its own (on CPU 1 with the load generator); sandbox latency: ${settings.sandboxLatencyMs} ms; uncached latency: ${settings.latencySamples} sequential requests per round
 - (i): ${settings.deferSamples} pages with @defer (multipart/mixed) and ${settings.deferSamples} without, one at a time, each on inputs nobody asked for before; a sandbox of its own with only the transcript slowed to ${settings.deferSlowMs} ms
 - Zipf workload: ${settings.zipfOperations} operations over ${settings.zipfInputs} domains, exponent ${settings.zipfExponent}, 16 concurrent (two processes × 8 for (g))
+- The gateway: commit ${gatewayCommit}${process.env.BENCH_GATEWAY_ROOT ? ' (BENCH_GATEWAY_ROOT)' : ''}${execSync('git status --porcelain -- src', { cwd: gatewayRoot }).length > 0 ? ' with uncommitted changes in src/' : ''}
 - The gateway runs the built JavaScript (\`npm run build\`, bench/servers/gateway.mjs on plain Node), as production does; bare Yoga, the pass-through and the sandbox run through tsx (their CPU is counted for the Node process under it)
 - CPU/request: user + system time of the server's processes (/proc) over a round, divided by the requests it answered in it
 - The open loop (d, 25%): ${settings.openLoopMs} ms at a fixed arrival rate of a quarter of the closed-loop uncached rate, against the gateway and straight against the sandbox
@@ -537,5 +542,6 @@ Mean response bytes: (b) ${bytes.b!.toFixed(0)}, (c) ${bytes.c!.toFixed(0)}, (e)
   run with tracing off, where no OpenTelemetry SDK is loaded and no span hook is installed.
 - The machine is a shared 2-core VM: rounds move a lot (see the per-round numbers), the medians and ratios less.
 `;
-writeFileSync(fileURLToPath(new URL('./results.md', import.meta.url)), markdown);
-console.log('\nwrote bench/results.md');
+const out = process.env.BENCH_OUT ?? 'results.md';
+writeFileSync(fileURLToPath(new URL(`./${out}`, import.meta.url)), markdown);
+console.log(`\nwrote bench/${out}`);
