@@ -32,6 +32,8 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
+  type ValueNode,
+  visit,
 } from 'graphql';
 import { lookupsOfNodeIds, NODE_ROOTS } from '../identity/global-id.js';
 import { actionNamed } from '../actions/all.js';
@@ -97,6 +99,35 @@ export function estimateCost(input: EstimateInput): CostEstimate | null {
   walk.waves[0] = (walk.waves[0] ?? 0) + walk.rootSymbols.size;
   const symbolCalls = walk.waves.reduce((sum, slots) => sum + Math.ceil(slots / input.batchSize), 0);
   return { cost: walk.lookupCalls + symbolCalls, lookupCalls: walk.lookupCalls, symbolCalls, symbolLinks: walk.symbolLinks };
+}
+
+/**
+ * The variables an estimate can depend on: the walk reads variables only through @skip/@include, `first`
+ * and the arguments of the root fields counted by their arguments (`financialProfiles(symbols:)`,
+ * `node(id:)`, `nodes(ids:)`). Any other variable (a domain, a username) changes which lookups are made,
+ * never how many, so one estimate serves every value of it. Over-inclusive where that is simpler: every
+ * argument of a field with one of those root names counts, wherever the field is.
+ */
+export function costVariables(schema: GraphQLSchema, document: DocumentNode): ReadonlySet<string> {
+  const countedByArguments = new Set(Object.keys(NODE_ROOTS));
+  for (const field of Object.values(schema.getQueryType()?.getFields() ?? {})) if (field.extensions?.symbols) countedByArguments.add(field.name);
+  const names = new Set<string>();
+  const collect = (value: ValueNode): void => {
+    if (value.kind === Kind.VARIABLE) names.add(value.name.value);
+    else if (value.kind === Kind.LIST) value.values.forEach(collect);
+    else if (value.kind === Kind.OBJECT) for (const field of value.fields) collect(field.value);
+  };
+  visit(document, {
+    Field(node) {
+      const all = countedByArguments.has(node.name.value);
+      for (const argument of node.arguments ?? []) if (all || argument.name.value === 'first') collect(argument.value);
+    },
+    Directive(node) {
+      if (node.name.value === GraphQLSkipDirective.name || node.name.value === GraphQLIncludeDirective.name)
+        for (const argument of node.arguments ?? []) collect(argument.value);
+    },
+  });
+  return names;
 }
 
 function walkSelections(

@@ -1,7 +1,7 @@
 import { GraphQLError, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../context.js';
-import { estimateCost, type CostEstimate } from './estimate.js';
+import { costVariables, estimateCost, type CostEstimate } from './estimate.js';
 
 export interface CostLimitOptions {
   /** COST_BUDGET: the most upstream calls one operation may make. */
@@ -19,34 +19,31 @@ const MAX_CACHED_KEY_LENGTH = 1024;
 const MAX_ESTIMATES_PER_DOCUMENT = 16;
 
 export function costLimit(options: CostLimitOptions): Plugin<GatewayContext> {
-  // Yoga hands the same DocumentNode to every request with the same text, so an estimate is worked
-  // out once per document and variables, not once per request.
-  const estimates = new WeakMap<DocumentNode, Map<string, CostEstimate | null>>();
+  // Yoga hands the same DocumentNode to every request with the same text, so an estimate is worked out
+  // once per document and values of the variables it depends on (./estimate.ts costVariables), not once
+  // per request: a lookup by a new domain reuses the document's estimate.
+  const estimates = new WeakMap<DocumentNode, { variables: ReadonlySet<string>; byKey: Map<string, CostEstimate> }>();
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      let byVariables = estimates.get(args.document);
-      if (!byVariables) {
-        byVariables = new Map();
-        estimates.set(args.document, byVariables);
+      let known = estimates.get(args.document);
+      if (!known) {
+        known = { variables: costVariables(args.schema, args.document), byKey: new Map() };
+        estimates.set(args.document, known);
       }
-      const operation = args.contextValue.operation;
-      const key = `${args.operationName ?? ''}\u0000${operation.variablesJson(args.variableValues)}`;
+      const variables = args.variableValues as Record<string, unknown> | null | undefined;
+      const key = `${args.operationName ?? ''}\u0000${known.variables.size === 0 ? '' : JSON.stringify(pick(variables, known.variables))}`;
       // Large variable sets are estimated every time rather than held in memory.
       const cacheable = key.length <= MAX_CACHED_KEY_LENGTH;
-      let estimate = cacheable ? byVariables.get(key) : undefined;
+      let estimate: CostEstimate | null | undefined = cacheable ? known.byKey.get(key) : undefined;
       if (estimate === undefined) {
-        estimate = estimateCost({
-          schema: args.schema,
-          document: args.document,
-          operationName: args.operationName,
-          variables: args.variableValues as Record<string, unknown> | null | undefined,
-          batchSize: options.batchSize,
-        });
-        // Bounded: documents with ever-changing variables keep only their latest estimates.
-        if (byVariables.size >= MAX_ESTIMATES_PER_DOCUMENT) byVariables.clear();
-        if (cacheable) byVariables.set(key, estimate);
+        estimate = estimateCost({ schema: args.schema, document: args.document, operationName: args.operationName, variables, batchSize: options.batchSize });
+        // Bounded: documents with ever-changing variables keep only their latest estimates. No estimate (an
+        // operation not found, variables that do not coerce) is never kept: the key leaves variables out.
+        if (known.byKey.size >= MAX_ESTIMATES_PER_DOCUMENT) known.byKey.clear();
+        if (cacheable && estimate) known.byKey.set(key, estimate);
       }
       if (!estimate) return; // execution reports the missing operation or the bad variables
+      const operation = args.contextValue.operation;
       operation.cost = { estimated: estimate.cost, budget: options.budget };
       // With financial links, symbol batches wait until no lookup can add symbols.
       operation.symbols.holdBatches = estimate.symbolLinks > 0;
@@ -62,4 +59,11 @@ export function costLimit(options: CostLimitOptions): Plugin<GatewayContext> {
       }
     },
   };
+}
+
+/** The variables named, as given (absent ones left out, so absent and null stay apart). */
+function pick(variables: Record<string, unknown> | null | undefined, names: ReadonlySet<string>): Record<string, unknown> {
+  const picked: Record<string, unknown> = {};
+  if (variables) for (const name of names) if (Object.hasOwn(variables, name)) picked[name] = variables[name];
+  return picked;
 }

@@ -1,6 +1,6 @@
 import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { estimateCost } from '../../src/cost/estimate.js';
+import { costVariables, estimateCost } from '../../src/cost/estimate.js';
 import { loadExamples } from '../../src/examples.js';
 import { schema } from '../../src/schema/index.js';
 import { json, type FaultUpstream } from '../support/fault-upstream.js';
@@ -135,6 +135,29 @@ describe('fragments spread twice at every level', () => {
   });
 });
 
+describe('the variables an estimate depends on', () => {
+  const names = (query: string) => [...costVariables(schema, parse(query))].sort();
+
+  it.each([
+    ['a lookup key only', 'query($d: String!) { domainInfo(domain: $d) { domainName } }', []],
+    ['stock symbols', 'query($s: [String!]!, $x: Int) { financialProfiles(symbols: $s) { symbol } }', ['s']],
+    ['symbols inside a list', 'query($a: String!, $b: String!) { financialProfiles(symbols: [$a, "NKE", $b]) { symbol } }', ['a', 'b']],
+    ['node ids', 'query($id: ID!, $ids: [ID!]!) { node(id: $id) { id } nodes(ids: $ids) { id } }', ['id', 'ids']],
+    [
+      'first, and @skip/@include, in fragments too',
+      'query($q: String!, $n: Int, $on: Boolean!) { videositeSearch(query: $q) { ...V } } fragment V on VideositeSearchResult { videos(first: $n) @include(if: $on) { title } }',
+      ['n', 'on'],
+    ],
+  ])('%s', (_name, query, expected) => {
+    expect(names(query)).toEqual(expected);
+  });
+
+  it('a variable outside them changes no estimate', () => {
+    const query = 'query($d: String!) { a: domainInfo(domain: $d) { company { financialProfile { symbol } } } }';
+    expect(cost(query, { d: 'apple.com' })).toBe(cost(query, { d: 'nike.com' }));
+  });
+});
+
 describe('the cost limit over HTTP', () => {
   let gw: RunningGateway;
   beforeAll(async () => {
@@ -170,6 +193,32 @@ describe('the cost limit over HTTP', () => {
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.errors![0]!.extensions).toEqual({ code: 'COST_LIMIT_EXCEEDED', cost: 51, budget: 50 });
     expect(totalCalls()).toBe(before);
+  });
+
+  it('one estimate serves every value of a variable it does not depend on: each request is held to the budget and reports it', async () => {
+    // Fifteen lookups with their links, all keyed by the same variable: over the budget of 50 whatever $d is.
+    const query = `query($d: String!) { ${Array.from({ length: 15 }, (_, i) => `l${i}: domainInfo(domain: $d) { company { domainInfo { domainName } parent { name } } }`).join(' ')} }`;
+    const estimated = cost(query, { d: 'apple.com' })!;
+    expect(estimated).toBeGreaterThan(50);
+    const before = totalCalls();
+    // A value that does not coerce is refused before the estimate, and leaves nothing behind for the others.
+    const bad = await gw.query(query, { d: 42 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors![0]!.message).toContain('$d');
+    for (const d of ['apple.com', 'nike.com', 'hubspot.com']) {
+      const { status, body } = await gw.query(query, { d });
+      expect(status).toBe(400);
+      expect(body.errors![0]!.extensions).toEqual({ code: 'COST_LIMIT_EXCEEDED', cost: estimated, budget: 50 });
+      expect(body.extensions!.gateway).toMatchObject({ upstreamCalls: 0, cost: { estimated, budget: 50 } });
+    }
+    expect(totalCalls()).toBe(before);
+
+    const fits = 'query($d: String!) { domainInfo(domain: $d) { company { name } } }';
+    for (const d of ['apple.com', 'nike.com']) {
+      const { body } = await gw.query(fits, { d });
+      expect(body.errors).toBeUndefined();
+      expect(body.extensions!.gateway).toMatchObject({ cost: { estimated: 2, budget: 50 } });
+    }
   });
 
   it('reports the estimate and the calls made on every response', async () => {
