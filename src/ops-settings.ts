@@ -9,7 +9,7 @@ export interface OpsSettings {
   metricsHost: string;
   /** After SIGTERM, how long /readyz answers 503 while the gateway still serves, so load balancers stop sending first. */
   drainDelayMs: number;
-  /** HEAP_GROWTH_PERCENT: V8's old generation grows this far past its live size between full collections (default 100); 0: V8's own (src/heap-growth.ts). */
+  /** HEAP_GROWTH_PERCENT: V8's old generation grows this far past its live size between full collections; 0: V8's own (src/heap-growth.ts). */
   heapGrowthPercent: number;
 }
 
@@ -29,6 +29,6 @@ export function readOpsSettings(
     metricsPort,
     metricsHost: env.METRICS_HOST?.trim() || host,
     drainDelayMs: int('SHUTDOWN_DRAIN_DELAY_MS', 0, 0, 300_000),
-    heapGrowthPercent: int('HEAP_GROWTH_PERCENT', 100, 0, 300),
+    heapGrowthPercent: int('HEAP_GROWTH_PERCENT', 0, 0, 300),
   };
 }

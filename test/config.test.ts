@@ -43,8 +43,7 @@ describe('configuration', () => {
   });
 
   it("leaves V8's heap growth to V8 unless told a percentage past the live heap", () => {
-    expect(loadConfig({}).ops.heapGrowthPercent).toBe(100);
-    expect(loadConfig({ HEAP_GROWTH_PERCENT: '0' }).ops.heapGrowthPercent).toBe(0);
+    expect(loadConfig({}).ops.heapGrowthPercent).toBe(0);
     expect(loadConfig({ HEAP_GROWTH_PERCENT: '50' }).ops.heapGrowthPercent).toBe(50);
     expect(loadConfig({ HEAP_GROWTH_PERCENT: '120' }).ops.heapGrowthPercent).toBe(120);
   });
