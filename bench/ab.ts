@@ -24,7 +24,7 @@ const rounds = Number(process.env.AB_ROUNDS ?? 10);
 const roundMs = Number(process.env.AB_MS ?? 3000);
 /** AB_B_ENV (JSON): settings for B only, to compare one setting on the same code (`npm run bench:ab -- HEAD`). */
 const onlyB = JSON.parse(process.env.AB_B_ENV ?? '{}') as Record<string, string>;
-/** AB_WORKLOADS: which workloads, by id (u, p, y, b, c; default u,p,y). */
+/** AB_WORKLOADS: which workloads, by id (u, p, y, f, b, c; default u,p,y). */
 const chosen = (process.env.AB_WORKLOADS ?? 'u,p,y').split(',');
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -66,6 +66,7 @@ try {
     { id: 'u', name: 'uncached lookup (a new domain every request)', settings: {}, next: () => graphql(DOMAIN_DOCUMENT, { domain: `ab-${unique++}.example` }) },
     { id: 'p', name: 'photo-social profile, 5 fields, @fresh', settings: {}, next: () => graphql(FRESH_PROFILE_DOCUMENT, { username: `ab${unique++}` }) },
     { id: 'y', name: 'cached 5-field profile through Yoga (results off)', settings: RESULTS_OFF, next: repeat(graphql(FIVE_FIELD_PROFILE)) },
+    { id: 'f', name: 'cached full profile through Yoga (results off)', settings: RESULTS_OFF, next: fullProfile },
     { id: 'b', name: 'cached 5-field profile, remembered (before Yoga)', settings: {}, next: repeat(graphql(FIVE_FIELD_PROFILE)) },
     { id: 'c', name: 'cached full profile, remembered (before Yoga)', settings: {}, next: fullProfile },
   ];
