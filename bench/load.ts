@@ -28,37 +28,37 @@ function post(pool: Pool, request: Request): Promise<{ ok: boolean; bytes: numbe
     let encoding: string | null = null;
     let bytes = 0;
     const chunks: Buffer[] = [];
-    pool.dispatch(
-      {
-        path: request.path,
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...request.headers },
-        body: request.body,
+    const failed = () => resolve({ ok: false, bytes: 0 });
+    const handler = {
+      onConnect() {},
+      onHeaders(statusCode: number, rawHeaders: Buffer[]) {
+        status = statusCode;
+        for (let i = 0; i < rawHeaders.length; i += 2) {
+          if (rawHeaders[i]!.toString('latin1').toLowerCase() === 'content-encoding') encoding = rawHeaders[i + 1]!.toString('latin1');
+        }
+        return true;
       },
-      {
-        onConnect() {},
-        onHeaders(statusCode: number, rawHeaders: Buffer[]) {
-          status = statusCode;
-          for (let i = 0; i < rawHeaders.length; i += 2) {
-            if (rawHeaders[i]!.toString('latin1').toLowerCase() === 'content-encoding') encoding = rawHeaders[i + 1]!.toString('latin1');
-          }
-          return true;
-        },
-        onData(chunk: Buffer) {
-          bytes += chunk.length;
-          chunks.push(chunk);
-          return true;
-        },
-        onComplete() {
+      onData(chunk: Buffer) {
+        bytes += chunk.length;
+        chunks.push(chunk);
+        return true;
+      },
+      onComplete() {
+        try {
           const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, bytes);
           const body = encoding === 'br' ? brotliDecompressSync(raw) : encoding === 'gzip' ? gunzipSync(raw) : raw;
           resolve({ ok: status === 200 && !body.includes(ERRORS), bytes });
-        },
-        onError() {
-          resolve({ ok: false, bytes: 0 });
-        },
+        } catch {
+          failed(); // a body that does not decompress
+        }
       },
-    );
+      onError: failed,
+    };
+    try {
+      pool.dispatch({ path: request.path, method: 'POST', headers: { 'content-type': 'application/json', ...request.headers }, body: request.body }, handler);
+    } catch {
+      failed(); // a request undici refuses before sending
+    }
   });
 }
 
