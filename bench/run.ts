@@ -36,6 +36,11 @@ const settings = {
   sandboxLatencyMs: num('BENCH_SANDBOX_LATENCY_MS', 0),
   rounds: num('BENCH_ROUNDS', 5),
   roundMs: num('BENCH_ROUND_MS', 2000),
+  /**
+   * Unmeasured load on the same server before each measured round: a gateway left idle for about a minute
+   * (as each one is between its rounds) ran its next 2 s at 2-3x the CPU in a probe, after V8 had shrunk its heap.
+   */
+  roundWarmupMs: num('BENCH_ROUND_WARMUP_MS', 500),
   concurrency: num('BENCH_CONCURRENCY', 32),
   latencySamples: num('BENCH_LATENCY_SAMPLES', 300),
   /** The open loop at 25% of the uncached saturation rate: how long, per target. */
@@ -169,6 +174,7 @@ const hopLatencies: number[] = [];
 const tracedLatencies: number[] = [];
 for (let round = 0; round < settings.rounds; round++) {
   for (const scenario of throughputScenarios) {
+    if (settings.roundWarmupMs > 0) await throughput(scenario.server.origin, scenario.request, settings.concurrency, settings.roundWarmupMs);
     const cpuBefore = cpuSeconds(scenario.server.pid);
     const commandsBefore = scenario.id === 'r' ? await redisCommands() : 0;
     const threadsBefore = threadCpuSeconds(scenario.server.pid);
@@ -485,7 +491,7 @@ ${settings.rounds} interleaved rounds, and ratios to the baselines measured in t
 ## Machine and settings
 - CPU: ${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}; memory ${(totalmem() / 2 ** 30).toFixed(0)} GiB
 - Node ${process.version}; ${CAN_PIN ? 'each server process pinned to CPU 0, the load generator and the sandbox to CPU 1 (taskset)' : 'no CPU pinning (taskset not found)'}
-- Rounds: ${settings.rounds} × ${settings.roundMs} ms per throughput scenario, closed loop with ${settings.concurrency} keep-alive connections
+- Rounds: ${settings.rounds} × ${settings.roundMs} ms per throughput scenario, closed loop with ${settings.concurrency} keep-alive connections, each after ${settings.roundWarmupMs} ms of unmeasured load on the same server (an idle gateway's first seconds cost 2–3× the CPU)
 - The sandbox upstream runs in a process of its own (on CPU 1 with the load generator); sandbox latency: ${settings.sandboxLatencyMs} ms; uncached latency: ${settings.latencySamples} sequential requests per round
 - (i): ${settings.deferSamples} pages with @defer (multipart/mixed) and ${settings.deferSamples} without, one at a time, each on inputs nobody asked for before; a sandbox of its own with only the transcript slowed to ${settings.deferSlowMs} ms
 - Zipf workload: ${settings.zipfOperations} operations over ${settings.zipfInputs} domains, exponent ${settings.zipfExponent}, 16 concurrent (two processes × 8 for (g))
