@@ -11,8 +11,8 @@ import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median, throughput, type Request } from './load.js';
-import { cpuSeconds, pinSelf, residentMb, startServer, type ServerProcess } from './processes.js';
+import { median, type Request } from './load.js';
+import { measuredRound, pinSelf, residentMb, startServer, type ServerProcess } from './processes.js';
 import { DOMAIN_DOCUMENT, FIVE_FIELD_PROFILE, FRESH_PROFILE_DOCUMENT, fullProfileQuery, gatewayEnvOver, graphql, repeat } from './workloads.js';
 
 const ref = process.argv[2];
@@ -30,20 +30,24 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** CPU µs per request of `server` over one round of closed-loop load. */
 async function round(server: ServerProcess, next: () => Request, ms: number): Promise<number> {
-  const cpu = cpuSeconds(server.pid);
-  const result = await throughput(server.origin, next, 32, ms);
+  const result = await measuredRound(server, next, 32, ms);
   if (result.errors > 0) throw new Error(`${result.errors} failed requests against ${server.origin}`);
-  return ((cpuSeconds(server.pid) - cpu) * 1e6) / result.requests;
+  return result.cpuUs;
 }
 
 // A: the ref, in a worktree of its own that shares this tree's node_modules; removed however the run ends.
 const before = mkdtempSync(join(tmpdir(), 'lookup-graph-ab-'));
 execFileSync('git', ['worktree', 'add', '--detach', before, ref], { cwd: ROOT, stdio: 'ignore' });
-const servers: ServerProcess[] = [];
+/** Servers still running: each is stopped once, when its workload ends or however the run ends. */
+const servers = new Set<ServerProcess>();
 const start = async (entry: string, env: Record<string, string>, cpu?: number) => {
   const server = await startServer(entry, env, cpu);
-  servers.push(server);
+  servers.add(server);
   return server;
+};
+const stop = (server: ServerProcess) => {
+  servers.delete(server);
+  return server.stop();
 };
 try {
   symlinkSync(join(ROOT, 'node_modules'), join(before, 'node_modules'));
@@ -92,11 +96,10 @@ try {
     console.log(
       `${name}: A ${median(a).toFixed(0)} µs, B ${median(b).toFixed(0)} µs per request; B/A ${median(ratios).toFixed(3)} (rounds ${ratios.map((r) => r.toFixed(2)).join(', ')}); resident at the end: A ${rss(pair.a)}, B ${rss(pair.b)}`,
     );
-    servers.splice(servers.indexOf(pair.a), 2); // started one after the other; stopped here, not again at the end
-    await Promise.all([pair.a.stop(), pair.b.stop()]);
+    await Promise.all([stop(pair.a), stop(pair.b)]);
   }
 } finally {
-  for (const server of servers) await server.stop();
+  for (const server of servers) await stop(server);
   execFileSync('git', ['worktree', 'remove', '--force', before], { cwd: ROOT, stdio: 'ignore' });
   rmSync(before, { recursive: true, force: true });
 }

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { type Request, throughput, type ThroughputResult } from './load.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TSX = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
@@ -47,8 +48,8 @@ export function pinSelf(cpu: number): void {
   spawn('/usr/bin/taskset', ['-p', '-c', String(cpu), String(process.pid)], { stdio: 'ignore' });
 }
 
-/** /proc/<pid>/stat fields: [ppid, utime + stime in clock ticks]. */
-function stat(pid: number, path = `/proc/${pid}/stat`): [number, number] | null {
+/** Fields of a /proc stat file (a process's or one thread's): [ppid, utime + stime in clock ticks]. */
+function stat(path: string): [number, number] | null {
   try {
     const text = readFileSync(path, 'utf8');
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
@@ -64,14 +65,14 @@ export function cpuSeconds(pid: number): number {
   const children = new Map<number, number[]>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
-    const entry = stat(Number(name));
+    const entry = stat(`/proc/${name}/stat`);
     if (entry) children.set(entry[0], [...(children.get(entry[0]) ?? []), Number(name)]);
   }
   let ticks = 0;
   const stack = [pid];
   while (stack.length > 0) {
     const current = stack.pop()!;
-    ticks += stat(current)?.[1] ?? 0;
+    ticks += stat(`/proc/${current}/stat`)?.[1] ?? 0;
     stack.push(...(children.get(current) ?? []));
   }
   return ticks / 100; // USER_HZ is 100 on Linux
@@ -85,7 +86,7 @@ export function threadCpuSeconds(pid: number): { main: number; helpers: number }
   const split = { main: 0, helpers: 0 };
   try {
     for (const task of readdirSync(`/proc/${pid}/task`)) {
-      const ticks = stat(Number(task), `/proc/${pid}/task/${task}/stat`)?.[1] ?? 0;
+      const ticks = stat(`/proc/${pid}/task/${task}/stat`)?.[1] ?? 0;
       if (Number(task) === pid) split.main += ticks / 100;
       else split.helpers += ticks / 100;
     }
@@ -93,6 +94,18 @@ export function threadCpuSeconds(pid: number): { main: number; helpers: number }
     // no /proc, or the process is gone: zeros
   }
   return split;
+}
+
+/** One round of closed-loop load on `server`, with the CPU µs per request it used meanwhile (all its processes). */
+export async function measuredRound(
+  server: ServerProcess,
+  next: (i: number) => Request,
+  concurrency: number,
+  ms: number,
+): Promise<ThroughputResult & { cpuUs: number }> {
+  const before = cpuSeconds(server.pid);
+  const result = await throughput(server.origin, next, concurrency, ms);
+  return { ...result, cpuUs: ((cpuSeconds(server.pid) - before) * 1e6) / result.requests };
 }
 
 /** Resident memory of `pid` and its descendants' largest member (the Node process), in MB; null without /proc. */
@@ -108,7 +121,7 @@ export function residentMb(pid: number): number | null {
   if (!existsSync(`/proc/${pid}/status`)) return null;
   let largest = read(pid);
   for (const name of readdirSync('/proc')) {
-    if (/^\d+$/.test(name) && stat(Number(name))?.[0] === pid) largest = Math.max(largest, read(Number(name)));
+    if (/^\d+$/.test(name) && stat(`/proc/${name}/stat`)?.[0] === pid) largest = Math.max(largest, read(Number(name)));
   }
   return largest;
 }

@@ -15,7 +15,7 @@ import { SANDBOX_TOKEN } from '../src/sandbox/server.js';
 import { Redis } from 'ioredis';
 import { request as httpRequest } from 'undici';
 import { median, openLoop, percentile, runAll, sequentialLatency, throughput, type Request } from './load.js';
-import { CAN_PIN, cpuSeconds, pinSelf, residentMb, startServer, threadCpuSeconds, type ServerProcess } from './processes.js';
+import { CAN_PIN, measuredRound, pinSelf, residentMb, startServer, threadCpuSeconds, type ServerProcess } from './processes.js';
 import {
   DOMAIN_DOCUMENT,
   FIVE_FIELD_PROFILE,
@@ -59,7 +59,9 @@ const settings = {
 const gatewayRoot = process.env.BENCH_GATEWAY_ROOT ?? fileURLToPath(new URL('..', import.meta.url));
 execSync('npm run build', { cwd: gatewayRoot, stdio: ['ignore', 'ignore', 'inherit'] });
 const GATEWAY = join(gatewayRoot, 'bench/servers/gateway.mjs');
-const gatewayCommit = execSync('git rev-parse --short HEAD', { cwd: gatewayRoot }).toString().trim();
+const gatewayCommit = `${execSync('git rev-parse --short HEAD', { cwd: gatewayRoot }).toString().trim()}${process.env.BENCH_GATEWAY_ROOT ? ' (BENCH_GATEWAY_ROOT)' : ''}${
+  execSync('git status --porcelain -- src', { cwd: gatewayRoot }).length > 0 ? ' with uncommitted changes in src/' : ''
+}`;
 
 pinSelf(1);
 const sandbox = await startServer('bench/servers/sandbox.ts', { SANDBOX_LATENCY_MS: String(settings.sandboxLatencyMs) }, 1);
@@ -175,16 +177,15 @@ const tracedLatencies: number[] = [];
 for (let round = 0; round < settings.rounds; round++) {
   for (const scenario of throughputScenarios) {
     if (settings.roundWarmupMs > 0) await throughput(scenario.server.origin, scenario.request, settings.concurrency, settings.roundWarmupMs);
-    const cpuBefore = cpuSeconds(scenario.server.pid);
     const commandsBefore = scenario.id === 'r' ? await redisCommands() : 0;
-    const threadsBefore = threadCpuSeconds(scenario.server.pid);
-    const result = await throughput(scenario.server.origin, scenario.request, settings.concurrency, settings.roundMs);
-    if (scenario.id === 'u') {
+    const threadsBefore = scenario.id === 'u' ? threadCpuSeconds(scenario.server.pid) : null;
+    const result = await measuredRound(scenario.server, scenario.request, settings.concurrency, settings.roundMs);
+    if (threadsBefore) {
       const threadsAfter = threadCpuSeconds(scenario.server.pid);
       uncachedThreads.main.push(((threadsAfter.main - threadsBefore.main) * 1e6) / result.requests);
       uncachedThreads.helpers.push(((threadsAfter.helpers - threadsBefore.helpers) * 1e6) / result.requests);
     }
-    cpuUs[scenario.id] = [...(cpuUs[scenario.id] ?? []), ((cpuSeconds(scenario.server.pid) - cpuBefore) * 1e6) / result.requests];
+    cpuUs[scenario.id] = [...(cpuUs[scenario.id] ?? []), result.cpuUs];
     if (scenario.id === 'r') redisCommandsPerRequest.push(((await redisCommands()) - commandsBefore - 1) / result.requests);
     rps[scenario.id] = [...(rps[scenario.id] ?? []), result.requestsPerSecond];
     bytes[scenario.id] = result.meanResponseBytes;
@@ -495,7 +496,7 @@ ${settings.rounds} interleaved rounds, and ratios to the baselines measured in t
 - The sandbox upstream runs in a process of its own (on CPU 1 with the load generator); sandbox latency: ${settings.sandboxLatencyMs} ms; uncached latency: ${settings.latencySamples} sequential requests per round
 - (i): ${settings.deferSamples} pages with @defer (multipart/mixed) and ${settings.deferSamples} without, one at a time, each on inputs nobody asked for before; a sandbox of its own with only the transcript slowed to ${settings.deferSlowMs} ms
 - Zipf workload: ${settings.zipfOperations} operations over ${settings.zipfInputs} domains, exponent ${settings.zipfExponent}, 16 concurrent (two processes × 8 for (g))
-- The gateway: commit ${gatewayCommit}${process.env.BENCH_GATEWAY_ROOT ? ' (BENCH_GATEWAY_ROOT)' : ''}${execSync('git status --porcelain -- src', { cwd: gatewayRoot }).length > 0 ? ' with uncommitted changes in src/' : ''}
+- The gateway: commit ${gatewayCommit}
 - The gateway runs the built JavaScript (\`npm run build\`, bench/servers/gateway.mjs on plain Node), as production does; bare Yoga, the pass-through and the sandbox run through tsx (their CPU is counted for the Node process under it)
 - CPU/request: user + system time of the server's processes (/proc) over a round, divided by the requests it answered in it
 - The open loop (d, 25%): ${settings.openLoopMs} ms at a fixed arrival rate of a quarter of the closed-loop uncached rate, against the gateway and straight against the sandbox
