@@ -75,6 +75,17 @@ async function upstreamCalls(server: ServerProcess, action?: string): Promise<nu
     .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
 }
 
+/** Seconds the gateway's main thread has stood still for the collector so far, by kind, from its own /metrics (prom-client's GC observer). */
+async function gcPauseSeconds(server: ServerProcess): Promise<{ minor: number; major: number }> {
+  const text = await (await fetch(`${server.origin}/metrics`)).text();
+  const sum = (kinds: string[]) =>
+    kinds.reduce(
+      (total, kind) => total + Number(new RegExp(`^lookup_graph_nodejs_gc_duration_seconds_sum\\{kind="${kind}"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? 0),
+      0,
+    );
+  return { minor: sum(['minor']), major: sum(['major', 'incremental']) };
+}
+
 console.log(
   `Lookup Graph benchmark: ${settings.rounds} rounds of ${settings.roundMs} ms, concurrency ${settings.concurrency}, sandbox latency ${settings.sandboxLatencyMs} ms${CAN_PIN ? ', servers on CPU 0, load on CPU 1' : ''}`,
 );
@@ -164,6 +175,8 @@ const rps: Record<string, number[]> = {};
 const cpuUs: Record<string, number[]> = {};
 /** Of (u)'s CPU per request, per round: the gateway's main thread and V8's helper threads (the collector's concurrent and parallel work). */
 const uncachedThreads: { main: number[]; helpers: number[] } = { main: [], helpers: [] };
+/** (u)'s main-thread collector pauses per request (µs), per round: scavenges, and full collections with their incremental steps. */
+const uncachedPauses: { minor: number[]; major: number[] } = { minor: [], major: [] };
 /** Redis commands per request of (r), per round. */
 const redisCommandsPerRequest: number[] = [];
 const redisCommands = async () => Number(/total_commands_processed:(\d+)/.exec((await redisClient?.info('stats')) ?? '')?.[1] ?? 0);
@@ -178,12 +191,16 @@ for (let round = 0; round < settings.rounds; round++) {
   for (const scenario of throughputScenarios) {
     if (settings.roundWarmupMs > 0) await throughput(scenario.server.origin, scenario.request, settings.concurrency, settings.roundWarmupMs);
     const commandsBefore = scenario.id === 'r' ? await redisCommands() : 0;
+    const pausesBefore = scenario.id === 'u' ? await gcPauseSeconds(scenario.server) : null;
     const threadsBefore = scenario.id === 'u' ? threadCpuSeconds(scenario.server.pid) : null;
     const result = await measuredRound(scenario.server, scenario.request, settings.concurrency, settings.roundMs);
-    if (threadsBefore) {
+    if (threadsBefore && pausesBefore) {
       const threadsAfter = threadCpuSeconds(scenario.server.pid);
       uncachedThreads.main.push(((threadsAfter.main - threadsBefore.main) * 1e6) / result.requests);
       uncachedThreads.helpers.push(((threadsAfter.helpers - threadsBefore.helpers) * 1e6) / result.requests);
+      const pausesAfter = await gcPauseSeconds(scenario.server);
+      uncachedPauses.minor.push(((pausesAfter.minor - pausesBefore.minor) * 1e6) / result.requests);
+      uncachedPauses.major.push(((pausesAfter.major - pausesBefore.major) * 1e6) / result.requests);
     }
     cpuUs[scenario.id] = [...(cpuUs[scenario.id] ?? []), result.cpuUs];
     if (scenario.id === 'r') redisCommandsPerRequest.push(((await redisCommands()) - commandsBefore - 1) / result.requests);
@@ -383,7 +400,7 @@ const rows: string[][] = [
   [
     '(d) uncached single lookup, closed loop (a new domain every request)',
     `${med('u').toFixed(0)} req/s`,
-    `${pct(med('u') / med('a2'))} of unguarded Yoga, ${pct(med('u') / med('pt'))} of the pass-through; ${us('u')} CPU/request, of which V8's helper threads ${median(uncachedThreads.helpers).toFixed(0)} µs (the main thread ${median(uncachedThreads.main).toFixed(0)} µs)`,
+    `${pct(med('u') / med('a2'))} of unguarded Yoga, ${pct(med('u') / med('pt'))} of the pass-through; ${us('u')} CPU/request, of which V8's helper threads ${median(uncachedThreads.helpers).toFixed(0)} µs (the main thread ${median(uncachedThreads.main).toFixed(0)} µs, standing still for the collector ${median(uncachedPauses.minor).toFixed(0)} µs in scavenges and ${median(uncachedPauses.major).toFixed(1)} µs in full collections)`,
     `≥ 50% of unguarded, ≤ 420 µs: ${met(med('u') / med('a2') >= 0.5)}, ${met(cpu('u') <= 420)}`,
     `${failures.u}`,
   ],
@@ -516,6 +533,7 @@ Rounds (req/s): ${Object.entries(rps)
 CPU per request, per round (µs): ${Object.entries(cpuUs)
   .map(([id, values]) => `(${id}) ${values.map((v) => v.toFixed(0)).join(', ')}`)
   .join('; ')}.
+(u) collector pauses per request, per round (µs, scavenges / full collections): ${uncachedPauses.minor.map((v, i) => `${v.toFixed(0)} / ${uncachedPauses.major[i]!.toFixed(1)}`).join(', ')}.
 Uncached overhead per round (ms): ${overheads.map((v) => v.toFixed(3)).join(', ')}.
 Mean response bytes: (b) ${bytes.b!.toFixed(0)}, (c) ${bytes.c!.toFixed(0)}, (e) ${bytes.e!.toFixed(0)}.
 
@@ -541,7 +559,9 @@ Mean response bytes: (b) ${bytes.b!.toFixed(0)}, (c) ${bytes.c!.toFixed(0)}, (e)
   has run against it, then again after one more pass of its throughput rows.
 - CPU/request counts every thread of a server. The uncached row splits the gateway's into its main thread
   and V8's helper threads, which do the collector's concurrent marking and sweeping and parallel scavenges;
-  pinned to one core, that work takes the same core as the main thread.
+  pinned to one core, that work takes the same core as the main thread. Its collector pauses are the
+  main thread's time standing still for scavenges and for full collections (with their incremental steps),
+  from prom-client's GC observer on the gateway's /metrics, read around each measured round.
 - (d) is the time a frontend waits beyond a direct REST call for an uncached lookup: one more loopback hop
   (client to gateway) plus parsing, limits, cost, cache, resilience layers and the envelope parse. Documents
   are sent once with variables, as frontends do; unique query texts would add parse and validation.
