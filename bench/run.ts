@@ -75,15 +75,18 @@ async function upstreamCalls(server: ServerProcess, action?: string): Promise<nu
     .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
 }
 
-/** Seconds the gateway's main thread has stood still for the collector so far, by kind, from its own /metrics (prom-client's GC observer). */
+/**
+ * Seconds the gateway's main thread has stood still for the collector so far, by kind, from its own /metrics
+ * (prom-client's GC observer). A kind appears once it has happened: scavenges always have under load (a missing
+ * one reads NaN, not 0), full collections and incremental steps may not have yet.
+ */
 async function gcPauseSeconds(server: ServerProcess): Promise<{ minor: number; major: number }> {
   const text = await (await fetch(`${server.origin}/metrics`)).text();
-  const sum = (kinds: string[]) =>
-    kinds.reduce(
-      (total, kind) => total + Number(new RegExp(`^lookup_graph_nodejs_gc_duration_seconds_sum\\{kind="${kind}"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? 0),
-      0,
-    );
-  return { minor: sum(['minor']), major: sum(['major', 'incremental']) };
+  const read = (kind: string) => {
+    const value = new RegExp(`^lookup_graph_nodejs_gc_duration_seconds_sum\\{kind="${kind}"\\} (\\S+)$`, 'm').exec(text)?.[1];
+    return value === undefined ? undefined : Number(value);
+  };
+  return { minor: read('minor') ?? Number.NaN, major: (read('major') ?? 0) + (read('incremental') ?? 0) };
 }
 
 console.log(
