@@ -66,13 +66,25 @@ const gatewayCommit = `${execSync('git rev-parse --short HEAD', { cwd: gatewayRo
 pinSelf(1);
 const sandbox = await startServer('bench/servers/sandbox.ts', { SANDBOX_LATENCY_MS: String(settings.sandboxLatencyMs) }, 1);
 const gatewayEnv = gatewayEnvOver(sandbox.origin);
-/** Upstream calls a gateway made, from its own /metrics. */
-async function upstreamCalls(server: ServerProcess, action?: string): Promise<number> {
-  const text = await (await fetch(`${server.origin}/metrics`)).text();
+/** A server's own Prometheus metrics, as text. */
+async function metricsOf(server: ServerProcess): Promise<string> {
+  return (await fetch(`${server.origin}/metrics`)).text();
+}
+
+/**
+ * The values of the gateway's samples of `series` (its name without the lookup_graph_ prefix, followed by `{` or
+ * a space) that carry `label` (`name="value"`) when one is given.
+ */
+function samples(text: string, series: string, label?: string): number[] {
   return text
     .split('\n')
-    .filter((line) => line.startsWith('lookup_graph_upstream_calls_total{') && (!action || line.includes(`action="${action}"`)))
-    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+    .filter((line) => line.startsWith(`lookup_graph_${series}`) && (!label || line.includes(label)))
+    .map((line) => Number(line.slice(line.lastIndexOf(' ') + 1)));
+}
+
+/** Upstream calls a gateway made, from its own /metrics. */
+async function upstreamCalls(server: ServerProcess, action?: string): Promise<number> {
+  return samples(await metricsOf(server), 'upstream_calls_total{', action && `action="${action}"`).reduce((sum, value) => sum + value, 0);
 }
 
 /**
@@ -81,11 +93,8 @@ async function upstreamCalls(server: ServerProcess, action?: string): Promise<nu
  * one reads NaN, not 0), full collections and incremental steps may not have yet.
  */
 async function gcPauseSeconds(server: ServerProcess): Promise<{ minor: number; major: number }> {
-  const text = await (await fetch(`${server.origin}/metrics`)).text();
-  const read = (kind: string) => {
-    const value = new RegExp(`^lookup_graph_nodejs_gc_duration_seconds_sum\\{kind="${kind}"\\} (\\S+)$`, 'm').exec(text)?.[1];
-    return value === undefined ? undefined : Number(value);
-  };
+  const text = await metricsOf(server);
+  const read = (kind: string) => samples(text, 'nodejs_gc_duration_seconds_sum{', `kind="${kind}"`)[0];
   return { minor: read('minor') ?? Number.NaN, major: (read('major') ?? 0) + (read('incremental') ?? 0) };
 }
 
@@ -226,8 +235,7 @@ for (let round = 0; round < settings.rounds; round++) {
 }
 
 // Memory after the load above, then after one more pass of the gateway's scenarios: growth across runs.
-const gatewayMetric = async (name: string) =>
-  Number(new RegExp(`^lookup_graph_${name} (\\S+)$`, 'm').exec(await (await fetch(`${gateway.origin}/metrics`)).text())?.[1] ?? Number.NaN) / 2 ** 20;
+const gatewayMetric = async (name: string) => (samples(await metricsOf(gateway), `${name} `)[0] ?? Number.NaN) / 2 ** 20;
 const memoryAfter = async () => ({
   rssMb: residentMb(gateway.pid) ?? (await gatewayMetric('process_resident_memory_bytes')),
   heapMb: await gatewayMetric('nodejs_heap_size_used_bytes'),
