@@ -13,7 +13,7 @@ import { yogaLogger } from './logger.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
 import { schema } from './schema/index.js';
 import type { UpstreamStatus } from './upstream/index.js';
-import { Metrics, upstreamGauges } from './metrics.js';
+import { cacheGauges, Metrics, upstreamGauges } from './metrics.js';
 import { variableCheck } from './variable-check.js';
 import { createReadiness, probesPlugin, readinessReporter, type ClientRateLimitStatus, type Readiness, type ReadyReport } from './probes.js';
 import type { CacheStatus, LookupCache } from './cache/index.js';
@@ -59,9 +59,10 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   // The sandbox is chosen here, once: with no ACTION_BASE_URL (refused in production by config.ts).
   const sandbox = config.upstream.baseUrl ? null : await startSandbox({ latency: config.sandboxLatency });
   const target = sandbox ? { baseUrl: new URL(sandbox.url), token: sandbox.token } : { baseUrl: config.upstream.baseUrl!, token: config.upstream.token! };
-  // The gauges read the upstream's status at scrape time; the upstream reports each call to the metrics.
+  // The gauges read the upstream's status and the caches' sizes at scrape time; the upstream reports each call to the metrics.
   let path: RequestPath | undefined;
-  const metrics = new Metrics(upstreamGauges(() => path!.upstream.status()));
+  let memo: ResultMemo | null = null;
+  const metrics = new Metrics([...upstreamGauges(() => path!.upstream.status()), ...cacheGauges(() => [...path!.cache.parts(), ...(memo?.parts() ?? [])])]);
   // Tracing off (no OTEL endpoint): no SDK loaded, and none of the span hooks is installed.
   const tracing = await startTracing(config.telemetry, config.cache.keySecret);
   path = await createRequestPath({ config, logger, target, sandbox: sandbox !== null, metrics, tracing });
@@ -74,7 +75,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   };
   const telemetryPlugins = [...(tracing.enabled ? [tracingPlugin(tracing)] : []), requestLog(requestLogOptions)];
   // Remembered results: not with tracing on, where every lookup has its span.
-  const memo = cache.remembersResults && !tracing.enabled && config.cache.resultsMaxBytes > 0 ? new ResultMemo(cache, config.cache.resultsMaxBytes) : null;
+  memo = cache.remembersResults && !tracing.enabled && config.cache.resultsMaxBytes > 0 ? new ResultMemo(cache, config.cache.resultsMaxBytes) : null;
   const documents = new DocumentCache<DocumentNode>(1024);
   const shareable = config.security.auth.mode === 'none';
 

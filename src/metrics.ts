@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Plugin } from 'graphql-yoga';
 import type { LookupSource } from './cache/lookup-cache.js';
+import type { CachePart } from './cache/store.js';
 import type { CallOutcome } from './upstream/client.js';
 import { ActionError } from './upstream/errors.js';
 import { actionNamed } from './actions/all.js';
@@ -191,6 +192,32 @@ export function upstreamGauges(status: () => UpstreamStatus) {
       name: 'lookup_graph_upstream_queued',
       help: 'Upstream calls waiting for a free slot now.',
       collect: (gauge: Gauge) => gauge.set(status().queued),
+    },
+  ];
+}
+
+/**
+ * Gauges of what the in-process caches hold, read at scrape time, each by its own count against its bound:
+ * the entries (CACHE_MAX_MB), their parsed copies (an eighth of it, on top) and the remembered results
+ * (CACHE_RESULTS_MB). With Redis only the results, which each process keeps; none with the cache off.
+ */
+export function cacheGauges(parts: () => CachePart[]) {
+  return [
+    {
+      name: 'lookup_graph_cache_bytes',
+      help: 'Bytes the in-process caches hold, by part (entries: their JSON; parsed: entries read again, kept parsed, at twice their JSON; results: remembered results).',
+      labelNames: ['part'],
+      collect: (gauge: Gauge) => {
+        for (const { part, bytes } of parts()) gauge.set({ part }, bytes);
+      },
+    },
+    {
+      name: 'lookup_graph_cache_entries',
+      help: 'Entries the in-process caches hold, by part (entries, parsed, results).',
+      labelNames: ['part'],
+      collect: (gauge: Gauge) => {
+        for (const { part, entries } of parts()) gauge.set({ part }, entries);
+      },
     },
   ];
 }

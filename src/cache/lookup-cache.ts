@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { jsonTextOf } from './json-text.js';
 import { ActionError, cancelledError } from '../upstream/errors.js';
 import type { CacheSettings } from './settings.js';
-import { isNotFoundMarker, type CacheEntry, type CacheStore } from './store.js';
+import { isNotFoundMarker, type CacheEntry, type CachePart, type CacheStore } from './store.js';
 import { onAbort } from '../upstream/abort-followers.js';
 
 /** Where a lookup's value came from, reported per lookup in the response's extensions. */
@@ -344,6 +344,11 @@ export class LookupCache {
     const [outcome] = await this.callUpstream(action, [lookup.key], fetchMissing, lookup.interest.signal);
     await this.remember(action, fingerprint, outcome!);
     lookup.settle(outcome!);
+  }
+
+  /** What the store holds in this process, for the cache size gauges (none with Redis or with the cache off). */
+  parts(): CachePart[] {
+    return this.store?.parts?.() ?? [];
   }
 
   close(): Promise<void> {

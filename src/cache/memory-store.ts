@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { CacheEntry, CacheStore } from './store.js';
+import type { CacheEntry, CachePart, CacheStore } from './store.js';
 
 /** An entry as kept: its value's JSON, one flat string, and its stored-at time for checks that need no value. */
 interface Packed {
@@ -84,6 +84,13 @@ export class MemoryStore implements CacheStore {
   /** Heap bytes held by the parsed copies (counted at twice their JSON). */
   parsedSize(): number {
     return this.parsed.calculatedSize;
+  }
+
+  parts(): CachePart[] {
+    return [
+      { part: 'entries', bytes: this.packed.calculatedSize, entries: this.packed.size },
+      { part: 'parsed', bytes: this.parsed.calculatedSize, entries: this.parsed.size },
+    ];
   }
 
   async close(): Promise<void> {

@@ -23,6 +23,7 @@ import { usesIncrementalDelivery } from '../incremental/index.js';
 import { usesDirective } from '../schema/document-directives.js';
 import { FRESH } from './fresh.js';
 import type { LookupCache } from './lookup-cache.js';
+import type { CachePart } from './store.js';
 
 const MAX_KEY_LENGTH = 2048;
 
@@ -145,6 +146,11 @@ export class ResultMemo {
     this.results.set(key, remembered, { size: key.length + 3 * json.length + bytes.length });
     // The first response is serialised the remembered way too, so every response of the memo is alike.
     (result as ExecutionResult & { stringify?: unknown }).stringify = stringify;
+  }
+
+  /** What the remembered results hold, by the LRU's count against CACHE_RESULTS_MB (the cache size gauges). */
+  parts(): CachePart[] {
+    return [{ part: 'results', bytes: this.results.calculatedSize, entries: this.results.size }];
   }
 }
 

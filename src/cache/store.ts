@@ -4,6 +4,13 @@ export interface CacheEntry {
   t: number;
 }
 
+/** One part of what a store holds in this process, by its own count against its bound (the cache size gauges). */
+export interface CachePart {
+  part: 'entries' | 'parsed' | 'results';
+  bytes: number;
+  entries: number;
+}
+
 /** Where cached lookups live. Values are JSON-compatible; a miss is undefined. */
 export interface CacheStore {
   readonly kind: 'memory' | 'redis';
@@ -21,6 +28,8 @@ export interface CacheStore {
   releaseLease(key: string): Promise<void>;
   /** Whether anyone holds the lease for `key` now. */
   leaseHeld(key: string): Promise<boolean>;
+  /** What it holds in this process (memory); a store elsewhere (Redis) holds nothing here. */
+  parts?(): CachePart[];
   /** True while the store answers; a store that does not answer is treated as empty. */
   healthy(): boolean;
   close(): Promise<void>;

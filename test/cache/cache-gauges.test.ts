@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
+import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { REDIS_HOST, REDIS_PORT, requireRedisInCi } from '../support/redis.js';
+
+const redisUp = await requireRedisInCi();
+
+/** The envelope the upstream sends for a domain: the memory cache keeps exactly this text as the entry. */
+const envelopeOf = (domain: string) => ({ status: 200, response: { domain_name: domain, registrar: 'Gauge Registrar' } });
+
+let up: FaultUpstream;
+beforeAll(async () => {
+  up = await startFaultUpstream();
+  up.handle((call, _req, res) => json(res, 200, envelopeOf(String(call.body.domain))));
+});
+afterAll(() => up.close());
+
+/** Every sample of `name`, by its `part` label. */
+async function byPart(gw: RunningGateway, name: string): Promise<Record<string, number>> {
+  const text = await (await fetch(`${gw.url}/metrics`)).text();
+  const parts: Record<string, number> = {};
+  for (const match of text.matchAll(new RegExp(`^${name}\\{part="(\\w+)"\\} (\\S+)$`, 'gm'))) parts[match[1]!] = Number(match[2]);
+  return parts;
+}
+
+describe('cache size gauges on /metrics', () => {
+  it('count the entries, their parsed copies and the remembered results the memory cache holds, in the bytes each bound counts', async () => {
+    const gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'true' }));
+    try {
+      expect(await byPart(gw, 'lookup_graph_cache_entries')).toEqual({ entries: 0, parsed: 0, results: 0 });
+      expect(await byPart(gw, 'lookup_graph_cache_bytes')).toEqual({ entries: 0, parsed: 0, results: 0 });
+
+      const query = (domain: string) => gw.query(`{ domainInfo(domain: "${domain}") { domainName } }`);
+      await query('one.example'); // stored
+      await query('one.example'); // read again: kept parsed too, and the operation, made a second time, remembered
+      await query('two.example'); // stored
+
+      const entryBytes = (domain: string) => JSON.stringify(envelopeOf(domain)).length;
+      expect(await byPart(gw, 'lookup_graph_cache_entries')).toEqual({ entries: 2, parsed: 1, results: 1 });
+      const bytes = await byPart(gw, 'lookup_graph_cache_bytes');
+      expect(bytes.entries).toBe(entryBytes('one.example') + entryBytes('two.example'));
+      expect(bytes.parsed).toBe(2 * entryBytes('one.example'));
+      expect(bytes.results).toBeGreaterThan(JSON.stringify({ domainInfo: { domainName: 'one.example' } }).length);
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it.skipIf(!redisUp)('show only the remembered results with the Redis cache, whose entries live in Redis', async () => {
+    const gw = await startGateway(
+      upstreamEnv(up, { CACHE_ENABLED: 'true', REDIS_URL: `redis://${REDIS_HOST}:${REDIS_PORT}`, CACHE_KEY_SECRET: `gauges-${process.pid}-${Date.now()}` }),
+    );
+    try {
+      await gw.query('{ domainInfo(domain: "shared.example") { domainName } }');
+      await gw.query('{ domainInfo(domain: "shared.example") { domainName } }');
+      expect(await byPart(gw, 'lookup_graph_cache_entries')).toEqual({ results: 1 });
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('are absent when nothing is cached in the process (cache off)', async () => {
+    const gw = await startGateway(upstreamEnv(up));
+    try {
+      await gw.query('{ domainInfo(domain: "off.example") { domainName } }');
+      const text = await (await fetch(`${gw.url}/metrics`)).text();
+      expect(text).toContain('lookup_graph_cache_lookups_total');
+      expect(text).not.toMatch(/^lookup_graph_cache_(bytes|entries)\{/m);
+    } finally {
+      await gw.close();
+    }
+  });
+});
