@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../src/config.js';
 import { SANDBOX_TOKEN } from '../src/sandbox/server.js';
 import { Redis } from 'ioredis';
 import { request as httpRequest } from 'undici';
@@ -104,12 +105,16 @@ console.log(
 const bare = await startServer('bench/servers/bare-yoga.ts', {});
 const bareUnguarded = await startServer('bench/servers/bare-yoga.ts', { BARE_YOGA_BODY_GUARD: 'off' });
 const passthrough = await startServer('bench/servers/passthrough.ts', { UPSTREAM_ORIGIN: sandbox.origin });
+const yogaLookup = await startServer('bench/servers/yoga-lookup.ts', { UPSTREAM_ORIGIN: sandbox.origin, UPSTREAM_TOKEN: SANDBOX_TOKEN });
 const restRequest = (domain: string): Request => ({
   path: '/v1/action/domain_info',
   body: JSON.stringify({ domain }),
   headers: { authorization: `Bearer ${SANDBOX_TOKEN}` },
 });
 const gateway = await startServer(GATEWAY, gatewayEnv);
+const gatewayAtStartMb = residentMb(gateway.pid) ?? Number.NaN;
+const { maxBytes, resultsMaxBytes } = loadConfig({}).cache;
+const cacheBounds = `${maxBytes / 2 ** 20} MB of entries, up to an eighth of that parsed, ${resultsMaxBytes / 2 ** 20} MB of results`;
 // The same gateway with remembered results off (CACHE_RESULTS_MB=0): every cached operation runs its resolvers.
 const unremembered = await startServer(GATEWAY, { ...gatewayEnv, CACHE_RESULTS_MB: '0' });
 // (h) the same gateway with tracing on: every request sampled, spans exported over OTLP/HTTP
@@ -169,6 +174,8 @@ const throughputScenarios: Scenario[] = [
   { id: 'u', server: gateway, request: () => graphql(DOMAIN_DOCUMENT, { domain: `u-${unique++}.example.com` }) },
   // The floor of (u): the pass-through proxy making the same upstream call, with nothing of a gateway in between.
   { id: 'pt', server: passthrough, request: () => restRequest(`pt-${unique++}.example.com`) },
+  // The floor of (u) on this stack: unguarded bare Yoga whose one field makes that call, nothing else of a gateway.
+  { id: 'yl', server: yogaLookup, request: () => graphql(DOMAIN_DOCUMENT, { domain: `yl-${unique++}.example.com` }) },
   { id: 'p', server: gateway, request: () => graphql(FRESH_PROFILE_DOCUMENT, { username: `bench_${fresh5++}` }) },
   { id: 's', server: gateway, request: repeat(graphql(TEN_SYMBOL_QUERY.replace(') {', ') @fresh {'))) },
   ...(viaRedis ? [{ id: 'r', server: viaRedis, request: repeat(graphql(FIVE_FIELD_PROFILE)) }] : []),
@@ -239,6 +246,8 @@ const gatewayMetric = async (name: string) => (samples(await metricsOf(gateway),
 const memoryAfter = async () => ({
   rssMb: residentMb(gateway.pid) ?? (await gatewayMetric('process_resident_memory_bytes')),
   heapMb: await gatewayMetric('nodejs_heap_size_used_bytes'),
+  /** What the caches hold by their own count (lookup_graph_cache_bytes: entries, parsed copies, results). */
+  cachesMb: samples(await metricsOf(gateway), 'cache_bytes{').reduce((sum, bytes) => sum + bytes, 0) / 2 ** 20,
 });
 const memoryFirst = await memoryAfter();
 for (const scenario of throughputScenarios.filter((s) => s.server === gateway))
@@ -317,6 +326,7 @@ if (settings.deferSamples > 0) {
 await bare.stop();
 await bareUnguarded.stop();
 await passthrough.stop();
+await yogaLookup.stop();
 await fixedAnswer.stop();
 await sandbox.stop();
 
@@ -409,9 +419,16 @@ const rows: string[][] = [
     `${failures.pt}`,
   ],
   [
+    '(d) floor: unguarded bare Yoga whose one field makes the same upstream call (the same document, a new domain every request)',
+    `${med('yl').toFixed(0)} req/s`,
+    `${pct(med('yl') / med('a2'))} of unguarded Yoga \`{ hello }\`: the most an uncached lookup can reach on Yoga and undici; ${us('yl')} CPU/request`,
+    '',
+    `${failures.yl}`,
+  ],
+  [
     '(d) uncached single lookup, closed loop (a new domain every request)',
     `${med('u').toFixed(0)} req/s`,
-    `${pct(med('u') / med('a2'))} of unguarded Yoga, ${pct(med('u') / med('pt'))} of the pass-through; ${us('u')} CPU/request, of which V8's helper threads ${median(uncachedThreads.helpers).toFixed(0)} µs (the main thread ${median(uncachedThreads.main).toFixed(0)} µs, standing still for the collector ${median(uncachedPauses.minor).toFixed(0)} µs in scavenges and ${median(uncachedPauses.major).toFixed(1)} µs in full collections)`,
+    `${pct(med('u') / med('a2'))} of unguarded Yoga, ${pct(med('u') / med('yl'))} of the floor on Yoga, ${pct(med('u') / med('pt'))} of the pass-through; ${us('u')} CPU/request, of which V8's helper threads ${median(uncachedThreads.helpers).toFixed(0)} µs (the main thread ${median(uncachedThreads.main).toFixed(0)} µs, standing still for the collector ${median(uncachedPauses.minor).toFixed(0)} µs in scavenges and ${median(uncachedPauses.major).toFixed(1)} µs in full collections)`,
     `≥ 50% of unguarded, ≤ 420 µs: ${met(med('u') / med('a2') >= 0.5)}, ${met(cpu('u') <= 420)}`,
     `${failures.u}`,
   ],
@@ -471,7 +488,7 @@ const rows: string[][] = [
   [
     '(m) gateway resident memory after the load above / after one more pass',
     `${memoryFirst.rssMb.toFixed(0)} MB / ${memorySecond.rssMb.toFixed(0)} MB`,
-    `heap used ${memoryFirst.heapMb.toFixed(0)} MB / ${memorySecond.heapMb.toFixed(0)} MB (default CACHE_MAX_MB)`,
+    `heap used ${memoryFirst.heapMb.toFixed(0)} MB / ${memorySecond.heapMb.toFixed(0)} MB (default CACHE_MAX_MB); at start, before any request: ${gatewayAtStartMb.toFixed(0)} MB; the caches hold ${memoryFirst.cachesMb.toFixed(0)} / ${memorySecond.cachesMb.toFixed(0)} MB by their own count (bounds: ${cacheBounds})`,
     `≤ 150 MB: ${met(Math.max(memoryFirst.rssMb, memorySecond.rssMb) <= 150)}`,
     '',
   ],
@@ -566,8 +583,13 @@ Mean response bytes: (b) ${bytes.b!.toFixed(0)}, (c) ${bytes.c!.toFixed(0)}, (e)
   without decoding them to text.
 - Uncached rows: (d) closed loop asks a domain nobody asked for before on every request (the cache grows as it
   would); (d) photo-social and (e) uncached use \`@fresh\`, which skips the cache read and still stores the answer.
-- (m) is read from /proc (VmRSS) of the gateway process and its own /metrics (heap used) after every row above
-  has run against it, then again after one more pass of its throughput rows.
+- The floor on Yoga (bench/servers/yoga-lookup.ts) is unguarded bare Yoga whose one field makes the gateway's
+  upstream call over an undici Pool and answers the same document's five fields with plain resolvers: no cache,
+  coalescing, input checks, limits, deadlines, metrics or logs. Its rate against unguarded \`{ hello }\` is the most
+  an uncached lookup can reach on this stack; the gateway's own work is what separates (u) from it.
+- (m) is read from /proc (VmRSS) of the gateway process and its own /metrics (heap used; the caches' size from
+  \`lookup_graph_cache_bytes\`) after every row above has run against it, then again after one more pass of its
+  throughput rows; "at start" is read once the gateway is ready, before its first request.
 - CPU/request counts every thread of a server. The uncached row splits the gateway's into its main thread
   and V8's helper threads, which do the collector's concurrent marking and sweeping and parallel scavenges;
   pinned to one core, that work takes the same core as the main thread. Its collector pauses are the
