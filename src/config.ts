@@ -146,7 +146,7 @@ export function loadConfig(env: Env = process.env): Config {
     security: readSecuritySettings(read, production),
     http: readHttpServerSettings(int, problems),
     telemetry: readTelemetrySettings(env, problems, int),
-    ops: readOpsSettings(env, problems, int, host),
+    ops: readOpsSettings(read, host),
     compressMinBytes: int('COMPRESS_MIN_BYTES', 1024, 0, 1024 * 1024 * 1024),
   };
 

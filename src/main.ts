@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from './config.js';
 import { createGateway } from './gateway.js';
 import { createHttpServer } from './http-server.js';
-import { boundHeapGrowth } from './heap-growth.js';
+import { applyHeapSettings } from './heap-settings.js';
 import { createLogger, describeError } from './logger.js';
 import { startOpsServer } from './ops-server.js';
 
@@ -17,7 +17,7 @@ async function main() {
     }
     throw error;
   }
-  boundHeapGrowth(config.ops.heapGrowthPercent);
+  applyHeapSettings(config.ops.heap);
   const logger = createLogger(config.logLevel, undefined, [config.upstream.token], config.telemetry.logFormat);
   const gateway = await createGateway(config, logger);
   const http = createHttpServer(gateway.handler, config.http, logger);

@@ -1,3 +1,6 @@
+import type { EnvReader } from './env.js';
+import type { HeapSettings } from './heap-settings.js';
+
 /**
  * Where operators read the gateway: METRICS_PORT opens a second listener for /metrics and the detailed
  * /healthz and /readyz bodies. In production the public port answers only /graphql, /healthz and
@@ -9,18 +12,12 @@ export interface OpsSettings {
   metricsHost: string;
   /** After SIGTERM, how long /readyz answers 503 while the gateway still serves, so load balancers stop sending first. */
   drainDelayMs: number;
-  /** HEAP_GROWTH_PERCENT: V8's old generation grows this far past its live size between full collections; 0: V8's own (src/heap-growth.ts). */
-  heapGrowthPercent: number;
+  /** V8's heap flags (src/heap-settings.ts): HEAP_GROWTH_PERCENT and HEAP_PRETENURING. */
+  heap: HeapSettings;
 }
 
-type Env = Record<string, string | undefined>;
-
-export function readOpsSettings(
-  env: Env,
-  problems: string[],
-  int: (name: string, fallback: number, min: number, max: number) => number,
-  host: string,
-): OpsSettings {
+export function readOpsSettings(read: EnvReader, host: string): OpsSettings {
+  const { env, problems, int } = read;
   const rawPort = env.METRICS_PORT?.trim();
   const metricsPort = rawPort ? int('METRICS_PORT', 0, 0, 65535) : null;
   const port = env.PORT?.trim();
@@ -29,6 +26,6 @@ export function readOpsSettings(
     metricsPort,
     metricsHost: env.METRICS_HOST?.trim() || host,
     drainDelayMs: int('SHUTDOWN_DRAIN_DELAY_MS', 0, 0, 300_000),
-    heapGrowthPercent: int('HEAP_GROWTH_PERCENT', 0, 0, 300),
+    heap: { growthPercent: int('HEAP_GROWTH_PERCENT', 0, 0, 300), pretenuring: read.bool('HEAP_PRETENURING', false) },
   };
 }

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { loadConfig } from '../../dist/config.js';
 import { createGateway } from '../../dist/gateway.js';
-import { boundHeapGrowth } from '../../dist/heap-growth.js';
+import { applyHeapSettings } from '../../dist/heap-settings.js';
 import { createLogger } from '../../dist/logger.js';
 
 /**
@@ -9,7 +9,7 @@ import { createLogger } from '../../dist/logger.js';
  * TypeScript loader. Configured by the environment the benchmark passes.
  */
 const config = loadConfig({ ...process.env, PORT: '0' });
-boundHeapGrowth(config.ops.heapGrowthPercent);
+applyHeapSettings(config.ops.heap);
 const gateway = await createGateway(config, createLogger(config.logLevel));
 const server = createServer(gateway.handler);
 server.listen(0, '127.0.0.1', () => console.log(`READY ${server.address().port}`));
