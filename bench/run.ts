@@ -8,10 +8,11 @@ import { execSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
+import { heapFlags } from '../src/heap-settings.js';
 import { SANDBOX_TOKEN } from '../src/sandbox/server.js';
 import { Redis } from 'ioredis';
 import { request as httpRequest } from 'undici';
@@ -97,6 +98,11 @@ async function gcPauseSeconds(server: ServerProcess): Promise<{ minor: number; m
   const text = await metricsOf(server);
   const read = (kind: string) => samples(text, 'nodejs_gc_duration_seconds_sum{', `kind="${kind}"`)[0];
   return { minor: read('minor') ?? Number.NaN, major: (read('major') ?? 0) + (read('incremental') ?? 0) };
+}
+
+/** Full collections (mark-compact) the gateway has made so far, from the same GC observer. */
+async function fullCollections(server: ServerProcess): Promise<number> {
+  return samples(await metricsOf(server), 'nodejs_gc_duration_seconds_count{', 'kind="major"')[0] ?? 0;
 }
 
 console.log(
@@ -257,12 +263,14 @@ const memorySecond = await memoryAfter();
 // p50/p99 added over a direct upstream call, both in an open loop at 25% of the gateway's uncached saturation rate.
 const openRate = Math.max(1, Math.round(median(rps.u!) / 4));
 const openDirect = await openLoop(sandbox.origin, () => restRequest(`open-rest-${unique++}.example.com`), openRate, settings.openLoopMs);
+const fullCollectionsBefore = await fullCollections(gateway);
 const openGateway = await openLoop(
   gateway.origin,
   () => graphql(DOMAIN_DOCUMENT, { domain: `open-gw-${unique++}.example.com` }),
   openRate,
   settings.openLoopMs,
 );
+const openFullCollections = (await fullCollections(gateway)) - fullCollectionsBefore;
 failures.o = openDirect.errors + openGateway.errors;
 
 // Compression: what comes back for the full profile and for the GraphiQL page with and without Accept-Encoding.
@@ -435,7 +443,7 @@ const rows: string[][] = [
   [
     `(d) added latency at 25% of that rate (open loop, ${openRate} req/s)`,
     `p50 +${added(50).toFixed(2)} ms, p99 +${added(99).toFixed(2)} ms`,
-    `gateway p50 ${percentile(openGateway.latencies, 50).toFixed(2)} / p99 ${percentile(openGateway.latencies, 99).toFixed(2)} ms; direct p50 ${percentile(openDirect.latencies, 50).toFixed(2)} / p99 ${percentile(openDirect.latencies, 99).toFixed(2)} ms`,
+    `gateway p50 ${percentile(openGateway.latencies, 50).toFixed(2)} / p99 ${percentile(openGateway.latencies, 99).toFixed(2)} ms; direct p50 ${percentile(openDirect.latencies, 50).toFixed(2)} / p99 ${percentile(openDirect.latencies, 99).toFixed(2)} ms; ${openFullCollections} full collections in the gateway meanwhile`,
     `≤ +1 ms / ≤ +10 ms: ${met(added(50) <= 1)}, ${met(added(99) <= 10)}`,
     `${failures.o}`,
   ],
@@ -549,6 +557,7 @@ ${settings.rounds} interleaved rounds, and ratios to the baselines measured in t
   .filter(([k]) => !k.startsWith('ACTION_'))
   .map(([k, v]) => `${k}=${v}`)
   .join(', ')}; cache in memory (Redis for (g))
+- V8 heap flags the gateway sets at start-up (src/heap-settings.ts) on its ${CAN_PIN ? 'one pinned CPU' : `${availableParallelism()} CPUs`}: ${heapFlags(loadConfig(gatewayEnv).ops.heap, CAN_PIN ? 1 : availableParallelism()).join(' ') || 'none'}
 
 ## Results
 | ${header.join(' | ')} |

@@ -17,8 +17,9 @@ async function main() {
     }
     throw error;
   }
-  applyHeapSettings(config.ops.heap);
+  const v8Flags = applyHeapSettings(config.ops.heap);
   const logger = createLogger(config.logLevel, undefined, [config.upstream.token], config.telemetry.logFormat);
+  logger.debug({ v8Flags }, 'V8 heap flags set at start-up (src/heap-settings.ts)');
   const gateway = await createGateway(config, logger);
   const http = createHttpServer(gateway.handler, config.http, logger);
   const server = http.server;

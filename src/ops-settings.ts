@@ -12,7 +12,7 @@ export interface OpsSettings {
   metricsHost: string;
   /** After SIGTERM, how long /readyz answers 503 while the gateway still serves, so load balancers stop sending first. */
   drainDelayMs: number;
-  /** V8's heap flags (src/heap-settings.ts): HEAP_GROWTH_PERCENT and HEAP_PRETENURING. */
+  /** V8's heap flags (src/heap-settings.ts): HEAP_GROWTH_PERCENT, HEAP_PRETENURING and HEAP_CONCURRENT_MARKING. */
   heap: HeapSettings;
 }
 
@@ -26,6 +26,10 @@ export function readOpsSettings(read: EnvReader, host: string): OpsSettings {
     metricsPort,
     metricsHost: env.METRICS_HOST?.trim() || host,
     drainDelayMs: int('SHUTDOWN_DRAIN_DELAY_MS', 0, 0, 300_000),
-    heap: { growthPercent: int('HEAP_GROWTH_PERCENT', 0, 0, 300), pretenuring: read.bool('HEAP_PRETENURING', false) },
+    heap: {
+      growthPercent: int('HEAP_GROWTH_PERCENT', 0, 0, 300),
+      pretenuring: read.bool('HEAP_PRETENURING', false),
+      concurrentMarking: read.oneOf('HEAP_CONCURRENT_MARKING', ['auto', 'on', 'off'] as const, 'auto'),
+    },
   };
 }
