@@ -8,7 +8,7 @@ import { execSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
@@ -557,7 +557,7 @@ ${settings.rounds} interleaved rounds, and ratios to the baselines measured in t
   .filter(([k]) => !k.startsWith('ACTION_'))
   .map(([k, v]) => `${k}=${v}`)
   .join(', ')}; cache in memory (Redis for (g))
-- V8 heap flags the gateway sets at start-up on its ${CAN_PIN ? 'one pinned CPU' : `${availableParallelism()} CPUs`}: ${process.env.BENCH_GATEWAY_ROOT ? 'those of its own checkout (this tree would set ' : ''}${heapFlags(loadConfig(gatewayEnv).ops.heap, CAN_PIN ? 1 : availableParallelism()).join(' ') || 'none'}${process.env.BENCH_GATEWAY_ROOT ? ')' : ''} (src/heap-settings.ts)
+- V8 heap flags the gateway sets at start-up: ${process.env.BENCH_GATEWAY_ROOT ? 'those of its own checkout (this tree would set ' : ''}${heapFlags(loadConfig(gatewayEnv).ops.heap).join(' ') || 'none'}${process.env.BENCH_GATEWAY_ROOT ? ')' : ''} (src/heap-settings.ts)
 
 ## Results
 | ${header.join(' | ')} |

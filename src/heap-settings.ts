@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 
 /** V8 heap settings the gateway applies at start-up (flags NODE_OPTIONS refuses, so they are settings). */
@@ -7,12 +6,12 @@ export interface HeapSettings {
   growthPercent: number;
   /** HEAP_PRETENURING; off unless asked for. */
   pretenuring: boolean;
-  /** HEAP_CONCURRENT_MARKING; `auto`: off when the process has one CPU. */
-  concurrentMarking: 'auto' | 'on' | 'off';
+  /** HEAP_CONCURRENT_MARKING; on (V8's own) unless told off. */
+  concurrentMarking: boolean;
 }
 
 /**
- * The V8 flags for these settings on a process with `cpus` CPUs available. V8 reads each of them at every
+ * The V8 flags for these settings. V8 reads each of them at every
  * collection, so set at start-up they hold from the first one.
  *
  * Growth: how far V8 lets the old generation grow past what the last full collection kept before it
@@ -27,23 +26,24 @@ export interface HeapSettings {
  * uncached load (`--trace-gc`) a full collection came every 11 s at 1,000 lookups/s with it, every 33 s
  * without.
  *
- * Concurrent marking: V8 marks the old generation on four helper threads while JavaScript runs. With one
- * CPU they take turns with the requests, which then wait: each full collection put 50-90 ms into the
- * latency of the requests it overlapped (p99 over 10 ms in 9 of 20 five-second windows at a quarter of
- * saturation). Marked on the main thread in ~1 ms steps instead, p99 stayed under 13 ms in every window
- * (under 7 ms in 9 of 10) at the same CPU per request. With more CPUs the helpers run beside the requests.
+ * Concurrent marking: V8 marks the old generation on helper threads while JavaScript runs. On Node 20
+ * (V8 11.3) with one CPU, its four helpers took turns with the requests and each full collection put
+ * 50-90 ms into the latency of those it overlapped; marked on the main thread instead (off), p99 at a
+ * quarter of saturation stayed lower at the same CPU. On Node 24 (V8 13.6), which the image runs, the same
+ * setting made it far worse (p99 up to 137 ms, a third less throughput) while V8's own kept p99 under 5 ms,
+ * so it stays on unless an operator on Node 20 with one CPU turns it off (README, Benchmark).
  */
-export function heapFlags(settings: HeapSettings, cpus: number): string[] {
+export function heapFlags(settings: HeapSettings): string[] {
   const flags: string[] = [];
   if (settings.growthPercent > 0) flags.push(`--heap-growing-percent=${settings.growthPercent}`);
   if (!settings.pretenuring) flags.push('--no-allocation-site-pretenuring');
-  if (settings.concurrentMarking === 'off' || (settings.concurrentMarking === 'auto' && cpus <= 1)) flags.push('--no-concurrent-marking');
+  if (!settings.concurrentMarking) flags.push('--no-concurrent-marking');
   return flags;
 }
 
 /** Sets the flags before the gateway builds anything; returns them, for the start-up log. */
-export function applyHeapSettings(settings: HeapSettings, cpus = availableParallelism()): string[] {
-  const flags = heapFlags(settings, cpus);
+export function applyHeapSettings(settings: HeapSettings): string[] {
+  const flags = heapFlags(settings);
   for (const flag of flags) setFlagsFromString(flag);
   return flags;
 }

@@ -29,7 +29,7 @@ export function readOpsSettings(read: EnvReader, host: string): OpsSettings {
     heap: {
       growthPercent: int('HEAP_GROWTH_PERCENT', 0, 0, 300),
       pretenuring: read.bool('HEAP_PRETENURING', false),
-      concurrentMarking: read.oneOf('HEAP_CONCURRENT_MARKING', ['auto', 'on', 'off'] as const, 'auto'),
+      concurrentMarking: read.bool('HEAP_CONCURRENT_MARKING', true),
     },
   };
 }

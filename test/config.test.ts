@@ -39,7 +39,7 @@ describe('configuration', () => {
     [{ HEAP_GROWTH_PERCENT: 'small' }, 'HEAP_GROWTH_PERCENT must be a whole number from 0 to 300, got "small"'],
     [{ HEAP_GROWTH_PERCENT: '500' }, 'HEAP_GROWTH_PERCENT must be a whole number from 0 to 300, got "500"'],
     [{ HEAP_PRETENURING: 'sometimes' }, 'HEAP_PRETENURING must be true or false, got "sometimes"'],
-    [{ HEAP_CONCURRENT_MARKING: 'maybe' }, 'HEAP_CONCURRENT_MARKING must be one of auto, on, off, got "maybe"'],
+    [{ HEAP_CONCURRENT_MARKING: 'auto' }, 'HEAP_CONCURRENT_MARKING must be true or false, got "auto"'],
   ])('rejects %j', (env, problem) => {
     expect(configProblems(env)).toEqual([problem]);
   });
