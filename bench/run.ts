@@ -248,13 +248,16 @@ for (let round = 0; round < settings.rounds; round++) {
 }
 
 // Memory after the load above, then after one more pass of the gateway's scenarios: growth across runs.
-const gatewayMetric = async (name: string) => (samples(await metricsOf(gateway), `${name} `)[0] ?? Number.NaN) / 2 ** 20;
-const memoryAfter = async () => ({
-  rssMb: residentMb(gateway.pid) ?? (await gatewayMetric('process_resident_memory_bytes')),
-  heapMb: await gatewayMetric('nodejs_heap_size_used_bytes'),
-  /** What the caches hold by their own count (lookup_graph_cache_bytes: entries, parsed copies, results). */
-  cachesMb: samples(await metricsOf(gateway), 'cache_bytes{').reduce((sum, bytes) => sum + bytes, 0) / 2 ** 20,
-});
+const memoryAfter = async () => {
+  const text = await metricsOf(gateway);
+  const mb = (name: string) => (samples(text, `${name} `)[0] ?? Number.NaN) / 2 ** 20;
+  return {
+    rssMb: residentMb(gateway.pid) ?? mb('process_resident_memory_bytes'),
+    heapMb: mb('nodejs_heap_size_used_bytes'),
+    /** What the caches hold by their own count (lookup_graph_cache_bytes: entries, parsed copies, results). */
+    cachesMb: samples(text, 'cache_bytes{').reduce((sum, bytes) => sum + bytes, 0) / 2 ** 20,
+  };
+};
 const memoryFirst = await memoryAfter();
 for (const scenario of throughputScenarios.filter((s) => s.server === gateway))
   await throughput(gateway.origin, scenario.request, settings.concurrency, settings.roundMs);

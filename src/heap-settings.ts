@@ -11,8 +11,8 @@ export interface HeapSettings {
 }
 
 /**
- * The V8 flags for these settings. V8 reads each of them at every
- * collection, so set at start-up they hold from the first one.
+ * The V8 flags for these settings. V8 reads each of them at every collection, so set at start-up they hold
+ * from the first one.
  *
  * Growth: how far V8 lets the old generation grow past what the last full collection kept before it
  * collects again. V8 picks up to 4x on a machine with memory to spare: a gateway with ~75 MB live (the

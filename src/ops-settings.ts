@@ -17,14 +17,13 @@ export interface OpsSettings {
 }
 
 export function readOpsSettings(read: EnvReader, host: string): OpsSettings {
-  const { env, problems, int } = read;
-  const rawPort = env.METRICS_PORT?.trim();
-  const metricsPort = rawPort ? int('METRICS_PORT', 0, 0, 65535) : null;
-  const port = env.PORT?.trim();
-  if (metricsPort !== null && metricsPort !== 0 && port && Number(port) === metricsPort) problems.push('METRICS_PORT must differ from PORT');
+  const { int } = read;
+  const metricsPort = read.string('METRICS_PORT') ? int('METRICS_PORT', 0, 0, 65535) : null;
+  const port = read.string('PORT');
+  if (metricsPort !== null && metricsPort !== 0 && port && Number(port) === metricsPort) read.problem('METRICS_PORT must differ from PORT');
   return {
     metricsPort,
-    metricsHost: env.METRICS_HOST?.trim() || host,
+    metricsHost: read.string('METRICS_HOST') ?? host,
     drainDelayMs: int('SHUTDOWN_DRAIN_DELAY_MS', 0, 0, 300_000),
     heap: {
       growthPercent: int('HEAP_GROWTH_PERCENT', 0, 0, 300),
