@@ -328,6 +328,7 @@ export class LookupCache {
   private async waitForLeaseHolder<V>(action: string, fingerprint: string, lookup: Owned<V>, fetchMissing: FetchMissing<V>, waiter: Waiter): Promise<void> {
     const store = this.store!;
     const until = Math.min(Date.now() + this.settings.leaseMs, waiter.deadline ?? Infinity);
+    let leased = false;
     while (Date.now() < until && !waiter.signal?.aborted) {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       const cached = await store.get(lookup.full);
@@ -336,13 +337,22 @@ export class LookupCache {
         // The holder stores before it lets go: a value written between our two reads is there now.
         const late = await store.get(lookup.full);
         if (late !== undefined) return lookup.settle(fromCache<V>(lookup.key, late, action, 'coalesced'));
-        break;
+        // Gone without storing (it failed, or died and its lease ran out): the waiter that takes the lease over
+        // calls, and the others, in any process, go on waiting for it as they waited for the first holder.
+        if (await store.acquireLease(lookup.full, this.settings.leaseMs)) {
+          leased = true;
+          break;
+        }
       }
     }
-    if (waiter.signal?.aborted) return lookup.settle({ key: lookup.key, error: cancelledError(action), source: 'coalesced' });
-    if (waiter.deadline !== undefined && Date.now() >= waiter.deadline) return lookup.settle({ key: lookup.key, error: timedOut(action), source: 'coalesced' });
+    if (!leased) {
+      if (waiter.signal?.aborted) return lookup.settle({ key: lookup.key, error: cancelledError(action), source: 'coalesced' });
+      if (waiter.deadline !== undefined && Date.now() >= waiter.deadline)
+        return lookup.settle({ key: lookup.key, error: timedOut(action), source: 'coalesced' });
+    }
     const [outcome] = await this.callUpstream(action, [lookup.key], fetchMissing, lookup.interest.signal);
     await this.remember(action, fingerprint, outcome!);
+    if (leased) await store.releaseLease(lookup.full);
     lookup.settle(outcome!);
   }
 

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
+import { createLogger } from '../../src/logger.js';
+import { RedisStore } from '../../src/cache/redis-store.js';
 import { startGateway } from '../support/gateway.js';
 import { REDIS_HOST, REDIS_PORT, requireRedisInCi, startRedisProxy } from '../support/redis.js';
 import { sleep } from '../support/wait.js';
@@ -56,6 +58,31 @@ describe.skipIf(!redisUp)('the shared cache in Redis', () => {
       expect([ra.body.extensions!.gateway.lookups[0].source, rb.body.extensions!.gateway.lookups[0].source].sort()).toEqual(['coalesced', 'upstream']);
     } finally {
       delayMs = 0;
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('coalesces across instances after a holder died: when its lease runs out, one waiter takes it over and calls, the other waits for that', async () => {
+    const a = await startGateway(env());
+    const b = await startGateway(env());
+    const dead = new RedisStore(`redis://${REDIS_HOST}:${REDIS_PORT}`, createLogger('silent'));
+    delayMs = 150;
+    try {
+      await dead.ready();
+      const key = a.gateway.cache.cacheKey('domain_info', a.gateway.cache.fingerprint(up.token), 'dead-holder.example');
+      // A holder that took the lease and will never store or let go: only its expiry frees the key.
+      expect(await dead.acquireLease(key, 400)).toBe(true);
+      up.calls.length = 0;
+      const query = '{ domainInfo(domain: "dead-holder.example") { domainName } }';
+      const [ra, rb] = await Promise.all([a.query(query), b.query(query)]);
+      expect(ra.body.data).toEqual({ domainInfo: { domainName: 'dead-holder.example' } });
+      expect(rb.body.data).toEqual(ra.body.data);
+      expect(up.calls).toHaveLength(1);
+      expect([ra.body.extensions!.gateway.lookups[0].source, rb.body.extensions!.gateway.lookups[0].source].sort()).toEqual(['coalesced', 'upstream']);
+    } finally {
+      delayMs = 0;
+      await dead.close();
       await a.close();
       await b.close();
     }
