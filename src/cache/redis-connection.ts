@@ -175,7 +175,8 @@ function createClient(target: RedisTarget, settings: RedisGuardSettings): Redis 
     maxRetriesPerRequest: 0,
     connectTimeout: 1000,
     commandTimeout: Math.max(settings.commandTimeoutMs, 200),
-    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+    // Reconnects soon after a restart or a failover (each attempt is one connect, cheap).
+    retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
   };
   if (target.form === 'single') return new Redis(target.url, common);
   const credentials = { ...(target.username ? { username: target.username } : {}), ...(target.password ? { password: target.password } : {}) };
@@ -188,7 +189,7 @@ function createClient(target: RedisTarget, settings: RedisGuardSettings): Redis 
       ...(target.sentinelUsername ? { sentinelUsername: target.sentinelUsername } : {}),
       ...(target.sentinelPassword ? { sentinelPassword: target.sentinelPassword } : {}),
       ...(target.tls ? { tls: {}, enableTLSForSentinelMode: true, sentinelTLS: {} } : {}),
-      sentinelRetryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+      sentinelRetryStrategy: (attempt) => Math.min(attempt * 100, 1000),
       sentinelCommandTimeout: 1000,
       // Sentinels announce a failover (+switch-master): the client moves to the new master at once.
       failoverDetector: true,
@@ -202,7 +203,7 @@ function createClient(target: RedisTarget, settings: RedisGuardSettings): Redis 
     // The slot map follows a failover within a probe interval even while no command is sent to the moved slots.
     slotsRefreshInterval: Math.max(settings.probeIntervalMs, 500),
     slotsRefreshTimeout: 1000,
-    clusterRetryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+    clusterRetryStrategy: (attempt) => Math.min(attempt * 100, 1000),
     redisOptions: { ...nodeOptions, ...credentials, ...(target.tls ? { tls: {} } : {}) },
   };
   return new Cluster(target.nodes, options);

@@ -1,25 +1,24 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './processes.js';
 import { redisAnswersAt } from './redis.js';
 
 export interface OwnRedis {
   url: string;
+  host: string;
+  port: number;
   pid: number;
   /** SIGSTOP: the process keeps its sockets open and answers nothing, as a stuck primary does. */
   freeze(): void;
   /** SIGCONT. */
   thaw(): void;
+  /** SIGKILL, as a crashed host: resolves once the process is gone. */
+  kill(): Promise<void>;
+  /** Whether it still runs (not killed or closed). */
+  alive(): boolean;
   close(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 /** Whether `redis-server` can be started here (it is a Debian package on CI). */
@@ -31,29 +30,44 @@ export function hasRedisServer(): Promise<boolean> {
   });
 }
 
-/** A private redis-server on a free port, no persistence, ended by its pid. */
-export async function startOwnRedis(): Promise<OwnRedis> {
-  const port = await freePort();
+/**
+ * A private redis-server on a free loopback port, no persistence, ended by its pid. `args` are more
+ * redis-server options (cluster mode, replication); `sentinel`: the path of a Sentinel config file
+ * (Sentinel rewrites it) to run `redis-server <file> --sentinel` instead; `port`: this one (a restart).
+ */
+export async function startOwnRedis(args: string[] = [], options: { sentinel?: string; port?: number } = {}): Promise<OwnRedis> {
+  const port = options.port ?? (await freePort());
+  const mode = options.sentinel ? [options.sentinel, '--sentinel'] : [];
+  // Its own directory: a replica writes the snapshot it receives there.
+  const dir = mkdtempSync(join(tmpdir(), 'lg-redis-'));
+  const persistence = options.sentinel ? [] : ['--save', '', '--appendonly', 'no', '--dir', dir];
   const child: ChildProcess = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'],
-    {
-      stdio: 'ignore',
-    },
+    [...mode, '--port', String(port), '--bind', '127.0.0.1', ...persistence, '--protected-mode', 'no', ...args],
+    { stdio: 'ignore' },
   );
   const pid = child.pid!;
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  let running = true;
+  const exited = new Promise<void>((resolve) =>
+    child.on('exit', () => {
+      running = false;
+      rmSync(dir, { recursive: true, force: true });
+      resolve();
+    }),
+  );
   const until = Date.now() + 5000;
   while (!(await redisAnswersAt('127.0.0.1', port, 200))) {
-    if (Date.now() > until) {
-      process.kill(pid, 'SIGKILL');
-      throw new Error('redis-server did not start');
+    if (Date.now() > until || !running) {
+      if (running) process.kill(pid, 'SIGKILL');
+      throw new Error(`redis-server ${args.join(' ')} did not start on port ${port}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   let frozen = false;
   return {
     url: `redis://127.0.0.1:${port}`,
+    host: '127.0.0.1',
+    port,
     pid,
     freeze: () => {
       process.kill(pid, 'SIGSTOP');
@@ -63,10 +77,17 @@ export async function startOwnRedis(): Promise<OwnRedis> {
       process.kill(pid, 'SIGCONT');
       frozen = false;
     },
+    async kill() {
+      if (!running) return;
+      process.kill(pid, 'SIGKILL');
+      await exited;
+    },
+    alive: () => running,
     async close() {
+      if (!running) return;
       if (frozen) process.kill(pid, 'SIGCONT');
       process.kill(pid, 'SIGTERM');
-      const timer = setTimeout(() => process.kill(pid, 'SIGKILL'), 3000);
+      const timer = setTimeout(() => running && process.kill(pid, 'SIGKILL'), 3000);
       await exited;
       clearTimeout(timer);
     },
