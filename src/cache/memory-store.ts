@@ -83,9 +83,9 @@ export class MemoryStore implements CacheStore {
     if (packed !== undefined) packed.checked = 0;
   }
 
-  /** Milliseconds until the entry expires; 0 when it is gone. */
+  /** Whole milliseconds until the entry expires; 0 when it is gone. */
   remainingTtl(key: string): number {
-    return this.packed.has(key) ? Math.max(0, this.packed.getRemainingTTL(key)) : 0;
+    return this.packed.has(key) ? Math.max(0, Math.floor(this.packed.getRemainingTTL(key))) : 0;
   }
 
   /** The entry's value as JSON, as kept (no parsing). */

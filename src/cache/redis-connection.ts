@@ -206,7 +206,13 @@ function createClient(target: RedisTarget, settings: RedisGuardSettings): Redis 
     clusterRetryStrategy: (attempt) => Math.min(attempt * 100, 1000),
     redisOptions: { ...nodeOptions, ...credentials, ...(target.tls ? { tls: {} } : {}) },
   };
-  return new Cluster(target.nodes, options);
+  const cluster = new Cluster(target.nodes, options);
+  // Every node connected as soon as it is known, not on its first command: a first command must not
+  // spend its bounded wait connecting, and a replica is ready to serve reads when its master dies.
+  cluster.on('+node', (node: Redis) => {
+    if (node.status === 'wait') node.connect().catch(() => undefined);
+  });
+  return cluster;
 }
 
 const LIVE = new Set(['ready', 'wait', 'connect', 'connecting']);

@@ -145,7 +145,7 @@ export class TieredStore implements CacheStore {
   private keep(key: string, entry: CacheEntry): void {
     if (this.near.confirm(key, entry.t)) return;
     // An entry without its expiry (written by an older gateway) is kept only as long as it is served unasked.
-    const ttlMs = entry.x === undefined ? this.settings.localTtlMs : entry.x - Date.now();
+    const ttlMs = entry.x === undefined ? this.settings.localTtlMs : Math.floor(entry.x - Date.now());
     this.near.put(key, { v: entry.v, t: entry.t }, ttlMs, undefined, Date.now());
   }
 
