@@ -30,7 +30,7 @@ export interface RedisTopology {
   direct(node: OwnRedis): Redis;
   /** The nodes that are masters now. */
   masters(): Promise<OwnRedis[]>;
-  /** Calls per command on every live data node since the last `resetStats`: summed, and node by node. */
+  /** Calls per command on the masters since the last `resetStats` (replicas count what they replicate too): summed, and node by node. */
   commandCalls(): Promise<{ total: Record<string, number>; byNode: Map<OwnRedis, Record<string, number>> }>;
   resetStats(): Promise<void>;
   /**
@@ -120,7 +120,7 @@ function topologyOf(
     async commandCalls() {
       const total: Record<string, number> = {};
       const byNode = new Map<OwnRedis, Record<string, number>>();
-      for (const node of live()) {
+      for (const node of await extra.masters()) {
         const calls = await commandStats(direct(node));
         byNode.set(node, calls);
         for (const [name, count] of Object.entries(calls)) total[name] = (total[name] ?? 0) + count;
