@@ -21,6 +21,8 @@ export interface TierState extends RedisState {
 }
 
 const RESTORE_BATCH = 100;
+/** While entries wait and Redis answers (a lost write, not an outage), they are tried again this often. */
+const RETRY_MS = 1000;
 
 /**
  * Redis with an in-process tier in front (the same keys, bounded by CACHE_MAX_MB, each entry kept until
@@ -45,6 +47,7 @@ export class TieredStore implements CacheStore {
   private warnedFull = false;
   private flushing = false;
   private flushAgain = false;
+  private retry: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly near: MemoryStore,
@@ -137,6 +140,7 @@ export class TieredStore implements CacheStore {
   }
 
   async close(): Promise<void> {
+    if (this.retry) clearTimeout(this.retry);
     await this.shared.close();
     await this.near.close();
   }
@@ -173,7 +177,7 @@ export class TieredStore implements CacheStore {
         );
       }
     }
-    if (now) this.flushSoon();
+    if (now || this.shared.answers(key, 'write')) this.flushSoon();
   }
 
   private flushSoon(): void {
@@ -210,6 +214,13 @@ export class TieredStore implements CacheStore {
       if (this.flushAgain) {
         this.flushAgain = false;
         this.flushSoon();
+      } else if (this.pending.size > 0 && !this.retry) {
+        // Also when Redis never went unhealthy (a write that timed out alone) there is no "back" to wait for.
+        this.retry = setTimeout(() => {
+          this.retry = null;
+          this.flushSoon();
+        }, RETRY_MS);
+        this.retry.unref();
       }
     }
   }
