@@ -28,6 +28,10 @@ export interface RedisState extends RedisHealth {
 }
 
 const SLOTS = 16_384;
+/** Candidates for a stand-in key: each lands on another master with odds of two in three (three masters). */
+const MAX_STAND_INS = 16;
+/** How long after a master stopped taking writes readers still look under stand-in keys. */
+const STAND_IN_WINDOW_MS = 60_000;
 
 /**
  * One ioredis client for REDIS_URL's form (a Redis, a Cluster, a Sentinel set), with the bounded waits
@@ -40,12 +44,40 @@ export class RedisConnection {
   readonly form: RedisForm;
   private readonly guard: RedisGuard;
   private readonly target: RedisTarget;
+  /** Slots whose master stopped taking writes lately (cluster), and until when their stand-ins are looked for. */
+  private failedSlots: Array<{ slots: Set<number>; until: number }> = [];
 
   constructor(url: string | RedisTarget, settings: RedisGuardSettings, logger: Logger, role: string, messages: { down: string; back: string }) {
     this.target = typeof url === 'string' ? targetOf(url) : url;
     this.form = this.target.form;
     this.client = createClient(this.target, settings);
     this.guard = new RedisGuard(this.client, settings, logger, role, messages, (shard) => this.probe(shard));
+    const client = this.client;
+    if (client instanceof Cluster) {
+      // A master stops taking writes: its slots are remembered for a while, so that once its replica is
+      // promoted, readers still look under the stand-in keys written meanwhile (until those are written back).
+      this.guard.onSkip((shard) => {
+        if (!shard.startsWith('write@')) return;
+        const master = shard.slice('write@'.length);
+        const slots = new Set<number>();
+        client.slots.forEach((nodes, slot) => {
+          if (nodes?.[0] === master) slots.add(slot);
+        });
+        this.failedSlots.push({ slots, until: Date.now() + STAND_IN_WINDOW_MS });
+      });
+      // The slot map changed: a skipped master may have been replaced by its promoted replica.
+      client.on('refresh', () => this.guard.probeNow());
+      // A master's connection ended (killed, unreachable): its writes are skipped from now on, in every
+      // process at once, without waiting for commands to time out; its reads go to its replica.
+      client.on('-node', (node: Redis) => {
+        // Connecting, ioredis replaces its first connections: those are no failure.
+        if (client.status !== 'ready') return;
+        const key = `${node.options.host}:${node.options.port}`;
+        // ioredis also drops a connection it replaces with a fresh one (a stale MOVED): the node is still there.
+        const replaced = client.nodes('all').some((other) => other !== node && `${other.options.host}:${other.options.port}` === key);
+        if (!replaced && client.slots.some((nodes) => nodes?.[0] === key)) this.guard.skip(`write@${key}`, `cluster master ${key} disconnected`);
+      });
+    }
   }
 
   /** Runs `command` for keys of `shard` (see shardOf) within the bounded wait; `fallback` otherwise. */
@@ -62,6 +94,43 @@ export class RedisConnection {
   /** Whether commands for `key` are sent now. */
   answers(key: string, access: Access): boolean {
     return this.guard.answers(this.shardOf(key, access));
+  }
+
+  /**
+   * While the cluster shard holding `key` takes no writes (its master killed and its replica not yet
+   * promoted), the key to keep its entry and lease under instead: the first of `key:stand-in:<n>` on
+   * another master, the same in every process that shares the slot map. Undefined otherwise, and always
+   * for one Redis or a Sentinel set (one master: nowhere else to go).
+   */
+  standInFor(key: string): string | undefined {
+    if (!(this.client instanceof Cluster) || this.guard.answers(this.shardOf(key, 'write'))) return undefined;
+    return this.candidateFor(key);
+  }
+
+  /**
+   * Where a reader also looks for `key` after missing it: its stand-in while its shard takes no writes,
+   * and for a while after (its replica promoted, what was kept there not yet written back).
+   */
+  standInToRead(key: string): string | undefined {
+    if (!(this.client instanceof Cluster)) return undefined;
+    const now = Date.now();
+    this.failedSlots = this.failedSlots.filter((failed) => failed.until > now);
+    const slot = calculateSlot(key);
+    if (this.guard.answers(this.shardOf(key, 'write')) && !this.failedSlots.some((failed) => failed.slots.has(slot))) return undefined;
+    return this.candidateFor(key);
+  }
+
+  /**
+   * The first `key:stand-in:<n>` on another master than `key`'s: the same before and after a failover
+   * (all the failed master's slots move to one replica) and in every process sharing the slot map.
+   */
+  private candidateFor(key: string): string | undefined {
+    const shard = this.shardOf(key, 'write');
+    for (let n = 1; n <= MAX_STAND_INS; n += 1) {
+      const candidate = `${key}:stand-in:${n}`;
+      if (this.shardOf(candidate, 'write') !== shard) return candidate;
+    }
+    return undefined;
   }
 
   /**
@@ -102,6 +171,19 @@ export class RedisConnection {
     const state: RedisState = { ...this.guard.health(), form: this.form, target: describeRedisTarget(this.target) };
     const client = this.client;
     if (client instanceof Cluster) {
+      // A master stops taking writes: its slots are remembered for a while, so that once its replica is
+      // promoted, readers still look under the stand-in keys written meanwhile (until those are written back).
+      this.guard.onSkip((shard) => {
+        if (!shard.startsWith('write@')) return;
+        const master = shard.slice('write@'.length);
+        const slots = new Set<number>();
+        client.slots.forEach((nodes, slot) => {
+          if (nodes?.[0] === master) slots.add(slot);
+        });
+        this.failedSlots.push({ slots, until: Date.now() + STAND_IN_WINDOW_MS });
+      });
+      // The slot map changed: a skipped master may have been replaced by its promoted replica.
+      client.on('refresh', () => this.guard.probeNow());
       const masters = new Set<string>();
       const replicas = new Set<string>();
       let slotsCovered = 0;

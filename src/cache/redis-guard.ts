@@ -54,6 +54,7 @@ export class RedisGuard {
   private probing = false;
   private closed = false;
   private readonly backListeners: Array<() => void> = [];
+  private readonly skipListeners: Array<(shard: string) => void> = [];
 
   constructor(
     private readonly redis: RedisEvents,
@@ -107,6 +108,11 @@ export class RedisGuard {
     this.backListeners.push(listener);
   }
 
+  /** Called whenever a shard starts being skipped. */
+  onSkip(listener: (shard: string) => void): void {
+    this.skipListeners.push(listener);
+  }
+
   /** Runs `command` for keys of `shard` within the deadline; `fallback` when it is skipped, late or failing. */
   async run<T>(shard: string, command: () => Promise<T>, fallback: T): Promise<T> {
     if (!this.answers(shard)) return fallback;
@@ -115,7 +121,12 @@ export class RedisGuard {
       const result = await Promise.race([
         command(),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`no answer within ${this.settings.commandTimeoutMs} ms`)), this.settings.commandTimeoutMs);
+          // The deadline is Redis's: when this process's own event loop ran late, a reply that has arrived
+          // is read (I/O comes before setImmediate in a loop turn) before the command counts as unanswered.
+          timer = setTimeout(
+            () => setImmediate(() => reject(new Error(`no answer within ${this.settings.commandTimeoutMs} ms`))),
+            this.settings.commandTimeoutMs,
+          );
         }),
       ]);
       this.misses.delete(shard);
@@ -138,9 +149,16 @@ export class RedisGuard {
     this.lastError = shortError(error);
     const misses = (this.misses.get(shard) ?? 0) + 1;
     this.misses.set(shard, misses);
-    if (misses < this.settings.unhealthyAfter || this.down.has(shard) || this.closed) return;
+    if (misses >= this.settings.unhealthyAfter) this.skip(shard, this.lastError);
+  }
+
+  /** Skips `shard` at once (its connection is gone: no command needs to time out to know), until a probe finds it back. */
+  skip(shard: string, reason: string): void {
+    if (this.down.has(shard) || this.closed) return;
+    this.lastError = reason;
     const wasHealthy = this.healthy();
     this.down.set(shard, Date.now());
+    for (const listener of this.skipListeners) listener(shard);
     if (wasHealthy) this.changed(this.lastError, shard);
     else if (shard !== WHOLE)
       this.logger.warn({ [this.role]: 'redis', redisShard: shard, redisError: this.lastError }, `${this.role}: Redis shard not answering`);
@@ -162,6 +180,11 @@ export class RedisGuard {
       this.logger.info({ [this.role]: 'redis' }, this.messages.back);
     }
     for (const listener of this.backListeners) listener();
+  }
+
+  /** Probes the skipped shards now (a cluster's slot map changed: one may have moved away). */
+  probeNow(): void {
+    if (this.down.size > 0) void this.tryProbe();
   }
 
   /** A closed connection comes back through ioredis's own reconnect ('ready'); a live but silent shard only through a probe. */

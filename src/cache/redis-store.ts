@@ -239,6 +239,16 @@ export class RedisStore implements CacheStore {
     return this.connection.run(this.connection.shardOf(lease, 'read'), async () => (await this.connection.client.exists(lease)) === 1, false);
   }
 
+  /** The key to use for `key`'s entry and lease while its cluster shard takes no writes (redis-connection.ts). */
+  standInFor(key: string): string | undefined {
+    return this.connection.standInFor(key);
+  }
+
+  /** Where a reader also looks for `key` after missing it (redis-connection.ts). */
+  standInToRead(key: string): string | undefined {
+    return this.connection.standInToRead(key);
+  }
+
   /** Whether Redis is asked for `key` now (false while it, or its cluster shard, is skipped). */
   answers(key: string, access: Access): boolean {
     return this.connection.answers(key, access);

@@ -23,6 +23,8 @@ export interface TierState extends RedisState {
 const RESTORE_BATCH = 100;
 /** While entries wait and Redis answers (a lost write, not an outage), they are tried again this often. */
 const RETRY_MS = 1000;
+/** How long an entry kept under a stand-in key lives: long enough to bridge a failover (its own key is written back after). */
+const STAND_IN_TTL_MS = 60_000;
 
 /**
  * Redis with an in-process tier in front (the same keys, bounded by CACHE_MAX_MB, each entry kept until
@@ -32,7 +34,9 @@ const RETRY_MS = 1000;
  *   round trip; a newer entry another process stores (a @fresh read, a refresh after expiry) is announced
  *   on a Redis channel and ends that at once;
  * - while Redis, or the cluster shard of a key, does not answer (an outage, a freeze, a failover), what
- *   this process holds is served from here: it never pays the upstream twice for a lookup it holds;
+ *   this process holds is served from here: it never pays the upstream twice for a lookup it holds; while
+ *   a cluster shard fails over, entries and leases for its keys go under a stand-in key on another master,
+ *   so the processes still share what they fetch and still coalesce;
  * - what it stored meanwhile is written to Redis when it answers again (write-behind, bounded by
  *   CACHE_WRITE_BEHIND_MAX), where Redis has nothing newer; an entry Redis lost (restarted empty, failed
  *   over before replicating) is written back the same way the first time this process misses it there.
@@ -84,7 +88,15 @@ export class TieredStore implements CacheStore {
   }
 
   async get(key: string): Promise<CacheEntry | undefined> {
-    const text = await this.shared.read(key);
+    let text = await this.shared.read(key);
+    if (text === NO_ANSWER || text === null) {
+      // Its shard failing over, or just failed over: another process may have kept the entry under the stand-in key.
+      const standIn = this.shared.standInToRead(key);
+      if (standIn !== undefined) {
+        const kept = await this.shared.read(standIn);
+        if (typeof kept === 'string') text = kept;
+      }
+    }
     if (text === NO_ANSWER) return this.near.peek(key);
     if (text === null) return this.heldAfterMiss(key);
     let entry: CacheEntry;
@@ -112,19 +124,27 @@ export class TieredStore implements CacheStore {
   async set(key: string, entry: CacheEntry, ttlMs: number, valueJson?: string): Promise<void> {
     if (ttlMs <= 0) return;
     this.near.put(key, entry, ttlMs, valueJson, Date.now());
-    if (!(await this.shared.write(key, entry, ttlMs, valueJson))) this.queue(key, false);
+    const standIn = this.shared.standInFor(key);
+    const keepUnder = (other: string) => this.shared.write(other, entry, Math.min(ttlMs, STAND_IN_TTL_MS), valueJson);
+    const [written] = await Promise.all([this.shared.write(key, entry, ttlMs, valueJson), standIn === undefined ? true : keepUnder(standIn)]);
+    if (written) return;
+    this.queue(key, false);
+    // Its master died while this write was on its way: the stand-in takes it.
+    const late = this.shared.standInFor(key);
+    if (late !== undefined && late !== standIn) await keepUnder(late);
   }
 
+  // While a key's cluster shard fails over, its lease is taken under the stand-in key: processes still coalesce.
   acquireLease(key: string, ttlMs: number): Promise<boolean> {
-    return this.shared.acquireLease(key, ttlMs);
+    return this.shared.acquireLease(this.shared.standInFor(key) ?? key, ttlMs);
   }
 
   releaseLease(key: string): Promise<void> {
-    return this.shared.releaseLease(key);
+    return this.shared.releaseLease(this.shared.standInFor(key) ?? key);
   }
 
   leaseHeld(key: string): Promise<boolean> {
-    return this.shared.leaseHeld(key);
+    return this.shared.leaseHeld(this.shared.standInFor(key) ?? key);
   }
 
   parts(): CachePart[] {

@@ -37,7 +37,7 @@ export interface RedisTopology {
    * SIGKILLs a master (a cluster master holding `key` if given) and resolves once its replica has
    * been promoted and serves: how long that took.
    */
-  killMaster(key?: string): Promise<{ killed: OwnRedis; promoted: OwnRedis; promotedAfterMs: number }>;
+  killMaster(key?: string): Promise<{ killed: OwnRedis; promoted: OwnRedis; killedAt: number; promotedAfterMs: number }>;
   close(): Promise<void>;
 }
 
@@ -212,7 +212,7 @@ async function startCluster(): Promise<RedisTopology> {
       await until(async () => (await roleOf(topology.direct(replica))) === 'master', 30_000, 'the replica promoted');
       const survivor = nodes.find((node) => node.alive())!;
       await until(async () => /cluster_state:ok/.test((await topology.direct(survivor).cluster('INFO')) as string), 30_000, 'cluster_state:ok');
-      return { killed: victim, promoted: replica, promotedAfterMs: Date.now() - killedAt };
+      return { killed: victim, promoted: replica, killedAt, promotedAfterMs: Date.now() - killedAt };
     },
     close: async () => {
       rmSync(dir, { recursive: true, force: true });
@@ -288,7 +288,7 @@ async function startSentinel(): Promise<RedisTopology> {
         30_000,
         'Sentinel to promote the replica',
       );
-      return { killed: victim!, promoted, promotedAfterMs: Date.now() - killedAt };
+      return { killed: victim!, promoted, killedAt, promotedAfterMs: Date.now() - killedAt };
     },
     close: async () => {
       sentinelClient.disconnect();
