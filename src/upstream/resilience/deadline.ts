@@ -1,5 +1,4 @@
 import type { CallDeadline } from '../client.js';
-import { ActionError } from '../errors.js';
 import { onAbort } from '../abort-followers.js';
 
 /**
@@ -14,10 +13,6 @@ export function callDeadline(timeoutMs: number, operationDeadline: number | unde
 
 export function timeLeft(deadline: CallDeadline, now = Date.now()): number {
   return deadline.at - now;
-}
-
-export function deadlineError(action: string, deadline: CallDeadline, where: string): ActionError {
-  return new ActionError('UPSTREAM_TIMEOUT', `The upstream did not answer within ${deadline.ms} ms (${where})`, { action });
 }
 
 export { cancelledError } from '../errors.js';
