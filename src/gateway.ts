@@ -19,6 +19,7 @@ import { createReadiness, probesPlugin, readinessReporter, type ClientRateLimitS
 import type { CacheStatus, LookupCache } from './cache/index.js';
 import { createSecurity } from './security/index.js';
 import { costLimit } from './cost/plugin.js';
+import { retryAfter } from './security/retry-after.js';
 import { cacheControl, publicReport } from './cache/cache-control.js';
 import { ResultMemo, rememberedResults } from './cache/result-memo.js';
 import { OperationLabels } from './telemetry/operation-label.js';
@@ -123,6 +124,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       probes,
       ...security.plugins,
       gatewayExtensions(sandbox !== null),
+      retryAfter(),
       cacheControl({ shareable }),
       metrics.plugin(),
       variableCheck(),

@@ -123,8 +123,8 @@ export class ConcurrencyLimiter {
       };
       const expire = () => {
         leave(false);
-        // Its own share held it (the client has all its in-flight calls out): the client's limit, not the gateway's.
-        const ownShare = client !== ANONYMOUS && (this.clientActive.get(client) ?? 0) >= this.limits.maxInFlightPerClient;
+        // Its own share held it (all its in-flight calls out while the gateway had room): the client's limit, not the gateway's.
+        const ownShare = client !== ANONYMOUS && this.active < this.maxInFlight && (this.clientActive.get(client) ?? 0) >= this.limits.maxInFlightPerClient;
         reject(this.shed(ownShare ? 'client-share' : 'wait-expired', action, this.expectedWait(action, client)?.ms));
       };
       const timer = Number.isFinite(budget) ? setTimeout(expire, budget) : undefined;
