@@ -1,7 +1,6 @@
 import { ConfigError, loadConfig } from './config.js';
 import { createGateway } from './gateway.js';
 import { createHttpServer } from './http-server.js';
-import { applyHeapSettings } from './heap-settings.js';
 import { createLogger, describeError } from './logger.js';
 import { startOpsServer } from './ops-server.js';
 
@@ -17,11 +16,9 @@ async function main() {
     }
     throw error;
   }
-  const v8Flags = applyHeapSettings(config.ops.heap);
   const logger = createLogger(config.logLevel, undefined, [config.upstream.token], config.telemetry.logFormat);
-  logger.debug({ v8Flags }, 'V8 heap flags set at start-up (src/heap-settings.ts)');
   const gateway = await createGateway(config, logger);
-  const http = createHttpServer(gateway.handler, config.http, logger);
+  const http = createHttpServer(gateway.yoga, config.http, logger);
   const server = http.server;
   const ops = config.ops.metricsPort === null ? null : await startOpsServer(gateway, config.ops.metricsHost, config.ops.metricsPort);
   server.listen(config.port, config.host, () => {

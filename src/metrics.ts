@@ -40,8 +40,7 @@ export class Metrics {
   });
   private readonly replays = new Counter({
     name: 'lookup_graph_result_replays_total',
-    help: 'Operations answered from a remembered result (src/cache/result-memo.ts): every lookup still cached, no resolver run; their lookups count as cache hits too. path: http (answered before Yoga, src/replay-route.ts) or yoga (inside its execution).',
-    labelNames: ['path'],
+    help: 'Operations answered from a remembered result: every lookup still cached, no resolver run; their lookups count as cache hits too.',
     registers: [this.registry],
   });
   private readonly batchSize = new Histogram({
@@ -95,8 +94,8 @@ export class Metrics {
     this.operations.inc({ outcome });
   };
 
-  observeReplay = (path: 'http' | 'yoga'): void => {
-    this.replays.inc({ path });
+  observeReplay = (): void => {
+    this.replays.inc();
   };
 
   /** One /graphql request, as the request log sees it (src/telemetry/request-log.ts). */

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { LookupSource } from './cache/lookup-cache.js';
 import { FreshReads } from './cache/fresh.js';
 import { type CostReport, SymbolMeter } from './cost/meter.js';
@@ -52,12 +53,13 @@ export class Operation {
 
   /**
    * Aborted when the client goes away: every upstream call and wait of the operation follows this one
-   * signal. Made on first use (an operation served from the cache never needs it), following Yoga's
-   * request signal with a listener: AbortSignal.any() over it costs a weak dependant per follower.
+   * signal. Made on first use (an operation served from the cache never needs it).
    */
   get signal(): AbortSignal {
     if (!this.controller) {
       const controller = new AbortController();
+      // Each lookup of the operation follows it with a listener of its own: many are expected.
+      setMaxListeners(0, controller.signal);
       this.controller = controller;
       const request = this.requestSignal();
       if (request?.aborted) controller.abort(request.reason);

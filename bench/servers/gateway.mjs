@@ -1,7 +1,6 @@
 import { createServer } from 'node:http';
 import { loadConfig } from '../../dist/config.js';
 import { createGateway } from '../../dist/gateway.js';
-import { applyHeapSettings } from '../../dist/heap-settings.js';
 import { createLogger } from '../../dist/logger.js';
 
 /**
@@ -9,9 +8,8 @@ import { createLogger } from '../../dist/logger.js';
  * TypeScript loader. Configured by the environment the benchmark passes.
  */
 const config = loadConfig({ ...process.env, PORT: '0' });
-applyHeapSettings(config.ops.heap);
 const gateway = await createGateway(config, createLogger(config.logLevel));
-const server = createServer(gateway.handler);
+const server = createServer(gateway.yoga);
 server.listen(0, '127.0.0.1', () => console.log(`READY ${server.address().port}`));
 process.on('SIGTERM', () => {
   server.closeAllConnections();
