@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { ActionError, cancelledError } from '../upstream/errors.js';
+import { ActionError, cancelledError } from '../kernel/errors.js';
 import type { CacheSettings } from './settings.js';
 import { isNotFoundMarker, type CacheEntry, type CachePart, type CacheStore } from './store.js';
 

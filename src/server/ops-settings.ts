@@ -1,4 +1,4 @@
-import type { EnvReader } from './env.js';
+import type { EnvReader } from '../kernel/env.js';
 
 /**
  * Where operators read the gateway: METRICS_PORT opens a second listener for /metrics and the detailed

@@ -1,8 +1,8 @@
 import { setMaxListeners } from 'node:events';
-import type { LookupSource } from './cache/lookup-cache.js';
-import { FreshReads } from './cache/fresh.js';
-import { type CostReport, SymbolMeter } from './cost/meter.js';
-import type { OperationTrace } from './telemetry/spans.js';
+import type { LookupSource } from '../cache/lookup-cache.js';
+import type { FreshReads } from '../cache/fresh.js';
+import type { CostReport, SymbolMeter } from '../cost/meter.js';
+import type { OperationTrace } from '../telemetry/spans.js';
 
 /** One lookup of the operation and where its value came from. */
 export interface LookupReport {
@@ -29,8 +29,6 @@ export class Operation {
   readonly lookups: LookupReport[] = [];
   /** The static estimate against the budget (src/cost/plugin.ts), reported in `extensions.gateway.cost`. */
   cost: CostReport | null = null;
-  readonly symbols = new SymbolMeter();
-  readonly fresh = new FreshReads();
   /** The operation's span, when tracing is on (src/telemetry/spans.ts). */
   trace: OperationTrace | undefined;
   private controller: AbortController | undefined;
@@ -39,10 +37,14 @@ export class Operation {
   /**
    * @param deadline when this operation must be answered (epoch ms): every upstream call ends by then
    * @param requestSignal the client's request signal, read only when the operation first needs its own
+   * @param symbols the stock symbol meter (src/cost/meter.ts)
+   * @param fresh the operation's @fresh reads (src/cache/fresh.ts)
    */
   constructor(
     readonly deadline: number,
     private readonly requestSignal: () => AbortSignal | undefined,
+    readonly symbols: SymbolMeter,
+    readonly fresh: FreshReads,
   ) {}
 
   /** The operation's variables as JSON, made once for the plugins that key by them (the cost estimate, remembered results). */
