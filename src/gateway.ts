@@ -1,6 +1,6 @@
 import { actionNamed } from './actions/all.js';
 import { useGraphQlJit } from '@envelop/graphql-jit';
-import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { GatewayContext } from './kernel/context.js';
@@ -17,7 +17,8 @@ import { createReadiness, probesPlugin, readinessReporter, type ClientRateLimitS
 import type { CacheStatus, LookupCache } from './cache/index.js';
 import { createSecurity } from './security/index.js';
 import { costLimit } from './cost/plugin.js';
-import { cacheControl, publicReport } from './cache/cache-control.js';
+import { cacheControl } from './cache/cache-control.js';
+import { gatewayExtensions } from './server/gateway-extensions.js';
 import { ResultMemo, rememberedResults } from './cache/result-memo.js';
 import { OperationLabels } from './telemetry/operation-label.js';
 import { requestLog } from './telemetry/request-log.js';
@@ -25,7 +26,6 @@ import { tracingPlugin } from './telemetry/spans.js';
 import { startTracing } from './telemetry/tracing.js';
 import { incrementalDelivery, usesIncrementalDelivery } from './incremental/index.js';
 import { createRequestPath, type RequestPath } from './request-path.js';
-import type { Operation } from './kernel/operation.js';
 
 export interface Gateway {
   yoga: YogaServerInstance<Record<string, unknown>, GatewayContext>;
@@ -146,51 +146,6 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       await Promise.allSettled([path.close(), security.close(), sandbox?.close()]);
       // Last, so the spans of the final requests are exported.
       await tracing.close().catch((error: unknown) => logger.warn({ err: error }, 'flushing the last spans failed'));
-    },
-  };
-}
-
-/** `extensions.gateway` of one operation's response. */
-export function gatewayReport(sandbox: boolean, operation: Pick<Operation, 'upstreamCalls' | 'cost' | 'lookups'> | null) {
-  return {
-    sandbox,
-    upstreamCalls: operation?.upstreamCalls ?? 0,
-    // The operation's estimated cost in upstream calls and the budget it was held to (src/cost).
-    cost: operation?.cost ?? null,
-    // Per lookup: where its value came from (cache, upstream, or another request's call) and its age in seconds.
-    lookups: (operation?.lookups ?? []).map(publicReport),
-  };
-}
-
-/** Reports on every response whether the upstream is the sandbox and how many upstream calls it made. */
-function gatewayExtensions(sandbox: boolean): Plugin<GatewayContext> {
-  const report = (operation: Operation | null) => gatewayReport(sandbox, operation);
-  const stamp = (result: { extensions?: Record<string, unknown> }, operation: Operation | null) => ({
-    ...result,
-    extensions: { ...result.extensions, gateway: report(operation) },
-  });
-  return {
-    onExecute({ args }) {
-      const context = args.contextValue;
-      return {
-        onExecuteDone({ result, setResult }) {
-          if (!(Symbol.asyncIterator in result)) {
-            setResult(stamp(result, context.operation));
-            return undefined;
-          }
-          // Incremental delivery: the usage is final once nothing is left to send, so the last
-          // payload (hasNext: false) carries it; the earlier ones carry none.
-          return {
-            onNext({ result: payload, setResult: setPayload }) {
-              if ('hasNext' in payload && payload.hasNext === false) setPayload(stamp(payload, context.operation));
-            },
-          };
-        },
-      };
-    },
-    onResultProcess({ result, setResult }) {
-      if (Array.isArray(result) || Symbol.asyncIterator in result) return;
-      if (!result.extensions?.gateway) setResult(stamp(result, null));
     },
   };
 }
