@@ -1,9 +1,8 @@
 import DataLoader from 'dataloader';
-import type { GatewayContext } from '../context.js';
-import type { LookupReport } from '../operation.js';
-import type { LookupCache, LookupOutcome } from '../cache/lookup-cache.js';
+import type { GatewayContext } from '../kernel/context.js';
+import { lookupReport } from '../cache/lookup-report.js';
 import type { ActionEnvelope } from '../upstream/client.js';
-import { ActionError } from '../upstream/errors.js';
+import { ActionError } from '../kernel/errors.js';
 import type { ActionDescriptor } from './descriptor.js';
 import { tagOrigin } from '../identity/origin.js';
 import { traceLookup } from '../telemetry/spans.js';
@@ -71,20 +70,6 @@ async function fetchOne<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: 
   if (outcome.error) throw outcome.error;
   tagOrigin(outcome.value, spec.action, cacheKey); // items of the result derive their node ids from it
   return own.envelope !== undefined && own.envelope === outcome.value ? (own.value as V) : spec.parse(outcome.value!, key);
-}
-
-/** One line of `extensions.gateway.lookups`: where the value came from and how old it is. */
-export function lookupReport(cache: Pick<LookupCache, 'ttlMs'>, action: string, key: string, outcome: LookupOutcome<unknown>): LookupReport {
-  const ageSeconds = outcome.storedAt === undefined ? null : Math.max(0, Math.floor((Date.now() - outcome.storedAt) / 1000));
-  return {
-    action,
-    key,
-    source: outcome.source,
-    ageSeconds,
-    ...(outcome.error ? { failed: true } : {}),
-    ttlSeconds: Math.floor(cache.ttlMs(action) / 1000),
-    ...(outcome.storedAt === undefined ? {} : { storedAt: outcome.storedAt }),
-  };
 }
 
 export function wrongShape(action: string, what: string): ActionError {

@@ -9,9 +9,9 @@
  */
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { GatewayContext } from '../context.js';
-import type { LookupReport } from '../operation.js';
-import { ActionError } from '../upstream/errors.js';
+import type { GatewayContext } from '../kernel/context.js';
+import type { LookupReport } from '../kernel/operation.js';
+import { ActionError } from '../kernel/errors.js';
 
 interface Refusal {
   retryAfter: number;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { responseFacts } from '../../src/upstream/client.js';
-import { ActionError, parseRetryAfter } from '../../src/upstream/errors.js';
+import { ActionError, parseRetryAfter } from '../../src/kernel/errors.js';
 import { CircuitBreaker, verdictFor } from '../../src/upstream/resilience/breaker.js';
 import { ConcurrencyLimiter } from '../../src/upstream/resilience/concurrency.js';
 import { type OverloadEpisode, OverloadState } from '../../src/upstream/resilience/overload.js';

@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.js';
-import { badInput } from '../../upstream/errors.js';
+import { badInput } from '../../kernel/errors.js';
 import type { SymbolsArgument } from '../../cost/model.js';
 import { symbolKey } from '../link-keys.js';
 import { canonicalSymbol, financialProfileAction, loadFinancialProfile } from './load.js';

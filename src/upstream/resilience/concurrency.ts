@@ -1,6 +1,5 @@
-import { ActionError, type ShedReason } from '../errors.js';
+import { ActionError, type ShedReason } from '../../kernel/errors.js';
 import { cancelledError } from './deadline.js';
-import { onAbort } from '../abort-followers.js';
 
 interface Waiter {
   action: string;
@@ -139,7 +138,8 @@ export class ConcurrencyLimiter {
           resolve(this.releaser(action, client, Date.now()));
         },
       };
-      const unfollow = signal ? onAbort(signal, cancelled) : undefined;
+      signal?.addEventListener('abort', cancelled, { once: true });
+      const unfollow = signal ? () => signal.removeEventListener('abort', cancelled) : undefined;
       let queue = this.queues.get(client);
       if (!queue) {
         queue = [];

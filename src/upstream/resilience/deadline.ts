@@ -1,5 +1,4 @@
 import type { CallDeadline } from '../client.js';
-import { onAbort } from '../abort-followers.js';
 
 /**
  * A call's deadline: UPSTREAM_TIMEOUT_MS from now, or what is left of the operation when that is
@@ -15,7 +14,7 @@ export function timeLeft(deadline: CallDeadline, now = Date.now()): number {
   return deadline.at - now;
 }
 
-export { cancelledError } from '../errors.js';
+export { cancelledError } from '../../kernel/errors.js';
 
 /** Waits `ms`; rejects with `abortError()` as soon as `signal` aborts. */
 export function sleep(ms: number, signal: AbortSignal | undefined, abortError: () => Error): Promise<void> {
@@ -27,11 +26,11 @@ export function sleep(ms: number, signal: AbortSignal | undefined, abortError: (
     };
     const timer = setTimeout(
       () => {
-        unfollow?.();
+        signal?.removeEventListener('abort', abort);
         resolve();
       },
       Math.max(0, ms),
     );
-    const unfollow = signal ? onAbort(signal, abort) : undefined;
+    signal?.addEventListener('abort', abort, { once: true });
   });
 }

@@ -1,4 +1,4 @@
-import type { ShedReason } from '../errors.js';
+import type { ShedReason } from '../../kernel/errors.js';
 
 /** After the last lookup shed for load, this long passes before the gateway reports itself not overloaded. */
 export const OVERLOAD_CLEAR_MS = 5_000;

@@ -12,11 +12,11 @@
  */
 import { createHash } from 'node:crypto';
 import type { InterfaceRef, ObjectRef } from '@pothos/core';
-import type { GatewayContext } from '../context.js';
+import type { GatewayContext } from '../kernel/context.js';
 import { type BuilderTypes as Types, builder } from '../schema/builder.js';
-import { ActionError, badInput } from '../upstream/errors.js';
-import { nodeId, parseNodeKey, type NodeKey } from './global-id.js';
-import { holdsItemNodes, markNodeType, originOf } from './origin.js';
+import { ActionError, badInput } from '../kernel/errors.js';
+import { nodeId, parseNodeKey, type NodeKey } from '../identity/global-id.js';
+import { holdsItemNodes, markNodeType, originOf } from '../identity/origin.js';
 
 export const Node = builder.nodeInterfaceRef();
 

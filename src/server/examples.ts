@@ -7,7 +7,7 @@ export interface ExampleOperation {
   variables: Record<string, unknown> | null;
 }
 
-export const EXAMPLES_DIR = fileURLToPath(new URL('../schema/examples/', import.meta.url));
+export const EXAMPLES_DIR = fileURLToPath(new URL('../../schema/examples/', import.meta.url));
 
 /**
  * The example operations of schema/examples/, shown as GraphiQL's first tabs and run by the tests.

@@ -1,8 +1,8 @@
 import type DataLoader from 'dataloader';
-import type { Config } from './config.js';
-import type { LookupCache } from './cache/lookup-cache.js';
+import type { Config } from '../config.js';
+import type { LookupCache } from '../cache/lookup-cache.js';
 import type { Operation } from './operation.js';
-import type { ActionEnvelope } from './upstream/client.js';
+import type { ActionEnvelope } from '../upstream/client.js';
 
 /** What every resolver gets: the way upstream, this operation's loaders and its accounting. */
 export interface GatewayContext {

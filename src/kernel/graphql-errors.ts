@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { ActionError } from './upstream/errors.js';
+import { ActionError } from './errors.js';
 
 /**
  * Yoga's maskError: coded ActionErrors become GraphQL errors with `extensions.code` (and `action`,

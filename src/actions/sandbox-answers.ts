@@ -1,6 +1,6 @@
-export { SandboxInputError } from './input-error.js';
-import { ACTIONS } from '../actions/all.js';
-import type { SandboxAnswer } from '../actions/descriptor.js';
+export { SandboxInputError } from './sample-input-error.js';
+import { ACTIONS } from './all.js';
+import type { SandboxAnswer } from './descriptor.js';
 
 /** How the sandbox answers one action: each action's descriptor holds its `sandbox` answer. */
 export type SandboxAction = SandboxAnswer;

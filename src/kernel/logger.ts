@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import pino, { type DestinationStream, type Logger } from 'pino';
-import type { Config } from './config.js';
-import { ActionError } from './upstream/errors.js';
+import type { Config } from '../config.js';
+import { ActionError } from './errors.js';
 
 /**
  * Structured logs. Anything that could carry a credential is redacted by path, and errors are

@@ -1,14 +1,14 @@
 import { GraphQLSchema, isSpecifiedDirective, lexicographicSortSchema, specifiedDirectives } from 'graphql';
 import { GraphQLDeferDirective, GraphQLStreamDirective } from '../incremental/index.js';
-import { builder } from './builder.js';
+import { builder } from '../schema/builder.js';
 import { FreshDirective, withFreshReads } from '../cache/fresh.js';
 // Every action's root field, types, links (each link costed from its target's descriptor) and node
 // ids (each action folder's node.ts, registered by its index.ts).
 import '../actions/registry.js';
 // The upstream text beside parsed dates (exact values).
-import './upstream-texts.js';
+import '../actions/upstream-texts.js';
 // Identity: the Node interface, node(id:) and nodes(ids:); ids of the videos every video action shares.
-import '../identity/node.js';
+import '../actions/node.js';
 import '../actions/videosite-shared/node.js';
 
 /**

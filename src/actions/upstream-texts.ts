@@ -4,13 +4,13 @@
  * sent. (Fields that already keep their text, such as `publishedTime` and `joinedDateText`, are not
  * repeated.)
  */
-import { Company } from '../actions/company-object/types.js';
-import { CrmOwner } from '../actions/crm-owners/types.js';
-import { DomainRecord } from '../actions/domain-info/types.js';
-import { FinancialProfile } from '../actions/financial-profile/types.js';
-import { MicroblogPost } from '../actions/microblog-posts/types.js';
-import { builder } from './builder.js';
-import { text } from './read.js';
+import { Company } from './company-object/types.js';
+import { CrmOwner } from './crm-owners/types.js';
+import { DomainRecord } from './domain-info/types.js';
+import { FinancialProfile } from './financial-profile/types.js';
+import { MicroblogPost } from './microblog-posts/types.js';
+import { builder } from '../schema/builder.js';
+import { text } from '../schema/read.js';
 
 const twin = (parsed: string, upstream: string) =>
   `\`${parsed}\` exactly as the upstream wrote it (upstream \`${upstream}\`); kept because parsing can fail, when \`${parsed}\` is null.`;

@@ -1,5 +1,4 @@
-import type { EnvReader } from './env.js';
-import type { HeapSettings } from './heap-settings.js';
+import type { EnvReader } from '../kernel/env.js';
 
 /**
  * Where operators read the gateway: METRICS_PORT opens a second listener for /metrics and the detailed
@@ -12,8 +11,6 @@ export interface OpsSettings {
   metricsHost: string;
   /** After SIGTERM, how long /readyz answers 503 while the gateway still serves, so load balancers stop sending first. */
   drainDelayMs: number;
-  /** V8's heap flags (src/heap-settings.ts): HEAP_GROWTH_PERCENT, HEAP_PRETENURING and HEAP_CONCURRENT_MARKING. */
-  heap: HeapSettings;
 }
 
 export function readOpsSettings(read: EnvReader, host: string): OpsSettings {
@@ -25,10 +22,5 @@ export function readOpsSettings(read: EnvReader, host: string): OpsSettings {
     metricsPort,
     metricsHost: read.string('METRICS_HOST') ?? host,
     drainDelayMs: int('SHUTDOWN_DRAIN_DELAY_MS', 0, 0, 300_000),
-    heap: {
-      growthPercent: int('HEAP_GROWTH_PERCENT', 0, 0, 300),
-      pretenuring: read.bool('HEAP_PRETENURING', false),
-      concurrentMarking: read.bool('HEAP_CONCURRENT_MARKING', true),
-    },
   };
 }

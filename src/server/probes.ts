@@ -1,6 +1,6 @@
 import type { Plugin } from 'graphql-yoga';
-import type { CacheStatus } from './cache/index.js';
-import type { UpstreamStatus } from './upstream/index.js';
+import type { CacheStatus } from '../cache/index.js';
+import type { UpstreamStatus } from '../upstream/index.js';
 
 /**
  * Liveness and readiness (`/healthz`, `/readyz`), for load balancers and Kubernetes probes.

@@ -1,7 +1,8 @@
-import type { LookupSource } from './cache/lookup-cache.js';
-import { FreshReads } from './cache/fresh.js';
-import { type CostReport, SymbolMeter } from './cost/meter.js';
-import type { OperationTrace } from './telemetry/spans.js';
+import { setMaxListeners } from 'node:events';
+import type { LookupSource } from '../cache/lookup-cache.js';
+import type { FreshReads } from '../cache/fresh.js';
+import type { CostReport, SymbolMeter } from '../cost/meter.js';
+import type { OperationTrace } from '../telemetry/spans.js';
 
 /** One lookup of the operation and where its value came from. */
 export interface LookupReport {
@@ -28,8 +29,6 @@ export class Operation {
   readonly lookups: LookupReport[] = [];
   /** The static estimate against the budget (src/cost/plugin.ts), reported in `extensions.gateway.cost`. */
   cost: CostReport | null = null;
-  readonly symbols = new SymbolMeter();
-  readonly fresh = new FreshReads();
   /** The operation's span, when tracing is on (src/telemetry/spans.ts). */
   trace: OperationTrace | undefined;
   private controller: AbortController | undefined;
@@ -38,10 +37,14 @@ export class Operation {
   /**
    * @param deadline when this operation must be answered (epoch ms): every upstream call ends by then
    * @param requestSignal the client's request signal, read only when the operation first needs its own
+   * @param symbols the stock symbol meter (src/cost/meter.ts)
+   * @param fresh the operation's @fresh reads (src/cache/fresh.ts)
    */
   constructor(
     readonly deadline: number,
     private readonly requestSignal: () => AbortSignal | undefined,
+    readonly symbols: SymbolMeter,
+    readonly fresh: FreshReads,
   ) {}
 
   /** The operation's variables as JSON, made once for the plugins that key by them (the cost estimate, remembered results). */
@@ -52,12 +55,13 @@ export class Operation {
 
   /**
    * Aborted when the client goes away: every upstream call and wait of the operation follows this one
-   * signal. Made on first use (an operation served from the cache never needs it), following Yoga's
-   * request signal with a listener: AbortSignal.any() over it costs a weak dependant per follower.
+   * signal. Made on first use (an operation served from the cache never needs it).
    */
   get signal(): AbortSignal {
     if (!this.controller) {
       const controller = new AbortController();
+      // Each lookup of the operation follows it with a listener of its own: many are expected.
+      setMaxListeners(0, controller.signal);
       this.controller = controller;
       const request = this.requestSignal();
       if (request?.aborted) controller.abort(request.reason);

@@ -1,11 +1,10 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Plugin } from 'graphql-yoga';
-import type { LookupSource } from './cache/lookup-cache.js';
-import type { CachePart } from './cache/store.js';
-import type { CallOutcome } from './upstream/client.js';
-import { ActionError } from './upstream/errors.js';
-import { actionNamed } from './actions/all.js';
-import type { CallAction, UpstreamStatus } from './upstream/index.js';
+import type { LookupSource } from '../cache/lookup-cache.js';
+import type { CachePart } from '../cache/store.js';
+import type { CallOutcome } from '../upstream/client.js';
+import { ActionError } from '../kernel/errors.js';
+import type { CallAction, UpstreamStatus } from '../upstream/index.js';
 
 /**
  * Prometheus metrics, on a registry of this gateway's own (several gateways can live in one
@@ -46,8 +45,7 @@ export class Metrics {
   });
   private readonly replays = new Counter({
     name: 'lookup_graph_result_replays_total',
-    help: 'Operations answered from a remembered result (src/cache/result-memo.ts): every lookup still cached, no resolver run; their lookups count as cache hits too. path: http (answered before Yoga, src/replay-route.ts) or yoga (inside its execution).',
-    labelNames: ['path'],
+    help: 'Operations answered from a remembered result: every lookup still cached, no resolver run; their lookups count as cache hits too.',
     registers: [this.registry],
   });
   private readonly batchSize = new Histogram({
@@ -77,7 +75,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  constructor(gauges: Array<{ name: string; help: string; labelNames?: string[]; collect: (gauge: Gauge) => void }> = []) {
+  /**
+   * @param batchedSymbols whether an action's lookups are stock symbols batched into one call (its batch sizes are observed)
+   */
+  constructor(
+    private readonly batchedSymbols: (action: string) => boolean,
+    gauges: Array<{ name: string; help: string; labelNames?: string[]; collect: (gauge: Gauge) => void }> = [],
+  ) {
     collectDefaultMetrics({ register: this.registry, prefix: 'lookup_graph_' });
     for (const { name, help, labelNames, collect } of gauges) {
       new Gauge({
@@ -101,8 +105,8 @@ export class Metrics {
     this.operations.inc({ outcome });
   };
 
-  observeReplay = (path: 'http' | 'yoga'): void => {
-    this.replays.inc({ path });
+  observeReplay = (): void => {
+    this.replays.inc();
   };
 
   /** One /graphql request, as the request log sees it (src/telemetry/request-log.ts). */
@@ -123,7 +127,7 @@ export class Metrics {
       try {
         const envelope = await callAction(action, body, options);
         this.upstreamRequests.inc({ action, outcome: 'OK' });
-        if (actionNamed(action)?.batchedSymbols && typeof body.company === 'string') {
+        if (this.batchedSymbols(action) && typeof body.company === 'string') {
           this.batchSize.observe(body.company.split(',').length);
         }
         return envelope;

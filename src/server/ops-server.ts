@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Gateway } from './gateway.js';
+import type { Gateway } from '../gateway.js';
 import { probeResponse } from './probes.js';
 
 /**
