@@ -138,7 +138,9 @@ describe('soak: three replicas behind HAProxy on one Redis, through Redis, repli
         return json(res, 200, { status: 200, ...SANDBOX_ACTIONS.get_photosocial_profile!.respond(call.body) });
       }
       // company_financial_profile: "S1,S2": every symbol it knows, in an order of its own (the gateway maps by symbol).
-      const symbols = String(call.body.company).split(',');
+      const symbols = String(call.body.company)
+        .split(',')
+        .map((symbol) => symbol.trim());
       for (const symbol of symbols) calls.push({ key: `symbols:${symbol}`, at });
       const template = financialProfiles('AAPL')[0]!;
       const known = symbols.filter((symbol) => !isFault(indexOf(symbol))).reverse();
@@ -273,6 +275,24 @@ describe('soak: three replicas behind HAProxy on one Redis, through Redis, repli
       }
     })();
 
+    // When each replica finds Redis unhealthy (it then serves every lookup from the upstream), every 500 ms.
+    const redisUnhealthy: number[] = [];
+    const watching = (async () => {
+      while (Date.now() < endAt) {
+        await Promise.all(
+          metricsPorts.map(async (port) => {
+            try {
+              const health = (await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()) as { cache?: { healthy?: boolean } };
+              if (health.cache?.healthy === false) redisUnhealthy.push(Date.now());
+            } catch {
+              // restarting
+            }
+          }),
+        );
+        await sleep(500);
+      }
+    })();
+
     // The disruptions.
     const at = (share: number) => sleep(Math.max(0, t0 + share * SECONDS * 1000 - Date.now()));
     const events: Record<string, number> = {};
@@ -313,7 +333,7 @@ describe('soak: three replicas behind HAProxy on one Redis, through Redis, repli
     mark('fast');
     latency = FAST_MS;
     await load;
-    await sampling;
+    await Promise.all([sampling, watching]);
     const rel = (t: number) => Math.round((t - t0) / 100) / 10;
 
     // 1. No 5xx, no transport failure, except requests in flight when g1 was killed.
@@ -331,7 +351,10 @@ describe('soak: three replicas behind HAProxy on one Redis, through Redis, repli
     // share (calls while Redis was down or frozen, and until the replicas saw it back: a probe every second),
     // plus the lookups whose lease holder died with g1 (called again once its lease ran out).
     const good = calls.filter((c) => !isFault(indexOf(c.key.slice(c.key.indexOf(':') + 1))));
-    const outage = (t: number) => (t >= events.redisKill! && t <= events.redisBack! + 2000) || (t >= events.redisFreeze! && t <= events.redisThaw! + 2000);
+    const outage = (t: number) =>
+      (t >= events.redisKill! && t <= events.redisBack! + 2000) ||
+      (t >= events.redisFreeze! && t <= events.redisThaw! + 2000) ||
+      redisUnhealthy.some((u) => t >= u - 1000 && t <= u + 2000);
     const nearKill = (t: number) => t >= events.kill! - SLOW_MS && t <= events.kill! + LEASE_MS + 2000;
     const byKey = new Map<string, number[]>();
     for (const c of good) byKey.set(c.key, [...(byKey.get(c.key) ?? []), c.at]);
@@ -370,12 +393,13 @@ describe('soak: three replicas behind HAProxy on one Redis, through Redis, repli
       const low = (from: number, to: number) => Math.min(...mine.filter((h) => h.at >= from && h.at < to).map((h) => h.bytes));
       const first = low(steadyFrom, steadyFrom + third);
       const last = low(steadyFrom + 2 * third, endAt + 1);
+      const mb = (bytes: number) => (Number.isFinite(bytes) ? Math.round(bytes / 1e5) / 10 : null);
       return {
         replica: `g${replica}`,
         samples: mine.length,
-        firstThirdMB: Math.round(first / 1e5) / 10,
-        lastThirdMB: Math.round(last / 1e5) / 10,
-        growth: last / first - 1,
+        firstThirdMB: mb(first),
+        lastThirdMB: mb(last),
+        growth: Math.round((last / first - 1) * 1000) / 1000,
       };
     });
 
@@ -401,6 +425,7 @@ describe('soak: three replicas behind HAProxy on one Redis, through Redis, repli
       goodCallsDuringRedisOutage: duringOutage,
       goodCallsAtReplicaKill: atReplicaKill,
       goodCallsExtra: extra.length,
+      redisUnhealthySamples: redisUnhealthy.length,
       heaps,
       events: Object.fromEntries(Object.entries(events).map(([name, t]) => [name, rel(t)])),
     };
