@@ -89,6 +89,20 @@ describe('shedding load', () => {
     expect(r.up.calls.filter((call) => call.body.domain === later)).toHaveLength(1);
   });
 
+  it('a batch with a shed operation keeps its 200 and carries Retry-After', async () => {
+    r = await rig({ ...oneSlot, MAX_BATCH_OPERATIONS: '5' }, holding);
+    const first = r.gw.query(domainQuery());
+    await until(() => held.length === 1);
+    const batch = await r.gw.post(JSON.stringify([{ query: domainQuery() }, { query: '{ crmOwners(portal: "5") { id: ownerId } }' }]));
+    expect(batch.status).toBe(200);
+    expect(batch.headers.get('retry-after')).toBe('1');
+    const [shed, other] = batch.body as unknown as Array<{ errors?: Array<{ extensions?: Record<string, unknown> }> }>;
+    expect(shed!.errors![0]!.extensions).toMatchObject({ code: 'OVERLOADED', retryAfter: 1 });
+    expect(other!.errors![0]!.extensions).toMatchObject({ code: 'OVERLOADED' });
+    release();
+    await first;
+  });
+
   it("is HTTP 429 RATE_LIMITED with Retry-After when it is the client's own share that is full", async () => {
     r = await rig({ UPSTREAM_MAX_PER_CLIENT: '1', UPSTREAM_TIMEOUT_MS: '20000' }, holding);
     const first = r.gw.query(domainQuery());

@@ -199,11 +199,14 @@ describe('soak: three replicas behind HAProxy on one Redis, through Redis, repli
       }
     };
     const waitUp = async (names: string[], what: string) => {
-      const until = Date.now() + 30_000;
+      const until = Date.now() + 60_000;
       for (;;) {
         const now = await states();
         if (names.every((name) => now[name] === 'UP')) return;
-        if (Date.now() > until) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(now)} ${lb!.output().slice(-500)}`);
+        if (Date.now() > until)
+          throw new Error(
+            `timed out waiting for ${what}: ${JSON.stringify(now)} ${lb!.output().slice(-300)} ${replicas.map((r) => r.output().slice(-300)).join(' | ')}`,
+          );
         await sleep(100);
       }
     };
