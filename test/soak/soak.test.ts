@@ -5,7 +5,7 @@ import { SANDBOX_ACTIONS } from '../../src/actions/sandbox-answers.js';
 import { json, startFaultUpstream, type FaultUpstream } from '../support/fault-upstream.js';
 import { haproxyInstalled, startHaproxy, type Haproxy } from '../support/haproxy.js';
 import { quantile, seeded, zipf } from '../support/load.js';
-import { liveHeapBytes } from '../support/inspector.js';
+import { debuggerUrlIn, liveHeapBytes } from '../support/inspector.js';
 import { hasRedisServer, startOwnRedis, type OwnRedis } from '../support/own-redis.js';
 import { freePort, startBuilt, type Child } from '../support/processes.js';
 import { sleep } from '../support/wait.js';
@@ -48,7 +48,7 @@ interface Sample {
   status: number;
   replica: string;
   problems: string[];
-  /** Codes of the errors on inputs the upstream serves (not the faulting ones). */
+  /** The errors on inputs the upstream serves (not the faulting ones): code and message. */
   goodErrors: string[];
   lookups: number;
 }
@@ -56,24 +56,37 @@ interface Sample {
 const inputName = (kind: Kind, i: number) => (kind === 'domain' ? `d${i}.soak.example` : kind === 'user' ? `soaku${i}` : `S${i}`);
 const indexOf = (text: string) => Number(/\d+/.exec(text)?.[0]);
 
-function queryOf(fields: Field[]): string {
+/** One operation as a frontend sends it: a document per shape, the inputs in its variables. */
+function operationOf(fields: Field[]): { query: string; variables: Record<string, unknown> } {
+  const variables: Record<string, unknown> = {};
+  const declared: string[] = [];
   const parts = fields.map((f) => {
-    if (f.kind === 'domain') return `${f.alias}: domainInfo(domain: "${inputName('domain', f.inputs[0]!)}") { domainName }`;
-    if (f.kind === 'user') return `${f.alias}: photosocialProfile(username: "${inputName('user', f.inputs[0]!)}") { username }`;
-    return `${f.alias}: financialProfiles(symbols: [${f.inputs.map((i) => `"${inputName('symbols', i)}"`).join(', ')}]) { symbol }`;
+    if (f.kind === 'symbols') {
+      variables[f.alias] = f.inputs.map((i) => inputName('symbols', i));
+      declared.push(`$${f.alias}: [String!]!`);
+      return `${f.alias}: financialProfiles(symbols: $${f.alias}) { symbol }`;
+    }
+    variables[f.alias] = inputName(f.kind, f.inputs[0]!);
+    declared.push(`$${f.alias}: String!`);
+    return f.kind === 'domain'
+      ? `${f.alias}: domainInfo(domain: $${f.alias}) { domainName }`
+      : `${f.alias}: photosocialProfile(username: $${f.alias}) { username }`;
   });
-  return `{ ${parts.join(' ')} }`;
+  return { query: `query Soak(${declared.join(', ')}) { ${parts.join(' ')} }`, variables };
 }
 
 type Body = {
   data?: Record<string, unknown> | null;
-  errors?: Array<{ path?: Array<string | number>; extensions?: { code?: string } }>;
+  errors?: Array<{ message?: string; path?: Array<string | number>; extensions?: { code?: string } }>;
 };
 
 /** What is wrong with one answer: each field echoes its input (lists in length and order), each faulting input is null with a code. */
 function check(fields: Field[], body: Body, goodErrors: string[]): string[] {
   const problems: string[] = [];
-  const errorAt = (path: Array<string | number>) => body.errors?.find((e) => JSON.stringify(e.path) === JSON.stringify(path))?.extensions?.code;
+  const errorAt = (path: Array<string | number>) => {
+    const error = body.errors?.find((e) => JSON.stringify(e.path) === JSON.stringify(path));
+    return error?.extensions?.code ? `${error.extensions.code}: ${error.message ?? ''}` : undefined;
+  };
   const expectValue = (value: unknown, key: 'domainName' | 'username' | 'symbol', input: string, fault: boolean, path: Array<string | number>) => {
     if (value === null || value === undefined) {
       const code = errorAt(path);
@@ -160,7 +173,6 @@ describe('soak: three replicas behind HAProxy on one Redis, through Redis, repli
     const keys = Array.from({ length: KEYS }, (_, n) => `soak-key-${SEED}-${n}`);
     const ports = [await freePort(), await freePort(), await freePort()];
     const metricsPorts = [await freePort(), await freePort(), await freePort()];
-    const inspectPorts = [await freePort(), await freePort(), await freePort()];
     const env = (i: number) => ({
       NODE_ENV: 'production',
       PORT: String(ports[i]),
@@ -181,7 +193,7 @@ describe('soak: three replicas behind HAProxy on one Redis, through Redis, repli
       UPSTREAM_BREAKER_FAILURES: '25',
       LOG_LEVEL: 'warn',
       // The test's window on each replica's live heap (a full collection, then the bytes in use).
-      NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPorts[i]}`,
+      NODE_OPTIONS: '--inspect=127.0.0.1:0',
     });
     const startedAt = [0, 0, 0];
     const start = (i: number) => {
@@ -245,7 +257,7 @@ describe('soak: three replicas behind HAProxy on one Redis, through Redis, repli
           const res = await fetch(`${lb!.url}/graphql`, {
             method: 'POST',
             headers: { 'content-type': 'application/json', 'x-api-key': key },
-            body: JSON.stringify({ query: queryOf(fields) }),
+            body: JSON.stringify(operationOf(fields)),
           });
           sample.status = res.status;
           sample.replica = res.headers.get('x-replica') ?? '';
@@ -265,9 +277,11 @@ describe('soak: three replicas behind HAProxy on one Redis, through Redis, repli
     const heap: Array<{ replica: number; at: number; bytes: number }> = [];
     const sampling = (async () => {
       while (Date.now() < endAt) {
-        for (const [replica, port] of inspectPorts.entries()) {
+        for (const [replica, child] of replicas.entries()) {
+          const url = debuggerUrlIn(child.output());
+          if (!url) continue;
           try {
-            heap.push({ replica, at: Date.now(), bytes: await liveHeapBytes(port) });
+            heap.push({ replica, at: Date.now(), bytes: await liveHeapBytes(url) });
           } catch {
             // restarting
           }
@@ -345,7 +359,7 @@ describe('soak: three replicas behind HAProxy on one Redis, through Redis, repli
     const mismatched = samples.filter((s) => s.status === 200 && s.problems.length > 0);
     const refused = samples.filter((s) => s.status > 0 && s.status !== 200 && s.status < 500);
     const goodErrorCodes = new Map<string, number>();
-    for (const s of samples) for (const code of s.goodErrors) goodErrorCodes.set(code, (goodErrorCodes.get(code) ?? 0) + 1);
+    for (const s of samples) for (const error of s.goodErrors) goodErrorCodes.set(error.split(':')[0]!, (goodErrorCodes.get(error.split(':')[0]!) ?? 0) + 1);
 
     // 3. Upstream calls for inputs the upstream serves. The bound: one call per input per cache lifetime
     // (Redis's data dies with it once; a financial entry expires after its TTL), plus what no cache could
@@ -439,6 +453,12 @@ describe('soak: three replicas behind HAProxy on one Redis, through Redis, repli
     for (const s of [...brokenOutsideKill, ...mismatched, ...refused].slice(0, 10))
       console.log('problem at', rel(s.started), '..', rel(s.ended), s.replica, s.problems.slice(0, 3));
     if (extra.length) console.log('extra upstream calls:', extra.slice(0, 10));
+    const goodErrorSamples = samples.filter((s) => s.goodErrors.length > 0);
+    if (goodErrorSamples.length)
+      console.log(
+        'errors on good inputs:',
+        goodErrorSamples.slice(0, 5).map((s) => `${rel(s.started)}..${rel(s.ended)} ${s.replica} ${s.goodErrors.join('; ')}`),
+      );
 
     expect(brokenOutsideKill).toEqual([]);
     expect(broken.length).toBeLessThanOrEqual(WORKERS);

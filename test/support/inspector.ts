@@ -1,14 +1,18 @@
 import { WebSocket } from 'undici';
 
+/** The inspector's WebSocket address as a process started with `--inspect=127.0.0.1:0` printed it last (it changes with every start). */
+export function debuggerUrlIn(output: string): string | undefined {
+  return [...output.matchAll(/Debugger listening on (ws:\/\/\S+)/g)].pop()?.[1];
+}
+
 /**
- * The live heap of a Node process started with `--inspect=127.0.0.1:<port>` (NODE_OPTIONS): a full
+ * The live heap of a Node process started with `--inspect=127.0.0.1:0` (NODE_OPTIONS): a full
  * collection through the inspector (HeapProfiler.collectGarbage), then the bytes still in use
  * (Runtime.getHeapUsage). What survives a collection is what the process holds: its caches and leaks,
  * not the garbage a sample of heap-used between collections would count.
  */
-export async function liveHeapBytes(inspectPort: number, timeoutMs = 10_000): Promise<number> {
-  const targets = (await (await fetch(`http://127.0.0.1:${inspectPort}/json/list`)).json()) as Array<{ webSocketDebuggerUrl: string }>;
-  const socket = new WebSocket(targets[0]!.webSocketDebuggerUrl);
+export async function liveHeapBytes(debuggerUrl: string, timeoutMs = 10_000): Promise<number> {
+  const socket = new WebSocket(debuggerUrl);
   try {
     await new Promise<void>((resolve, reject) => {
       socket.addEventListener('open', () => resolve());
