@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultUpstream, type FaultUpstream } from '../support/fault-upstream.js';
 import { freePort, ROOT, waitFor } from '../support/processes.js';
 import { sleep } from '../support/wait.js';
-import { SANDBOX_ACTIONS } from '../../src/sandbox/actions.js';
+import { SANDBOX_ACTIONS } from '../../src/actions/sandbox-answers.js';
 
 const ENTRYPOINT = join(ROOT, 'deploy', 'entrypoint.sh');
 const MiB = 1024 * 1024;
