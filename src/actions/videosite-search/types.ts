@@ -89,10 +89,10 @@ const VideositeShortsSection = builder.objectRef<Raw>('VideositeShortsSection').
     items: t.field({
       type: [VideositeShort],
       nullable: false,
-      description: `The first \`first\` shorts of the shelf in order (default ${SEARCH_LISTS.shortsItems.default}); empty when it shows none.`,
+      description: 'The shorts of the shelf in order, all of them unless `first` asks for fewer; empty when it shows none.',
       args: { first: t.arg.int(listArgs(SEARCH_LISTS.shortsItems, 'shorts')) },
       extensions: listExtensions(SEARCH_LISTS.shortsItems),
-      resolve: (s, args) => firstOf(objects(s.items), args.first, SEARCH_LISTS.shortsItems),
+      resolve: (s, args) => firstOf(objects(s.items), args.first),
     }),
   }),
 });
@@ -129,26 +129,27 @@ export const VideositeSearch = builder.objectRef<VideoSearchSource>('VideositeSe
     videos: t.field({
       type: [VideositeSearchVideo],
       nullable: false,
-      description: `The first \`first\` matching videos in rank order (default ${SEARCH_LISTS.videos.default}, at most ${SEARCH_LISTS.videos.max}); empty when there are none.`,
+      description: 'The matching videos of the result page in rank order, all of them unless `first` asks for fewer; empty when there are none.',
       args: { first: t.arg.int(listArgs(SEARCH_LISTS.videos, 'videos')) },
       extensions: listExtensions(SEARCH_LISTS.videos),
-      resolve: (s, args) => firstOf(objects(s.raw.videos), args.first, SEARCH_LISTS.videos),
+      resolve: (s, args) => firstOf(objects(s.raw.videos), args.first),
     }),
     channels: t.field({
       type: [VideositeSearchChannel],
       nullable: false,
-      description: `The first \`first\` channels the results list on their own (upstream \`channels\`, sent for some queries; default ${SEARCH_LISTS.channels.default}); empty when there are none.`,
+      description:
+        'The channels the results list on their own (upstream `channels`, sent for some queries), all of them unless `first` asks for fewer; empty when there are none.',
       args: { first: t.arg.int(listArgs(SEARCH_LISTS.channels, 'channels')) },
       extensions: listExtensions(SEARCH_LISTS.channels),
-      resolve: (s, args) => firstOf(objects(s.raw.channels), args.first, SEARCH_LISTS.channels),
+      resolve: (s, args) => firstOf(objects(s.raw.channels), args.first),
     }),
     shorts: t.field({
       type: [VideositeShortsSection],
       nullable: false,
-      description: `The first \`first\` shelves of shorts shown among the results (default ${SEARCH_LISTS.shorts.default}); empty when there are none.`,
+      description: 'The shelves of shorts shown among the results, all of them unless `first` asks for fewer; empty when there are none.',
       args: { first: t.arg.int(listArgs(SEARCH_LISTS.shorts, 'shelves')) },
       extensions: listExtensions(SEARCH_LISTS.shorts),
-      resolve: (s, args) => firstOf(objects(s.raw.shorts), args.first, SEARCH_LISTS.shorts),
+      resolve: (s, args) => firstOf(objects(s.raw.shorts), args.first),
     }),
     suggestions: t.stringList({
       nullable: false,

@@ -63,10 +63,10 @@ export const VideositeVideoSection = builder.objectRef<Raw>('VideositeVideoSecti
     videos: t.field({
       type: [VideositeSectionVideo],
       nullable: false,
-      description: `The first \`first\` videos of the section in page order (default ${CHANNEL_LISTS.sectionVideos.default}); empty when it shows none.`,
+      description: 'The videos of the section in page order, all of them unless `first` asks for fewer; empty when it shows none.',
       args: { first: t.arg.int(listArgs(CHANNEL_LISTS.sectionVideos, 'videos')) },
       extensions: listExtensions(CHANNEL_LISTS.sectionVideos),
-      resolve: (s, args) => firstOf(objects(s.videos), args.first, CHANNEL_LISTS.sectionVideos),
+      resolve: (s, args) => firstOf(objects(s.videos), args.first),
     }),
   }),
 });
