@@ -19,16 +19,7 @@
  * rebuilds it exactly from the response.
  */
 import { readFileSync } from 'node:fs';
-import {
-  type GraphQLField,
-  type GraphQLNamedType,
-  getNamedType,
-  isAbstractType,
-  isLeafType,
-  isObjectType,
-  isInterfaceType,
-  isNonNullType,
-} from 'graphql';
+import { type GraphQLField, type GraphQLNamedType, getNamedType, isAbstractType, isLeafType, isObjectType, isInterfaceType, isNonNullType } from 'graphql';
 import { describe, expect } from 'vitest';
 import { schema } from '../../src/schema/index.js';
 import { json } from '../support/fault-upstream.js';
