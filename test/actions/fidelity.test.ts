@@ -21,7 +21,7 @@
 import { readFileSync } from 'node:fs';
 import { type GraphQLField, type GraphQLNamedType, getNamedType, isAbstractType, isLeafType, isObjectType, isInterfaceType, isNonNullType } from 'graphql';
 import { describe, expect } from 'vitest';
-import { schema } from '../../src/schema/index.js';
+import { schema } from '../../src/graph/index.js';
 import { json } from '../support/fault-upstream.js';
 import { it } from '../support/fixtures.js';
 
