@@ -546,7 +546,7 @@ All figures come from one run, ${new Date().toISOString().slice(0, 10)}, of the 
 ${guardRailTable(guardRails)}
 
 ## Throughput and server CPU per request
-Medians over ${settings.rounds} interleaved rounds of ${settings.roundMs} ms; "against" is the median of the rounds' ratios of CPU per request.
+Medians over ${settings.rounds} interleaved round${settings.rounds === 1 ? '' : 's'} of ${settings.roundMs} ms; "against" is the median of the rounds' ratios of CPU per request.
 
 ${table(['req/s', 'CPU/request', 'against / detail'], scenarioRows)}
 
@@ -569,7 +569,7 @@ Per round, CPU/request (µs): ${perRound(cpuUs)}.
 - Throughput: a closed loop with ${settings.concurrency} keep-alive connections, each round after ${settings.roundWarmupMs} ms of unmeasured load on the same server
 - Latency: ${settings.latencySamples} sequential requests per round; the open loop runs ${settings.openLoopMs} ms per target; the sandbox answers after ${settings.sandboxLatencyMs} ms
 - Zipf: ${settings.zipfOperations} operations over ${settings.zipfInputs} domains, exponent ${settings.zipfExponent}, 16 at a time (8 per gateway in (g))
-- @defer: ${settings.deferSamples} pages with @defer and ${settings.deferSamples} without, on a sandbox of its own where only the transcript is slow
+- @defer: ${settings.deferSamples} page(s) with @defer and as many without, on a sandbox of its own where only the transcript is slow
 
 ## Reading the numbers
 - CPU/request is the user and system time of a server's processes (from /proc) over a round, divided by the
@@ -592,7 +592,8 @@ Per round, CPU/request (µs): ${perRound(cpuUs)}.
   metrics or logs. What separates (u) from it is the gateway's own work. (pt) makes the same call with no GraphQL.
 - (d) and (o) are the time a frontend waits beyond a direct REST call for an uncached lookup: one more loopback
   hop plus the gateway's work. Documents are sent once with variables, as frontends send them.
-- (f) and (g) count upstream calls from the gateways' own /metrics.
+- (f) and (g) count upstream calls from the gateways' own /metrics. A gateway whose Redis misses its deadline
+  (REDIS_COMMAND_TIMEOUT_MS) calls the upstream itself, so on a busy machine (g) counts more calls than (f).
 - (m) is each gateway process's resident memory (VmRSS; its peak is VmHWM) from /proc just before it stops, after
   every row that ran against it; the main gateway's heap and caches come from its /metrics. The gateways are sized
   by deploy/entrypoint.sh for ${settings.memoryLimitMb} MB (docs/operations.md, "Sizing memory").
