@@ -17,6 +17,17 @@ export function loaderFor<K, V>(ctx: GatewayContext, name: string, create: () =>
   return loader;
 }
 
+/**
+ * The items of a list field whose items are lookups, each failure settled as its Error value rather
+ * than a rejected promise. Both executors answer an Error item as null with its error at the item's
+ * own path; graphql-jit (0.8) instead appends a null to the list for a rejected item promise, so a
+ * list whose failures settle before its other items came back longer or shorter than asked.
+ */
+export function settledItems<T>(items: ReadonlyArray<Promise<T>>): Array<Promise<T>> {
+  // Typed as T for the schema builder: to the executors an Error value is the item's failure, not data.
+  return items.map((item) => item.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))) as T));
+}
+
 /** What the single-key loader needs of an action's descriptor (./descriptor.ts). */
 export type LookupSpec<K, V> = Pick<ActionDescriptor<K, V>, 'action' | 'cacheKey' | 'body' | 'parse' | 'namesSymbols'>;
 

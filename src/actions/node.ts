@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import type { InterfaceRef, ObjectRef } from '@pothos/core';
 import type { GatewayContext } from '../kernel/context.js';
 import { type BuilderTypes as Types, builder } from '../schema/builder.js';
+import { settledItems } from './loader.js';
 import { ActionError, badInput } from '../kernel/errors.js';
 import { nodeId, parseNodeKey, type NodeKey } from '../identity/global-id.js';
 import { holdsItemNodes, markNodeType, originOf } from '../identity/origin.js';
@@ -151,7 +152,7 @@ builder.queryFields((t) => ({
     },
     resolve: (_root, args, ctx) => {
       if (args.ids.length > 100) throw badInput('"ids" takes at most 100 ids', { argument: 'ids' });
-      return args.ids.map((id) => loadNode(ctx, id));
+      return settledItems(args.ids.map((id) => loadNode(ctx, id)));
     },
   }),
 }));

@@ -155,7 +155,7 @@ describe('tracing off and http/protobuf', () => {
       import { createRequire } from 'node:module';
       import { loadConfig } from './src/config.js';
       import { createGateway } from './src/gateway.js';
-      import { createLogger } from './src/logger.js';
+      import { createLogger } from './src/kernel/logger.js';
       const config = loadConfig({ LOG_LEVEL: 'silent' });
       const gateway = await createGateway(config, createLogger('silent'));
       const res = await gateway.yoga.fetch('http://localhost/graphql', { method: 'POST', headers: { 'content-type': 'application/json', traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' }, body: JSON.stringify({ query: '{ domainInfo(domain: "off.example") { domainName } }' }) });
