@@ -6,6 +6,8 @@ import { useBatchLimit } from './batching.js';
 import { useBodyLimit } from './body-limit.js';
 import { useCorsAllowlist } from './cors.js';
 import { useCsrfGuard } from './csrf.js';
+import { useRefusalStatus } from './errors.js';
+import { useInputDepth } from './input-depth.js';
 import { useOperationLimits } from './limits/index.js';
 import { clientAddress, MemoryRateLimiter, RedisRateLimiter, useRateLimit, type RateLimiter } from './rate-limit.js';
 import type { SecuritySettings } from './settings.js';
@@ -14,7 +16,7 @@ import { useHiddenSuggestions } from './suggestions.js';
 import { useTrustedDocuments } from './trusted-documents.js';
 
 export interface Security {
-  /** In order: CORS preflight, CSRF, client auth, rate limit, body size, batch size, trusted documents, limits. */
+  /** In order: refusal statuses, CORS preflight, CSRF, client auth, rate limit, body size, batch size, input depth, trusted documents, limits. */
   plugins: Plugin[];
   /** Yoga options that belong to the protections (Yoga's own CORS, body guard and multipart off). */
   yogaOptions: { cors: false; maxRequestBodySize: false; multipart: false; batching: false | { limit: number } };
@@ -41,6 +43,7 @@ export async function createSecurity(settings: SecuritySettings, logger: Logger,
     }
   }
   const plugins: Plugin[] = [
+    useRefusalStatus(),
     useCorsAllowlist(settings.corsOrigins),
     useCsrfGuard(),
     auth.plugin,
@@ -49,6 +52,7 @@ export async function createSecurity(settings: SecuritySettings, logger: Logger,
       : []),
     useBodyLimit(settings.limits.maxRequestBytes),
     useBatchLimit(settings.limits.maxBatchOperations),
+    useInputDepth(settings.limits.maxInputDepth),
     ...(settings.trustedDocuments ? [useTrustedDocuments(settings.trustedDocuments)] : []),
     useOperationLimits(settings.limits, { introspection: settings.introspection }),
     ...(settings.hideSuggestions ? [useHiddenSuggestions()] : []),

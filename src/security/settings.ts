@@ -14,6 +14,8 @@ export interface OperationLimits {
   maxTokens: number;
   /** Field nesting, the root field being 1, fragments expanded. */
   maxDepth: number;
+  /** Nesting of lists and objects in argument values and in variables' and extensions' values. */
+  maxInputDepth: number;
   /** Aliases per operation (`__typename` included, fragments once per spread). */
   maxAliases: number;
   /** Root fields per operation: each is a lookup. */
@@ -74,7 +76,9 @@ export function readSecuritySettings(read: EnvReader, production: boolean): Secu
     limits: {
       maxRequestBytes: int('MAX_REQUEST_BYTES', 100 * 1024, 1024, 64 * 1024 * 1024),
       maxTokens: int('MAX_TOKENS', 2_000, 10, 1_000_000),
-      maxDepth: int('MAX_DEPTH', 8, 1, 1_000),
+      // Bounded so that the deepest operation allowed stays far from the parser's stack limit.
+      maxDepth: int('MAX_DEPTH', 8, 1, 100),
+      maxInputDepth: int('MAX_INPUT_DEPTH', 8, 1, 100),
       maxAliases: int('MAX_ALIASES', 30, 0, 100_000),
       maxRootFields: int('MAX_ROOT_FIELDS', 20, 1, 100_000),
       maxDirectives: int('MAX_DIRECTIVES', 20, 0, 100_000),
