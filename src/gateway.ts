@@ -1,22 +1,24 @@
+import { actionNamed } from './actions/all.js';
 import { useGraphQlJit } from '@envelop/graphql-jit';
-import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
-import type { GatewayContext } from './context.js';
-import { loadExamples } from './examples.js';
-import { compression } from './compression.js';
-import { maskError } from './graphql-errors.js';
-import { yogaLogger } from './logger.js';
+import type { GatewayContext } from './kernel/context.js';
+import { loadExamples } from './server/examples.js';
+import { compression } from './server/compression.js';
+import { maskError } from './kernel/graphql-errors.js';
+import { yogaLogger } from './kernel/logger.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
-import { schema } from './schema/index.js';
+import { schema } from './graph/index.js';
 import type { UpstreamStatus } from './upstream/index.js';
-import { cacheGauges, Metrics, upstreamGauges } from './metrics.js';
-import { variableCheck } from './variable-check.js';
-import { createReadiness, probesPlugin, readinessReporter, type ClientRateLimitStatus, type Readiness, type ReadyReport } from './probes.js';
+import { cacheGauges, Metrics, upstreamGauges } from './telemetry/metrics.js';
+import { variableCheck } from './server/variable-check.js';
+import { createReadiness, probesPlugin, readinessReporter, type ClientRateLimitStatus, type Readiness, type ReadyReport } from './server/probes.js';
 import type { CacheStatus, LookupCache } from './cache/index.js';
 import { createSecurity } from './security/index.js';
 import { costLimit } from './cost/plugin.js';
-import { cacheControl, publicReport } from './cache/cache-control.js';
+import { cacheControl } from './cache/cache-control.js';
+import { gatewayExtensions } from './server/gateway-extensions.js';
 import { ResultMemo, rememberedResults } from './cache/result-memo.js';
 import { OperationLabels } from './telemetry/operation-label.js';
 import { requestLog } from './telemetry/request-log.js';
@@ -24,7 +26,6 @@ import { tracingPlugin } from './telemetry/spans.js';
 import { startTracing } from './telemetry/tracing.js';
 import { incrementalDelivery, usesIncrementalDelivery } from './incremental/index.js';
 import { createRequestPath, type RequestPath } from './request-path.js';
-import type { Operation } from './operation.js';
 
 export interface Gateway {
   yoga: YogaServerInstance<Record<string, unknown>, GatewayContext>;
@@ -55,7 +56,11 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   // The gauges read the upstream's status and the caches' sizes at scrape time; the upstream reports each call to the metrics.
   let path: RequestPath | undefined;
   let memo: ResultMemo | null = null;
-  const metrics = new Metrics([...upstreamGauges(() => path!.upstream.status()), ...cacheGauges(() => [...path!.cache.parts(), ...(memo?.parts() ?? [])])]);
+  const batchedSymbols = (action: string) => actionNamed(action)?.batchedSymbols === true;
+  const metrics = new Metrics(batchedSymbols, [
+    ...upstreamGauges(() => path!.upstream.status()),
+    ...cacheGauges(() => [...path!.cache.parts(), ...(memo?.parts() ?? [])]),
+  ]);
   // Tracing off (no OTEL endpoint): no SDK loaded, and none of the span hooks is installed.
   const tracing = await startTracing(config.telemetry, config.cache.keySecret);
   path = await createRequestPath({ config, logger, target, sandbox: sandbox !== null, metrics, tracing });
@@ -115,7 +120,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       metrics.plugin(),
       variableCheck(),
       ...incrementalDelivery(maskError),
-      costLimit({ budget: config.costBudget, batchSize: config.financialBatchSize }),
+      costLimit({ budget: config.costBudget, batchSize: config.financialBatchSize, batchedSymbols }),
       // Operations with @defer/@stream run on Yoga's own executor, which delivers incrementally
       // (src/incremental); every other operation keeps graphql-jit.
       useGraphQlJit({}, { enableIf: (args) => !usesIncrementalDelivery(args.document) }),
@@ -141,51 +146,6 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       await Promise.allSettled([path.close(), security.close(), sandbox?.close()]);
       // Last, so the spans of the final requests are exported.
       await tracing.close().catch((error: unknown) => logger.warn({ err: error }, 'flushing the last spans failed'));
-    },
-  };
-}
-
-/** `extensions.gateway` of one operation's response. */
-export function gatewayReport(sandbox: boolean, operation: Pick<Operation, 'upstreamCalls' | 'cost' | 'lookups'> | null) {
-  return {
-    sandbox,
-    upstreamCalls: operation?.upstreamCalls ?? 0,
-    // The operation's estimated cost in upstream calls and the budget it was held to (src/cost).
-    cost: operation?.cost ?? null,
-    // Per lookup: where its value came from (cache, upstream, or another request's call) and its age in seconds.
-    lookups: (operation?.lookups ?? []).map(publicReport),
-  };
-}
-
-/** Reports on every response whether the upstream is the sandbox and how many upstream calls it made. */
-function gatewayExtensions(sandbox: boolean): Plugin<GatewayContext> {
-  const report = (operation: Operation | null) => gatewayReport(sandbox, operation);
-  const stamp = (result: { extensions?: Record<string, unknown> }, operation: Operation | null) => ({
-    ...result,
-    extensions: { ...result.extensions, gateway: report(operation) },
-  });
-  return {
-    onExecute({ args }) {
-      const context = args.contextValue;
-      return {
-        onExecuteDone({ result, setResult }) {
-          if (!(Symbol.asyncIterator in result)) {
-            setResult(stamp(result, context.operation));
-            return undefined;
-          }
-          // Incremental delivery: the usage is final once nothing is left to send, so the last
-          // payload (hasNext: false) carries it; the earlier ones carry none.
-          return {
-            onNext({ result: payload, setResult: setPayload }) {
-              if ('hasNext' in payload && payload.hasNext === false) setPayload(stamp(payload, context.operation));
-            },
-          };
-        },
-      };
-    },
-    onResultProcess({ result, setResult }) {
-      if (Array.isArray(result) || Symbol.asyncIterator in result) return;
-      if (!result.extensions?.gateway) setResult(stamp(result, null));
     },
   };
 }

@@ -1,8 +1,8 @@
 import { ConfigError, loadConfig } from './config.js';
 import { createGateway } from './gateway.js';
-import { createHttpServer } from './http-server.js';
-import { createLogger, describeError } from './logger.js';
-import { startOpsServer } from './ops-server.js';
+import { createHttpServer } from './server/http-server.js';
+import { createLogger, describeError } from './kernel/logger.js';
+import { startOpsServer } from './server/ops-server.js';
 
 /** The only file that listens: config -> gateway -> HTTP server -> graceful shutdown. */
 async function main() {
@@ -52,7 +52,7 @@ async function main() {
     ops?.server.close();
     ops?.server.closeAllConnections();
     // Every response from now on says `Connection: close`; idle keep-alive sockets end within the
-    // keep-alive timeout, anything left after SHUTDOWN_GRACE_MS is cut (src/http-server.ts).
+    // keep-alive timeout, anything left after SHUTDOWN_GRACE_MS is cut (src/server/http-server.ts).
     void http.drain(config.shutdownGraceMs).then(() =>
       gateway.close().then(
         () => {

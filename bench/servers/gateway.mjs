@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { loadConfig } from '../../dist/config.js';
 import { createGateway } from '../../dist/gateway.js';
-import { createLogger } from '../../dist/logger.js';
+import { createLogger } from '../../dist/kernel/logger.js';
 
 /**
  * The gateway as production runs it: the built JavaScript (`npm run build`, dist/) on plain Node, no

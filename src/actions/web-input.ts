@@ -1,4 +1,4 @@
-import { type ActionError, badInput } from '../upstream/errors.js';
+import { type ActionError, badInput } from '../kernel/errors.js';
 
 /**
  * Reading what people paste: a URL with or without its scheme, a protocol-relative one, or a bare

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { ActionError, cancelledError } from '../upstream/errors.js';
+import { ActionError, cancelledError } from '../kernel/errors.js';
 import type { CacheSettings } from './settings.js';
-import { isNotFoundMarker, type CacheEntry, type CachePart, type CacheStore } from './store.js';
+import { isNotFoundMarker, type CacheEntry, type CachePart, type CacheStore, type NotFoundMarker } from './store.js';
 
 /** Where a lookup's value came from, reported per lookup in the response's extensions. */
 export type LookupSource = 'cache' | 'upstream' | 'coalesced';
@@ -299,7 +299,9 @@ export class LookupCache {
     if (!outcome.error) {
       await this.store!.set(full, { v: outcome.value, t }, this.settings.ttlMs[action] ?? 0, JSON.stringify(outcome.value));
     } else if (outcome.error instanceof ActionError && outcome.error.code === 'NOT_FOUND' && this.settings.notFoundTtlMs > 0) {
-      await this.store!.set(full, { v: { notFound: outcome.error.message }, t }, this.settings.notFoundTtlMs);
+      const { message, extensions } = outcome.error;
+      const marker: NotFoundMarker = extensions ? { notFound: message, extensions } : { notFound: message };
+      await this.store!.set(full, { v: marker, t }, this.settings.notFoundTtlMs);
     }
   }
 
@@ -357,7 +359,9 @@ export class LookupCache {
 
 function fromCache<V>(key: string, entry: CacheEntry, action: string, source: LookupSource): LookupOutcome<V> {
   const { v: cached, t: storedAt } = entry;
-  if (isNotFoundMarker(cached)) return { key, error: new ActionError('NOT_FOUND', cached.notFound, { action }), source, storedAt };
+  if (isNotFoundMarker(cached)) {
+    return { key, error: new ActionError('NOT_FOUND', cached.notFound, { action, extensions: cached.extensions }), source, storedAt };
+  }
   return { key, value: cached as V, source, storedAt };
 }
 

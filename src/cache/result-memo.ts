@@ -15,12 +15,12 @@
 import { type DocumentNode, type ExecutionResult, getOperationAST, Kind } from 'graphql';
 import { isPromise, type Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
-import { lookupReport } from '../actions/loader.js';
-import type { GatewayContext } from '../context.js';
+import { lookupReport } from './lookup-report.js';
+import type { GatewayContext } from '../kernel/context.js';
 import type { CostReport } from '../cost/meter.js';
-import type { LookupReport } from '../operation.js';
+import type { LookupReport } from '../kernel/operation.js';
 import { usesIncrementalDelivery } from '../incremental/index.js';
-import { usesDirective } from '../schema/document-directives.js';
+import { usesDirective } from '../kernel/document-directives.js';
 import { FRESH } from './fresh.js';
 import type { LookupCache } from './lookup-cache.js';
 import type { CachePart } from './store.js';

@@ -1,6 +1,6 @@
 import { Pool, errors as undiciErrors } from 'undici';
 import type { UpstreamConfig } from '../config.js';
-import { ActionError, cancelledError, errorForStatus, parseRetryAfter, upstreamMessage } from './errors.js';
+import { ActionError, cancelledError, errorForStatus, parseRetryAfter, upstreamMessage } from '../kernel/errors.js';
 
 /** A successful envelope: `status` 200, a `response`, and whatever siblings the action sends. */
 export interface ActionEnvelope {

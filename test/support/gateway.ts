@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config.js';
 import { createGateway, type Gateway } from '../../src/gateway.js';
-import { createLogger } from '../../src/logger.js';
-import { createHttpServer } from '../../src/http-server.js';
+import { createLogger } from '../../src/kernel/logger.js';
+import { createHttpServer } from '../../src/server/http-server.js';
 
 export interface GraphQLResponse {
   status: number;

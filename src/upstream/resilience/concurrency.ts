@@ -1,5 +1,5 @@
 import type { CallDeadline } from '../client.js';
-import { ActionError } from '../errors.js';
+import { ActionError } from '../../kernel/errors.js';
 import { cancelledError, deadlineError } from './deadline.js';
 
 interface Waiter {
