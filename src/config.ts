@@ -5,6 +5,7 @@ import { readSecuritySettings, type SecuritySettings } from './security/settings
 import { readSandboxLatency, type SandboxLatency } from './sandbox/latency.js';
 import { readTelemetrySettings, type TelemetrySettings } from './telemetry/settings.js';
 import { readOpsSettings, type OpsSettings } from './ops-settings.js';
+import { readFederationSettings, type FederationSettings } from './federation/settings.js';
 
 /**
  * Every setting of the gateway, read from the environment once and validated together, so a
@@ -77,6 +78,8 @@ export interface Config {
   telemetry: TelemetrySettings;
   /** METRICS_PORT and the drain delay (src/ops-settings.ts). */
   ops: OpsSettings;
+  /** FEDERATION and FEDERATION_NODE_FIELDS: serving a Federation v2 subgraph (src/federation/settings.ts). */
+  federation: FederationSettings;
   /** COMPRESS_MIN_BYTES: responses of at least this size are compressed for clients that accept br or gzip; 0 turns it off (src/compression.ts). */
   compressMinBytes: number;
 }
@@ -147,6 +150,7 @@ export function loadConfig(env: Env = process.env): Config {
     http: readHttpServerSettings(int, problems),
     telemetry: readTelemetrySettings(env, problems, int),
     ops: readOpsSettings(read, host),
+    federation: readFederationSettings(read),
     compressMinBytes: int('COMPRESS_MIN_BYTES', 1024, 0, 1024 * 1024 * 1024),
   };
 

@@ -38,6 +38,7 @@ import {
 import { lookupsOfNodeIds, NODE_ROOTS } from '../identity/global-id.js';
 import { actionNamed } from '../actions/all.js';
 import { DEFAULT_LIST_CAP, type FieldCost, type ListBound, type SymbolsArgument } from './model.js';
+import { entityLookups, type EntityCosts } from './entities.js';
 
 export interface CostEstimate {
   /** The most upstream calls the operation can make. */
@@ -110,7 +111,9 @@ export function estimateCost(input: EstimateInput): CostEstimate | null {
  */
 export function costVariables(schema: GraphQLSchema, document: DocumentNode): ReadonlySet<string> {
   const countedByArguments = new Set(Object.keys(NODE_ROOTS));
-  for (const field of Object.values(schema.getQueryType()?.getFields() ?? {})) if (field.extensions?.symbols) countedByArguments.add(field.name);
+  for (const field of Object.values(schema.getQueryType()?.getFields() ?? {})) {
+    if (field.extensions?.symbols || field.extensions?.entities) countedByArguments.add(field.name);
+  }
   const names = new Set<string>();
   const collect = (value: ValueNode): void => {
     if (value.kind === Kind.VARIABLE) names.add(value.name.value);
@@ -144,6 +147,11 @@ function walkSelections(
     const field = type.getFields()[name];
     if (!field) continue; // validation has rejected it already
     const args = argumentsOf(walk, field, nodes[0]!);
+    const entities = isRoot ? (field.extensions?.entities as EntityCosts | undefined) : undefined;
+    if (entities) {
+      walkEntities(walk, nodes, args, entities, wave);
+      continue;
+    }
 
     let childWave = wave;
     const declared = field.extensions?.cost as FieldCost | undefined;
@@ -172,6 +180,23 @@ function walkSelections(
     const objectTypes = isObjectType(named) ? [named] : isAbstractType(named) ? walk.schema.getPossibleTypes(named) : [];
     // Each item is one of the possible types; counting every one of them is an upper bound.
     for (const objectType of objectTypes) walkSelections(walk, objectType, subSelections, childMultiplier, childWave, false);
+  }
+}
+
+/**
+ * Federation's `_entities(representations:)` (./entities.ts): one lookup per distinct key of each type,
+ * symbols in the root batch; what is selected below a type counts once per distinct key of it.
+ */
+function walkEntities(walk: Walk, nodes: FieldNode[], args: Record<string, unknown>, entities: EntityCosts, wave: number): void {
+  const { keys, symbols } = entityLookups(args.representations, entities);
+  for (const symbol of symbols) walk.rootSymbols.add(symbol);
+  const subSelections = nodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : []));
+  for (const [typename, ofType] of keys) {
+    const type = walk.schema.getType(typename);
+    if (!isObjectType(type)) continue;
+    const batched = entities[typename]!.batchedSymbols;
+    if (!batched) walk.lookupCalls += ofType.size;
+    walkSelections(walk, type, subSelections, ofType.size, batched ? wave + 1 : wave, false);
   }
 }
 

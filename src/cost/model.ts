@@ -32,6 +32,8 @@ export interface FieldCost {
 export interface SymbolsArgument {
   argument: string;
   canonical: (symbol: string) => string | null;
+  /** The most symbols the field takes (a router's demand control assumes this many items). */
+  max?: number;
 }
 
 /** The `first:` bounds of a list field, kept in its GraphQL extensions under `listBound`. */
