@@ -133,7 +133,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       ...(federation?.plugins ?? []),
       // Operations with @defer/@stream run on Yoga's own executor, which delivers incrementally
       // (src/incremental); every other operation keeps graphql-jit.
-      useGraphQlJit({}, { enableIf: (args) => !usesIncrementalDelivery(args.document) }),
+      useGraphQlJit({}, { enableIf: (args) => !usesIncrementalDelivery(args.document) && !federation?.withoutJit(args.document) }),
       // After jit, whose executor it wraps: repeats of an operation answered from the cache alone.
       ...(memo ? [rememberedResults(memo, () => metrics.observeReplay('yoga'))] : []),
       // Last: it compresses the response every other plugin has finished (headers included).

@@ -7,7 +7,7 @@
  * Each action that has an entity declares it in its own folder (`src/actions/<action>/entity.ts`).
  */
 import type { ObjectRef } from '@pothos/core';
-import { type GraphQLResolveInfo, isObjectType, isUnionType } from 'graphql';
+import { BREAK, type DocumentNode, type GraphQLResolveInfo, isObjectType, isUnionType, Kind, visit } from 'graphql';
 import type { GatewayContext } from '../context.js';
 import type { ActionDescriptor } from '../actions/descriptor.js';
 import { shown } from '../actions/web-input.js';
@@ -106,6 +106,30 @@ async function resolveOne(representation: unknown, ctx: GatewayContext, info: Gr
  */
 export function resolveEntities(_root: unknown, args: { representations: readonly unknown[] }, ctx: GatewayContext, info: GraphQLResolveInfo) {
   return args.representations.map((representation) => resolveOne(representation, ctx, info));
+}
+
+const asksForEntities = new WeakMap<DocumentNode, boolean>();
+
+/**
+ * Whether a document selects `_entities`. Such operations run on graphql-js, not graphql-jit: jit (0.8.7 to 0.8.9)
+ * appends the null of a failed list item where the list ends at that moment instead of at the item's index, so a
+ * representation that fails before the ones ahead of it settle shortens or shifts the list, and a router matches
+ * entities by index.
+ */
+export function selectsEntities(document: DocumentNode): boolean {
+  let found = asksForEntities.get(document);
+  if (found === undefined) {
+    found = false;
+    visit(document, {
+      [Kind.FIELD](node) {
+        if (node.name.value !== '_entities') return undefined;
+        found = true;
+        return BREAK;
+      },
+    });
+    asksForEntities.set(document, found);
+  }
+  return found;
 }
 
 /** The `_Entity` union's resolveType. */

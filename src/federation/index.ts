@@ -1,7 +1,8 @@
-import type { GraphQLSchema } from 'graphql';
+import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../context.js';
 import type { FederationSettings } from './settings.js';
+import { selectsEntities } from './entity.js';
 import { subgraph } from './subgraph.js';
 
 /** What FEDERATION=true changes in the gateway (src/gateway.ts loads this module only then). */
@@ -10,10 +11,16 @@ export interface Federated {
   schema: GraphQLSchema;
   /** The federated trace (`extensions.ftv1`) for a router that asks with `apollo-federation-include-trace: ftv1`. */
   plugins: Plugin<GatewayContext>[];
+  /** Operations that must run on graphql-js rather than graphql-jit (`_entities`: see selectsEntities). */
+  withoutJit: (document: DocumentNode) => boolean;
 }
 
 export async function federated(settings: FederationSettings): Promise<Federated> {
   // Imported here: its protobuf encoder weighs ~20 MB that a gateway outside a supergraph never needs.
   const { useApolloInlineTrace } = await import('@graphql-yoga/plugin-apollo-inline-trace');
-  return { schema: subgraph({ nodeFields: settings.nodeFields }).schema, plugins: [useApolloInlineTrace() as Plugin<GatewayContext>] };
+  return {
+    schema: subgraph({ nodeFields: settings.nodeFields }).schema,
+    plugins: [useApolloInlineTrace() as Plugin<GatewayContext>],
+    withoutJit: selectsEntities,
+  };
 }

@@ -1,4 +1,4 @@
-/** The accounts the example subgraph serves: two share a company (one pasted as a URL), holdings repeat symbols in other spellings. */
+/** The accounts the example subgraph serves: two share a company (one pasted as a URL), holdings repeat symbols in other spellings ("hubs", "$msft"). */
 export const ACCOUNTS = [
   {
     id: 'acct-1',
@@ -23,7 +23,7 @@ export const ACCOUNTS = [
     website: 'nike.com',
     holdings: [
       { symbol: 'NKE', shares: 300 },
-      { symbol: 'BRK.B', shares: 5 },
+      { symbol: '$msft', shares: 5 },
     ],
     lead: 'sam-rivera',
   },
