@@ -8,6 +8,7 @@
  *     --subgraph accounts=http://127.0.0.1:4001/graphql=accounts/schema.graphql --out supergraph.graphql
  *
  * `name=url` fetches the SDL from the URL; `name=url=file` reads it from the file and routes to the URL.
+ * `--header name=value` (repeatable) is sent with those fetches, e.g. Lookup Graph's `x-api-key`.
  * Prints one JSON line: { ok, composers: { guild, apollo }, errors, hints }. Exits 1 when either refuses.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -43,17 +44,20 @@ export function compose(subgraphs) {
 }
 
 async function main(argv) {
-  const subgraphs = [];
+  const wanted = [];
+  const headers = {};
   let out = null;
   for (let i = 0; i < argv.length; i += 2) {
-    if (argv[i] === '--out') out = resolve(argv[i + 1]);
+    const value = argv[i + 1] ?? '';
+    if (argv[i] === '--out') out = resolve(value);
+    else if (argv[i] === '--header') headers[value.slice(0, value.indexOf('='))] = value.slice(value.indexOf('=') + 1);
     else if (argv[i] === '--subgraph') {
-      const [name, ...rest] = argv[i + 1].split('=');
-      const url = rest[0];
-      const file = rest[1];
-      subgraphs.push({ name, url, sdl: file ? readFileSync(file, 'utf8') : await subgraphSdl(url) });
+      const [name, url, file] = value.split('=');
+      wanted.push({ name, url, file });
     } else throw new Error(`unknown argument ${argv[i]}`);
   }
+  const subgraphs = [];
+  for (const { name, url, file } of wanted) subgraphs.push({ name, url, sdl: file ? readFileSync(file, 'utf8') : await subgraphSdl(url, headers) });
   const result = compose(subgraphs);
   if (out && result.supergraphSdl) writeFileSync(out, result.supergraphSdl);
   const { supergraphSdl: _sdl, ...report } = result;
