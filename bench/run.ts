@@ -12,7 +12,6 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
-import { heapFlags } from '../src/heap-settings.js';
 import { SANDBOX_TOKEN } from '../src/sandbox/server.js';
 import { Redis } from 'ioredis';
 import { request as httpRequest } from 'undici';
@@ -560,7 +559,6 @@ ${settings.rounds} interleaved rounds, and ratios to the baselines measured in t
   .filter(([k]) => !k.startsWith('ACTION_'))
   .map(([k, v]) => `${k}=${v}`)
   .join(', ')}; cache in memory (Redis for (g))
-- V8 heap flags the gateway sets at start-up: ${process.env.BENCH_GATEWAY_ROOT ? 'those of its own checkout (this tree would set ' : ''}${heapFlags(loadConfig(gatewayEnv).ops.heap).join(' ') || 'none'}${process.env.BENCH_GATEWAY_ROOT ? ')' : ''} (src/heap-settings.ts)
 
 ## Results
 | ${header.join(' | ')} |

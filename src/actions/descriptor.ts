@@ -3,9 +3,9 @@
  * the rest of the gateway (cache TTLs, the cost model, the symbol meter, the sandbox) reads it from
  * the registry (./registry.ts) instead of keeping its own table keyed by the action's name.
  */
-import type { GatewayContext } from '../context.js';
+import type { GatewayContext } from '../kernel/context.js';
 import type { FieldCost, ListBound } from '../cost/model.js';
-import { badInput } from '../upstream/errors.js';
+import { badInput } from '../kernel/errors.js';
 import type { ActionEnvelope } from '../upstream/client.js';
 import { lookup } from './loader.js';
 

@@ -36,7 +36,6 @@ import {
   visit,
 } from 'graphql';
 import { lookupsOfNodeIds, NODE_ROOTS } from '../identity/global-id.js';
-import { actionNamed } from '../actions/all.js';
 import { DEFAULT_LIST_CAP, type FieldCost, type ListBound, type SymbolsArgument } from './model.js';
 import { entityLookups, type EntityCosts } from './entities.js';
 
@@ -58,10 +57,13 @@ export interface EstimateInput {
   variables?: Record<string, unknown> | null;
   /** FINANCIAL_BATCH_SIZE. */
   batchSize: number;
+  /** Whether an action's lookups are stock symbols batched into one call (from the action registry). */
+  batchedSymbols: (action: string) => boolean;
 }
 
 interface Walk {
   schema: GraphQLSchema;
+  batchedSymbols: (action: string) => boolean;
   fragments: Map<string, FragmentDefinitionNode>;
   variables: Record<string, unknown>;
   lookupCalls: number;
@@ -84,6 +86,7 @@ export function estimateCost(input: EstimateInput): CostEstimate | null {
 
   const walk: Walk = {
     schema: input.schema,
+    batchedSymbols: input.batchedSymbols,
     fragments: new Map(
       input.document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]),
     ),
@@ -161,7 +164,7 @@ function walkSelections(
       childWave = wave + 1;
     } else if (isRoot && NODE_ROOTS[name]) {
       // node(id:) / nodes(ids:): one lookup per distinct lookup the ids name; symbols join the root batch.
-      const { lookups, symbols } = lookupsOfNodeIds(args[NODE_ROOTS[name].argument], (action) => actionNamed(action)?.batchedSymbols === true);
+      const { lookups, symbols } = lookupsOfNodeIds(args[NODE_ROOTS[name].argument], walk.batchedSymbols);
       walk.lookupCalls += lookups;
       for (const symbol of symbols) walk.rootSymbols.add(symbol);
       childWave = wave + 1;

@@ -1,6 +1,6 @@
 import { GraphQLError, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { GatewayContext } from '../context.js';
+import type { GatewayContext } from '../kernel/context.js';
 import { costVariables, estimateCost, type CostEstimate } from './estimate.js';
 
 export interface CostLimitOptions {
@@ -8,6 +8,8 @@ export interface CostLimitOptions {
   budget: number;
   /** FINANCIAL_BATCH_SIZE: symbols per financial call. */
   batchSize: number;
+  /** Whether an action's lookups are stock symbols batched into one call (from the action registry). */
+  batchedSymbols: (action: string) => boolean;
 }
 
 /**
@@ -36,7 +38,14 @@ export function costLimit(options: CostLimitOptions): Plugin<GatewayContext> {
       const cacheable = key.length <= MAX_CACHED_KEY_LENGTH;
       let estimate: CostEstimate | null | undefined = cacheable ? known.byKey.get(key) : undefined;
       if (estimate === undefined) {
-        estimate = estimateCost({ schema: args.schema, document: args.document, operationName: args.operationName, variables, batchSize: options.batchSize });
+        estimate = estimateCost({
+          schema: args.schema,
+          document: args.document,
+          operationName: args.operationName,
+          variables,
+          batchSize: options.batchSize,
+          batchedSymbols: options.batchedSymbols,
+        });
         // Bounded: documents with ever-changing variables keep only their latest estimates. No estimate (an
         // operation not found, variables that do not coerce) is never kept: the key leaves variables out.
         if (known.byKey.size >= MAX_ESTIMATES_PER_DOCUMENT) known.byKey.clear();

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SANDBOX_ACTIONS, SandboxInputError } from './actions.js';
+import { SANDBOX_ACTIONS, SandboxInputError } from '../actions/sandbox-answers.js';
 import { latencyOf, type SandboxLatency } from './latency.js';
 
 export interface SandboxOptions {

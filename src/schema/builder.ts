@@ -3,7 +3,7 @@ import DirectivesPlugin from '@pothos/plugin-directives';
 import FederationPlugin from '@pothos/plugin-federation';
 import RelayPlugin from '@pothos/plugin-relay';
 import { DateResolver, DateTimeResolver, JSONResolver, SafeIntResolver } from 'graphql-scalars';
-import type { GatewayContext } from '../context.js';
+import type { GatewayContext } from '../kernel/context.js';
 import { decodeNodeId, encodeNodeId } from '../identity/global-id.js';
 import { nodeTypeOf } from '../identity/origin.js';
 import { ExactURLScalar } from './exact-scalars.js';
@@ -20,7 +20,7 @@ export const builder = new SchemaBuilder<{
     URL: { Input: string; Output: string };
   };
 }>({
-  // Federation (src/federation): entities, @key and the other subgraph directives, kept in extensions and
+  // Federation (src/graph/subgraph.ts, src/actions/entity.ts): entities, @key and the other subgraph directives, kept in extensions and
   // printed only by the subgraph schema; the directives plugin gives them the AST nodes that printer reads.
   // Pothos applies plugins' config hooks last to first: the hints (./subgraph-hints.ts) come last so that
   // the federation plugin sees the directives they add.

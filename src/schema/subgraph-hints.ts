@@ -1,6 +1,6 @@
 /**
  * Hand-written because no Pothos plugin derives Federation hints from the schema's own facts: in the
- * subgraph build only (src/federation/subgraph.ts), this plugin marks value types @shareable, gives
+ * subgraph build only (src/graph/subgraph.ts), this plugin marks value types @shareable, gives
  * @cost/@listSize from the cost extensions the lookups already carry, and leaves out `node`/`nodes`
  * unless asked. The plain build is untouched: it sees no `subgraph` option.
  */

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { EnvReader } from '../env.js';
+import type { EnvReader } from '../kernel/env.js';
 import { readTrustedDocumentsJson } from './trusted-documents.js';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
-import { sampleDigits } from '../../src/sandbox/identity.js';
+import { sampleDigits } from '../../src/actions/sample-identity.js';
 
 const AVA_ID = sampleDigits('photosocial:ava.lindqvist', 8);
 import { FLAG_GROUPS } from '../../src/actions/photosocial-profile/flags.js';

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { subgraph } from '../../src/federation/subgraph.js';
-import { SUBGRAPH_FILE } from '../../src/schema/print.js';
+import { subgraph } from '../../src/graph/subgraph.js';
+import { SUBGRAPH_FILE } from '../../src/graph/print.js';
 import { compose, installSupergraphExample, SUPERGRAPH } from './router.js';
 
 /**

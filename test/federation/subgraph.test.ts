@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { type ObjectTypeDefinitionNode, parse, Kind } from 'graphql';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { actionNamed } from '../../src/actions/all.js';
 import { costVariables, estimateCost } from '../../src/cost/estimate.js';
-import { subgraph } from '../../src/federation/subgraph.js';
-import { printedSubgraph, SUBGRAPH_FILE } from '../../src/schema/print.js';
+import { subgraph } from '../../src/graph/subgraph.js';
+import { printedSubgraph, SUBGRAPH_FILE } from '../../src/graph/print.js';
 import { configProblems } from '../support/config.js';
 import { test, upstreamGatewayFor } from '../support/fixtures.js';
 import { answerLikeSandbox, asked, ENTITIES_QUERY } from './support.js';
@@ -77,7 +78,7 @@ describe('the subgraph schema', () => {
   });
 
   it('the plain schema is not touched: no @key, no @shareable, no _entities', async () => {
-    const { schema } = await import('../../src/schema/index.js');
+    const { schema } = await import('../../src/graph/index.js');
     expect(schema.getQueryType()!.getFields()._entities).toBeUndefined();
     expect(schema.getQueryType()!.getFields().node).toBeDefined();
   });
@@ -283,8 +284,9 @@ describe('_entities and the cross-request cache (FEDERATION=true, cache on)', ()
 
 describe('the estimate of _entities reads the representations', () => {
   const { schema } = subgraph({ nodeFields: false });
+  const batchedSymbols = (action: string) => actionNamed(action)?.batchedSymbols === true;
   const estimate = (selection: string, representations: unknown[]) =>
-    estimateCost({ schema, document: parse(ENTITIES_QUERY(selection)), variables: { representations }, batchSize: 50 })?.cost;
+    estimateCost({ schema, document: parse(ENTITIES_QUERY(selection)), variables: { representations }, batchSize: 50, batchedSymbols })?.cost;
   const companies = (...domains: string[]) => domains.map((domain) => ({ __typename: 'Company', domain }));
 
   it.each([
@@ -317,7 +319,7 @@ describe('the estimate of _entities reads the representations', () => {
     const inline = parse(
       '{ _entities(representations: [{ __typename: "Company", domain: "a.com" }, { __typename: "Company", domain: "b.com" }]) { __typename } }',
     );
-    expect(estimateCost({ schema, document: inline, batchSize: 50 })?.cost).toBe(2);
+    expect(estimateCost({ schema, document: inline, batchSize: 50, batchedSymbols })?.cost).toBe(2);
     expect([...costVariables(schema, parse(ENTITIES_QUERY('... on Company { name }')))]).toEqual(['representations']);
   });
 });

@@ -14,7 +14,7 @@ import {
   type GraphQLOutputType,
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schema } from '../../src/schema/index.js';
+import { schema } from '../../src/graph/index.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
 
 /** mulberry32: a small seeded PRNG, so a failure is replayable with FUZZ_SEED. */

@@ -1,7 +1,7 @@
 import { getNamedType, type GraphQLField, type GraphQLObjectType, isAbstractType, isObjectType, isRequiredArgument } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schema } from '../../src/schema/index.js';
-import { SANDBOX_ACTIONS } from '../../src/sandbox/actions.js';
+import { schema } from '../../src/graph/index.js';
+import { SANDBOX_ACTIONS } from '../../src/actions/sandbox-answers.js';
 import { json } from '../support/fault-upstream.js';
 import { startUpstreamGateway } from '../support/fixtures.js';
 

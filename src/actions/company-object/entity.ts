@@ -1,4 +1,4 @@
-import { lookupEntity } from '../../federation/entity.js';
+import { lookupEntity } from '../entity.js';
 import { requireDomain } from '../validate.js';
 import { companyObjectAction } from './load.js';
 import { Company } from './types.js';

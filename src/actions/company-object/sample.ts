@@ -1,4 +1,4 @@
-import { sampleDigits, sampleUuid } from '../../sandbox/identity.js';
+import { sampleDigits, sampleUuid } from '../sample-identity.js';
 
 /**
  * get_company_object (contract 2.7). A complete, listed-software-company record for any domain: the

@@ -1,4 +1,4 @@
-import { sampleDigits } from '../../sandbox/identity.js';
+import { sampleDigits } from '../sample-identity.js';
 
 /** get_crm_owners (contract 2.10): three active owners and one archived one (empty names, no teams). */
 export function crmOwners(portal: string): Record<string, unknown>[] {

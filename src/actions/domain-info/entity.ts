@@ -1,4 +1,4 @@
-import { lookupEntity } from '../../federation/entity.js';
+import { lookupEntity } from '../entity.js';
 import { builder } from '../../schema/builder.js';
 import { requireDomain } from '../validate.js';
 import { domainInfoAction } from './load.js';

@@ -1,4 +1,4 @@
-import { lookupEntity } from '../../federation/entity.js';
+import { lookupEntity } from '../entity.js';
 import { canonicalSymbol, financialProfileAction } from './load.js';
 import { FinancialProfile } from './types.js';
 

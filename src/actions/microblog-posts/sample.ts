@@ -1,4 +1,4 @@
-import { SandboxInputError } from '../../sandbox/input-error.js';
+import { SandboxInputError } from '../sample-input-error.js';
 
 const ALLOWED = [1, 5, 10, 25, 50, 100];
 

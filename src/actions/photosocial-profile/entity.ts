@@ -1,4 +1,4 @@
-import { lookupEntity } from '../../federation/entity.js';
+import { lookupEntity } from '../entity.js';
 import { canonicalUsername, photosocialProfileAction } from './load.js';
 import { PhotosocialProfile } from './types.js';
 

@@ -1,7 +1,7 @@
-import type { GatewayContext } from '../../context.js';
+import type { GatewayContext } from '../../kernel/context.js';
 import type { ActionEnvelope } from '../../upstream/client.js';
 import { photosocialProfile } from './sample.js';
-import { ActionError, badInput } from '../../upstream/errors.js';
+import { ActionError, badInput } from '../../kernel/errors.js';
 import { defineLookup } from '../descriptor.js';
 import { obj, type Raw } from '../../schema/read.js';
 import { responseObject, wrongShape } from '../loader.js';

@@ -1,4 +1,4 @@
-import { sampleDigits } from '../../sandbox/identity.js';
+import { sampleDigits } from '../sample-identity.js';
 
 /**
  * get_photosocial_profile (contract 2.2): the inner profile object (the sandbox wraps it in

@@ -1,4 +1,4 @@
-import { lookupEntity } from '../../federation/entity.js';
+import { lookupEntity } from '../entity.js';
 import { requireHandle } from './handle.js';
 import { professionalnetProfileAction } from './load.js';
 import { ProfessionalProfile } from './types.js';

@@ -1,4 +1,4 @@
-import { badInput } from '../../upstream/errors.js';
+import { badInput } from '../../kernel/errors.js';
 import { requireText } from '../validate.js';
 import { decodeSegment, looksLikeUrl, looseWebUrl, pathSegments, shown } from '../web-input.js';
 

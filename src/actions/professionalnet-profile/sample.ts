@@ -1,4 +1,4 @@
-import { sampleHex } from '../../sandbox/identity.js';
+import { sampleHex } from '../sample-identity.js';
 
 /**
  * get_professionalnet_profile (contract 2.6). A complete, realistically large profile for any

@@ -1,5 +1,5 @@
 import { deflateSync } from 'node:zlib';
-import { SandboxInputError } from '../../sandbox/input-error.js';
+import { SandboxInputError } from '../sample-input-error.js';
 
 /** What the live service calls its three windows, and the search engine's matching `tbs=qdr:` code. */
 const RANGES: Record<string, { qdr: string; dates: string[]; totalResults: number }> = {

@@ -1,4 +1,4 @@
-import { lookupEntity } from '../../federation/entity.js';
+import { lookupEntity } from '../entity.js';
 import { requireChannelUrl } from '../videosite-shared/links.js';
 import { videositeChannelAction } from './load.js';
 import { VideositeChannel } from './types.js';

@@ -1,4 +1,4 @@
-import { sampleHex } from '../../sandbox/identity.js';
+import { sampleHex } from '../sample-identity.js';
 
 /**
  * get_videosite_channel (contract 2.3). The requested URL comes back in `search_metadata.request_url`;

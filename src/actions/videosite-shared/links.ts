@@ -1,5 +1,5 @@
 import { url } from '../../schema/read.js';
-import { badInput } from '../../upstream/errors.js';
+import { badInput } from '../../kernel/errors.js';
 import { requireText } from '../validate.js';
 import { bareHost, decodeSegment, looseWebUrl, pathSegments, shown } from '../web-input.js';
 

@@ -1,4 +1,4 @@
-import { lookupEntity } from '../../federation/entity.js';
+import { lookupEntity } from '../entity.js';
 import { requireVideoUrl } from '../videosite-shared/links.js';
 import { videositeTranscriptAction } from './load.js';
 import { VideositeTranscript } from './types.js';

@@ -1,4 +1,4 @@
-import { SandboxInputError } from '../../sandbox/input-error.js';
+import { SandboxInputError } from '../sample-input-error.js';
 
 export const NO_TRANSCRIPT_ERROR = "The requested page doesn't exist or there are no translations available for the video.";
 
