@@ -80,16 +80,15 @@ export function link<P, K, V>(
 }
 
 /**
- * The `first:` argument of a list that links resolve below, and the list's cost bound: give it to
+ * The `first:` argument of a list that links resolve below: give it to
  * `t.arg.int(listArgs(bound, 'videos'))`, put `listExtensions(bound)` in the field's extensions and
- * cut the list with `firstOf`. The estimate
- * multiplies everything below the list by `first`, so it is exact for what the client asks.
+ * cut the list with `firstOf`. Without `first` the list is complete; the cost estimate counts `first`
+ * items, or without it the most the upstream returns (`bound.most`), for each lookup selected below.
  */
 export function listArgs(bound: ListBound, what: string) {
   return {
-    required: true as const,
-    defaultValue: bound.default,
-    description: `How many ${what} to return, 0 to ${bound.max}; default ${bound.default}. Each one can cost the lookups selected below it, and the cost estimate counts exactly this many.`,
+    required: false as const,
+    description: `At most this many ${what}; all of them when omitted. Each one can cost the lookups selected below it: the cost estimate counts \`first\`, or without it ${bound.most} (the most the upstream returns here).`,
   };
 }
 
@@ -98,10 +97,9 @@ export function listExtensions(bound: ListBound): { listBound: ListBound } {
   return { listBound: bound };
 }
 
-/** The first `first` items; BAD_USER_INPUT (naming the bound) when `first` is outside 0..max. */
-export function firstOf<T>(items: T[], first: number, bound: ListBound): T[] {
-  if (!Number.isInteger(first) || first < 0 || first > bound.max) {
-    throw badInput(`"first" must be from 0 to ${bound.max}, got ${first}`, { argument: 'first', max: bound.max });
-  }
+/** Every item, or the first `first` when the client gives it; BAD_USER_INPUT when `first` is negative. */
+export function firstOf<T>(items: T[], first: number | null | undefined): T[] {
+  if (first === null || first === undefined) return items;
+  if (!Number.isInteger(first) || first < 0) throw badInput(`"first" must be 0 or more, got ${first}`, { argument: 'first' });
   return items.slice(0, first);
 }

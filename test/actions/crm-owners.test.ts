@@ -52,8 +52,8 @@ describe('crmOwners against the sandbox', () => {
       {
         ownerId: sampleDigits('owner:139981:4', 8),
         email: 'former.employee@acme.example',
-        firstName: null,
-        lastName: null,
+        firstName: '',
+        lastName: '',
         fullName: null,
         isArchived: true,
         userRole: 'Sales Representative',

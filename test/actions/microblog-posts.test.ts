@@ -36,7 +36,7 @@ describe('microblogPosts against the sandbox', () => {
         cid: 'bafyreibqqqcx7mz5kq3n2v4w6y8a0c2e4g6i8k0m2o4q6s8u',
         text: 'Post 2 about graph ql.',
         createdAt: '2026-11-20T17:53:00.000Z',
-        author: { handle: 'quietreader.example.social', displayName: null },
+        author: { handle: 'quietreader.example.social', displayName: '' },
         likeCount: 119,
         replyCount: 3,
         repostCount: 5,
