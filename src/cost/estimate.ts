@@ -176,7 +176,7 @@ function walkSelections(
     const args = argumentsOf(walk, field, nodes[0]!);
     const entities = isRoot ? (field.extensions?.entities as EntityCosts | undefined) : undefined;
     if (entities) {
-      walkEntities(walk, nodes, args, entities, wave);
+      walkEntities(walk, nodes, args, entities, wave, parentPath === '' ? key : `${parentPath}.${key}`);
       continue;
     }
 
@@ -224,7 +224,7 @@ function walkSelections(
  * Federation's `_entities(representations:)` (./entities.ts): one lookup per distinct key of each type,
  * symbols in the root batch; what is selected below a type counts once per distinct key of it.
  */
-function walkEntities(walk: Walk, nodes: FieldNode[], args: Record<string, unknown>, entities: EntityCosts, wave: number): void {
+function walkEntities(walk: Walk, nodes: FieldNode[], args: Record<string, unknown>, entities: EntityCosts, wave: number, path: string): void {
   const { keys, symbols } = entityLookups(args.representations, entities);
   for (const symbol of symbols) walk.rootSymbols.add(symbol);
   const subSelections = nodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : []));
@@ -233,7 +233,7 @@ function walkEntities(walk: Walk, nodes: FieldNode[], args: Record<string, unkno
     if (!isObjectType(type)) continue;
     const batched = entities[typename]!.batchedSymbols;
     if (!batched) walk.lookupCalls += ofType.size;
-    walkSelections(walk, type, subSelections, ofType.size, batched ? wave + 1 : wave, false);
+    walkSelections(walk, type, subSelections, ofType.size, batched ? wave + 1 : wave, false, path);
   }
 }
 

@@ -68,7 +68,8 @@ export class SubgraphHintsPlugin<Types extends SchemaTypes> extends BasePlugin<T
 
     const bound = extensions.listBound as ListBound | undefined;
     const symbols = root ? (extensions.symbols as { max?: number } | undefined) : undefined;
-    if (bound) hints.listSize = { assumedSize: bound.default, slicingArguments: ['first'], requireOneSlicingArgument: false };
+    // Without `first` a bounded list returns at most `most` items; with it, `first` of them.
+    if (bound) hints.listSize = { assumedSize: bound.most, slicingArguments: ['first'], requireOneSlicingArgument: false };
     else if (symbols?.max) hints.listSize = { assumedSize: symbols.max };
     else if (nodeRoot?.list) hints.listSize = { assumedSize: subgraph.maxNodeIds };
 

@@ -66,7 +66,7 @@ describe('the subgraph schema', () => {
     expect(printed('Company', 'financialProfile')).toEqual(['@cost(weight: "1")']);
     expect(printed('Company', 'name')).toEqual([]);
     expect(printed('Query', 'financialProfiles')).toEqual(['@cost(weight: "1")', '@listSize(assumedSize: "100")']);
-    expect(printed('VideositeSearch', 'videos')[0]).toBe('@listSize(assumedSize: "5", slicingArguments: null, requireOneSlicingArgument: false)');
+    expect(printed('VideositeSearch', 'videos')[0]).toBe('@listSize(assumedSize: "20", slicingArguments: null, requireOneSlicingArgument: false)');
   });
 
   it('leaves node and nodes out unless FEDERATION_NODE_FIELDS', () => {
