@@ -1,7 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildSchema, parse, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../support/processes.js';
 import { subgraph } from '../../src/graph/subgraph.js';
 import { SUBGRAPH_FILE } from '../../src/graph/print.js';
 import { compose, installSupergraphExample, SUPERGRAPH } from './router.js';
@@ -76,5 +78,23 @@ describe('composition with other subgraphs (both composers)', () => {
     const beside = await composeFiles({ lookup: withNodes, catalog: file('catalog.graphql', CATALOG) });
     expect(beside.composers).toEqual({ guild: false, apollo: false });
     expect(beside.errors.join('\n')).toMatch(/Query\.node/);
+  });
+
+  it("docs/federation.md's stub subgraph composes with Lookup Graph, and its client query is valid against the supergraph", async () => {
+    const gql = [...readFileSync(join(ROOT, 'docs/federation.md'), 'utf8').matchAll(/^```gql\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+    const stub = gql.find((block) => block.startsWith('extend schema'))!;
+    const query = gql.find((block) => block.startsWith('query '))!;
+    const out = join(dir, 'docs-supergraph.graphql');
+    const report = await compose([
+      '--subgraph',
+      `lookup=http://127.0.0.1:9/graphql=${SUBGRAPH_FILE}`,
+      '--subgraph',
+      `accounts=http://127.0.0.1:9/graphql=${file('docs-accounts.graphql', stub)}`,
+      '--out',
+      out,
+    ]);
+    expect(report).toMatchObject({ ok: true, composers: { guild: true, apollo: true } });
+    const supergraph = buildSchema(readFileSync(out, 'utf8'), { assumeValidSDL: true });
+    expect(validate(supergraph, parse(query)).map((error) => error.message)).toEqual([]);
   });
 });
