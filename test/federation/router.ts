@@ -59,8 +59,11 @@ export async function compose(args: string[]): Promise<CompositionReport> {
   return JSON.parse(stdout.trim().split('\n').pop()!);
 }
 
+/** The routers the suite runs: Hive Gateway's CLI, and Apollo Gateway on Apollo Server (the example's script). */
+export type Router = 'hive-gateway' | 'apollo-gateway';
+
 export interface Supergraph {
-  /** Hive Gateway's /graphql. */
+  /** The router's GraphQL endpoint. */
   url: string;
   /** The composition of Lookup Graph and the accounts subgraph, as the router runs it. */
   composition: CompositionReport;
@@ -69,10 +72,10 @@ export interface Supergraph {
 }
 
 /**
- * The accounts subgraph and Hive Gateway in front of it and of the Lookup Graph subgraph at `lookupUrl`,
+ * The accounts subgraph and a router in front of it and of the Lookup Graph subgraph at `lookupUrl`,
  * composed from both running subgraphs' `_service { sdl }`. `headers` go with the SDL fetches.
  */
-export async function startSupergraph(lookupUrl: string, headers: Record<string, string> = {}): Promise<Supergraph> {
+export async function startSupergraph(lookupUrl: string, headers: Record<string, string> = {}, kind: Router = 'hive-gateway'): Promise<Supergraph> {
   const dir = mkdtempSync(join(tmpdir(), 'lookup-graph-supergraph-'));
   let accounts: Started | undefined;
   let router: Started | undefined;
@@ -96,14 +99,22 @@ export async function startSupergraph(lookupUrl: string, headers: Record<string,
     ]);
     if (!composition.ok) throw new Error(`composition failed: ${composition.errors.join('; ')}`);
     const port = await freePort();
-    router = start(['node_modules/@graphql-hive/gateway/dist/bin.js', 'supergraph', file, '--port', String(port), '--host', '127.0.0.1']);
-    const url = `http://127.0.0.1:${port}`;
-    await waitFor(async () => (await statusOf(`${url}/healthcheck`)) === 200, 60_000, `Hive Gateway (${router.output().slice(-2000)})`);
+    let endpoint: string;
+    if (kind === 'hive-gateway') {
+      router = start(['node_modules/@graphql-hive/gateway/dist/bin.js', 'supergraph', file, '--port', String(port), '--host', '127.0.0.1']);
+      const origin = `http://127.0.0.1:${port}`;
+      await waitFor(async () => (await statusOf(`${origin}/healthcheck`)) === 200, 60_000, `Hive Gateway (${router.output().slice(-2000)})`);
+      endpoint = `${origin}/graphql`;
+    } else {
+      router = start(['scripts/apollo-gateway.mjs', file, String(port)]);
+      await waitFor(() => router!.output().includes('Apollo Gateway on'), 60_000, `Apollo Gateway (${router.output().slice(-2000)})`);
+      endpoint = `http://127.0.0.1:${port}/`;
+    }
     return {
-      url: `${url}/graphql`,
+      url: endpoint,
       composition,
       async query(query, extra = {}) {
-        const res = await fetch(`${url}/graphql`, {
+        const res = await fetch(endpoint, {
           method: 'POST',
           headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', ...extra },
           body: JSON.stringify({ query }),

@@ -3,17 +3,21 @@ import { hashApiKey } from '../../src/security/api-keys.js';
 import { startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
 import { freePort } from '../support/processes.js';
-import { installSupergraphExample, startSupergraph, type Supergraph } from './router.js';
+import { installSupergraphExample, type Router, startSupergraph, type Supergraph } from './router.js';
 import { answerLikeSandbox, asked } from './support.js';
 
 const API_KEY = 'supergraph-test-key-0123456789';
 
 /**
  * Lookup Graph as a subgraph of a real supergraph: the example's accounts subgraph references Company,
- * FinancialProfile and ProfessionalProfile by key only, Hive Gateway composes and routes, and the
- * fault-injecting upstream counts every call Lookup Graph makes for the router's `_entities` requests.
+ * FinancialProfile and ProfessionalProfile by key only, a router (Hive Gateway, then Apollo Gateway) composes
+ * and routes, and the fault-injecting upstream counts every call Lookup Graph makes for the router's
+ * `_entities` requests.
  */
-describe('Lookup Graph in a supergraph served by Hive Gateway', () => {
+describe.each<[string, Router]>([
+  ['Hive Gateway', 'hive-gateway'],
+  ['Apollo Gateway', 'apollo-gateway'],
+])('Lookup Graph in a supergraph served by %s', (_name, router) => {
   let up: FaultUpstream;
   let lookup: RunningGateway;
   let supergraph: Supergraph;
@@ -31,7 +35,7 @@ describe('Lookup Graph in a supergraph served by Hive Gateway', () => {
     up = await startFaultUpstream();
     port = await freePort();
     lookup = await startLookup();
-    supergraph = await startSupergraph(`${lookup.url}/graphql`, { 'x-api-key': API_KEY });
+    supergraph = await startSupergraph(`${lookup.url}/graphql`, { 'x-api-key': API_KEY }, router);
   }, 600_000);
   afterAll(async () => {
     await supergraph?.close();
@@ -86,7 +90,7 @@ describe('Lookup Graph in a supergraph served by Hive Gateway', () => {
     // A lead pasted as a URL and one written bare are one profile.
     expect(asked(up, 'get_professionalnet_profile', 'profile_handle')).toEqual(['sam-rivera']);
     expect(up.calls).toHaveLength(4);
-    console.info(`supergraph: ${up.calls.length} upstream calls for 3 accounts (${up.calls.map((c) => c.action).join(', ')})`);
+    console.info(`${router}: ${up.calls.length} upstream calls for 3 accounts (${up.calls.map((c) => c.action).join(', ')})`);
   });
 
   it("a repeat is answered from Lookup Graph's cache: no upstream call", async () => {
@@ -106,7 +110,7 @@ describe('Lookup Graph in a supergraph served by Hive Gateway', () => {
     expect(accounts[1].company).toEqual({ name: 'Hubspot', ticker: 'HUBS' });
     // The failed company carries no data of its own, with the lookup's coded error at its path.
     expect(Object.values(accounts[2].company ?? {}).every((value) => value === null)).toBe(true);
-    // Hive Gateway repeats the entity's error at each field the client selected of it.
+    // A router may repeat the entity's error at each field the client selected of it (Hive Gateway does).
     expect(res.body.errors!.length).toBeGreaterThan(0);
     for (const error of res.body.errors!) {
       expect(error.path.slice(0, 3)).toEqual(['accounts', 2, 'company']);
