@@ -6,7 +6,11 @@ import { useBatchLimit } from './batching.js';
 import { useBodyLimit } from './body-limit.js';
 import { useCorsAllowlist } from './cors.js';
 import { useCsrfGuard } from './csrf.js';
+import { useRefusalStatus } from './errors.js';
+import { useInputDepth } from './input-depth.js';
 import { useOperationLimits } from './limits/index.js';
+import { useAutomaticPersistedQueries } from './persisted-queries.js';
+import { createPersistedQueryStore } from './persisted-query-store.js';
 import { clientAddress, MemoryRateLimiter, RedisRateLimiter, useRateLimit, type RateLimiter } from './rate-limit.js';
 import type { SecuritySettings } from './settings.js';
 import type { RedisGuardSettings } from '../cache/redis-guard.js';
@@ -14,7 +18,7 @@ import { useHiddenSuggestions } from './suggestions.js';
 import { useTrustedDocuments } from './trusted-documents.js';
 
 export interface Security {
-  /** In order: CORS preflight, CSRF, client auth, rate limit, body size, batch size, trusted documents, limits. */
+  /** In order: refusal statuses, CORS preflight, CSRF, client auth, rate limit, body size, batch size, input depth, automatic persisted queries or trusted documents, limits. */
   plugins: Plugin[];
   /** Yoga options that belong to the protections (Yoga's own CORS, body guard and multipart off). */
   yogaOptions: { cors: false; maxRequestBodySize: false; multipart: false; batching: false | { limit: number } };
@@ -40,7 +44,9 @@ export async function createSecurity(settings: SecuritySettings, logger: Logger,
       limiter = new MemoryRateLimiter(settings.rateLimit.perMinute);
     }
   }
+  const persistedQueries = settings.persistedQueries.enabled ? createPersistedQueryStore(settings.persistedQueries, logger, redisGuard) : null;
   const plugins: Plugin[] = [
+    useRefusalStatus(),
     useCorsAllowlist(settings.corsOrigins),
     useCsrfGuard(),
     auth.plugin,
@@ -49,6 +55,8 @@ export async function createSecurity(settings: SecuritySettings, logger: Logger,
       : []),
     useBodyLimit(settings.limits.maxRequestBytes),
     useBatchLimit(settings.limits.maxBatchOperations),
+    useInputDepth(settings.limits.maxInputDepth),
+    ...(persistedQueries ? [useAutomaticPersistedQueries(persistedQueries)] : []),
     ...(settings.trustedDocuments ? [useTrustedDocuments(settings.trustedDocuments)] : []),
     useOperationLimits(settings.limits, { introspection: settings.introspection }),
     ...(settings.hideSuggestions ? [useHiddenSuggestions()] : []),
@@ -74,6 +82,8 @@ export async function createSecurity(settings: SecuritySettings, logger: Logger,
         : limiter instanceof RedisRateLimiter
           ? { backend: 'redis', ...limiter.health() }
           : { backend: 'memory', healthy: true },
-    close: async () => limiter?.close(),
+    close: async () => {
+      await Promise.allSettled([limiter?.close(), persistedQueries?.close()]);
+    },
   };
 }
