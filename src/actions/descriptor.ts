@@ -4,6 +4,7 @@
  * the registry (./registry.ts) instead of keeping its own table keyed by the action's name.
  */
 import type { GatewayContext } from '../context.js';
+import type { SampleImages } from '../sandbox/images.js';
 import type { FieldCost, ListBound } from '../cost/model.js';
 import { badInput } from '../upstream/errors.js';
 import type { ActionEnvelope } from '../upstream/client.js';
@@ -17,8 +18,11 @@ export interface SandboxAnswer {
   realisticLatencyMs: number;
   /** Body fields the live service requires (all of them, in practice). */
   required: string[];
-  /** The envelope minus `status`: `response` and any sibling the action sends. */
-  respond(body: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * The envelope minus `status`: `response` and any sibling the action sends. Image URLs come from
+   * `images` (the answering sandbox's own; tests replaying samples elsewhere may leave it out).
+   */
+  respond(body: Record<string, unknown>, images?: SampleImages): Record<string, unknown>;
 }
 
 /**
