@@ -14,20 +14,19 @@ const AUTHORS = [
 ];
 
 /**
- * search_microblog_posts (contract 2.11): `num_posts` posts about the query, newest first; who
- * wrote them, when, their counts and record keys are derived from the query and the position. The
- * first post's text holds a non-breaking space and every third post's author has an empty display
- * name, as live.
+ * search_microblog_posts (contract 2.11): `num_posts` posts about the query, newest first;
+ * when, their counts and record keys are derived from the query and the position. The first post's
+ * text holds a non-breaking space and every third post's author (the second, the fifth...) has an
+ * empty display name, as live.
  */
 export function microblogPosts(query: string, numPosts: unknown): Record<string, unknown>[] {
   if (typeof numPosts !== 'number' || !ALLOWED.includes(numPosts)) {
     throw new SandboxInputError('num_posts must be one of 1, 5, 10, 25, 50, 100.');
   }
   const seed = (index: number, what: string) => `microblog:${query}:${index}:${what}`;
-  const firstAuthor = seededInt(`microblog:${query}:author`, 0, AUTHORS.length - 1);
   let createdAt = Date.parse('2026-11-20T18:30:00.000Z') - seededInt(`microblog:${query}:newest`, 0, 90) * 60_000;
   return Array.from({ length: numPosts }, (_, index) => {
-    const author = AUTHORS[(firstAuthor + index) % AUTHORS.length]!;
+    const author = AUTHORS[index % AUTHORS.length]!;
     const recordKey = `3lb${base32(sampleHex(seed(index, 'key'), 7))}`;
     if (index > 0) createdAt -= seededInt(seed(index, 'gap'), 2, 180) * 60_000;
     const likes = seededInt(seed(index, 'likes'), 0, 400);
