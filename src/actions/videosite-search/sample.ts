@@ -1,21 +1,36 @@
 import { DETACHED_IMAGES, type SampleImages } from '../../sandbox/images.js';
-import { seededMagnitude, seededPick } from '../../sandbox/seeded.js';
-import { channelVideoId, lengthText, relativeTime, SANDBOX_CHANNELS, type SandboxChannel, sandboxVideo, videoIdFor } from '../videosite-shared/sample.js';
+import { seededInt, seededMagnitude, seededPick } from '../../sandbox/seeded.js';
+import {
+  channelVideoId,
+  lengthText,
+  relativeTime,
+  SANDBOX_CHANNELS,
+  type SandboxChannel,
+  sandboxVideo,
+  videoIdFor,
+  videoIdOf,
+} from '../videosite-shared/sample.js';
 
 /**
  * run_videosite_search (contract 2.8). The query comes back in `search_parameters.q`, in the
  * descriptions and in the suggestions; the results are the sandbox's videos
- * (../videosite-shared/sample.ts) picked by the query, each with its own title, counts, date and
+ * (../videosite-shared/sample.ts) picked by the query (the first two match its words when a video's
+ * title does), each with its own title, counts, date and
  * channel, so a result, its channel page and its transcript tell the same video. Thumbnails are
  * strings in shorts and {rich, static} objects in videos, as the live service sends them; the second
- * video has no animated preview. The third video is also on its channel's "Videos" shelf (as live,
- * its link here carries a tracking parameter), so one transcript can be reached from both.
+ * video has no animated preview. The first and third videos come from Sandbox Studio, the second from
+ * another channel; the third is also on its channel's "Videos" shelf (as live, its link here carries a
+ * tracking parameter), so one transcript can be reached from both.
  */
 export function videositeSearch(query: string, images: SampleImages = DETACHED_IMAGES): Record<string, unknown> {
   const q = query.trim();
   const seed = (what: string) => `search:${q.toLowerCase()}:${what}`;
-  const shelved = seededPick(seed('channel'), SANDBOX_CHANNELS);
-  const ids = [videoIdFor(seed('video1')), videoIdFor(seed('video2')), channelVideoId(shelved.handle, 1)];
+  // As live, results share channels: the first and third come from the sandbox's main channel (the
+  // third is on its shelf, so the examples can show one channel and one transcript reached two ways),
+  // the second from another channel picked by the query.
+  const [main, ...others] = SANDBOX_CHANNELS as [SandboxChannel, ...SandboxChannel[]];
+  const other = seededPick(seed('other-channel'), others);
+  const ids = [videoIdOf(main, seed('video1'), q), videoIdOf(other, seed('video2'), q), channelVideoId(main.handle, seededInt(seed('shelf'), 1, 3))];
   return {
     search_information: { total_results: seededMagnitude(seed('total'), 10_000, 4_000_000_000) },
     search_parameters: { engine: 'videosite', gl: 'us', hl: 'en', q },

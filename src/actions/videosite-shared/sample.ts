@@ -189,11 +189,33 @@ export function videoIdFor(seed: string): string {
   return sampleBase64Url(`video-id:${seed}`, 11);
 }
 
+const words = (text: string) =>
+  new Set(
+    text
+      .toLowerCase()
+      .match(/[a-z]{5,}/g)
+      ?.map((word) => word.replace(/s$/, '')) ?? [],
+  );
+
+/**
+ * A video id for `seed` that belongs to `channel`: the first of the seed's candidates that does and,
+ * among the first 256, whose title shares a word with `about` when one does (so a search for
+ * "how zippers are made" leads with the zipper video).
+ */
+export function videoIdOf(channel: SandboxChannel, seed: string, about = ''): string {
+  const wanted = words(about);
+  let owned: string | undefined;
+  for (let attempt = 0; ; attempt += 1) {
+    const id = videoIdFor(`${seed}:${attempt}`);
+    if (channelOfVideo(id) !== channel) continue;
+    owned ??= id;
+    if (wanted.size === 0 || [...words(sandboxVideo(id).title)].some((word) => wanted.has(word))) return id;
+    if (attempt >= 256) return owned;
+  }
+}
+
 /** The `n`th video of a channel page: of one of the sandbox's channels, a video that belongs to it. */
 export function channelVideoId(handle: string, n: number): string {
   const own = SANDBOX_CHANNELS.find((channel) => channel.handle === handle);
-  for (let attempt = 0; ; attempt += 1) {
-    const id = videoIdFor(`${handle}:${n}:${attempt}`);
-    if (!own || channelOfVideo(id) === own) return id;
-  }
+  return own ? videoIdOf(own, `${handle}:${n}`) : videoIdFor(`${handle}:${n}`);
 }
