@@ -42,6 +42,8 @@ const config: CodegenConfig = {
         },
         enumsAsTypes: true,
         useTypeImports: true,
+        // Types for the app's operations only, not every type of the gateway's schema.
+        onlyOperationTypes: true,
       },
     },
   },
