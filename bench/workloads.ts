@@ -1,5 +1,5 @@
 import { isListType, isNonNullType, isObjectType, isInterfaceType, type GraphQLOutputType } from 'graphql';
-import { schema } from '../src/schema/index.js';
+import { schema } from '../src/graph/index.js';
 import { SANDBOX_SYMBOLS } from '../src/actions/financial-profile/sample.js';
 import { SANDBOX_TOKEN } from '../src/sandbox/server.js';
 import type { Request } from './load.js';

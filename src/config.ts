@@ -1,10 +1,11 @@
+import { ACTIONS } from './actions/all.js';
 import { readCacheSettings, type CacheSettings } from './cache/settings.js';
-import { EnvReader, type Env } from './env.js';
-import { readHttpServerSettings, type HttpServerSettings } from './http-server.js';
+import { EnvReader, type Env } from './kernel/env.js';
+import { readHttpServerSettings, type HttpServerSettings } from './server/http-server.js';
 import { readSecuritySettings, type SecuritySettings } from './security/settings.js';
 import { readSandboxLatency, type SandboxLatency } from './sandbox/latency.js';
 import { readTelemetrySettings, type TelemetrySettings } from './telemetry/settings.js';
-import { readOpsSettings, type OpsSettings } from './ops-settings.js';
+import { readOpsSettings, type OpsSettings } from './server/ops-settings.js';
 
 /**
  * Every setting of the gateway, read from the environment once and validated together, so a
@@ -69,15 +70,15 @@ export interface Config {
   shutdownGraceMs: number;
   /** The cross-request action cache. */
   cache: CacheSettings;
-  /** The HTTP server's slow-client timeouts and per-address connection cap (src/http-server.ts). */
+  /** The HTTP server's slow-client timeouts and per-address connection cap (src/server/http-server.ts). */
   http: HttpServerSettings;
   /** Client-facing protections: operation limits, auth, rate limit, CORS, trusted documents (src/security/). */
   security: SecuritySettings;
   /** Tracing (OTEL_*), the per-request log line and the metrics' operation labels (src/telemetry/). */
   telemetry: TelemetrySettings;
-  /** METRICS_PORT and the drain delay (src/ops-settings.ts). */
+  /** METRICS_PORT and the drain delay (src/server/ops-settings.ts). */
   ops: OpsSettings;
-  /** COMPRESS_MIN_BYTES: responses of at least this size are compressed for clients that accept br or gzip; 0 turns it off (src/compression.ts). */
+  /** COMPRESS_MIN_BYTES: responses of at least this size are compressed for clients that accept br or gzip; 0 turns it off (src/server/compression.ts). */
   compressMinBytes: number;
 }
 
@@ -142,7 +143,7 @@ export function loadConfig(env: Env = process.env): Config {
     costBudget: int('COST_BUDGET', 50, 1, 10_000),
     sandboxLatency: readSandboxLatency(read.string('SANDBOX_LATENCY'), read.string('SANDBOX_LATENCY_MS'), problems),
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 300_000),
-    cache: readCacheSettings(read),
+    cache: readCacheSettings(read, Object.fromEntries(ACTIONS.map((action) => [action.action, action.ttlSeconds]))),
     security: readSecuritySettings(read, production),
     http: readHttpServerSettings(int, problems),
     telemetry: readTelemetrySettings(env, problems, int),

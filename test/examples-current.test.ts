@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { NoDeprecatedCustomRule, parse, specifiedRules, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { loadExamples } from '../src/examples.js';
-import { schema } from '../src/schema/index.js';
+import { loadExamples } from '../src/server/examples.js';
+import { schema } from '../src/graph/index.js';
 
 /**
  * Everything shipped as an example teaches current field names: the GraphiQL tabs

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isObjectType, isEnumType, isInputObjectType } from 'graphql';
-import { printedSchema, SCHEMA_FILE } from '../src/schema/print.js';
-import { schema } from '../src/schema/index.js';
+import { printedSchema, SCHEMA_FILE } from '../src/graph/print.js';
+import { schema } from '../src/graph/index.js';
 
 describe('schema', () => {
   it('schema/schema.graphql is the schema printed from code (run `npm run schema:print` after a change)', () => {

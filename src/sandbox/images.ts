@@ -1,47 +1,11 @@
-import { encodePng } from './png.js';
-import { sampleHex } from './identity.js';
-import { seededInt } from './seeded.js';
+import { IMAGE_SIZES, type ImageKind } from '../actions/sample-images.js';
+import { encodePng } from '../actions/sample-png.js';
+import { seededInt } from '../actions/sample-seeded.js';
 
 /**
- * The sandbox's own images: every image URL a sample answers points at `/images/<kind>/<name>.png`
- * on the sandbox itself, a small PNG generated from the name (the same name, the same picture), so
- * a page showing sandbox data never asks a host that does not exist.
+ * The images the samples' URLs name (src/actions/sample-images.ts): a small PNG per kind and name,
+ * a two-colour gradient whose hue comes from the name, so the same name is the same picture.
  */
-export const IMAGE_SIZES = {
-  logo: [64, 64],
-  avatar: [96, 96],
-  photo: [160, 160],
-  thumbnail: [160, 90],
-  banner: [320, 80],
-} as const satisfies Record<string, readonly [number, number]>;
-
-export type ImageKind = keyof typeof IMAGE_SIZES;
-
-/** What a sample needs from the sandbox answering it. */
-export interface SampleImages {
-  /** The absolute URL of the sandbox's image of `kind` for `seed`. */
-  url(kind: ImageKind, seed: string): string;
-}
-
-const NAME = /^[a-z0-9][a-z0-9._-]{0,79}$/;
-
-/** The file name of a seed: the seed itself when it is a short lower-case slug, a digest of it otherwise. */
-function nameOf(seed: string): string {
-  const slug = seed.toLowerCase();
-  return NAME.test(slug) ? slug : sampleHex(seed, 24);
-}
-
-/** Image URLs on the sandbox at `origin` (e.g. "http://127.0.0.1:41234"). */
-export function sampleImages(origin: string): SampleImages {
-  return { url: (kind, seed) => `${origin}/images/${kind}/${nameOf(seed)}.png` };
-}
-
-/**
- * Image URLs for samples used outside a running sandbox (a test upstream replaying them): the
- * reserved `.localhost` name, never a public host.
- */
-export const DETACHED_IMAGES: SampleImages = sampleImages('http://sandbox.localhost');
-
 const PATH = /^\/images\/([a-z]+)\/([a-z0-9][a-z0-9._-]{0,79})\.png$/;
 
 /** The PNG for a request path, or null when the path names no image. */

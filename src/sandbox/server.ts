@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SANDBOX_ACTIONS, SandboxInputError } from './actions.js';
-import { DETACHED_IMAGES, imageAt, sampleImages, type SampleImages } from './images.js';
+import { DETACHED_IMAGES, type SampleImages, sampleImages } from '../actions/sample-images.js';
+import { SANDBOX_ACTIONS, SandboxInputError } from '../actions/sandbox-answers.js';
+import { imageAt } from './images.js';
 import { latencyOf, type SandboxLatency } from './latency.js';
 
 export interface SandboxOptions {

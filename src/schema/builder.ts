@@ -1,7 +1,7 @@
 import SchemaBuilder from '@pothos/core';
 import RelayPlugin from '@pothos/plugin-relay';
 import { DateResolver, DateTimeResolver, JSONResolver, SafeIntResolver } from 'graphql-scalars';
-import type { GatewayContext } from '../context.js';
+import type { GatewayContext } from '../kernel/context.js';
 import { decodeNodeId, encodeNodeId } from '../identity/global-id.js';
 import { nodeTypeOf } from '../identity/origin.js';
 import { ExactURLScalar } from './exact-scalars.js';

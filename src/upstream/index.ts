@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { ActionClient, type ActionEnvelope, type CallObserver, type CallOptions, type CallOutcome, type ResponseFacts } from './client.js';
-import { ActionError } from './errors.js';
+import { ActionError } from '../kernel/errors.js';
 import { Breakers, verdictFor, type BreakerCall, type BreakerSnapshot } from './resilience/breaker.js';
 import { ConcurrencyLimiter } from './resilience/concurrency.js';
 import { callDeadline, cancelledError, sleep, timeLeft } from './resilience/deadline.js';

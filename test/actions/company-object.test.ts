@@ -3,7 +3,7 @@ import { it, startUpstreamGateway } from '../support/fixtures.js';
 import { json, type FaultUpstream } from '../support/fault-upstream.js';
 import type { RunningGateway } from '../support/gateway.js';
 import { rejectsBeforeUpstream, smallerThanRest } from '../support/assertions.js';
-import { sampleDigits, sampleUuid } from '../../src/sandbox/identity.js';
+import { sampleDigits, sampleUuid } from '../../src/actions/sample-identity.js';
 
 const CATEGORY = 'sector industryGroup industry subIndustry gicsCode sicCode sic4Codes naicsCode naics6Codes naics6Codes2022';
 const METRICS = `employees employeesRange employeeCountRange { min max } marketCap annualRevenue estimatedAnnualRevenue

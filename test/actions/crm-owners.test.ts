@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { rejectsBeforeUpstream } from '../support/assertions.js';
-import { sampleDigits } from '../../src/sandbox/identity.js';
+import { sampleDigits } from '../../src/actions/sample-identity.js';
 
 describe('crmOwners against the sandbox', () => {
   it('resolves every field, archived owners included', async ({ sandbox: gw }) => {
@@ -52,8 +52,8 @@ describe('crmOwners against the sandbox', () => {
       {
         ownerId: sampleDigits('owner:139981:4', 8),
         email: 'former.employee@hooli.example',
-        firstName: null,
-        lastName: null,
+        firstName: '',
+        lastName: '',
         fullName: null,
         isArchived: true,
         userRole: 'Sales Representative',

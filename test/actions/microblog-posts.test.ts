@@ -36,7 +36,7 @@ describe('microblogPosts against the sandbox', () => {
         cid: 'bafyreib7t3qaa5rcq5taaqbd3bbdsr333cdsqf6ebfdfaaafqa2',
         text: 'Post 2 about graph ql.',
         createdAt: '2026-11-20T15:55:00.000Z',
-        author: { handle: 'quietreader.example.social', displayName: null },
+        author: { handle: 'quietreader.example.social', displayName: '' },
         likeCount: 344,
         replyCount: 39,
         repostCount: 30,

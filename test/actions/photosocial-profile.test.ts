@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
-import { sampleDigits } from '../../src/sandbox/identity.js';
+import { sampleDigits } from '../../src/actions/sample-identity.js';
 
 const AVA_ID = sampleDigits('photosocial:ava.lindqvist', 8);
 import { FLAG_GROUPS } from '../../src/actions/photosocial-profile/flags.js';
@@ -216,7 +216,7 @@ const expectedProfile = (origin: string) => {
     latestBestiesReelMediaAt: null,
     category: 'Athlete',
     categoryId: '1335670856447673',
-    accountCategory: null,
+    accountCategory: '',
     accountType: 3,
     professionalConversionSuggestedAccountType: 3,
     profileType: 0,
@@ -234,7 +234,7 @@ const expectedProfile = (origin: string) => {
     bioLinks: [
       {
         linkId: '17899966490651260',
-        title: null,
+        title: '',
         url: 'https://links.example/ava.lindqvist',
         lynxUrl: `https://l.photosocial.example/?u=https%3A%2F%2Flinks.example%2Fava.lindqvist${LYNX_TAIL}`,
         iconUrl: null,
@@ -487,12 +487,12 @@ describe('photosocialProfile against variants the sandbox does not send', () => 
       pk: '11830955',
       verifiedRelatedAccountsCount: 4,
       flags: { account: { isNewToPhotosocial: true } },
-      locationData: { hasLocation: true, locationId: '987654321', cityId: null, cityName: null, latitude: 0 },
+      locationData: { hasLocation: true, locationId: '987654321', cityId: '0', cityName: '', latitude: 0 },
     });
     expect(up.calls.at(-1)).toMatchObject({ action: ACTION, body: { username: 'brandnamed' } });
   });
 
-  it('reads an empty location of zeros and empty strings as no location', async () => {
+  it('reads an empty location of zeros and empty strings as no location, and returns its values as sent', async () => {
     profiles.nolocation = {
       username: 'nolocation',
       location_data: { address_street: '', city_id: 0, city_name: '', instagram_location_id: '', latitude: 0, longitude: 0, zip: '' },
@@ -503,11 +503,11 @@ describe('photosocialProfile against variants the sandbox does not send', () => 
     expect(body.errors).toBeUndefined();
     expect(body.data!.photosocialProfile.locationData).toEqual({
       hasLocation: false,
-      addressStreet: null,
-      cityName: null,
-      cityId: null,
-      zip: null,
-      locationId: null,
+      addressStreet: '',
+      cityName: '',
+      cityId: '0',
+      zip: '',
+      locationId: '',
       latitude: 0,
       longitude: 0,
     });

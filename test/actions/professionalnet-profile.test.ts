@@ -3,7 +3,7 @@ import { it, startUpstreamGateway } from '../support/fixtures.js';
 import { json, type FaultUpstream } from '../support/fault-upstream.js';
 import type { RunningGateway } from '../support/gateway.js';
 import { rejectsBeforeUpstream, smallerThanRest } from '../support/assertions.js';
-import { sampleHex } from '../../src/sandbox/identity.js';
+import { sampleHex } from '../../src/actions/sample-identity.js';
 
 const DATE = 'year month day iso';
 const PERIOD = `start { ${DATE} } end { ${DATE} } isOngoing`;

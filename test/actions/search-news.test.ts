@@ -274,7 +274,7 @@ describe('news against a recorded upstream', () => {
       query: 'brand',
       dateRange: 'PAST_WEEK',
       organicResults: [
-        { position: null, title: 'Kept', link: null, snippet: 'Also kept', source: null, date: null, favicon: null, thumbnail: null },
+        { position: null, title: 'Kept', link: null, snippet: 'Also kept', source: null, date: null, favicon: '', thumbnail: null },
         { position: 2, title: 'Second', link: 'https://news.example/2', snippet: null, source: null, date: null, favicon: null, thumbnail: null },
       ],
       pagination: null,

@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
-import { sampleHex } from '../../src/sandbox/identity.js';
+import { sampleHex } from '../../src/actions/sample-identity.js';
 import { json, startFaultUpstream, upstreamEnv } from '../support/fault-upstream.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
 import { rejectsBeforeUpstream } from '../support/assertions.js';

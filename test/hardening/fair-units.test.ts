@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Breakers, type BreakerCall } from '../../src/upstream/resilience/breaker.js';
 import { ConcurrencyLimiter } from '../../src/upstream/resilience/concurrency.js';
-import { ActionError } from '../../src/upstream/errors.js';
+import { ActionError } from '../../src/kernel/errors.js';
 
 const deadline = () => ({ at: Date.now() + 60_000, ms: 60_000 });
 const flush = () => new Promise((resolve) => setImmediate(resolve));

@@ -6,7 +6,7 @@ import { ApolloClient, HttpLink, InMemoryCache, gql } from '@apollo/client';
 import { Client, fetchExchange } from '@urql/core';
 import { cacheExchange } from '@urql/exchange-graphcache';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { urqlKeys } from '../../src/schema/client-config.js';
+import { urqlKeys } from '../../src/graph/client-config.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
 
 let gw: RunningGateway;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { responseFacts } from '../../src/upstream/client.js';
-import { ActionError, parseRetryAfter } from '../../src/upstream/errors.js';
+import { ActionError, parseRetryAfter } from '../../src/kernel/errors.js';
 import { CircuitBreaker, verdictFor } from '../../src/upstream/resilience/breaker.js';
 import { ConcurrencyLimiter } from '../../src/upstream/resilience/concurrency.js';
 import { callDeadline } from '../../src/upstream/resilience/deadline.js';

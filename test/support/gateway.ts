@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config.js';
 import { createGateway, type Gateway } from '../../src/gateway.js';
-import { createLogger } from '../../src/logger.js';
-import { createHttpServer } from '../../src/http-server.js';
+import { createLogger } from '../../src/kernel/logger.js';
+import { createHttpServer } from '../../src/server/http-server.js';
 
 export interface GraphQLResponse {
   status: number;
@@ -42,7 +42,7 @@ export async function startGateway(env: Record<string, string> = {}): Promise<Ru
   });
   const logger = createLogger(config.logLevel, sink, [config.upstream.token]);
   const gateway = await createGateway(config, logger);
-  const server: Server = createHttpServer(gateway.handler, config.http, logger).server;
+  const server: Server = createHttpServer(gateway.yoga, config.http, logger).server;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   gateway.readiness.serving();
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

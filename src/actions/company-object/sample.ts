@@ -1,8 +1,8 @@
-import { sampleDigits, sampleUuid } from '../../sandbox/identity.js';
-import { DETACHED_IMAGES, type SampleImages } from '../../sandbox/images.js';
-import { INDUSTRIES, industryNamed } from '../../sandbox/industries.js';
-import { CITIES, cityNamed, STREETS } from '../../sandbox/places.js';
-import { seededAmount, seededInt, seededMagnitude, seededPick, seededSubset, seededTimestamp } from '../../sandbox/seeded.js';
+import { sampleDigits, sampleUuid } from '../sample-identity.js';
+import { DETACHED_IMAGES, type SampleImages } from '../sample-images.js';
+import { INDUSTRIES, industryNamed } from '../sample-industries.js';
+import { CITIES, cityNamed, STREETS } from '../sample-places.js';
+import { seededAmount, seededInt, seededMagnitude, seededPick, seededSubset, seededTimestamp } from '../sample-seeded.js';
 import { listingOf, tickerOf } from '../financial-profile/sample.js';
 import { websiteDomain } from '../link-keys.js';
 

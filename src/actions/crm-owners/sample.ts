@@ -1,6 +1,6 @@
-import { sampleDigits } from '../../sandbox/identity.js';
-import { FIRST_NAMES, LAST_NAMES } from '../../sandbox/places.js';
-import { seededPick, seededSubset, seededTimestamp } from '../../sandbox/seeded.js';
+import { sampleDigits } from '../sample-identity.js';
+import { FIRST_NAMES, LAST_NAMES } from '../sample-places.js';
+import { seededPick, seededSubset, seededTimestamp } from '../sample-seeded.js';
 
 const COMPANIES = ['acme', 'globex', 'initech', 'umbrella', 'hooli', 'vandelay'];
 const TEAMS = ['Sales EMEA', 'Sales Americas', 'Enterprise', 'Customer Success', 'Partnerships', 'Inbound'];

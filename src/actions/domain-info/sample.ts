@@ -1,6 +1,6 @@
-import { sampleDigits } from '../../sandbox/identity.js';
-import { citiesIn, STREETS } from '../../sandbox/places.js';
-import { seededDate, seededInt, seededPick, seededSubset } from '../../sandbox/seeded.js';
+import { sampleDigits } from '../sample-identity.js';
+import { citiesIn, STREETS } from '../sample-places.js';
+import { seededDate, seededInt, seededPick, seededSubset } from '../sample-seeded.js';
 
 const REGISTRARS = [
   { name: 'Example Registrar, Inc.', iana: '292', host: 'registrar.example', phone: '+1.2086851750' },

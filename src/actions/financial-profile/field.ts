@@ -1,7 +1,8 @@
 import { builder } from '../../schema/builder.js';
-import { badInput } from '../../upstream/errors.js';
+import { badInput } from '../../kernel/errors.js';
 import type { SymbolsArgument } from '../../cost/model.js';
 import { symbolKey } from '../link-keys.js';
+import { settledItems } from '../loader.js';
 import { canonicalSymbol, financialProfileAction, loadFinancialProfile } from './load.js';
 import { FinancialProfile } from './types.js';
 
@@ -27,7 +28,7 @@ builder.queryField(financialProfileAction.rootField, (t) =>
         throw badInput(`"symbols" may name at most ${MAX_SYMBOLS_PER_FIELD} symbols`, { argument: 'symbols', max: MAX_SYMBOLS_PER_FIELD });
       }
       const symbols = args.symbols.map((symbol) => canonicalSymbol('symbols', symbol));
-      return symbols.map((symbol) => loadFinancialProfile(ctx, symbol));
+      return settledItems(symbols.map((symbol) => loadFinancialProfile(ctx, symbol)));
     },
   }),
 );

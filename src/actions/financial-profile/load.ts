@@ -1,10 +1,11 @@
 import DataLoader from 'dataloader';
-import type { GatewayContext } from '../../context.js';
+import type { GatewayContext } from '../../kernel/context.js';
 import type { ActionEnvelope } from '../../upstream/client.js';
-import { ActionError, badInput } from '../../upstream/errors.js';
+import { ActionError, badInput } from '../../kernel/errors.js';
 import { financialProfiles } from './sample.js';
 import type { ActionDescriptor } from '../descriptor.js';
-import { loaderFor, lookupReport, responseArray } from '../loader.js';
+import { lookupReport } from '../../cache/lookup-report.js';
+import { loaderFor, responseArray } from '../loader.js';
 import { obj, str, type Raw } from '../../schema/read.js';
 import { traceLookups } from '../../telemetry/spans.js';
 

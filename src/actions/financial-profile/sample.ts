@@ -1,8 +1,8 @@
-import { sampleDigits } from '../../sandbox/identity.js';
-import { DETACHED_IMAGES, type SampleImages } from '../../sandbox/images.js';
-import { INDUSTRIES } from '../../sandbox/industries.js';
-import { CITIES, citiesIn, cityNamed, FIRST_NAMES, LAST_NAMES, STREETS } from '../../sandbox/places.js';
-import { seededAmount, seededDate, seededFraction, seededInt, seededMagnitude, seededPick, wordsOf } from '../../sandbox/seeded.js';
+import { sampleDigits } from '../sample-identity.js';
+import { DETACHED_IMAGES, type SampleImages } from '../sample-images.js';
+import { INDUSTRIES } from '../sample-industries.js';
+import { CITIES, citiesIn, cityNamed, FIRST_NAMES, LAST_NAMES, STREETS } from '../sample-places.js';
+import { seededAmount, seededDate, seededFraction, seededInt, seededMagnitude, seededPick, wordsOf } from '../sample-seeded.js';
 import { websiteDomain } from '../link-keys.js';
 
 /**

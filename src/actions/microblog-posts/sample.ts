@@ -1,6 +1,6 @@
-import { sampleHex } from '../../sandbox/identity.js';
-import { SandboxInputError } from '../../sandbox/input-error.js';
-import { seededInt } from '../../sandbox/seeded.js';
+import { sampleHex } from '../sample-identity.js';
+import { SandboxInputError } from '../sample-input-error.js';
+import { seededInt } from '../sample-seeded.js';
 
 const ALLOWED = [1, 5, 10, 25, 50, 100];
 

@@ -1,7 +1,7 @@
-import { sampleDigits } from '../../sandbox/identity.js';
-import { DETACHED_IMAGES, type SampleImages } from '../../sandbox/images.js';
-import { citiesIn, STREETS } from '../../sandbox/places.js';
-import { seededAmount, seededInt, seededMagnitude, seededPick, wordsOf } from '../../sandbox/seeded.js';
+import { sampleDigits } from '../sample-identity.js';
+import { DETACHED_IMAGES, type SampleImages } from '../sample-images.js';
+import { citiesIn, STREETS } from '../sample-places.js';
+import { seededAmount, seededInt, seededMagnitude, seededPick, wordsOf } from '../sample-seeded.js';
 
 const CATEGORIES = ['Photographer', 'Artist', 'Digital creator', 'Musician/band', 'Media/news company', 'Athlete', 'Public figure'];
 const PRONOUNS = [['she/her'], ['he/him'], ['they/them'], []];

@@ -1,7 +1,7 @@
-import { sampleDigits, sampleHex } from '../../sandbox/identity.js';
-import { DETACHED_IMAGES, type SampleImages } from '../../sandbox/images.js';
-import { citiesIn } from '../../sandbox/places.js';
-import { seededInt, seededMagnitude, seededPick } from '../../sandbox/seeded.js';
+import { sampleDigits, sampleHex } from '../sample-identity.js';
+import { DETACHED_IMAGES, type SampleImages } from '../sample-images.js';
+import { citiesIn } from '../sample-places.js';
+import { seededInt, seededMagnitude, seededPick } from '../sample-seeded.js';
 
 /**
  * get_professionalnet_profile (contract 2.6). A complete, realistically large profile for any

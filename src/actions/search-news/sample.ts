@@ -1,6 +1,6 @@
-import { encodePng } from '../../sandbox/png.js';
-import { SandboxInputError } from '../../sandbox/input-error.js';
-import { seededAmount, seededInt } from '../../sandbox/seeded.js';
+import { encodePng } from '../sample-png.js';
+import { SandboxInputError } from '../sample-input-error.js';
+import { seededAmount, seededInt } from '../sample-seeded.js';
 
 /** What the live service calls its three windows, and the search engine's matching `tbs=qdr:` code. */
 const RANGES: Record<string, { qdr: string; dates: string[]; totalResults: number }> = {

@@ -1,6 +1,6 @@
-import { sampleBase64Url, sampleHex } from '../../sandbox/identity.js';
-import { DETACHED_IMAGES, type SampleImages } from '../../sandbox/images.js';
-import { seededDate, seededInt, seededMagnitude } from '../../sandbox/seeded.js';
+import { sampleBase64Url, sampleHex } from '../sample-identity.js';
+import { DETACHED_IMAGES, type SampleImages } from '../sample-images.js';
+import { seededDate, seededInt, seededMagnitude } from '../sample-seeded.js';
 import { channelVideoId, lengthText, relativeTime, SANDBOX_CHANNELS, sandboxVideo } from '../videosite-shared/sample.js';
 
 /**

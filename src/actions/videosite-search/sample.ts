@@ -1,5 +1,5 @@
-import { DETACHED_IMAGES, type SampleImages } from '../../sandbox/images.js';
-import { seededInt, seededMagnitude, seededPick } from '../../sandbox/seeded.js';
+import { DETACHED_IMAGES, type SampleImages } from '../sample-images.js';
+import { seededInt, seededMagnitude, seededPick } from '../sample-seeded.js';
 import {
   channelVideoId,
   lengthText,

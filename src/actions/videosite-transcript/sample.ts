@@ -1,5 +1,5 @@
-import { DETACHED_IMAGES, type SampleImages } from '../../sandbox/images.js';
-import { SandboxInputError } from '../../sandbox/input-error.js';
+import { DETACHED_IMAGES, type SampleImages } from '../sample-images.js';
+import { SandboxInputError } from '../sample-input-error.js';
 import { sandboxVideo } from '../videosite-shared/sample.js';
 
 export const NO_TRANSCRIPT_ERROR = "The requested page doesn't exist or there are no translations available for the video.";

@@ -1,7 +1,6 @@
 import type { CallDeadline } from '../client.js';
-import { ActionError } from '../errors.js';
+import { ActionError } from '../../kernel/errors.js';
 import { cancelledError, deadlineError } from './deadline.js';
-import { onAbort } from '../abort-followers.js';
 
 interface Waiter {
   action: string;
@@ -127,7 +126,8 @@ export class ConcurrencyLimiter {
           resolve(this.releaser(action, client));
         },
       };
-      const unfollow = signal ? onAbort(signal, cancelled) : undefined;
+      signal?.addEventListener('abort', cancelled, { once: true });
+      const unfollow = signal ? () => signal.removeEventListener('abort', cancelled) : undefined;
       let queue = this.queues.get(client);
       if (!queue) {
         queue = [];
