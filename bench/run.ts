@@ -23,8 +23,10 @@ import { CAN_PIN, measuredRound, pinSelf, residentMb, sizingOf, startGateway, st
 import { guardRailTable, table, type GuardRail, type Row, type Target } from './report.js';
 import {
   DOMAIN_DOCUMENT,
+  ENTITIES_DOCUMENT,
   FIVE_FIELD_PROFILE,
   FRESH_PROFILE_DOCUMENT,
+  TEN_REPRESENTATIONS,
   TEN_SYMBOL_QUERY,
   fullProfileQuery,
   gatewayEnvOver,
@@ -131,6 +133,10 @@ const traced = await gateway('(h, hd)', {
   OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(otlpSink.address() as AddressInfo).port}`,
   OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
 });
+
+// (x, x0) the gateway as a Federation subgraph (FEDERATION=true: the subgraph schema, federated traces on request).
+// (x0) has 6 calls in flight per request, all from one client (the router): room for them all, as for (u)'s one.
+const subgraph = await gateway('(x, x0)', { FEDERATION: 'true', UPSTREAM_MAX_PER_CLIENT: '1000', UPSTREAM_MAX_QUEUED: '1000' });
 
 const fullProfile = fullProfileQuery();
 // The floor of (b) and (c): a bare node:http server reading the same requests and sending the gateway's own bytes back.
@@ -305,6 +311,20 @@ const scenarios: Scenario[] = [
     request: repeat(graphql(TEN_SYMBOL_QUERY.replace(') {', ') @fresh {'))),
     against: 'u',
   },
+  {
+    id: 'x',
+    title: "a router's `_entities` for 10 mixed representations (5 types) on the subgraph endpoint, cached",
+    server: subgraph,
+    request: repeat(graphql(ENTITIES_DOCUMENT, { representations: TEN_REPRESENTATIONS })),
+    against: 'b',
+  },
+  {
+    id: 'x0',
+    title: '(x) uncached (`@fresh`: 6 upstream calls, the 4 symbols in one)',
+    server: subgraph,
+    request: repeat(graphql(ENTITIES_DOCUMENT.replace('$representations) {', '$representations) @fresh {'), { representations: TEN_REPRESENTATIONS })),
+    against: 'u',
+  },
 ];
 
 // Warm-up: fills the gateway's cache and the JIT of every process, the uncached path included.
@@ -367,6 +387,7 @@ const mainCachesMb = metricMb('cache_bytes{');
 await stopGateway(main);
 await stopGateway(unremembered);
 await stopGateway(traced);
+await stopGateway(subgraph);
 if (viaRedis) await stopGateway(viaRedis);
 redisClient?.disconnect();
 await new Promise((done) => otlpSink.close(done));

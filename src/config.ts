@@ -6,6 +6,7 @@ import { readSecuritySettings, type SecuritySettings } from './security/settings
 import { readSandboxLatency, type SandboxLatency } from './sandbox/latency.js';
 import { readTelemetrySettings, type TelemetrySettings } from './telemetry/settings.js';
 import { readOpsSettings, type OpsSettings } from './server/ops-settings.js';
+import { readFederationSettings, type FederationSettings } from './server/federation-settings.js';
 
 /**
  * Every setting of the gateway, read from the environment once and validated together, so a
@@ -80,6 +81,8 @@ export interface Config {
   telemetry: TelemetrySettings;
   /** METRICS_PORT and the drain delay (src/server/ops-settings.ts). */
   ops: OpsSettings;
+  /** FEDERATION and FEDERATION_NODE_FIELDS: serving a Federation v2 subgraph (src/server/federation-settings.ts). */
+  federation: FederationSettings;
   /** COMPRESS_MIN_BYTES: responses of at least this size are compressed for clients that accept br or gzip; 0 turns it off (src/server/compression.ts). */
   compressMinBytes: number;
 }
@@ -151,6 +154,7 @@ export function loadConfig(env: Env = process.env): Config {
     http: readHttpServerSettings(int, problems),
     telemetry: readTelemetrySettings(env, problems, int),
     ops: readOpsSettings(read, host),
+    federation: readFederationSettings(read),
     compressMinBytes: int('COMPRESS_MIN_BYTES', 1024, 0, 1024 * 1024 * 1024),
   };
 

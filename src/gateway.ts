@@ -89,8 +89,10 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     clientRateLimit: security.rateLimitStatus,
     detailed: !config.production,
   });
+  // FEDERATION=true: the same schema served as a Federation v2 subgraph (src/server/federation.ts).
+  const federation = config.federation.enabled ? await import('./server/federation.js').then((m) => m.federated(config.federation)) : null;
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
-    schema,
+    schema: federation?.schema ?? schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
     logging: yogaLogger(logger),
@@ -123,6 +125,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       variableCheck(),
       ...incrementalDelivery(maskError),
       costLimit({ budget: config.costBudget, batchSize: config.financialBatchSize, batchedSymbols }),
+      ...(federation?.plugins ?? []),
       // Operations with @defer/@stream run on Yoga's own executor, which delivers incrementally
       // (src/incremental); every other operation keeps graphql-jit.
       useGraphQlJit({}, { enableIf: (args) => !usesIncrementalDelivery(args.document) }),

@@ -21,6 +21,9 @@ import { holdsItemNodes, markNodeType, originOf } from '../identity/origin.js';
 
 export const Node = builder.nodeInterfaceRef();
 
+/** The most ids one `nodes(ids:)` takes. */
+export const MAX_NODE_IDS = 100;
+
 interface NodeDefinition {
   action: string;
   load: (ctx: GatewayContext, key: NodeKey) => Promise<object>;
@@ -146,12 +149,12 @@ builder.queryFields((t) => ({
     args: {
       ids: t.arg.globalIDList({
         required: true,
-        description: 'Ids exactly as the gateway returned them (at most 100).',
+        description: `Ids exactly as the gateway returned them (at most ${MAX_NODE_IDS}).`,
         extensions: { relayGlobalIDAlwaysParse: true },
       }),
     },
     resolve: (_root, args, ctx) => {
-      if (args.ids.length > 100) throw badInput('"ids" takes at most 100 ids', { argument: 'ids' });
+      if (args.ids.length > MAX_NODE_IDS) throw badInput(`"ids" takes at most ${MAX_NODE_IDS} ids`, { argument: 'ids' });
       return settledItems(args.ids.map((id) => loadNode(ctx, id)));
     },
   }),

@@ -41,6 +41,7 @@ import {
 } from 'graphql';
 import { lookupsOfNodeIds, NODE_ROOTS } from '../identity/global-id.js';
 import { DEFAULT_LIST_CAP, type FieldCost, type ListBound, type SymbolsArgument } from './model.js';
+import { entityLookups, type EntityCosts } from './entities.js';
 
 export interface CostEstimate {
   /** The most upstream calls the operation can make. */
@@ -136,7 +137,9 @@ export function estimateCost(input: EstimateInput): CostEstimate | null {
  */
 export function costVariables(schema: GraphQLSchema, document: DocumentNode): ReadonlySet<string> {
   const countedByArguments = new Set(Object.keys(NODE_ROOTS));
-  for (const field of Object.values(schema.getQueryType()?.getFields() ?? {})) if (field.extensions?.symbols) countedByArguments.add(field.name);
+  for (const field of Object.values(schema.getQueryType()?.getFields() ?? {})) {
+    if (field.extensions?.symbols || field.extensions?.entities) countedByArguments.add(field.name);
+  }
   const names = new Set<string>();
   const collect = (value: ValueNode): void => {
     if (value.kind === Kind.VARIABLE) names.add(value.name.value);
@@ -171,6 +174,11 @@ function walkSelections(
     const field = type.getFields()[name];
     if (!field) continue; // validation has rejected it already
     const args = argumentsOf(walk, field, nodes[0]!);
+    const entities = isRoot ? (field.extensions?.entities as EntityCosts | undefined) : undefined;
+    if (entities) {
+      walkEntities(walk, nodes, args, entities, wave, parentPath === '' ? key : `${parentPath}.${key}`);
+      continue;
+    }
 
     let childWave = wave;
     const declared = field.extensions?.cost as FieldCost | undefined;
@@ -209,6 +217,23 @@ function walkSelections(
       list.costBelow += walk.lookupCalls + walk.symbolLinks - before;
       walk.lists.set(path, list);
     }
+  }
+}
+
+/**
+ * Federation's `_entities(representations:)` (./entities.ts): one lookup per distinct key of each type,
+ * symbols in the root batch; what is selected below a type counts once per distinct key of it.
+ */
+function walkEntities(walk: Walk, nodes: FieldNode[], args: Record<string, unknown>, entities: EntityCosts, wave: number, path: string): void {
+  const { keys, symbols } = entityLookups(args.representations, entities);
+  for (const symbol of symbols) walk.rootSymbols.add(symbol);
+  const subSelections = nodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : []));
+  for (const [typename, ofType] of keys) {
+    const type = walk.schema.getType(typename);
+    if (!isObjectType(type)) continue;
+    const batched = entities[typename]!.batchedSymbols;
+    if (!batched) walk.lookupCalls += ofType.size;
+    walkSelections(walk, type, subSelections, ofType.size, batched ? wave + 1 : wave, false, path);
   }
 }
 

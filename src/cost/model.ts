@@ -34,6 +34,8 @@ export interface FieldCost {
 export interface SymbolsArgument {
   argument: string;
   canonical: (symbol: string) => string | null;
+  /** The most symbols the field takes (a router's demand control assumes this many items). */
+  max?: number;
 }
 
 /** What the estimate counts for a list field with a `first:` argument, kept in its GraphQL extensions under `listBound`. */

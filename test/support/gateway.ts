@@ -28,10 +28,11 @@ export interface RunningGateway {
 }
 
 /**
- * Starts the real gateway on a real port. With no ACTION_BASE_URL in `env` it starts the built-in
- * sandbox, exactly as `npm start` does.
+ * Starts the real gateway on a real port (a free one unless `port` is given: a test that restarts a gateway
+ * behind a router keeps its address). With no ACTION_BASE_URL in `env` it starts the built-in sandbox,
+ * exactly as `npm start` does.
  */
-export async function startGateway(env: Record<string, string> = {}): Promise<RunningGateway> {
+export async function startGateway(env: Record<string, string> = {}, port = 0): Promise<RunningGateway> {
   const config = loadConfig({ LOG_LEVEL: 'debug', ...env });
   const logs: string[] = [];
   const sink = new Writable({
@@ -43,7 +44,7 @@ export async function startGateway(env: Record<string, string> = {}): Promise<Ru
   const logger = createLogger(config.logLevel, sink, [config.upstream.token]);
   const gateway = await createGateway(config, logger);
   const server: Server = createHttpServer(gateway.yoga, config.http, logger).server;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   gateway.readiness.serving();
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

@@ -15,7 +15,7 @@ builder.queryField(financialProfileAction.rootField, (t) =>
     description:
       'Financial and market profiles by stock symbol (upstream action company_financial_profile), in the order asked. Every symbol asked anywhere in one operation goes upstream in one call. A symbol the upstream does not know is null with a NOT_FOUND error at its index; the others still resolve.',
     // The estimate counts distinct canonical symbols, batched.
-    extensions: { symbols: { argument: 'symbols', canonical: symbolKey } satisfies SymbolsArgument },
+    extensions: { symbols: { argument: 'symbols', canonical: symbolKey, max: MAX_SYMBOLS_PER_FIELD } satisfies SymbolsArgument },
     args: {
       symbols: t.arg.stringList({
         required: true,
