@@ -42,6 +42,8 @@ export interface ResilienceConfig {
   /** Upstream calls in flight at once; more wait in a queue of `maxQueued`, beyond it they fail fast. */
   maxInFlight: number;
   maxQueued: number;
+  /** The longest a lookup waits for a slot (within its operation's time); one that cannot start by then is shed with OVERLOADED. */
+  queueTimeoutMs: number;
   /** Fair shares: in-flight+queued and in-flight calls per client, in-flight calls per action (bulkhead). */
   maxPerClient: number;
   maxInFlightPerClient: number;
@@ -135,6 +137,7 @@ export function loadConfig(env: Env = process.env): Config {
       retryBudgetMin: int('UPSTREAM_RETRY_BUDGET_MIN', 2, 0, 10_000),
       maxInFlight: int('UPSTREAM_MAX_IN_FLIGHT', 16, 1, 10_000),
       maxQueued: int('UPSTREAM_MAX_QUEUED', 100, 0, 100_000),
+      queueTimeoutMs: int('UPSTREAM_QUEUE_TIMEOUT_MS', 1_000, 0, 300_000),
       maxPerClient: int('UPSTREAM_MAX_PER_CLIENT', 64, 1, 100_000),
       maxInFlightPerClient: 0, // set below from UPSTREAM_MAX_IN_FLIGHT
       maxInFlightPerAction: 0,

@@ -17,6 +17,7 @@ import { createReadiness, probesPlugin, readinessReporter, type ClientRateLimitS
 import type { CacheStatus, LookupCache } from './cache/index.js';
 import { createSecurity } from './security/index.js';
 import { costLimit } from './cost/plugin.js';
+import { retryAfter } from './security/retry-after.js';
 import { cacheControl } from './cache/cache-control.js';
 import { gatewayExtensions } from './server/gateway-extensions.js';
 import { ResultMemo, rememberedResults } from './cache/result-memo.js';
@@ -118,6 +119,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       probes,
       ...security.plugins,
       gatewayExtensions(sandbox !== null),
+      retryAfter(),
       cacheControl({ shareable }),
       metrics.plugin(),
       variableCheck(),

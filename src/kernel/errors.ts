@@ -8,6 +8,7 @@ export const ERROR_CODES = [
   'UNAUTHENTICATED',
   'NOT_FOUND',
   'RATE_LIMITED',
+  'OVERLOADED',
   'UPSTREAM_TIMEOUT',
   'UPSTREAM_UNAVAILABLE',
   'UPSTREAM_BAD_RESPONSE',
@@ -16,11 +17,21 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+/**
+ * Why the gateway refused a lookup without calling the upstream, to stay responsive under load
+ * (OVERLOADED, or RATE_LIMITED for `client-share`): the queue was full, the lookup could not have
+ * started before its wait deadline (predicted at once, or seen when the deadline came), or this
+ * client's own share of the upstream slots was full.
+ */
+export type ShedReason = 'queue-full' | 'no-slot-in-time' | 'wait-expired' | 'client-share';
+
 export interface ActionErrorDetails {
   /** The upstream action behind the failure, when there is one. */
   action?: string;
-  /** Seconds until a rate limit resets (RATE_LIMITED only). */
+  /** Seconds after which a retry may succeed (RATE_LIMITED, OVERLOADED). */
   retryAfter?: number;
+  /** Set when the gateway shed the lookup itself (nothing was sent upstream): why. */
+  shed?: ShedReason;
   /** HTTP status the upstream answered with, when it answered. */
   upstreamStatus?: number;
   /** Extra machine-readable facts for the client (never secrets). */
@@ -40,6 +51,7 @@ export class ActionError extends Error {
   readonly upstreamStatus: number | undefined;
   readonly extensions: Record<string, unknown> | undefined;
   readonly neverSent: boolean;
+  readonly shed: ShedReason | undefined;
 
   constructor(code: ErrorCode, message: string, details: ActionErrorDetails = {}) {
     super(message);
@@ -50,6 +62,7 @@ export class ActionError extends Error {
     this.upstreamStatus = details.upstreamStatus;
     this.extensions = details.extensions;
     this.neverSent = details.neverSent ?? false;
+    this.shed = details.shed;
   }
 }
 

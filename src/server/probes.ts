@@ -7,10 +7,11 @@ import type { UpstreamStatus } from '../upstream/index.js';
  *
  * - `/healthz` is liveness: 200 while the process runs its event loop, in every state.
  * - `/readyz` is readiness: 503 while starting (and, with REDIS_URL, until the cache backend has
- *   answered once), while draining after SIGTERM, and while this process cannot take more work (its
- *   upstream queue is full). An open breaker, a spent upstream budget or a Redis outage after start-up
- *   make it `degraded` but still 200: they hit every replica alike, so taking replicas out would take
- *   all of them out together.
+ *   answered once) and while draining after SIGTERM. While the process sheds lookups for load it is
+ *   `overloaded`, still 200: each shed lookup is already refused cheaply (OVERLOADED, 503 and
+ *   Retry-After), and a replica taken out for load hands it to the others, which saturate in turn
+ *   until none is left. An open breaker, a spent upstream budget or a Redis outage after start-up make
+ *   it `degraded`, also 200: they hit every replica alike. `overloaded` wins over `degraded`.
  */
 
 export type Phase = 'starting' | 'serving' | 'draining';
@@ -67,14 +68,14 @@ export function readinessReporter(
     if (phase === 'draining') return { status: 'draining', ready: false, reasons: ['draining'] };
     if (phase === 'starting' || !cacheAnswered)
       return { status: 'starting', ready: false, reasons: cacheAnswered ? ['starting'] : ['cache-not-answering-yet'] };
-    if (upstream.maxQueued > 0 && upstream.queued >= upstream.maxQueued) return { status: 'overloaded', ready: false, reasons: ['upstream-queue-full'] };
     const reasons: string[] = [];
+    if (upstream.overload.overloaded) reasons.push('shedding-load');
     for (const [action, breaker] of Object.entries(upstream.breakers)) if (breaker.state !== 'closed') reasons.push(`breaker-${breaker.state}:${action}`);
     if (upstream.rateLimit.holding) reasons.push('upstream-rate-limited');
     if (!cache.healthy) reasons.push('cache-unreachable');
     // The rate limiter fails open while its Redis is out: degraded, still serving.
     if (clientRateLimit && !clientRateLimit().healthy) reasons.push('client-rate-limit-unreachable');
-    return { status: reasons.length ? 'degraded' : 'ready', ready: true, reasons };
+    return { status: upstream.overload.overloaded ? 'overloaded' : reasons.length ? 'degraded' : 'ready', ready: true, reasons };
   };
 }
 

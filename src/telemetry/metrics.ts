@@ -31,6 +31,12 @@ export class Metrics {
     labelNames: ['action', 'outcome'] as const,
     registers: [this.registry],
   });
+  private readonly shedLookups = new Counter({
+    name: 'lookup_graph_upstream_shed_total',
+    help: "Lookups the gateway refused without calling the upstream to stay responsive, by action and reason: queue-full, no-slot-in-time (refused at once: the calls ahead would hold it past its wait deadline), wait-expired (waited until its deadline), client-share (RATE_LIMITED: the client's own share was full). The others are OVERLOADED.",
+    labelNames: ['action', 'reason'] as const,
+    registers: [this.registry],
+  });
   private readonly lookups = new Counter({
     name: 'lookup_graph_cache_lookups_total',
     help: "Lookups by action and where their value came from: cache (hit), upstream (miss) or coalesced (joined another request's call).",
@@ -127,6 +133,7 @@ export class Metrics {
         return envelope;
       } catch (error) {
         this.upstreamRequests.inc({ action, outcome: error instanceof ActionError ? error.code : 'UNEXPECTED' });
+        if (error instanceof ActionError && error.shed) this.shedLookups.inc({ action, reason: error.shed });
         throw error;
       }
     };
@@ -191,6 +198,11 @@ export function upstreamGauges(status: () => UpstreamStatus) {
       name: 'lookup_graph_upstream_in_flight',
       help: 'Upstream calls in flight now.',
       collect: (gauge: Gauge) => gauge.set(status().inFlight),
+    },
+    {
+      name: 'lookup_graph_upstream_overloaded',
+      help: '1 while the gateway sheds lookups for load (from the first shed until 5 s pass without one), else 0; /readyz then reports "overloaded".',
+      collect: (gauge: Gauge) => gauge.set(status().overload.overloaded ? 1 : 0),
     },
     {
       name: 'lookup_graph_upstream_queued',

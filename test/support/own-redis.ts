@@ -9,6 +9,10 @@ export interface OwnRedis {
   freeze(): void;
   /** SIGCONT. */
   thaw(): void;
+  /** SIGKILL: gone at once, its data with it (no persistence). */
+  kill(): Promise<void>;
+  /** A new redis-server on the same port, empty, once it answers. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -31,9 +35,12 @@ export function hasRedisServer(): Promise<boolean> {
   });
 }
 
-/** A private redis-server on a free port, no persistence, ended by its pid. */
-export async function startOwnRedis(): Promise<OwnRedis> {
-  const port = await freePort();
+interface Running {
+  pid: number;
+  exited: Promise<void>;
+}
+
+async function launch(port: number): Promise<Running> {
   const child: ChildProcess = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'],
@@ -51,24 +58,50 @@ export async function startOwnRedis(): Promise<OwnRedis> {
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  return { pid, exited };
+}
+
+/** A private redis-server on a free port, no persistence, ended by its pid. */
+export async function startOwnRedis(): Promise<OwnRedis> {
+  const port = await freePort();
+  let running: Running | null = await launch(port);
   let frozen = false;
+  const signal = (name: NodeJS.Signals) => {
+    if (running) process.kill(running.pid, name);
+  };
   return {
     url: `redis://127.0.0.1:${port}`,
-    pid,
+    get pid() {
+      return running?.pid ?? 0;
+    },
     freeze: () => {
-      process.kill(pid, 'SIGSTOP');
+      signal('SIGSTOP');
       frozen = true;
     },
     thaw: () => {
-      process.kill(pid, 'SIGCONT');
+      signal('SIGCONT');
       frozen = false;
     },
+    async kill() {
+      if (!running) return;
+      signal('SIGKILL');
+      await running.exited;
+      running = null;
+      frozen = false;
+    },
+    async restart() {
+      if (running) throw new Error('redis-server is still running');
+      running = await launch(port);
+    },
     async close() {
+      if (!running) return;
+      const { pid, exited } = running;
       if (frozen) process.kill(pid, 'SIGCONT');
       process.kill(pid, 'SIGTERM');
       const timer = setTimeout(() => process.kill(pid, 'SIGKILL'), 3000);
       await exited;
       clearTimeout(timer);
+      running = null;
     },
   };
 }

@@ -1,5 +1,4 @@
 import type { CallDeadline } from '../client.js';
-import { ActionError } from '../../kernel/errors.js';
 
 /**
  * A call's deadline: UPSTREAM_TIMEOUT_MS from now, or what is left of the operation when that is
@@ -13,10 +12,6 @@ export function callDeadline(timeoutMs: number, operationDeadline: number | unde
 
 export function timeLeft(deadline: CallDeadline, now = Date.now()): number {
   return deadline.at - now;
-}
-
-export function deadlineError(action: string, deadline: CallDeadline, where: string): ActionError {
-  return new ActionError('UPSTREAM_TIMEOUT', `The upstream did not answer within ${deadline.ms} ms (${where})`, { action });
 }
 
 export { cancelledError } from '../../kernel/errors.js';
