@@ -25,10 +25,14 @@ COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 # Read at run time next to dist/: the printed schema and the GraphiQL examples.
 COPY --from=build --chown=node:node /app/schema ./schema
+# Sizes V8's heap and the caches from the container's memory limit (or MEMORY_LIMIT_MB), then execs node.
+COPY deploy/entrypoint.sh ./deploy/entrypoint.sh
 USER node
 EXPOSE 4000
 # Liveness only (GET /healthz on PORT); readiness is /readyz, for the load balancer.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 CMD ["node", "dist/healthcheck.js"]
-# Exec form: node runs as PID 1 (no shell, no npm) and receives SIGTERM itself, so the drain runs.
+# Exec form, and the entry point execs node: node runs as PID 1 (no shell left, no npm) and receives
+# SIGTERM itself, so the drain runs. CMD is node's arguments.
 STOPSIGNAL SIGTERM
-CMD ["node", "dist/main.js"]
+ENTRYPOINT ["/bin/sh", "deploy/entrypoint.sh"]
+CMD ["dist/main.js"]

@@ -1,5 +1,5 @@
 /**
- * Row (h) of `npm run bench`: a page with one slow lookup (a video transcript) beside fast ones, asked
+ * Row (i) of `npm run bench`: a page with one slow lookup (a video transcript) beside fast ones, asked
  * with @defer over multipart/mixed and without it. Each sample asks for a company and a video nobody
  * asked for before, so every lookup goes upstream.
  */

@@ -1,27 +1,25 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Request, throughput, type ThroughputResult } from './load.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TSX = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
+const ENTRYPOINT = fileURLToPath(new URL('../deploy/entrypoint.sh', import.meta.url));
 export const CAN_PIN = existsSync('/usr/bin/taskset');
 
 export interface ServerProcess {
   origin: string;
-  /** The process started (taskset execs in place); a tsx-run server's Node is its child. */
+  /** The process started (taskset and the entry point exec in place); a tsx-run server's Node is its child. */
   pid: number;
   stop(): Promise<void>;
 }
 
-/**
- * Starts a bench server in its own process, pinned to `cpu` (0 by default) when taskset exists.
- * `.mjs` entries (the built gateway) run on plain Node; `.ts` ones through tsx.
- */
-export function startServer(entry: string, env: Record<string, string>, cpu = 0, nodeFlags: string[] = []): Promise<ServerProcess> {
-  const run = entry.endsWith('.mjs') ? [process.execPath, ...nodeFlags, entry] : [TSX, entry];
-  const [command, args] = CAN_PIN ? ['/usr/bin/taskset', ['-c', String(cpu), ...run]] : [run[0]!, run.slice(1)];
-  const child: ChildProcess = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+/** Runs `command` pinned to `cpu` when taskset exists, and resolves once it prints `READY <port>`. */
+function spawnServer(command: string[], env: Record<string, string | undefined>, cpu: number): Promise<ServerProcess> {
+  const [file, args] = CAN_PIN ? ['/usr/bin/taskset', ['-c', String(cpu), ...command]] : [command[0]!, command.slice(1)];
+  const child: ChildProcess = spawn(file, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let output = '';
     child.stdout!.on('data', (chunk) => {
@@ -39,16 +37,52 @@ export function startServer(entry: string, env: Record<string, string>, cpu = 0,
         });
       }
     });
-    child.once('exit', (code) => reject(new Error(`${entry} exited with ${code} before it was ready`)));
+    child.once('exit', (code) => reject(new Error(`${command.join(' ')} exited with ${code} before it was ready`)));
   });
 }
 
+/** Starts a TypeScript bench server (bench/servers/*.ts) through tsx in its own process, pinned to `cpu`. */
+export function startServer(entry: string, env: Record<string, string>, cpu = 0): Promise<ServerProcess> {
+  return spawnServer([TSX, entry], { ...process.env, ...env }, cpu);
+}
+
+/**
+ * Starts the built gateway (`entry`, a bench/servers/gateway.mjs) as the image starts it: through
+ * deploy/entrypoint.sh, which sizes V8's heap and the caches from MEMORY_LIMIT_MB. Memory settings of the
+ * calling shell are left out so the entry point alone sizes it; `env` may still set a cache bound.
+ */
+export function startGateway(entry: string, env: Record<string, string>, memoryLimitMb: number): Promise<ServerProcess> {
+  const { NODE_OPTIONS: _o, CACHE_MAX_MB: _c, CACHE_RESULTS_MB: _r, MEMORY_LIMIT_MB: _m, ...inherited } = process.env;
+  return spawnServer(
+    ['/bin/sh', ENTRYPOINT, entry],
+    // The entry point runs `node`: this one, first on PATH.
+    { ...inherited, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, MEMORY_LIMIT_MB: String(memoryLimitMb), ...env },
+    0,
+  );
+}
+
+/** What the entry point gave a running gateway: node's memory flags and the cache bounds, from /proc. */
+export function sizingOf(pid: number): string {
+  try {
+    const flags = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+      .split('\0')
+      .filter((arg) => arg.startsWith('--max-'));
+    const env = readFileSync(`/proc/${pid}/environ`, 'utf8')
+      .split('\0')
+      .filter((entry) => /^(CACHE_MAX_MB|CACHE_RESULTS_MB)=/.test(entry));
+    return [...flags, ...env].join(' ');
+  } catch {
+    return 'unknown (no /proc)';
+  }
+}
+
+/** Pins this process (the load generator) to `cpu` when taskset exists. */
 export function pinSelf(cpu: number): void {
   if (!CAN_PIN) return;
   spawn('/usr/bin/taskset', ['-p', '-c', String(cpu), String(process.pid)], { stdio: 'ignore' });
 }
 
-/** Fields of a /proc stat file (a process's or one thread's): [ppid, utime + stime in clock ticks]. */
+/** Fields of a /proc stat file: [ppid, utime + stime in clock ticks]. */
 function stat(path: string): [number, number] | null {
   try {
     const text = readFileSync(path, 'utf8');
@@ -78,24 +112,6 @@ export function cpuSeconds(pid: number): number {
   return ticks / 100; // USER_HZ is 100 on Linux
 }
 
-/**
- * CPU seconds of one Node process (no children), split into its main thread (JavaScript, and the collector's
- * pauses) and the rest: V8's helper threads (concurrent marking and sweeping, parallel scavenges) and libuv's.
- */
-export function threadCpuSeconds(pid: number): { main: number; helpers: number } {
-  const split = { main: 0, helpers: 0 };
-  try {
-    for (const task of readdirSync(`/proc/${pid}/task`)) {
-      const ticks = stat(`/proc/${pid}/task/${task}/stat`)?.[1] ?? 0;
-      if (Number(task) === pid) split.main += ticks / 100;
-      else split.helpers += ticks / 100;
-    }
-  } catch {
-    // no /proc, or the process is gone: zeros
-  }
-  return split;
-}
-
 /** One round of closed-loop load on `server`, with the CPU µs per request it used meanwhile (all its processes). */
 export async function measuredRound(
   server: ServerProcess,
@@ -108,20 +124,14 @@ export async function measuredRound(
   return { ...result, cpuUs: ((cpuSeconds(server.pid) - before) * 1e6) / result.requests };
 }
 
-/** Resident memory of `pid` and its descendants' largest member (the Node process), in MB; null without /proc. */
-export function residentMb(pid: number): number | null {
-  const read = (p: number) => {
-    try {
-      const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'));
-      return match ? Number(match[1]) / 1024 : 0;
-    } catch {
-      return 0;
-    }
-  };
-  if (!existsSync(`/proc/${pid}/status`)) return null;
-  let largest = read(pid);
-  for (const name of readdirSync('/proc')) {
-    if (/^\d+$/.test(name) && stat(`/proc/${name}/stat`)?.[0] === pid) largest = Math.max(largest, read(Number(name)));
+/** Resident memory of process `pid` now and at its peak (VmRSS, VmHWM), in MB; NaN without /proc. */
+export function residentMb(pid: number): { now: number; peak: number } {
+  let status = '';
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    // no /proc, or the process is gone
   }
-  return largest;
+  const read = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN) / 1024;
+  return { now: read('VmRSS'), peak: read('VmHWM') };
 }

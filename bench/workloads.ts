@@ -1,5 +1,5 @@
 import { isListType, isNonNullType, isObjectType, isInterfaceType, type GraphQLOutputType } from 'graphql';
-import { schema } from '../src/schema/index.js';
+import { schema } from '../src/graph/index.js';
 import { SANDBOX_SYMBOLS } from '../src/actions/financial-profile/sample.js';
 import { SANDBOX_TOKEN } from '../src/sandbox/server.js';
 import type { Request } from './load.js';
@@ -59,6 +59,33 @@ function selection(type: GraphQLOutputType, depth: number): string {
 
 export const TEN_SYMBOLS = SANDBOX_SYMBOLS.slice(0, 10);
 export const TEN_SYMBOL_QUERY = `{ financialProfiles(symbols: ${JSON.stringify(TEN_SYMBOLS)}) { symbol price marketCap } }`;
+
+/**
+ * A router's `_entities` request to the subgraph (FEDERATION=true): ten representations of five entity types, as a
+ * router sends them for a page of accounts (one company twice, once as a URL; one symbol in two spellings), and a
+ * few fields of each. `@fresh` on `_entities` makes every lookup of it go upstream.
+ */
+export const ENTITIES_DOCUMENT = `query Entities($representations: [_Any!]!) {
+  _entities(representations: $representations) {
+    ... on Company { domain name ticker }
+    ... on FinancialProfile { symbol price marketCap }
+    ... on DomainRecord { requestedDomain isRegistered expiresOn }
+    ... on PhotosocialProfile { username followerCount }
+    ... on ProfessionalProfile { handle headline }
+  }
+}`;
+export const TEN_REPRESENTATIONS = [
+  { __typename: 'Company', domain: 'https://www.hubspot.com/' },
+  { __typename: 'Company', domain: 'hubspot.com' },
+  { __typename: 'Company', domain: 'nike.com' },
+  { __typename: 'FinancialProfile', symbol: 'AAPL' },
+  { __typename: 'FinancialProfile', symbol: 'aapl' },
+  { __typename: 'FinancialProfile', symbol: 'MSFT' },
+  { __typename: 'FinancialProfile', symbol: 'NKE' },
+  { __typename: 'DomainRecord', requestedDomain: 'hubspot.com' },
+  { __typename: 'PhotosocialProfile', username: '@natgeo' },
+  { __typename: 'ProfessionalProfile', handle: 'sam-rivera' },
+];
 
 /** A Zipf(s) sampler over `n` ranks (rank 1 most popular), deterministic for a seed. */
 export function zipf(n: number, s: number, seed: number): () => number {

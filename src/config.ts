@@ -1,10 +1,12 @@
+import { ACTIONS } from './actions/all.js';
 import { readCacheSettings, type CacheSettings } from './cache/settings.js';
-import { EnvReader, type Env } from './env.js';
-import { readHttpServerSettings, type HttpServerSettings } from './http-server.js';
+import { EnvReader, type Env } from './kernel/env.js';
+import { readHttpServerSettings, type HttpServerSettings } from './server/http-server.js';
 import { readSecuritySettings, type SecuritySettings } from './security/settings.js';
 import { readSandboxLatency, type SandboxLatency } from './sandbox/latency.js';
 import { readTelemetrySettings, type TelemetrySettings } from './telemetry/settings.js';
-import { readOpsSettings, type OpsSettings } from './ops-settings.js';
+import { readOpsSettings, type OpsSettings } from './server/ops-settings.js';
+import { readFederationSettings, type FederationSettings } from './server/federation-settings.js';
 
 /**
  * Every setting of the gateway, read from the environment once and validated together, so a
@@ -40,6 +42,8 @@ export interface ResilienceConfig {
   /** Upstream calls in flight at once; more wait in a queue of `maxQueued`, beyond it they fail fast. */
   maxInFlight: number;
   maxQueued: number;
+  /** The longest a lookup waits for a slot (within its operation's time); one that cannot start by then is shed with OVERLOADED. */
+  queueTimeoutMs: number;
   /** Fair shares: in-flight+queued and in-flight calls per client, in-flight calls per action (bulkhead). */
   maxPerClient: number;
   maxInFlightPerClient: number;
@@ -69,15 +73,17 @@ export interface Config {
   shutdownGraceMs: number;
   /** The cross-request action cache. */
   cache: CacheSettings;
-  /** The HTTP server's slow-client timeouts and per-address connection cap (src/http-server.ts). */
+  /** The HTTP server's slow-client timeouts and per-address connection cap (src/server/http-server.ts). */
   http: HttpServerSettings;
   /** Client-facing protections: operation limits, auth, rate limit, CORS, trusted documents (src/security/). */
   security: SecuritySettings;
   /** Tracing (OTEL_*), the per-request log line and the metrics' operation labels (src/telemetry/). */
   telemetry: TelemetrySettings;
-  /** METRICS_PORT and the drain delay (src/ops-settings.ts). */
+  /** METRICS_PORT and the drain delay (src/server/ops-settings.ts). */
   ops: OpsSettings;
-  /** COMPRESS_MIN_BYTES: responses of at least this size are compressed for clients that accept br or gzip; 0 turns it off (src/compression.ts). */
+  /** FEDERATION and FEDERATION_NODE_FIELDS: serving a Federation v2 subgraph (src/server/federation-settings.ts). */
+  federation: FederationSettings;
+  /** COMPRESS_MIN_BYTES: responses of at least this size are compressed for clients that accept br or gzip; 0 turns it off (src/server/compression.ts). */
   compressMinBytes: number;
 }
 
@@ -131,6 +137,7 @@ export function loadConfig(env: Env = process.env): Config {
       retryBudgetMin: int('UPSTREAM_RETRY_BUDGET_MIN', 2, 0, 10_000),
       maxInFlight: int('UPSTREAM_MAX_IN_FLIGHT', 16, 1, 10_000),
       maxQueued: int('UPSTREAM_MAX_QUEUED', 100, 0, 100_000),
+      queueTimeoutMs: int('UPSTREAM_QUEUE_TIMEOUT_MS', 1_000, 0, 300_000),
       maxPerClient: int('UPSTREAM_MAX_PER_CLIENT', 64, 1, 100_000),
       maxInFlightPerClient: 0, // set below from UPSTREAM_MAX_IN_FLIGHT
       maxInFlightPerAction: 0,
@@ -142,11 +149,12 @@ export function loadConfig(env: Env = process.env): Config {
     costBudget: int('COST_BUDGET', 50, 1, 10_000),
     sandboxLatency: readSandboxLatency(read.string('SANDBOX_LATENCY'), read.string('SANDBOX_LATENCY_MS'), problems),
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 300_000),
-    cache: readCacheSettings(read),
+    cache: readCacheSettings(read, Object.fromEntries(ACTIONS.map((action) => [action.action, action.ttlSeconds]))),
     security: readSecuritySettings(read, production),
     http: readHttpServerSettings(int, problems),
     telemetry: readTelemetrySettings(env, problems, int),
     ops: readOpsSettings(read, host),
+    federation: readFederationSettings(read),
     compressMinBytes: int('COMPRESS_MIN_BYTES', 1024, 0, 1024 * 1024 * 1024),
   };
 

@@ -1,9 +1,8 @@
 import { ConfigError, loadConfig } from './config.js';
 import { createGateway } from './gateway.js';
-import { createHttpServer } from './http-server.js';
-import { applyHeapSettings } from './heap-settings.js';
-import { createLogger, describeError } from './logger.js';
-import { startOpsServer } from './ops-server.js';
+import { createHttpServer } from './server/http-server.js';
+import { createLogger, describeError } from './kernel/logger.js';
+import { startOpsServer } from './server/ops-server.js';
 
 /** The only file that listens: config -> gateway -> HTTP server -> graceful shutdown. */
 async function main() {
@@ -17,11 +16,9 @@ async function main() {
     }
     throw error;
   }
-  const v8Flags = applyHeapSettings(config.ops.heap);
   const logger = createLogger(config.logLevel, undefined, [config.upstream.token], config.telemetry.logFormat);
-  logger.debug({ v8Flags }, 'V8 heap flags set at start-up (src/heap-settings.ts)');
   const gateway = await createGateway(config, logger);
-  const http = createHttpServer(gateway.handler, config.http, logger);
+  const http = createHttpServer(gateway.yoga, config.http, logger);
   const server = http.server;
   const ops = config.ops.metricsPort === null ? null : await startOpsServer(gateway, config.ops.metricsHost, config.ops.metricsPort);
   server.listen(config.port, config.host, () => {
@@ -55,7 +52,7 @@ async function main() {
     ops?.server.close();
     ops?.server.closeAllConnections();
     // Every response from now on says `Connection: close`; idle keep-alive sockets end within the
-    // keep-alive timeout, anything left after SHUTDOWN_GRACE_MS is cut (src/http-server.ts).
+    // keep-alive timeout, anything left after SHUTDOWN_GRACE_MS is cut (src/server/http-server.ts).
     void http.drain(config.shutdownGraceMs).then(() =>
       gateway.close().then(
         () => {

@@ -12,10 +12,11 @@
 import type { Logger } from 'pino';
 import { createLookupCache } from './cache/index.js';
 import type { Config } from './config.js';
-import type { GatewayContext, RequestFacts } from './context.js';
-import { overBudget } from './cost/meter.js';
-import type { Metrics } from './metrics.js';
-import { Operation } from './operation.js';
+import type { GatewayContext, RequestFacts } from './kernel/context.js';
+import { FreshReads } from './cache/fresh.js';
+import { overBudget, SymbolMeter } from './cost/meter.js';
+import type { Metrics } from './telemetry/metrics.js';
+import { Operation } from './kernel/operation.js';
 import { traceCallAction, tracedStore, upstreamCallObserver } from './telemetry/spans.js';
 import type { Tracing } from './telemetry/tracing.js';
 import { type CallAction, createUpstream, type UpstreamTarget } from './upstream/index.js';
@@ -48,7 +49,7 @@ export async function createRequestPath({ config, logger, target, sandbox, metri
   /** The context of one operation: its own Operation, and the budget in front of every call it makes. */
   const contextFor = (request: RequestFacts): GatewayContext => {
     const upstreamToken = request.upstreamToken ?? null;
-    const operation = new Operation(Date.now() + operationTimeoutMs, request.signal);
+    const operation = new Operation(Date.now() + operationTimeoutMs, request.signal, new SymbolMeter(), new FreshReads());
     const client = request.client;
     return {
       config,

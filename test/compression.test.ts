@@ -1,7 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { describe, expect } from 'vitest';
-import { chooseEncoding } from '../src/compression.js';
+import { chooseEncoding } from '../src/server/compression.js';
 import { test } from './support/fixtures.js';
 import { incrementalQuery } from './support/incremental.js';
 

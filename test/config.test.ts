@@ -36,23 +36,8 @@ describe('configuration', () => {
     [{ ACTION_BASE_URL: 'https://user:pw@api.example.com', ACTION_TOKEN: 't' }, 'ACTION_BASE_URL must not contain credentials; put the token in ACTION_TOKEN'],
     [{ ACTION_BASE_URL: 'https://api.example.com' }, 'ACTION_TOKEN is required when ACTION_BASE_URL is set (the upstream bearer token)'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
-    [{ HEAP_GROWTH_PERCENT: 'small' }, 'HEAP_GROWTH_PERCENT must be a whole number from 0 to 300, got "small"'],
-    [{ HEAP_GROWTH_PERCENT: '500' }, 'HEAP_GROWTH_PERCENT must be a whole number from 0 to 300, got "500"'],
-    [{ HEAP_PRETENURING: 'sometimes' }, 'HEAP_PRETENURING must be true or false, got "sometimes"'],
-    [{ HEAP_CONCURRENT_MARKING: 'auto' }, 'HEAP_CONCURRENT_MARKING must be true or false, got "auto"'],
   ])('rejects %j', (env, problem) => {
     expect(configProblems(env)).toEqual([problem]);
-  });
-
-  it("leaves V8's heap growth to V8 unless told a percentage past the live heap", () => {
-    expect(loadConfig({}).ops.heap.growthPercent).toBe(0);
-    expect(loadConfig({ HEAP_GROWTH_PERCENT: '50' }).ops.heap.growthPercent).toBe(50);
-    expect(loadConfig({ HEAP_GROWTH_PERCENT: '120' }).ops.heap.growthPercent).toBe(120);
-  });
-
-  it("keeps V8's allocation-site pretenuring off unless asked for", () => {
-    expect(loadConfig({}).ops.heap.pretenuring).toBe(false);
-    expect(loadConfig({ HEAP_PRETENURING: 'true' }).ops.heap.pretenuring).toBe(true);
   });
 
   it('reports every bad setting at once', () => {

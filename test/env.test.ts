@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EnvReader } from '../src/env.js';
+import { EnvReader } from '../src/kernel/env.js';
 
 describe('the settings reader', () => {
   it('reads switches as true/false or 1/0 in any case, and collects every bad value instead of stopping', () => {

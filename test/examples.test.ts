@@ -3,7 +3,7 @@ import { describe, expect } from 'vitest';
 import { it } from './support/fixtures.js';
 import type { RunningGateway } from './support/gateway.js';
 import { incrementalQuery, merged } from './support/incremental.js';
-import { loadExamples } from '../src/examples.js';
+import { loadExamples } from '../src/server/examples.js';
 import { usesIncrementalDelivery } from '../src/incremental/index.js';
 
 describe('schema/examples', () => {

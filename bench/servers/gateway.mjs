@@ -1,17 +1,15 @@
 import { createServer } from 'node:http';
 import { loadConfig } from '../../dist/config.js';
 import { createGateway } from '../../dist/gateway.js';
-import { applyHeapSettings } from '../../dist/heap-settings.js';
-import { createLogger } from '../../dist/logger.js';
+import { createLogger } from '../../dist/kernel/logger.js';
 
 /**
  * The gateway as production runs it: the built JavaScript (`npm run build`, dist/) on plain Node, no
  * TypeScript loader. Configured by the environment the benchmark passes.
  */
 const config = loadConfig({ ...process.env, PORT: '0' });
-applyHeapSettings(config.ops.heap);
 const gateway = await createGateway(config, createLogger(config.logLevel));
-const server = createServer(gateway.handler);
+const server = createServer(gateway.yoga);
 server.listen(0, '127.0.0.1', () => console.log(`READY ${server.address().port}`));
 process.on('SIGTERM', () => {
   server.closeAllConnections();

@@ -3,11 +3,12 @@
  * the rest of the gateway (cache TTLs, the cost model, the symbol meter, the sandbox) reads it from
  * the registry (./registry.ts) instead of keeping its own table keyed by the action's name.
  */
-import type { GatewayContext } from '../context.js';
+import type { GatewayContext } from '../kernel/context.js';
 import type { FieldCost, ListBound } from '../cost/model.js';
-import { badInput } from '../upstream/errors.js';
+import { badInput } from '../kernel/errors.js';
 import type { ActionEnvelope } from '../upstream/client.js';
 import { lookup } from './loader.js';
+import type { SampleImages } from './sample-images.js';
 
 /** How the built-in sandbox answers the action. */
 export interface SandboxAnswer {
@@ -17,8 +18,11 @@ export interface SandboxAnswer {
   realisticLatencyMs: number;
   /** Body fields the live service requires (all of them, in practice). */
   required: string[];
-  /** The envelope minus `status`: `response` and any sibling the action sends. */
-  respond(body: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * The envelope minus `status`: `response` and any sibling the action sends. Image URLs come from
+   * `images` (the answering sandbox's own; tests replaying samples elsewhere may leave it out).
+   */
+  respond(body: Record<string, unknown>, images?: SampleImages): Record<string, unknown>;
 }
 
 /**
@@ -80,16 +84,15 @@ export function link<P, K, V>(
 }
 
 /**
- * The `first:` argument of a list that links resolve below, and the list's cost bound: give it to
+ * The `first:` argument of a list that links resolve below: give it to
  * `t.arg.int(listArgs(bound, 'videos'))`, put `listExtensions(bound)` in the field's extensions and
- * cut the list with `firstOf`. The estimate
- * multiplies everything below the list by `first`, so it is exact for what the client asks.
+ * cut the list with `firstOf`. Without `first` the list is complete; the cost estimate counts `first`
+ * items, or without it the most the upstream returns (`bound.most`), for each lookup selected below.
  */
 export function listArgs(bound: ListBound, what: string) {
   return {
-    required: true as const,
-    defaultValue: bound.default,
-    description: `How many ${what} to return, 0 to ${bound.max}; default ${bound.default}. Each one can cost the lookups selected below it, and the cost estimate counts exactly this many.`,
+    required: false as const,
+    description: `At most this many ${what}; all of them when omitted. Each one can cost the lookups selected below it: the cost estimate counts \`first\`, or without it ${bound.most} (the most the upstream returns here).`,
   };
 }
 
@@ -98,10 +101,9 @@ export function listExtensions(bound: ListBound): { listBound: ListBound } {
   return { listBound: bound };
 }
 
-/** The first `first` items; BAD_USER_INPUT (naming the bound) when `first` is outside 0..max. */
-export function firstOf<T>(items: T[], first: number, bound: ListBound): T[] {
-  if (!Number.isInteger(first) || first < 0 || first > bound.max) {
-    throw badInput(`"first" must be from 0 to ${bound.max}, got ${first}`, { argument: 'first', max: bound.max });
-  }
+/** Every item, or the first `first` when the client gives it; BAD_USER_INPUT when `first` is negative. */
+export function firstOf<T>(items: T[], first: number | null | undefined): T[] {
+  if (first === null || first === undefined) return items;
+  if (!Number.isInteger(first) || first < 0) throw badInput(`"first" must be 0 or more, got ${first}`, { argument: 'first' });
   return items.slice(0, first);
 }

@@ -1,9 +1,8 @@
 import DataLoader from 'dataloader';
-import type { GatewayContext } from '../context.js';
-import type { LookupReport } from '../operation.js';
-import type { LookupCache, LookupOutcome } from '../cache/lookup-cache.js';
+import type { GatewayContext } from '../kernel/context.js';
+import { lookupReport } from '../cache/lookup-report.js';
 import type { ActionEnvelope } from '../upstream/client.js';
-import { ActionError } from '../upstream/errors.js';
+import { ActionError } from '../kernel/errors.js';
 import type { ActionDescriptor } from './descriptor.js';
 import { tagOrigin } from '../identity/origin.js';
 import { traceLookup } from '../telemetry/spans.js';
@@ -16,6 +15,17 @@ export function loaderFor<K, V>(ctx: GatewayContext, name: string, create: () =>
     ctx.loaders.set(name, loader as DataLoader<unknown, unknown>);
   }
   return loader;
+}
+
+/**
+ * The items of a list field whose items are lookups, each failure settled as its Error value rather
+ * than a rejected promise. Both executors answer an Error item as null with its error at the item's
+ * own path; graphql-jit (0.8) instead appends a null to the list for a rejected item promise, so a
+ * list whose failures settle before its other items came back longer or shorter than asked.
+ */
+export function settledItems<T>(items: ReadonlyArray<Promise<T>>): Array<Promise<T>> {
+  // Typed as T for the schema builder: to the executors an Error value is the item's failure, not data.
+  return items.map((item) => item.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))) as T));
 }
 
 /** What the single-key loader needs of an action's descriptor (./descriptor.ts). */
@@ -71,20 +81,6 @@ async function fetchOne<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: 
   if (outcome.error) throw outcome.error;
   tagOrigin(outcome.value, spec.action, cacheKey); // items of the result derive their node ids from it
   return own.envelope !== undefined && own.envelope === outcome.value ? (own.value as V) : spec.parse(outcome.value!, key);
-}
-
-/** One line of `extensions.gateway.lookups`: where the value came from and how old it is. */
-export function lookupReport(cache: Pick<LookupCache, 'ttlMs'>, action: string, key: string, outcome: LookupOutcome<unknown>): LookupReport {
-  const ageSeconds = outcome.storedAt === undefined ? null : Math.max(0, Math.floor((Date.now() - outcome.storedAt) / 1000));
-  return {
-    action,
-    key,
-    source: outcome.source,
-    ageSeconds,
-    ...(outcome.error ? { failed: true } : {}),
-    ttlSeconds: Math.floor(cache.ttlMs(action) / 1000),
-    ...(outcome.storedAt === undefined ? {} : { storedAt: outcome.storedAt }),
-  };
 }
 
 export function wrongShape(action: string, what: string): ActionError {

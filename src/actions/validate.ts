@@ -1,5 +1,5 @@
 import { domainToASCII } from 'node:url';
-import { badInput } from '../upstream/errors.js';
+import { badInput } from '../kernel/errors.js';
 import { bareHost, looksLikeUrl, looseWebUrl, shown } from './web-input.js';
 
 /**

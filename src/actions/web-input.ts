@@ -1,3 +1,5 @@
+import { type ActionError, badInput } from '../kernel/errors.js';
+
 /**
  * Reading what people paste: a URL with or without its scheme, a protocol-relative one, or a bare
  * host with a path. Every root argument that names something on the web goes through here before
@@ -43,6 +45,28 @@ export function bareHost(host: string): string {
     .toLowerCase()
     .replace(/\.$/, '')
     .replace(/^(?:www|m|mobile)\./, '');
+}
+
+/** Whether `host` is one of `domains` or under one: "m.youtube.com" and "youtube.com." are on "youtube.com", "notyoutube.com" is not. */
+export function onDomains(host: string, domains: readonly string[]): boolean {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  return domains.some((domain) => name === domain || name.endsWith(`.${domain}`));
+}
+
+/**
+ * BAD_USER_INPUT for a URL on a host the argument does not take: a URL argument names something on
+ * one site, and a look-alike path on another host would be sent upstream (and cached) as if it named it.
+ * The message and `extensions.acceptedHosts` name the hosts accepted.
+ */
+export function offSite(argument: string, value: string, url: URL, domains: readonly string[]): ActionError {
+  const accepted = domains.join(' or ');
+  return badInput(
+    `"${argument}" takes links on ${accepted} (or their www., m. and other subdomains) only; "${url.hostname}" is not one of them, got "${shown(value)}"`,
+    {
+      argument,
+      acceptedHosts: [...domains],
+    },
+  );
 }
 
 /** The path's segments, empty ones dropped: "/in/sam-rivera/details/" -> ["in", "sam-rivera", "details"]. */

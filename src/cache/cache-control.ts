@@ -13,8 +13,8 @@
  * (TTL, failure) out of `extensions`.
  */
 import type { Plugin } from 'graphql-yoga';
-import type { GatewayContext } from '../context.js';
-import type { LookupReport } from '../operation.js';
+import type { GatewayContext } from '../kernel/context.js';
+import type { LookupReport } from '../kernel/operation.js';
 import { freshOnLookupFields } from './fresh.js';
 
 export function cacheControlFor(reports: readonly LookupReport[], hasErrors: boolean, shareable: boolean): string {

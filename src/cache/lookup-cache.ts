@@ -1,9 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { jsonTextOf } from './json-text.js';
-import { ActionError, cancelledError } from '../upstream/errors.js';
+import { ActionError, cancelledError } from '../kernel/errors.js';
 import type { CacheSettings } from './settings.js';
-import { isNotFoundMarker, type CacheEntry, type CachePart, type CacheStore } from './store.js';
-import { onAbort } from '../upstream/abort-followers.js';
+import { isNotFoundMarker, type CacheEntry, type CachePart, type CacheStore, type NotFoundMarker } from './store.js';
 
 /** Where a lookup's value came from, reported per lookup in the response's extensions. */
 export type LookupSource = 'cache' | 'upstream' | 'coalesced';
@@ -45,18 +43,6 @@ interface InFlight {
 }
 
 /**
- * What the in-flight map holds for a key: the call while it runs, nothing once it has settled. A Map
- * that has lived long enough is in the old generation, and the tables it outgrew or shrank from keep
- * copies of its entries there until the next full collection; the young collector counts whatever those
- * copies point to as live. An entry that still held its call would keep its owner's whole request (the
- * Operation, its lookups, the parsed envelope) alive into the old generation: ~7 KB promoted per uncached
- * lookup (`--trace-gc-nvp` under the bench's uncached load), where an emptied one keeps a few bytes.
- */
-interface InFlightSlot {
-  call: InFlight | undefined;
-}
-
-/**
  * Who still wants a call: the owner and every request that joined it. The call's signal aborts when
  * the last of them goes away, so an owner that disconnects does not cancel a call others wait for.
  */
@@ -77,10 +63,14 @@ class Interest {
     }
     if (signal.aborted) return;
     this.count += 1;
-    onAbort(signal, () => {
-      this.count -= 1;
-      if (this.count <= 0 && !this.settled) this.controller.abort();
-    });
+    signal.addEventListener(
+      'abort',
+      () => {
+        this.count -= 1;
+        if (this.count <= 0 && !this.settled) this.controller.abort();
+      },
+      { once: true },
+    );
   }
 
   /** The call ended: later departures change nothing. */
@@ -105,7 +95,7 @@ const POLL_MS = 25;
  * with Redis, across processes (a lease: the holder calls, the others wait for its result).
  */
 export class LookupCache {
-  private readonly inFlight = new Map<string, InFlightSlot>();
+  private readonly inFlight = new Map<string, InFlight>();
   private readonly fingerprints = new Map<string, string>();
 
   constructor(
@@ -216,7 +206,7 @@ export class LookupCache {
         outcomes.push(Promise.resolve(fromCache<V>(key, local, action, 'cache')));
         continue;
       }
-      const flying = this.inFlight.get(full)?.call;
+      const flying = this.inFlight.get(full);
       if (flying) {
         outcomes.push(this.join<V>(action, key, flying, waiter, () => this.fetchMany(action, fingerprint, [key], fetchMissing, waiter).then((r) => r[0]!)));
         continue;
@@ -228,11 +218,10 @@ export class LookupCache {
         interest = new Interest();
         interest.add(waiter);
       }
-      const slot: InFlightSlot = { call: { outcome, owner: waiter, interest } };
-      this.inFlight.set(full, slot);
+      const call: InFlight = { outcome, owner: waiter, interest };
+      this.inFlight.set(full, call);
       void outcome.then(() => {
-        if (this.inFlight.get(full) === slot) this.inFlight.delete(full);
-        slot.call = undefined;
+        if (this.inFlight.get(full) === call) this.inFlight.delete(full);
       });
       owned.push({ key, full, settle, interest });
       outcomes.push(outcome);
@@ -310,9 +299,11 @@ export class LookupCache {
     const full = this.cacheKey(action, fingerprint, outcome.key);
     const t = outcome.storedAt ?? Date.now();
     if (!outcome.error) {
-      await this.store!.set(full, { v: outcome.value, t }, this.settings.ttlMs[action] ?? 0, jsonTextOf(outcome.value));
+      await this.store!.set(full, { v: outcome.value, t }, this.settings.ttlMs[action] ?? 0, JSON.stringify(outcome.value));
     } else if (outcome.error instanceof ActionError && outcome.error.code === 'NOT_FOUND' && this.settings.notFoundTtlMs > 0) {
-      await this.store!.set(full, { v: { notFound: outcome.error.message }, t }, this.settings.notFoundTtlMs);
+      const { message, extensions } = outcome.error;
+      const marker: NotFoundMarker = extensions ? { notFound: message, extensions } : { notFound: message };
+      await this.store!.set(full, { v: marker, t }, this.settings.notFoundTtlMs);
     }
   }
 
@@ -370,7 +361,9 @@ export class LookupCache {
 
 function fromCache<V>(key: string, entry: CacheEntry, action: string, source: LookupSource): LookupOutcome<V> {
   const { v: cached, t: storedAt } = entry;
-  if (isNotFoundMarker(cached)) return { key, error: new ActionError('NOT_FOUND', cached.notFound, { action }), source, storedAt };
+  if (isNotFoundMarker(cached)) {
+    return { key, error: new ActionError('NOT_FOUND', cached.notFound, { action, extensions: cached.extensions }), source, storedAt };
+  }
   return { key, value: cached as V, source, storedAt };
 }
 
@@ -383,15 +376,14 @@ function raceWaiter(outcome: Promise<LookupOutcome<unknown>>, waiter: Waiter, ke
   if (waiter.deadline === undefined && !waiter.signal) return outcome;
   return new Promise((resolve) => {
     let timer: NodeJS.Timeout | undefined;
-    let unfollow: (() => void) | undefined;
+    const cancelled = () => finish({ key, error: cancelledError(action), source: 'coalesced' });
     const finish = (result: LookupOutcome<unknown>) => {
       clearTimeout(timer);
-      unfollow?.();
+      waiter.signal?.removeEventListener('abort', cancelled);
       resolve(result);
     };
-    const cancelled = () => finish({ key, error: cancelledError(action), source: 'coalesced' });
     if (waiter.signal?.aborted) return cancelled();
-    if (waiter.signal) unfollow = onAbort(waiter.signal, cancelled);
+    waiter.signal?.addEventListener('abort', cancelled, { once: true });
     if (waiter.deadline !== undefined) {
       timer = setTimeout(() => finish({ key, error: timedOut(action), source: 'coalesced' }), Math.max(0, waiter.deadline - Date.now()));
     }

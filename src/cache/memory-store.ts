@@ -16,12 +16,8 @@ const PARSED_SHARE = 1 / 8;
 
 /**
  * The default cache: in this process, bounded by the bytes of its entries' JSON, least recently used
- * first out. An entry is kept as its value's JSON text, the very string the upstream client parsed: one
- * object the garbage collector marks without looking inside, where the parsed value was a tree of about
- * a hundred it walked and copied. (A Buffer per entry, outside the heap, was measured too: less resident
- * memory, but a third more CPU per uncached lookup in a paired A/B; the cause was not traced.)
- * An entry read again is also kept parsed, in a smaller LRU, so a key read often costs no parsing; one
- * that is stored and never read again (most of an uncached workload) is never held as objects.
+ * first out. Entries are kept as JSON text, and those read again also parsed in a smaller LRU, so a
+ * cache of mostly write-once entries holds strings rather than object trees.
  */
 export class MemoryStore implements CacheStore {
   readonly kind = 'memory';

@@ -15,12 +15,12 @@
 import { type DocumentNode, type ExecutionResult, getOperationAST, Kind } from 'graphql';
 import { isPromise, type Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
-import { lookupReport } from '../actions/loader.js';
-import type { GatewayContext } from '../context.js';
+import { lookupReport } from './lookup-report.js';
+import type { GatewayContext } from '../kernel/context.js';
 import type { CostReport } from '../cost/meter.js';
-import type { LookupReport } from '../operation.js';
+import type { LookupReport } from '../kernel/operation.js';
 import { usesIncrementalDelivery } from '../incremental/index.js';
-import { usesDirective } from '../schema/document-directives.js';
+import { usesDirective } from '../kernel/document-directives.js';
 import { FRESH } from './fresh.js';
 import type { LookupCache } from './lookup-cache.js';
 import type { CachePart } from './store.js';
@@ -39,8 +39,6 @@ interface Remembered {
   dependencies: Dependency[];
   /** The response body for this data, with the request's own extensions spliced in (see `stringify`). */
   stringify: (result: ExecutionResult) => string;
-  /** The data's JSON as UTF-8, for a replay answered before Yoga (src/replay-route.ts): encoded once, not per response. */
-  bytes: Buffer;
   /** The operation's name as the request log and metrics label it. */
   operationName: string | null;
   /** Its cost estimate: the same document and variables are estimated the same every time. */
@@ -48,7 +46,7 @@ interface Remembered {
 }
 
 /** A remembered result whose entries all still stand, with this request's lookup reports. */
-export type Replay = Omit<Remembered, 'dependencies'> & { lookups: LookupReport[] };
+type Replay = Omit<Remembered, 'dependencies'> & { lookups: LookupReport[] };
 
 /** The JSON of a result whose data is `json` already: only the extensions are serialised. */
 function stringifierFor(data: unknown, json: string): (result: ExecutionResult) => string {
@@ -140,10 +138,9 @@ export class ResultMemo {
     }
     const json = JSON.stringify(result.data);
     const stringify = stringifierFor(result.data, json);
-    // The key's length stands for its size in the LRU: data and JSON count about three times the JSON, plus its bytes.
-    const bytes = Buffer.from(json);
-    const remembered = { data: result.data, dependencies, stringify, bytes, operationName: operationName(), cost: ctx.operation.cost };
-    this.results.set(key, remembered, { size: key.length + 3 * json.length + bytes.length });
+    // The key's length stands for its size in the LRU: data and JSON count about three times the JSON.
+    const remembered = { data: result.data, dependencies, stringify, operationName: operationName(), cost: ctx.operation.cost };
+    this.results.set(key, remembered, { size: key.length + 3 * json.length });
     // The first response is serialised the remembered way too, so every response of the memo is alike.
     (result as ExecutionResult & { stringify?: unknown }).stringify = stringify;
   }

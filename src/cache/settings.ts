@@ -1,8 +1,7 @@
-import { ACTIONS } from '../actions/all.js';
 import type { RedisGuardSettings } from './redis-guard.js';
 import { parseRedisUrl } from './redis-url.js';
 import type { TierSettings } from './tiered-store.js';
-import type { EnvReader } from '../env.js';
+import type { EnvReader } from '../kernel/env.js';
 
 /**
  * Cache settings, read with the rest of the configuration: how long each action's results live,
@@ -32,17 +31,15 @@ export interface CacheSettings {
 }
 
 /**
- * Default TTLs by action, from each action's descriptor (`ttlSeconds`): financial data moves in
- * minutes, registration records in days.
+ * @param defaultTtlSeconds each action's TTL from its descriptor (`ttlSeconds`): financial data moves in
+ * minutes, registration records in days
  */
-export const DEFAULT_TTL_SECONDS: Readonly<Record<string, number>> = Object.fromEntries(ACTIONS.map((action) => [action.action, action.ttlSeconds]));
-
-export function readCacheSettings(read: EnvReader): CacheSettings {
+export function readCacheSettings(read: EnvReader, defaultTtlSeconds: Readonly<Record<string, number>>): CacheSettings {
   const ttlMs: Record<string, number> = {};
-  for (const [action, seconds] of Object.entries(DEFAULT_TTL_SECONDS)) ttlMs[action] = seconds * 1000;
+  for (const [action, seconds] of Object.entries(defaultTtlSeconds)) ttlMs[action] = seconds * 1000;
   for (const entry of read.list('CACHE_TTL_SECONDS')) {
     const match = /^([a-z_]+)=(\d+)$/.exec(entry);
-    if (!match || !(match[1]! in DEFAULT_TTL_SECONDS)) {
+    if (!match || !(match[1]! in defaultTtlSeconds)) {
       read.problem(`CACHE_TTL_SECONDS entries must be <action>=<seconds> with a known action, got "${entry}"`);
       continue;
     }

@@ -47,6 +47,8 @@ export function entryJson(valueJson: string, t: number, expiresAt: number): stri
 /** A cached NOT_FOUND, so a lookup the upstream just said does not exist is not paid for again. */
 export interface NotFoundMarker {
   notFound: string;
+  /** The error's own extensions (e.g. the symbol not found), so a cached NOT_FOUND reads as the first one did. */
+  extensions?: Record<string, unknown>;
 }
 
 export function isNotFoundMarker(value: unknown): value is NotFoundMarker {

@@ -9,6 +9,10 @@
  * collects them (repeated selections of one field merge, aliases are separate fields), fragments
  * and inline fragments apply by their type condition, @skip/@include are honoured, and arguments
  * are read with the operation's variables.
+ *
+ * It also records each list with a `first:` argument that has a link below it, by its response path,
+ * and `firstOverrides` re-runs the walk as if the client had written another `first:` there: that is
+ * how a refusal finds the `first:` that would bring an operation under its budget (./suggest.ts).
  */
 import {
   getArgumentValues,
@@ -36,8 +40,8 @@ import {
   visit,
 } from 'graphql';
 import { lookupsOfNodeIds, NODE_ROOTS } from '../identity/global-id.js';
-import { actionNamed } from '../actions/all.js';
 import { DEFAULT_LIST_CAP, type FieldCost, type ListBound, type SymbolsArgument } from './model.js';
+import { entityLookups, type EntityCosts } from './entities.js';
 
 export interface CostEstimate {
   /** The most upstream calls the operation can make. */
@@ -48,6 +52,18 @@ export interface CostEstimate {
   symbolCalls: number;
   /** How many financial link fields the operation selects (times their multipliers). */
   symbolLinks: number;
+  /** The lists with a `first:` argument and a link below them, most costly first. */
+  lists: BoundedList[];
+}
+
+/** A list the client can cut with `first:`, with links below it. */
+export interface BoundedList {
+  /** Response path of the list field from the root, by response key: "videositeChannel.videosSections.videos". */
+  path: string;
+  /** The items counted for it: `first` as written, or the most the upstream returns. */
+  counted: number;
+  /** The calls made below it at most (summed over its parents' items; symbol slots counted as calls). */
+  costBelow: number;
 }
 
 export interface EstimateInput {
@@ -57,10 +73,15 @@ export interface EstimateInput {
   variables?: Record<string, unknown> | null;
   /** FINANCIAL_BATCH_SIZE. */
   batchSize: number;
+  /** Whether an action's lookups are stock symbols batched into one call (from the action registry). */
+  batchedSymbols: (action: string) => boolean;
+  /** `first` as if written on the lists at these response paths (see BoundedList.path). */
+  firstOverrides?: ReadonlyMap<string, number>;
 }
 
 interface Walk {
   schema: GraphQLSchema;
+  batchedSymbols: (action: string) => boolean;
   fragments: Map<string, FragmentDefinitionNode>;
   variables: Record<string, unknown>;
   lookupCalls: number;
@@ -69,6 +90,8 @@ interface Walk {
   rootSymbols: Set<string>;
   /** Symbol slots by wave: index 0 is the first wave. */
   waves: number[];
+  firstOverrides: ReadonlyMap<string, number>;
+  lists: Map<string, BoundedList>;
 }
 
 /** The estimate, or null when the operation cannot be found or its variables do not coerce (execution reports that). */
@@ -83,6 +106,7 @@ export function estimateCost(input: EstimateInput): CostEstimate | null {
 
   const walk: Walk = {
     schema: input.schema,
+    batchedSymbols: input.batchedSymbols,
     fragments: new Map(
       input.document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]),
     ),
@@ -91,14 +115,17 @@ export function estimateCost(input: EstimateInput): CostEstimate | null {
     symbolLinks: 0,
     rootSymbols: new Set(),
     waves: [],
+    firstOverrides: input.firstOverrides ?? new Map(),
+    lists: new Map(),
   };
   // Only queries reach lookups; mutations and subscriptions do not exist in this schema.
   const isQuery = operation.operation === 'query';
-  walkSelections(walk, rootType, [operation.selectionSet], 1, 0, isQuery);
+  walkSelections(walk, rootType, [operation.selectionSet], 1, 0, isQuery, '');
 
   walk.waves[0] = (walk.waves[0] ?? 0) + walk.rootSymbols.size;
   const symbolCalls = walk.waves.reduce((sum, slots) => sum + Math.ceil(slots / input.batchSize), 0);
-  return { cost: walk.lookupCalls + symbolCalls, lookupCalls: walk.lookupCalls, symbolCalls, symbolLinks: walk.symbolLinks };
+  const lists = [...walk.lists.values()].filter((list) => list.costBelow > 0).sort((a, b) => b.costBelow - a.costBelow);
+  return { cost: walk.lookupCalls + symbolCalls, lookupCalls: walk.lookupCalls, symbolCalls, symbolLinks: walk.symbolLinks, lists };
 }
 
 /**
@@ -110,7 +137,9 @@ export function estimateCost(input: EstimateInput): CostEstimate | null {
  */
 export function costVariables(schema: GraphQLSchema, document: DocumentNode): ReadonlySet<string> {
   const countedByArguments = new Set(Object.keys(NODE_ROOTS));
-  for (const field of Object.values(schema.getQueryType()?.getFields() ?? {})) if (field.extensions?.symbols) countedByArguments.add(field.name);
+  for (const field of Object.values(schema.getQueryType()?.getFields() ?? {})) {
+    if (field.extensions?.symbols || field.extensions?.entities) countedByArguments.add(field.name);
+  }
   const names = new Set<string>();
   const collect = (value: ValueNode): void => {
     if (value.kind === Kind.VARIABLE) names.add(value.name.value);
@@ -137,13 +166,19 @@ function walkSelections(
   multiplier: number,
   wave: number,
   isRoot: boolean,
+  parentPath: string,
 ): void {
-  for (const [, nodes] of collectFields(walk, type, selectionSets)) {
+  for (const [key, nodes] of collectFields(walk, type, selectionSets)) {
     const name = nodes[0]!.name.value;
     if (name.startsWith('__')) continue; // introspection and __typename call nothing
     const field = type.getFields()[name];
     if (!field) continue; // validation has rejected it already
     const args = argumentsOf(walk, field, nodes[0]!);
+    const entities = isRoot ? (field.extensions?.entities as EntityCosts | undefined) : undefined;
+    if (entities) {
+      walkEntities(walk, nodes, args, entities, wave, parentPath === '' ? key : `${parentPath}.${key}`);
+      continue;
+    }
 
     let childWave = wave;
     const declared = field.extensions?.cost as FieldCost | undefined;
@@ -153,7 +188,7 @@ function walkSelections(
       childWave = wave + 1;
     } else if (isRoot && NODE_ROOTS[name]) {
       // node(id:) / nodes(ids:): one lookup per distinct lookup the ids name; symbols join the root batch.
-      const { lookups, symbols } = lookupsOfNodeIds(args[NODE_ROOTS[name].argument], (action) => actionNamed(action)?.batchedSymbols === true);
+      const { lookups, symbols } = lookupsOfNodeIds(args[NODE_ROOTS[name].argument], walk.batchedSymbols);
       walk.lookupCalls += lookups;
       for (const symbol of symbols) walk.rootSymbols.add(symbol);
       childWave = wave + 1;
@@ -167,11 +202,38 @@ function walkSelections(
 
     const subSelections = nodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : []));
     if (subSelections.length === 0) continue;
-    const childMultiplier = multiplier * listLength(type, field, args, isRoot);
+    const path = parentPath === '' ? key : `${parentPath}.${key}`;
+    const bound = field.extensions?.listBound as ListBound | undefined;
+    const length = listLength(field, walk.firstOverrides.has(path) ? { ...args, first: walk.firstOverrides.get(path) } : args, isRoot);
+    const childMultiplier = multiplier * length;
     const named = getNamedType(field.type) as GraphQLNamedType;
     const objectTypes = isObjectType(named) ? [named] : isAbstractType(named) ? walk.schema.getPossibleTypes(named) : [];
+    const before = walk.lookupCalls + walk.symbolLinks;
     // Each item is one of the possible types; counting every one of them is an upper bound.
-    for (const objectType of objectTypes) walkSelections(walk, objectType, subSelections, childMultiplier, childWave, false);
+    for (const objectType of objectTypes) walkSelections(walk, objectType, subSelections, childMultiplier, childWave, false, path);
+    if (bound) {
+      const list = walk.lists.get(path) ?? { path, counted: length, costBelow: 0 };
+      list.counted = Math.max(list.counted, length);
+      list.costBelow += walk.lookupCalls + walk.symbolLinks - before;
+      walk.lists.set(path, list);
+    }
+  }
+}
+
+/**
+ * Federation's `_entities(representations:)` (./entities.ts): one lookup per distinct key of each type,
+ * symbols in the root batch; what is selected below a type counts once per distinct key of it.
+ */
+function walkEntities(walk: Walk, nodes: FieldNode[], args: Record<string, unknown>, entities: EntityCosts, wave: number, path: string): void {
+  const { keys, symbols } = entityLookups(args.representations, entities);
+  for (const symbol of symbols) walk.rootSymbols.add(symbol);
+  const subSelections = nodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : []));
+  for (const [typename, ofType] of keys) {
+    const type = walk.schema.getType(typename);
+    if (!isObjectType(type)) continue;
+    const batched = entities[typename]!.batchedSymbols;
+    if (!batched) walk.lookupCalls += ofType.size;
+    walkSelections(walk, type, subSelections, ofType.size, batched ? wave + 1 : wave, false, path);
   }
 }
 
@@ -236,26 +298,26 @@ function symbolsOf(args: Record<string, unknown>, symbols: SymbolsArgument): str
 }
 
 /** How many items a list field returns at most; 1 for a field that is not a list. */
-function listLength(parent: GraphQLObjectType, field: GraphQLField<unknown, unknown>, args: Record<string, unknown>, isRoot: boolean): number {
+function listLength(field: GraphQLField<unknown, unknown>, args: Record<string, unknown>, isRoot: boolean): number {
   let type = getNullableType(field.type);
   let length = 1;
   while (isListType(type)) {
-    length *= listBound(parent, field, args, isRoot);
+    length *= listBound(field, args, isRoot);
     type = getNullableType(type.ofType);
   }
   return length;
 }
 
-function listBound(_parent: GraphQLObjectType, field: GraphQLField<unknown, unknown>, args: Record<string, unknown>, isRoot: boolean): number {
+function listBound(field: GraphQLField<unknown, unknown>, args: Record<string, unknown>, isRoot: boolean): number {
   const symbols = isRoot ? (field.extensions?.symbols as SymbolsArgument | undefined) : undefined;
   if (symbols) return symbolsOf(args, symbols).length;
   if (isRoot && NODE_ROOTS[field.name]?.list) {
     const ids = args[NODE_ROOTS[field.name]!.argument];
     return Array.isArray(ids) ? ids.length : 0;
   }
-  const first = typeof args.first === 'number' && Number.isInteger(args.first) ? Math.max(args.first, 0) : null;
+  const given = typeof args.first === 'number' && Number.isInteger(args.first) ? Math.max(args.first, 0) : null;
   const bound = field.extensions?.listBound as ListBound | undefined;
-  // A `first` above the maximum is refused by the field itself; it can return no more than the maximum.
-  if (bound) return Math.min(first ?? bound.default, bound.max);
-  return first ?? DEFAULT_LIST_CAP;
+  // A list is complete unless `first` cuts it, and it holds no more than the upstream returns.
+  if (bound) return Math.min(given ?? bound.most, bound.most);
+  return given ?? DEFAULT_LIST_CAP;
 }

@@ -1,9 +1,9 @@
 /**
  * The runtime side of the cost limit, per operation: the budget check in front of every upstream call,
  * and the calls still in flight (so stock symbols that links discover can wait for each other and go
- * upstream together). The state lives on the operation (src/operation.ts).
+ * upstream together). The state lives on the operation (src/kernel/operation.ts).
  */
-import { ActionError } from '../upstream/errors.js';
+import { ActionError } from '../kernel/errors.js';
 
 /** What the static estimate found, reported in `extensions.gateway.cost`. */
 export interface CostReport {

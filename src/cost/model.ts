@@ -6,10 +6,12 @@
  * - A link field (a field that resolves another action from data in hand) carries its cost in its
  *   GraphQL extensions, derived from the target action's descriptor by `link(...)` in
  *   src/actions/descriptor.ts: 1 call per parent object.
- * - Everything below a list field is multiplied by the list's length: its `first` argument (every
- *   list that links resolve below has one, with a default and a maximum, declared in its
- *   extensions as `listBound`), the number of symbols asked for `financialProfiles`, else
- *   DEFAULT_LIST_CAP below.
+ * - Everything below a list field is multiplied by the list's length. Lists are complete unless the
+ *   client cuts them with `first:`, so the length counted is `first` when given, else the most items
+ *   the upstream returns in that list (every list that links resolve below takes `first:` and
+ *   declares that number in its extensions as `listBound`); the number of symbols asked for
+ *   `financialProfiles`; else DEFAULT_LIST_CAP below. A list with no link below it costs nothing,
+ *   whatever its length.
  * - Stock symbols are batched: every financial lookup of one "wave" (root symbols and
  *   `Company.financialProfile` links not below another financial profile) shares calls of up to
  *   FINANCIAL_BATCH_SIZE symbols, so a wave costs ceil(symbols / FINANCIAL_BATCH_SIZE). A financial
@@ -32,14 +34,14 @@ export interface FieldCost {
 export interface SymbolsArgument {
   argument: string;
   canonical: (symbol: string) => string | null;
+  /** The most symbols the field takes (a router's demand control assumes this many items). */
+  max?: number;
 }
 
-/** The `first:` bounds of a list field, kept in its GraphQL extensions under `listBound`. */
+/** What the estimate counts for a list field with a `first:` argument, kept in its GraphQL extensions under `listBound`. */
 export interface ListBound {
-  /** `first` when the client gives none. */
-  default: number;
-  /** The largest `first` accepted. */
-  max: number;
+  /** The most items the upstream returns in this list: counted when the client gives no `first` (or a larger one). */
+  most: number;
 }
 
 /** Any other list, should a link ever be placed below one without `first` (a test forbids it). */

@@ -1,19 +1,23 @@
 import { GraphQLError, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { GatewayContext } from '../context.js';
+import type { GatewayContext } from '../kernel/context.js';
 import { costVariables, estimateCost, type CostEstimate } from './estimate.js';
+import { describeSuggestions, type FirstSuggestion, suggestFirst } from './suggest.js';
 
 export interface CostLimitOptions {
   /** COST_BUDGET: the most upstream calls one operation may make. */
   budget: number;
   /** FINANCIAL_BATCH_SIZE: symbols per financial call. */
   batchSize: number;
+  /** Whether an action's lookups are stock symbols batched into one call (from the action registry). */
+  batchedSymbols: (action: string) => boolean;
 }
 
 /**
  * Estimates every operation's cost before it executes (after validation, with its variables) and
  * rejects one whose estimate exceeds the budget with COST_LIMIT_EXCEEDED, HTTP 400, before any
- * upstream call. The estimate is kept for `extensions.gateway.cost`.
+ * upstream call, naming the `first:` values that would bring it under (./suggest.ts). The estimate is
+ * kept for `extensions.gateway.cost`.
  */
 const MAX_CACHED_KEY_LENGTH = 1024;
 const MAX_ESTIMATES_PER_DOCUMENT = 16;
@@ -23,6 +27,8 @@ export function costLimit(options: CostLimitOptions): Plugin<GatewayContext> {
   // once per document and values of the variables it depends on (./estimate.ts costVariables), not once
   // per request: a lookup by a new domain reuses the document's estimate.
   const estimates = new WeakMap<DocumentNode, { variables: ReadonlySet<string>; byKey: Map<string, CostEstimate> }>();
+  // Worked out once per estimate that is refused, like the estimate itself.
+  const suggestions = new WeakMap<CostEstimate, FirstSuggestion[]>();
   return {
     onExecute({ args, setResultAndStopExecution }) {
       let known = estimates.get(args.document);
@@ -36,7 +42,14 @@ export function costLimit(options: CostLimitOptions): Plugin<GatewayContext> {
       const cacheable = key.length <= MAX_CACHED_KEY_LENGTH;
       let estimate: CostEstimate | null | undefined = cacheable ? known.byKey.get(key) : undefined;
       if (estimate === undefined) {
-        estimate = estimateCost({ schema: args.schema, document: args.document, operationName: args.operationName, variables, batchSize: options.batchSize });
+        estimate = estimateCost({
+          schema: args.schema,
+          document: args.document,
+          operationName: args.operationName,
+          variables,
+          batchSize: options.batchSize,
+          batchedSymbols: options.batchedSymbols,
+        });
         // Bounded: documents with ever-changing variables keep only their latest estimates. No estimate (an
         // operation not found, variables that do not coerce) is never kept: the key leaves variables out.
         if (known.byKey.size >= MAX_ESTIMATES_PER_DOCUMENT) known.byKey.clear();
@@ -48,11 +61,32 @@ export function costLimit(options: CostLimitOptions): Plugin<GatewayContext> {
       // With financial links, symbol batches wait until no lookup can add symbols.
       operation.symbols.holdBatches = estimate.symbolLinks > 0;
       if (estimate.cost > options.budget) {
+        let ways = suggestions.get(estimate);
+        if (!ways) {
+          const input = {
+            schema: args.schema,
+            document: args.document,
+            operationName: args.operationName,
+            variables,
+            batchSize: options.batchSize,
+            batchedSymbols: options.batchedSymbols,
+          };
+          ways = suggestFirst(input, estimate, options.budget);
+          suggestions.set(estimate, ways);
+        }
         setResultAndStopExecution({
           errors: [
             new GraphQLError(
-              `This operation could make up to ${estimate.cost} upstream calls, more than the budget of ${options.budget}. Ask for fewer lookups or links, or smaller lists.`,
-              { extensions: { code: 'COST_LIMIT_EXCEEDED', cost: estimate.cost, budget: options.budget, http: { status: 400 } } },
+              `This operation could make up to ${estimate.cost} upstream calls, more than the budget of ${options.budget}. ${describeSuggestions(ways)}`,
+              {
+                extensions: {
+                  code: 'COST_LIMIT_EXCEEDED',
+                  cost: estimate.cost,
+                  budget: options.budget,
+                  ...(ways.length > 0 ? { suggestions: ways } : {}),
+                  http: { status: 400 },
+                },
+              },
             ),
           ],
         });

@@ -10,7 +10,7 @@
  * So the same thing reached by any path has the same id, and two different things never share one.
  * This module is pure (no schema): the cost estimate decodes ids with it too.
  */
-import { badInput } from '../upstream/errors.js';
+import { badInput } from '../kernel/errors.js';
 
 /** What a node id stands for. */
 export interface NodeKey {

@@ -5,8 +5,8 @@
 import { DirectiveLocation, GraphQLBoolean, GraphQLDirective, GraphQLError, GraphQLInt, GraphQLNonNull, GraphQLString, type DocumentNode } from 'graphql';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import type { Plugin } from 'graphql-yoga';
-import type { GatewayContext } from '../context.js';
-import { usesDirective } from '../schema/document-directives.js';
+import type { GatewayContext } from '../kernel/context.js';
+import { usesDirective } from '../kernel/document-directives.js';
 
 // The same names, places and arguments (with their defaults) as the directives the executor reads
 // (@graphql-tools/utils, which @graphql-yoga/plugin-defer-stream also declares when a schema lacks
@@ -84,7 +84,7 @@ export function incrementalDelivery(maskError: (error: unknown, message: string)
 }
 
 /**
- * Hands Yoga's incremental executor the operation's one signal (src/operation.ts), as Yoga's
+ * Hands Yoga's incremental executor the operation's one signal (src/kernel/operation.ts), as Yoga's
  * useExecutionCancellation would hand it the request's, so deferred work stops when the client goes.
  * Only incremental operations: Envelop spreads `args` before it calls the executor, so even a lazy
  * getter would make the signal, an AbortController, for every cached operation; graphql-jit takes no

@@ -9,7 +9,7 @@
  *
  * SANDBOX_LATENCY_MS is applied over the profile, so a profile can be adjusted action by action.
  */
-import { SANDBOX_ACTIONS } from './actions.js';
+import { SANDBOX_ACTIONS } from '../actions/sandbox-answers.js';
 
 export interface SandboxLatency {
   /** Delay of an action with no entry of its own, in ms. */

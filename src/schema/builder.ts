@@ -1,10 +1,13 @@
 import SchemaBuilder from '@pothos/core';
+import DirectivesPlugin from '@pothos/plugin-directives';
+import FederationPlugin from '@pothos/plugin-federation';
 import RelayPlugin from '@pothos/plugin-relay';
 import { DateResolver, DateTimeResolver, JSONResolver, SafeIntResolver } from 'graphql-scalars';
-import type { GatewayContext } from '../context.js';
+import type { GatewayContext } from '../kernel/context.js';
 import { decodeNodeId, encodeNodeId } from '../identity/global-id.js';
 import { nodeTypeOf } from '../identity/origin.js';
 import { ExactURLScalar } from './exact-scalars.js';
+import SubgraphHintsPlugin from './subgraph-hints.js';
 
 /** The Pothos builder, its scalars and the Context type. Types live with their actions. */
 export const builder = new SchemaBuilder<{
@@ -17,7 +20,11 @@ export const builder = new SchemaBuilder<{
     URL: { Input: string; Output: string };
   };
 }>({
-  plugins: [RelayPlugin],
+  // Federation (src/graph/subgraph.ts, src/actions/entity.ts): entities, @key and the other subgraph directives, kept in extensions and
+  // printed only by the subgraph schema; the directives plugin gives them the AST nodes that printer reads.
+  // Pothos applies plugins' config hooks last to first: the hints (./subgraph-hints.ts) come last so that
+  // the federation plugin sees the directives they add.
+  plugins: [RelayPlugin, DirectivesPlugin, FederationPlugin, SubgraphHintsPlugin],
   // Node ids are opaque: the type, the action and its canonical key (src/identity). A malformed id is BAD_USER_INPUT.
   relay: {
     encodeGlobalID: encodeNodeId,

@@ -18,12 +18,6 @@ export interface Admitted {
 
 export interface ClientAuth {
   plugin: Plugin;
-  /**
-   * The same check without throwing, for an answer made before Yoga (src/replay-route.ts): the request's
-   * API key id and, in forward mode, its own token (each null when there is none to have), or false when
-   * the plugin would refuse it.
-   */
-  admits(header: HeaderOf): Admitted | false;
   /** Forward mode: this request's own bearer token, to send upstream; otherwise null (ACTION_TOKEN). */
   upstreamTokenFor(request: Request): string | null;
   /** The authenticated API key's id (for per-client limits), or null. */
@@ -71,10 +65,6 @@ export function createClientAuth(settings: SecuritySettings['auth']): ClientAuth
 
   return {
     plugin,
-    admits: (header) => {
-      const verdict = check(header);
-      return verdict instanceof GraphQLError ? false : verdict;
-    },
     upstreamTokenFor: (request) => (settings.mode === 'forward' ? bearer((name) => request.headers.get(name)) : null),
     clientOf: (request) => clients.get(request) ?? null,
   };

@@ -44,7 +44,7 @@ export function useCorsAllowlist(origins: string[]): Plugin {
 }
 
 /** The CORS headers of an answer (not a preflight) to a request from `origin`: none when the allowlist is empty. */
-export function corsHeaders(origins: string[]): (origin: string | null | undefined) => Array<[string, string]> {
+function corsHeaders(origins: string[]): (origin: string | null | undefined) => Array<[string, string]> {
   const allowed = new Set(origins);
   return (origin) => {
     if (allowed.size === 0) return [];

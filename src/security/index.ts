@@ -1,45 +1,33 @@
 import { createHash } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { createClientAuth } from './auth.js';
 import { useBatchLimit } from './batching.js';
 import { useBodyLimit } from './body-limit.js';
-import { corsHeaders, useCorsAllowlist } from './cors.js';
+import { useCorsAllowlist } from './cors.js';
 import { useCsrfGuard } from './csrf.js';
+import { useRefusalStatus } from './errors.js';
+import { useInputDepth } from './input-depth.js';
 import { useOperationLimits } from './limits/index.js';
-import { clientAddress, markCounted, MemoryRateLimiter, type RateVerdict, RedisRateLimiter, useRateLimit, type RateLimiter } from './rate-limit.js';
+import { useAutomaticPersistedQueries } from './persisted-queries.js';
+import { createPersistedQueryStore } from './persisted-query-store.js';
+import { clientAddress, MemoryRateLimiter, RedisRateLimiter, useRateLimit, type RateLimiter } from './rate-limit.js';
 import type { SecuritySettings } from './settings.js';
 import type { RedisGuardSettings } from '../cache/redis-guard.js';
 import { useHiddenSuggestions } from './suggestions.js';
 import { useTrustedDocuments } from './trusted-documents.js';
 
 export interface Security {
-  /** In order: CORS preflight, CSRF, client auth, rate limit, body size, batch size, trusted documents, limits. */
+  /** In order: refusal statuses, CORS preflight, CSRF, client auth, rate limit, body size, batch size, input depth, automatic persisted queries or trusted documents, limits. */
   plugins: Plugin[];
   /** Yoga options that belong to the protections (Yoga's own CORS, body guard and multipart off). */
   yogaOptions: { cors: false; maxRequestBodySize: false; multipart: false; batching: false | { limit: number } };
   upstreamTokenFor(request: Request): string | null;
-  /**
-   * For an answer made before Yoga (src/replay-route.ts), a plain JSON POST: its upstream token (forward
-   * mode) when every protection lets it through as it would in Yoga (CSRF: a JSON POST passes; auth; body
-   * size; the client rate limit, counted here once), or null for Yoga to answer it (a refusal).
-   */
-  admitPlainPost(req: IncomingMessage, contentLength: number): Admission | null | Promise<Admission | null>;
-  /** TRUSTED_DOCUMENTS_FILE's documents by sha256 hex, or null when any query text may run. */
-  trustedDocuments: Map<string, string> | null;
-  /** The CORS headers of an answer to a request from `origin`. */
-  corsHeaders(origin: string | null | undefined): Array<[string, string]>;
   /** Who a request is for fairness (upstream shares, breaker counts): API key, forwarded token's hash, or address. */
   clientFor(request: Request, serverContext: unknown): string;
   /** Where the client rate limit counts and whether that backend answers (for /healthz). */
   rateLimitStatus(): { backend: 'off' | 'memory' | 'redis'; healthy: boolean; lastError?: string | null; since?: string };
   close(): Promise<void>;
-}
-
-export interface Admission {
-  /** Forward mode: the request's own token, sent upstream; null: ACTION_TOKEN. */
-  upstreamToken: string | null;
 }
 
 /** Every client-facing protection of the gateway; each refusal comes before any upstream call. */
@@ -56,7 +44,9 @@ export async function createSecurity(settings: SecuritySettings, logger: Logger,
       limiter = new MemoryRateLimiter(settings.rateLimit.perMinute);
     }
   }
+  const persistedQueries = settings.persistedQueries.enabled ? createPersistedQueryStore(settings.persistedQueries, logger, redisGuard) : null;
   const plugins: Plugin[] = [
+    useRefusalStatus(),
     useCorsAllowlist(settings.corsOrigins),
     useCsrfGuard(),
     auth.plugin,
@@ -65,33 +55,14 @@ export async function createSecurity(settings: SecuritySettings, logger: Logger,
       : []),
     useBodyLimit(settings.limits.maxRequestBytes),
     useBatchLimit(settings.limits.maxBatchOperations),
+    useInputDepth(settings.limits.maxInputDepth),
+    ...(persistedQueries ? [useAutomaticPersistedQueries(persistedQueries)] : []),
     ...(settings.trustedDocuments ? [useTrustedDocuments(settings.trustedDocuments)] : []),
     useOperationLimits(settings.limits, { introspection: settings.introspection }),
     ...(settings.hideSuggestions ? [useHiddenSuggestions()] : []),
   ];
-  const header = (req: IncomingMessage) => (name: string) => {
-    const value = req.headers[name];
-    return typeof value === 'string' ? value : null;
-  };
-  const admitPlainPost: Security['admitPlainPost'] = (req, contentLength) => {
-    if (contentLength > settings.limits.maxRequestBytes) return null;
-    const admitted = auth.admits(header(req));
-    if (!admitted) return null;
-    const admission = { upstreamToken: admitted.upstreamToken };
-    if (!limiter) return admission;
-    const client = admitted.client ?? clientAddress({ req });
-    const counted = (verdict: RateVerdict) => {
-      markCounted(req, verdict);
-      return verdict.allowed ? admission : null;
-    };
-    // The memory limiter answers at once: no promise on the way of a replay.
-    return limiter instanceof MemoryRateLimiter ? counted(limiter.hitNow(client, Date.now())) : limiter.hit(client).then(counted);
-  };
   return {
     plugins,
-    admitPlainPost,
-    trustedDocuments: settings.trustedDocuments,
-    corsHeaders: corsHeaders(settings.corsOrigins),
     yogaOptions: {
       cors: false,
       maxRequestBodySize: false,
@@ -111,6 +82,8 @@ export async function createSecurity(settings: SecuritySettings, logger: Logger,
         : limiter instanceof RedisRateLimiter
           ? { backend: 'redis', ...limiter.health() }
           : { backend: 'memory', healthy: true },
-    close: async () => limiter?.close(),
+    close: async () => {
+      await Promise.allSettled([limiter?.close(), persistedQueries?.close()]);
+    },
   };
 }

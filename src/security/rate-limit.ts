@@ -121,8 +121,7 @@ export class RedisRateLimiter implements RateLimiter {
 export function useRateLimit(limiter: RateLimiter, perMinute: number, clientOf: (request: Request, serverContext: unknown) => string): Plugin {
   return {
     async onRequestParse({ request, serverContext }) {
-      // A request the replay route (src/replay-route.ts) counted already, then handed to Yoga: counted once.
-      const verdict = countedVerdict(serverContext) ?? (await limiter.hit(clientOf(request, serverContext)));
+      const verdict = await limiter.hit(clientOf(request, serverContext));
       if (!verdict.allowed) {
         throw rejection('RATE_LIMITED', `Too many requests: at most ${perMinute} a minute. Retry in ${verdict.retryAfter} s.`, 429, {
           headers: { 'Retry-After': String(verdict.retryAfter) },
@@ -131,17 +130,6 @@ export function useRateLimit(limiter: RateLimiter, perMinute: number, clientOf: 
       }
     },
   };
-}
-
-const COUNTED = Symbol('rate verdict');
-
-/** Keeps the verdict of a request counted before Yoga, on the node request, for Yoga's turn. */
-export function markCounted(req: object, verdict: RateVerdict): void {
-  (req as { [COUNTED]?: RateVerdict })[COUNTED] = verdict;
-}
-
-function countedVerdict(serverContext: unknown): RateVerdict | undefined {
-  return (serverContext as { req?: { [COUNTED]?: RateVerdict } } | undefined)?.req?.[COUNTED];
 }
 
 /** The client's address as the socket sees it (node:http), for clients without an API key. */

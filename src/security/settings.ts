@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { EnvReader } from '../env.js';
+import type { EnvReader } from '../kernel/env.js';
 import { readTrustedDocumentsJson } from './trusted-documents.js';
 
 /**
@@ -14,6 +14,8 @@ export interface OperationLimits {
   maxTokens: number;
   /** Field nesting, the root field being 1, fragments expanded. */
   maxDepth: number;
+  /** Nesting of lists and objects in argument values and in variables' and extensions' values. */
+  maxInputDepth: number;
   /** Aliases per operation (`__typename` included, fragments once per spread). */
   maxAliases: number;
   /** Root fields per operation: each is a lookup. */
@@ -51,6 +53,20 @@ export interface SecuritySettings {
   };
   /** Origins allowed cross-origin access (exact `scheme://host[:port]`); empty: none. */
   corsOrigins: string[];
+  /** Automatic persisted queries (APQ): clients register a query by its sha256 and then send the hash alone. */
+  persistedQueries: PersistedQuerySettings;
+}
+
+export interface PersistedQuerySettings {
+  /** APQ served and registered; never with trusted documents, which refuse registration. */
+  enabled: boolean;
+  /** Characters of query text kept, in memory and (with REDIS_URL) in Redis each; the oldest go first. */
+  maxBytes: number;
+  /** How long a registered query is kept after its registration. */
+  ttlMs: number;
+  /** Shared between gateway processes when set (REDIS_URL), else per process. */
+  redisUrl: string | null;
+  redisPrefix: string;
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
@@ -70,11 +86,14 @@ export function readSecuritySettings(read: EnvReader, production: boolean): Secu
     );
   }
 
+  const trustedDocuments = readTrustedDocuments(read.string('TRUSTED_DOCUMENTS_FILE'), problem);
   return {
     limits: {
       maxRequestBytes: int('MAX_REQUEST_BYTES', 100 * 1024, 1024, 64 * 1024 * 1024),
       maxTokens: int('MAX_TOKENS', 2_000, 10, 1_000_000),
-      maxDepth: int('MAX_DEPTH', 8, 1, 1_000),
+      // Bounded so that the deepest operation allowed stays far from the parser's stack limit.
+      maxDepth: int('MAX_DEPTH', 8, 1, 100),
+      maxInputDepth: int('MAX_INPUT_DEPTH', 8, 1, 100),
       maxAliases: int('MAX_ALIASES', 30, 0, 100_000),
       maxRootFields: int('MAX_ROOT_FIELDS', 20, 1, 100_000),
       maxDirectives: int('MAX_DIRECTIVES', 20, 0, 100_000),
@@ -83,7 +102,7 @@ export function readSecuritySettings(read: EnvReader, production: boolean): Secu
     introspection: bool('ENABLE_INTROSPECTION', !production),
     graphiql: bool('ENABLE_GRAPHIQL', !production),
     hideSuggestions: bool('HIDE_FIELD_SUGGESTIONS', production),
-    trustedDocuments: readTrustedDocuments(read.string('TRUSTED_DOCUMENTS_FILE'), problem),
+    trustedDocuments,
     auth: { mode, apiKeyHashes },
     rateLimit: {
       perMinute: int('CLIENT_RATE_LIMIT_PER_MINUTE', 600, 0, 10_000_000),
@@ -92,6 +111,23 @@ export function readSecuritySettings(read: EnvReader, production: boolean): Secu
       redisPrefix: read.string('RATE_LIMIT_REDIS_PREFIX') ?? 'lookup-graph:rate:',
     },
     corsOrigins: readOrigins(read),
+    persistedQueries: readPersistedQueries(read, trustedDocuments !== null),
+  };
+}
+
+/** APQ_*: on unless trusted documents are, which cannot be combined with registration. */
+function readPersistedQueries(read: EnvReader, trustedDocuments: boolean): PersistedQuerySettings {
+  const asked = read.string('APQ_ENABLED') !== undefined;
+  const enabled = read.bool('APQ_ENABLED', !trustedDocuments);
+  if (asked && enabled && trustedDocuments) {
+    read.problem('APQ_ENABLED=true cannot be combined with TRUSTED_DOCUMENTS_FILE: only the trusted documents run, so no query may be registered');
+  }
+  return {
+    enabled: enabled && !trustedDocuments,
+    maxBytes: read.int('APQ_MAX_MB', 4, 1, 1_024) * 1024 * 1024,
+    ttlMs: read.seconds('APQ_TTL_SECONDS', 86_400, 60, 30 * 86_400),
+    redisUrl: read.string('REDIS_URL') ?? null,
+    redisPrefix: read.string('APQ_REDIS_PREFIX') ?? 'lookup-graph:apq:',
   };
 }
 

@@ -3,6 +3,7 @@ import { printExecutableGraphQLDocument } from '@graphql-tools/documents';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { Kind, parse, visit, type DefinitionNode, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
+import { rejection } from './errors.js';
 
 /**
  * Trusted documents (TRUSTED_DOCUMENTS_FILE): only the operations of the file run. A client names one
@@ -12,10 +13,12 @@ import type { GraphQLParams, Plugin } from 'graphql-yoga';
  * - `extensions: { persistedQuery: { version: 1, sha256Hash } }` (Apollo Client, urql's
  *   persistedExchange), with the bare hex or the `sha256:` form.
  * A raw query is PERSISTED_QUERY_ONLY, an unknown id PERSISTED_QUERY_NOT_FOUND, a request with
- * neither PERSISTED_QUERY_ID_REQUIRED; all HTTP 400. The trusted documents still pass the limits.
+ * neither PERSISTED_QUERY_ID_REQUIRED, a query sent with its hash to register it (automatic persisted
+ * queries, after a PERSISTED_QUERY_NOT_FOUND) PERSISTED_QUERY_REGISTRATION_REFUSED; all HTTP 400.
+ * The trusted documents still pass the limits.
  */
 export function useTrustedDocuments(documents: Map<string, string>): Plugin {
-  return usePersistedOperations({
+  const trusted = usePersistedOperations({
     allowArbitraryOperations: false,
     extractPersistedOperationId: (params, request) => requestedDocumentId(params, request),
     getPersistedOperation: (id) => trustedDocumentText(documents, id),
@@ -35,6 +38,19 @@ export function useTrustedDocuments(documents: Map<string, string>): Plugin {
       },
     },
   }) as Plugin;
+  return {
+    ...trusted,
+    onParams(payload) {
+      if (typeof payload.params.query === 'string' && persistedQueryHash(payload.params.extensions) !== null) {
+        throw rejection(
+          'PERSISTED_QUERY_REGISTRATION_REFUSED',
+          "Only the gateway's trusted documents run here; it registers no query. Add the operation to the trusted documents (npm run trusted-documents) and deploy them.",
+          400,
+        );
+      }
+      return trusted.onParams?.(payload);
+    },
+  };
 }
 
 /** The document id a request names: `documentId` (body or GET parameter), else Apollo's persistedQuery. */

@@ -1,5 +1,5 @@
 import type { GraphQLError } from 'graphql';
-import { ActionError } from '../upstream/errors.js';
+import { ActionError } from '../kernel/errors.js';
 
 const CODE = /^[A-Z][A-Z0-9_]{0,63}$/;
 

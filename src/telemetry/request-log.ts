@@ -1,8 +1,8 @@
 import { getOperationAST, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import type { GatewayContext } from '../context.js';
-import type { Operation } from '../operation.js';
+import type { GatewayContext } from '../kernel/context.js';
+import type { Operation } from '../kernel/operation.js';
 import { errorCodesOf } from './errors.js';
 import type { OperationLabels } from './operation-label.js';
 import { traceIdOf } from './spans.js';

@@ -3,11 +3,11 @@ import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphq
 import type { Plugin } from 'graphql-yoga';
 import type { LookupOutcome } from '../cache/lookup-cache.js';
 import type { CacheStore } from '../cache/store.js';
-import type { GatewayContext } from '../context.js';
-import type { Operation } from '../operation.js';
+import type { GatewayContext } from '../kernel/context.js';
+import type { Operation } from '../kernel/operation.js';
 import type { CallAction } from '../upstream/index.js';
 import type { CallObserver, CallOutcome } from '../upstream/client.js';
-import { ActionError } from '../upstream/errors.js';
+import { ActionError } from '../kernel/errors.js';
 import { errorCodesOf } from './errors.js';
 import type { Tracing } from './tracing.js';
 

@@ -1,9 +1,6 @@
-import { EventEmitter } from 'node:events';
 import { Pool, errors as undiciErrors } from 'undici';
-import { rememberJsonText } from '../cache/json-text.js';
 import type { UpstreamConfig } from '../config.js';
-import { ActionError, cancelledError, errorForStatus, parseRetryAfter, upstreamMessage } from './errors.js';
-import { onAbort } from './abort-followers.js';
+import { ActionError, cancelledError, errorForStatus, parseRetryAfter, upstreamMessage } from '../kernel/errors.js';
 
 /** A successful envelope: `status` 200, a `response`, and whatever siblings the action sends. */
 export interface ActionEnvelope {
@@ -135,19 +132,18 @@ export class ActionClient {
     const left = budget.at - Date.now();
     if (left <= 0) throw timedOut();
     // One abort for the call, fired by its deadline or by the signal it follows (the operation's, or a
-    // coalesced call's). AbortSignal.timeout() and AbortSignal.any() would cost weak references and a
-    // dependant on the long-lived followed signal per call.
-    const signal = new CallAbort();
+    // coalesced call's); our own, so it is aborted before undici fails the request.
+    const controller = new AbortController();
+    const signal = controller.signal;
     let expired = false;
     const timer = setTimeout(() => {
       expired = true;
-      signal.abort();
+      controller.abort();
     }, Math.ceil(left));
     const followed = options.signal;
-    const follow = () => signal.abort(followed?.reason);
-    let unfollow: (() => void) | undefined;
+    const follow = () => controller.abort(followed?.reason);
     if (followed?.aborted) follow();
-    else if (followed) unfollow = onAbort(followed, follow);
+    else followed?.addEventListener('abort', follow, { once: true });
     let phase: 'request' | 'body' = 'request';
     try {
       const res = await this.pool.request({
@@ -170,30 +166,12 @@ export class ActionClient {
     } catch (error) {
       if (error instanceof ActionError) throw error;
       if (expired) throw timedOut();
-      // Our own controller is aborted before undici fails the request, on every Node line (with
-      // AbortSignal.any, Node 24 could fail it before the followed signal read as aborted).
       if (signal.aborted) throw cancelledError(action);
       throw transportError(action, error, phase);
     } finally {
       clearTimeout(timer);
-      unfollow?.();
+      followed?.removeEventListener('abort', follow);
     }
-  }
-}
-
-/**
- * What aborts one call: undici takes an EventEmitter with `aborted` and `reason` as a request's signal
- * (its Dispatcher docs), which costs a fraction of an AbortController and its EventTarget listener.
- */
-class CallAbort extends EventEmitter {
-  aborted = false;
-  reason: unknown;
-
-  abort(reason?: unknown): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.reason = reason;
-    this.emit('abort');
   }
 }
 
@@ -297,7 +275,6 @@ export function parseEnvelope(
   if (envelope.response === undefined || envelope.response === null) {
     throw new ActionError('UPSTREAM_BAD_RESPONSE', 'The upstream envelope has no response', { action, upstreamStatus: httpStatus });
   }
-  rememberJsonText(envelope, text); // the cache stores this text instead of serialising the envelope again
   return envelope as ActionEnvelope;
 }
 

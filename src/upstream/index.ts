@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { ActionClient, type ActionEnvelope, type CallObserver, type CallOptions, type CallOutcome, type ResponseFacts } from './client.js';
-import { ActionError } from './errors.js';
+import { ActionError } from '../kernel/errors.js';
 import { Breakers, verdictFor, type BreakerCall, type BreakerSnapshot } from './resilience/breaker.js';
 import { ConcurrencyLimiter } from './resilience/concurrency.js';
+import { OverloadState, type OverloadStatus } from './resilience/overload.js';
 import { callDeadline, cancelledError, sleep, timeLeft } from './resilience/deadline.js';
 import { RateLimitGates, type RateLimitStatus } from './resilience/rate-limit-gate.js';
 import { RetryBudget, retryDelay } from './resilience/retry.js';
@@ -23,6 +24,10 @@ export interface UpstreamStatus {
   maxInFlightPerAction: number;
   maxInFlight: number;
   maxQueued: number;
+  /** The longest a lookup waits for a slot (UPSTREAM_QUEUE_TIMEOUT_MS), within its operation's time. */
+  queueTimeoutMs: number;
+  /** Whether lookups are being shed for load (with hysteresis, see OverloadState). */
+  overload: OverloadStatus;
   /** Calls and retries in the retry budget's sliding window. */
   retries: { windowMs: number; calls: number; retries: number };
 }
@@ -49,14 +54,16 @@ function inputKey(body: Record<string, unknown>): string {
   return JSON.stringify(body);
 }
 
-/** A retry is only worth starting with at least this much of the deadline left. */
+/** A retry, or a call waiting for a slot, is only worth starting with at least this much of the deadline left. */
 const MIN_ATTEMPT_MS = 50;
 
 /**
  * Builds the path from the loaders to the upstream, outermost first:
  * deadline (min of UPSTREAM_TIMEOUT_MS and the operation's time left) → retries (safe cases only,
  * within the deadline and the retry budget) → per attempt: rate-limit gate → the action's circuit
- * breaker → concurrency bound and queue → ActionClient (undici) → the rate-limit headers back to the gate.
+ * breaker → concurrency bound and queue (a slot by min(UPSTREAM_QUEUE_TIMEOUT_MS from now, the deadline less
+ * MIN_ATTEMPT_MS), else shed: OVERLOADED or RATE_LIMITED, neutral for the breakers, never retried) →
+ * ActionClient (undici) → the rate-limit headers back to the gate.
  */
 export function createUpstream(
   config: Config,
@@ -87,6 +94,11 @@ export function createUpstream(
     maxInFlightPerClient: settings.maxInFlightPerClient,
     maxPerAction: settings.maxInFlightPerAction,
   });
+  const overload = new OverloadState((ended) => {
+    const facts = { inFlight: limiter.inFlight, queued: limiter.queued, maxInFlight: limiter.maxInFlight, queueTimeoutMs: settings.queueTimeoutMs };
+    if (!ended) logger.warn({ upstreamLoad: facts }, 'overloaded: shedding lookups that cannot start in time (OVERLOADED, with retryAfter)');
+    else logger.info({ upstreamLoad: { ...facts, ...ended } }, 'no longer overloaded');
+  });
   const budget = new RetryBudget({
     ratio: settings.retryBudgetPercent / 100,
     windowMs: settings.retryBudgetWindowMs,
@@ -108,12 +120,15 @@ export function createUpstream(
     const ticket = breakers.acquire(call);
     let release: (() => void) | undefined;
     try {
-      release = await limiter.acquire(action, deadline, options.signal, options.client);
+      const startBy = Math.min(Date.now() + settings.queueTimeoutMs, deadline.at - MIN_ATTEMPT_MS);
+      release = await limiter.acquire(action, startBy, options.signal, options.client);
       // The wait may have outlasted the budget: a 429 or remaining 0 seen meanwhile holds this call too.
       gate.check(action);
     } catch (error) {
       release?.();
+      // Shed or cancelled before it was sent: nothing about the upstream's health.
       breakers.record(call, ticket, 'neutral');
+      if (error instanceof ActionError && error.shed) overload.shed(error.shed);
       throw error;
     }
     try {
@@ -175,8 +190,13 @@ export function createUpstream(
       maxInFlightPerAction: settings.maxInFlightPerAction,
       maxInFlight: limiter.maxInFlight,
       maxQueued: limiter.maxQueued,
+      queueTimeoutMs: settings.queueTimeoutMs,
+      overload: overload.status(),
       retries: budget.snapshot(),
     }),
-    close: () => client.close().catch((error: unknown) => logger.warn({ err: error }, 'closing the upstream pool failed')),
+    close: () => {
+      overload.close();
+      return client.close().catch((error: unknown) => logger.warn({ err: error }, 'closing the upstream pool failed'));
+    },
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { rejectsBeforeUpstream } from '../support/assertions.js';
-import { sampleDigits } from '../../src/sandbox/identity.js';
+import { sampleDigits } from '../../src/actions/sample-identity.js';
 
 describe('crmOwners against the sandbox', () => {
   it('resolves every field, archived owners included', async ({ sandbox: gw }) => {
@@ -12,33 +12,33 @@ describe('crmOwners against the sandbox', () => {
     expect(body.data!.crmOwners).toEqual([
       {
         ownerId: sampleDigits('owner:139981:1', 8),
-        email: 'maria.lopez@acme.example',
-        firstName: 'Maria',
-        lastName: 'Lopez',
-        fullName: 'Maria Lopez',
+        email: 'nora.ek@hooli.example',
+        firstName: 'Nora',
+        lastName: 'Ek',
+        fullName: 'Nora Ek',
         isArchived: false,
         userRole: 'Sales Manager',
-        teams: ['Sales EMEA', 'Enterprise'],
+        teams: ['Sales EMEA', 'Partnerships'],
         teamCount: 2,
-        createdAt: '2021-03-04T09:15:22.481Z',
-        updatedAt: '2026-10-30T17:02:11.904Z',
+        createdAt: '2020-01-08T02:02:04.662Z',
+        updatedAt: '2026-08-13T01:24:18.953Z',
       },
       {
         ownerId: sampleDigits('owner:139981:2', 8),
-        email: 'dev.patel@acme.example',
-        firstName: 'Dev',
-        lastName: 'Patel',
-        fullName: 'Dev Patel',
+        email: 'sam.lopez@hooli.example',
+        firstName: 'Sam',
+        lastName: 'Lopez',
+        fullName: 'Sam Lopez',
         isArchived: false,
         userRole: 'CS Representative',
         teams: ['Customer Success'],
         teamCount: 1,
-        createdAt: '2022-07-19T13:40:05.118Z',
-        updatedAt: '2026-09-12T08:21:47.035Z',
+        createdAt: '2018-05-11T18:33:23.644Z',
+        updatedAt: '2026-08-18T00:55:57.638Z',
       },
       {
         ownerId: '98100017',
-        email: 'portal.admin@acme.example',
+        email: 'portal.admin@hooli.example',
         firstName: 'Portal',
         lastName: 'Admin',
         fullName: 'Portal Admin',
@@ -46,21 +46,21 @@ describe('crmOwners against the sandbox', () => {
         userRole: 'Super Admin',
         teams: [],
         teamCount: 0,
-        createdAt: '2020-01-08T11:00:00.000Z',
-        updatedAt: '2026-11-01T10:10:10.010Z',
+        createdAt: '2021-01-30T09:39:55.988Z',
+        updatedAt: '2026-08-02T07:13:07.079Z',
       },
       {
         ownerId: sampleDigits('owner:139981:4', 8),
-        email: 'former.employee@acme.example',
-        firstName: null,
-        lastName: null,
+        email: 'former.employee@hooli.example',
+        firstName: '',
+        lastName: '',
         fullName: null,
         isArchived: true,
         userRole: 'Sales Representative',
         teams: [],
         teamCount: 0,
-        createdAt: '2019-05-27T16:45:31.672Z',
-        updatedAt: '2023-02-14T12:00:58.300Z',
+        createdAt: '2021-12-17T05:25:27.207Z',
+        updatedAt: '2023-11-12T16:14:32.920Z',
       },
     ]);
   });

@@ -1,12 +1,12 @@
+import { loadConfig } from '../../src/config.js';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { getNamedType, isInterfaceType, isListType, isNonNullType, isObjectType, type GraphQLField, type GraphQLNamedType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { ACTIONS } from '../../src/actions/all.js';
-import { DEFAULT_TTL_SECONDS } from '../../src/cache/settings.js';
 import type { FieldCost } from '../../src/cost/model.js';
-import { SANDBOX_ACTIONS } from '../../src/sandbox/actions.js';
-import { schema } from '../../src/schema/index.js';
+import { SANDBOX_ACTIONS } from '../../src/actions/sandbox-answers.js';
+import { schema } from '../../src/graph/index.js';
 
 const SRC = new URL('../../src/', import.meta.url).pathname;
 
@@ -39,7 +39,7 @@ describe('one descriptor per action', () => {
 
   it('TTLs and sandbox answers come from the descriptors', () => {
     for (const action of ACTIONS) {
-      expect(DEFAULT_TTL_SECONDS[action.action]).toBe(action.ttlSeconds);
+      expect(loadConfig({}).cache.ttlMs[action.action]).toBe(action.ttlSeconds * 1000);
       expect(SANDBOX_ACTIONS[action.action]).toBe(action.sandbox);
     }
   });
@@ -67,7 +67,7 @@ describe('one descriptor per action', () => {
     }
   });
 
-  it('every list with a link anywhere below it takes `first:` with a bound', () => {
+  it('every list with a link anywhere below it takes an optional `first:` and declares the most items the upstream returns', () => {
     const hasLinkBelow = (name: string, seen = new Set<string>()): boolean => {
       if (seen.has(name)) return false;
       seen.add(name);
@@ -88,8 +88,10 @@ describe('one descriptor per action', () => {
       'VideositeVideoSection.videos',
     ]);
     for (const { field } of lists) {
-      expect(field.args.find((a) => a.name === 'first')).toBeDefined();
-      expect(field.extensions?.listBound).toEqual({ default: expect.any(Number), max: expect.any(Number) });
+      const first = field.args.find((a) => a.name === 'first');
+      expect(first?.type.toString()).toBe('Int');
+      expect(first?.defaultValue).toBeUndefined();
+      expect(field.extensions?.listBound).toEqual({ most: expect.any(Number) });
     }
   });
 });

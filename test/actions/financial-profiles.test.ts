@@ -3,6 +3,7 @@ import { it, startUpstreamGateway } from '../support/fixtures.js';
 import { json, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
 import { rejectsBeforeUpstream } from '../support/assertions.js';
+import { requireRedisInCi } from '../support/redis.js';
 
 const EVERY_FIELD = `symbol companyName price change range priceRange { low high } beta averageVolume marketCap lastDividend
   currency exchange exchangeShortName cik isin cusip industry sector website description ceo country fullTimeEmployees
@@ -47,7 +48,7 @@ describe('financialProfiles against the sandbox', () => {
         zip: '02141',
         dcf: 214.32,
         dcfDiff: 527.98,
-        image: 'https://images.financialmodelingprep.example/symbol/HUBS.png',
+        image: `${gw.gateway.sandbox!.url}/images/logo/hubspot.com.png`, // the company's logo
         ipoDate: '2014-10-09',
         isDefaultImage: false,
         isEtf: false,
@@ -187,5 +188,40 @@ describe('financialProfiles against a test upstream', () => {
     const { body } = await gw.query('{ financialProfiles(symbols: ["P", "Q"]) { symbol } }');
     expect(body.data!.financialProfiles).toEqual([null, null]);
     expect(body.errors!.map((e) => e.extensions!.code)).toEqual(['NOT_FOUND', 'NOT_FOUND']);
+  });
+});
+
+const redisUp = await requireRedisInCi();
+
+describe('a NOT_FOUND answered from the cache reads as the first one did', () => {
+  /** A symbol no test asked before; the first answer shows the sandbox does not know it. */
+  const unknownSymbol = () => `ZQ${process.pid % 1000}${Math.floor(Math.random() * 1e6)}`;
+  const QUERY = (symbol: string) => `{ financialProfiles(symbols: ["KO", "${symbol.toLowerCase()}"]) { symbol } }`;
+
+  async function expectSameErrorFromCache(first: RunningGateway, second: RunningGateway): Promise<void> {
+    const symbol = unknownSymbol();
+    const fresh = (await first.query(QUERY(symbol))).body;
+    expect(fresh.errors).toEqual([
+      {
+        message: `No financial profile for symbol ${symbol}`,
+        path: ['financialProfiles', 1],
+        extensions: { code: 'NOT_FOUND', action: 'company_financial_profile', symbol },
+      },
+    ]);
+    expect(fresh.extensions!.gateway.lookups.find((l: { key: string }) => l.key === symbol)).toMatchObject({ source: 'upstream' });
+    const cached = (await second.query(QUERY(symbol))).body;
+    expect(cached.extensions!.gateway.lookups.find((l: { key: string }) => l.key === symbol)).toMatchObject({ source: 'cache' });
+    expect(cached.data).toEqual(fresh.data);
+    expect(cached.errors).toEqual(fresh.errors);
+  }
+
+  it('from the memory cache', async ({ startGateway: start }) => {
+    const gw = await start();
+    await expectSameErrorFromCache(gw, gw);
+  });
+
+  it.skipIf(!redisUp)('from Redis, read by another replica', async ({ startGateway: start, redis }) => {
+    const env = { ...redis.env, CACHE_ENABLED: 'true' };
+    await expectSameErrorFromCache(await start(env), await start(env));
   });
 });

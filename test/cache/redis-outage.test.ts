@@ -83,11 +83,10 @@ describe.runIf(canRun)('a Redis outage and freeze under a repeated-key load', ()
       await sleep(1500);
       phase = 'killed';
       killed = true;
-      const port = redis.port;
       await redis.kill();
       await sleep(2000);
       phase = 'restarted empty';
-      redis = await startOwnRedis([], { port });
+      await redis.restart();
       await expect.poll(() => replicas.every((gw) => gw.gateway.cacheStatus().healthy), { timeout: 10_000, interval: 100 }).toBe(true);
       await sleep(1000);
       phase = 'frozen';

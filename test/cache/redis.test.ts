@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/kernel/logger.js';
 import { RedisStore } from '../../src/cache/redis-store.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
 import { requireRedisInCi, startRedisProxy } from '../support/redis.js';

@@ -1,18 +1,22 @@
-import { parse } from 'graphql';
+import { actionNamed } from '../../src/actions/all.js';
+import { Kind, parse, print, visit } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { costVariables, estimateCost } from '../../src/cost/estimate.js';
-import { loadExamples } from '../../src/examples.js';
-import { schema } from '../../src/schema/index.js';
+import { describeSuggestions, suggestFirst } from '../../src/cost/suggest.js';
+import { loadExamples } from '../../src/server/examples.js';
+import { schema } from '../../src/graph/index.js';
 import { json, type FaultUpstream } from '../support/fault-upstream.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
 import { startUpstreamGateway } from '../support/fixtures.js';
 
 function cost(query: string, variables?: Record<string, unknown>, batchSize = 50, operationName?: string): number | undefined {
-  return estimateCost({ schema, document: parse(query), variables, batchSize, operationName })?.cost;
+  return estimateCost({ schema, document: parse(query), variables, batchSize, operationName, batchedSymbols })?.cost;
 }
 
 const CHANNEL = 'https://www.videosite.example/@sandboxstudio';
 const TEN = ['apple.com', 'nike.com', 'microsoft.com', 'abc.xyz', 'amazon.com', 'tesla.com', 'meta.com', 'nvidia.com', 'ibm.com', 'oracle.com'];
+
+const batchedSymbols = (action: string) => actionNamed(action)?.batchedSymbols === true;
 
 describe('the static estimate', () => {
   it.each([
@@ -47,10 +51,15 @@ describe('the static estimate', () => {
       '{ financialProfiles(symbols: ["HUBS", "NKE", "GOOGL"]) { company { financialProfile { symbol } } } }',
       5,
     ],
-    ['search: 1 + 5 transcripts (videos default to first: 5)', '{ videositeSearch(query: "x") { videos { transcript { title } } } }', 6],
+    [
+      'search: 1 + 20 transcripts (without `first` the list is complete: the 20 a page holds)',
+      '{ videositeSearch(query: "x") { videos { transcript { title } } } }',
+      21,
+    ],
+    ['search: 1 + 5 transcripts (first: 5)', '{ videositeSearch(query: "x") { videos(first: 5) { transcript { title } } } }', 6],
     ['search: 1 + 20 transcripts (first: 20)', '{ videositeSearch(query: "x") { videos(first: 20) { transcript { title } } } }', 21],
     [
-      'search: a first above the maximum counts the maximum (the field refuses it)',
+      'search: a first above the most the upstream returns counts that most',
       '{ videositeSearch(query: "x") { videos(first: 1000) { transcript { title } } } }',
       21,
     ],
@@ -61,10 +70,21 @@ describe('the static estimate', () => {
       41,
     ],
     ['search: typed result channels', '{ videositeSearch(query: "x") { channels(first: 2) { details { requestedUrl } } } }', 3],
-    ['search shorts: defaults 1 shelf x 5', '{ videositeSearch(query: "x") { shorts { items { transcript { title } } } } }', 6],
+    ['search shorts: without `first`, 3 shelves x 10', '{ videositeSearch(query: "x") { shorts { items { transcript { title } } } } }', 31],
+    ['search shorts: 1 shelf x 5', '{ videositeSearch(query: "x") { shorts(first: 1) { items(first: 5) { transcript { title } } } } }', 6],
+    ['search shorts: plain data below a list costs nothing, whatever its length', '{ videositeSearch(query: "x") { shorts { items { title } } } }', 1],
     ['search shorts: 1 + 3 shelves x 10', '{ videositeSearch(query: "x") { shorts(first: 3) { items(first: 10) { transcript { title } } } } }', 31],
     ['channel: highlighted transcript', `{ videositeChannel(url: "${CHANNEL}") { highlightedVideo { transcript { title } } } }`, 2],
-    ['channel: defaults 2 shelves x 5 transcripts', `{ videositeChannel(url: "${CHANNEL}") { videosSections { videos { transcript { title } } } } }`, 11],
+    [
+      'channel: without `first`, 6 shelves x 12 transcripts',
+      `{ videositeChannel(url: "${CHANNEL}") { videosSections { videos { transcript { title } } } } }`,
+      73,
+    ],
+    [
+      'channel: 2 shelves x 5 transcripts',
+      `{ videositeChannel(url: "${CHANNEL}") { videosSections(first: 2) { videos(first: 5) { transcript { title } } } } }`,
+      11,
+    ],
     [
       'channel: 1 + 6 shelves x 12 transcripts',
       `{ videositeChannel(url: "${CHANNEL}") { videosSections(first: 6) { videos(first: 12) { transcript { title } } } } }`,
@@ -72,10 +92,10 @@ describe('the static estimate', () => {
     ],
     [
       'the same field selected twice merges (it resolves once)',
-      '{ videositeSearch(query: "x") { videos { transcript { title } } videos { transcript { text } } } }',
+      '{ videositeSearch(query: "x") { videos(first: 5) { transcript { title } } videos(first: 5) { transcript { text } } } }',
       6,
     ],
-    ['aliased link fields count apart', '{ videositeSearch(query: "x") { videos { a: transcript { title } b: transcript { text } } } }', 11],
+    ['aliased link fields count apart', '{ videositeSearch(query: "x") { videos(first: 5) { a: transcript { title } b: transcript { text } } } }', 11],
     [
       'the realistic video page: 1 + 5 transcripts + 5 channels, 1 + 2 x 5 transcripts',
       `{ videositeSearch(query: "x") { videos(first: 5) { title transcript { text } channel { details { about { description } } } } }
@@ -90,7 +110,7 @@ describe('the static estimate', () => {
   it('expands fragments and inline fragments where they are spread, with variables', () => {
     const query = `
       query Videos($q: String!) { videositeSearch(query: $q) { ...Results } again: videositeSearch(query: "y") { ...Results } }
-      fragment Results on VideositeSearch { videos { ...Watch } }
+      fragment Results on VideositeSearch { videos(first: 5) { ...Watch } }
       fragment Watch on VideositeVideo { ... on VideositeVideo { transcript { title } } }`;
     expect(cost(query, { q: 'x' })).toBe(12);
   });
@@ -124,6 +144,73 @@ describe('the static estimate', () => {
   });
 });
 
+describe('the `first:` that brings an operation under its budget', () => {
+  const estimateOf = (query: string) => estimateCost({ schema, document: parse(query), batchSize: 50, batchedSymbols })!;
+  const suggestionsFor = (query: string, budget: number) =>
+    suggestFirst({ schema, document: parse(query), batchSize: 50, batchedSymbols }, estimateOf(query), budget);
+  /** The query with `first: n` written on the list at each response path (a query without fragments). */
+  const withFirst = (query: string, first: Record<string, number>) => {
+    const path: string[] = [];
+    return print(
+      visit(parse(query), {
+        Field: {
+          enter(node) {
+            path.push(node.alias?.value ?? node.name.value);
+            const n = first[path.join('.')];
+            if (n === undefined) return undefined;
+            const value = { kind: Kind.INT, value: String(n) } as const;
+            return { ...node, arguments: [...(node.arguments ?? []), { kind: Kind.ARGUMENT, name: { kind: Kind.NAME, value: 'first' }, value }] };
+          },
+          leave() {
+            path.pop();
+          },
+        },
+      }),
+    );
+  };
+  const PAGE = `{ videositeSearch(query: "x") { videos { transcript { title } channel { details { requestedUrl } } } }
+    videositeChannel(url: "${CHANNEL}") { videosSections { videos { transcript { title } } } } }`;
+
+  it('lists the lists with links below them, costliest first; lists of plain data are not among them', () => {
+    const estimate = estimateOf(`{ videositeSearch(query: "x") { shorts { items { title } } videos { transcript { title } } } }`);
+    expect(estimate.cost).toBe(21);
+    expect(estimate.lists).toEqual([{ path: 'videositeSearch.videos', counted: 20, costBelow: 20 }]);
+    expect(estimateOf(PAGE).lists.map((l) => l.path)).toEqual([
+      'videositeChannel.videosSections.videos',
+      'videositeChannel.videosSections',
+      'videositeSearch.videos',
+    ]);
+  });
+
+  it('names the largest `first` on each list that fits, and writing it gives the cost it names', () => {
+    const query = `{ videositeSearch(query: "x") { videos { transcript { title } channel { details { requestedUrl } } } } }`;
+    expect(estimateOf(query).cost).toBe(41);
+    const suggestions = suggestionsFor(query, 30);
+    expect(suggestions).toEqual([{ first: { 'videositeSearch.videos': 14 }, cost: 29 }]);
+    expect(estimateOf(withFirst(query, suggestions[0]!.first)).cost).toBe(29);
+  });
+
+  it('every suggestion for the video page fits when written', () => {
+    expect(estimateOf(PAGE).cost).toBe(114);
+    for (const budget of [100, 50, 20, 5]) {
+      const suggestions = suggestionsFor(PAGE, budget);
+      expect(suggestions.length, `budget ${budget}`).toBeGreaterThan(0);
+      for (const suggestion of suggestions) {
+        const cost = estimateOf(withFirst(PAGE, suggestion.first)).cost;
+        expect(cost).toBe(suggestion.cost);
+        expect(cost).toBeLessThanOrEqual(budget);
+      }
+    }
+  });
+
+  it('one `first` for all the costliest lists when no single one fits; none when nothing in lists can', () => {
+    const query = `{ a: videositeSearch(query: "x") { videos { transcript { title } } } b: videositeSearch(query: "y") { videos { transcript { title } } } }`;
+    expect(suggestionsFor(query, 12)).toEqual([{ first: { 'a.videos': 5, 'b.videos': 5 }, cost: 12 }]);
+    expect(suggestionsFor(query, 1)).toEqual([]);
+    expect(describeSuggestions([])).toBe('Ask for fewer lookups or links.');
+  });
+});
+
 describe('fragments spread twice at every level', () => {
   it('are collected once per selection, so a 40-fragment doubling chain costs linear time, not 2^40 walks', () => {
     const fragments = Array.from({ length: 40 }, (_, i) =>
@@ -131,7 +218,7 @@ describe('fragments spread twice at every level', () => {
     ).join('\n');
     const document = parse(`{ company(domain: "hubspot.com") { ...C0 } }\n${fragments}`);
     // Without the shared visited set this would not return within the test's timeout.
-    expect(estimateCost({ schema, document, batchSize: 50 })?.cost).toBe(2);
+    expect(estimateCost({ schema, document, batchSize: 50, batchedSymbols })?.cost).toBe(2);
   });
 });
 
@@ -175,8 +262,15 @@ describe('the cost limit over HTTP', () => {
     expect(status).toBe(400);
     expect(body.data).toBeUndefined();
     expect(body.errors).toHaveLength(1);
-    expect(body.errors![0]!.extensions).toEqual({ code: 'COST_LIMIT_EXCEEDED', cost: 114, budget: 50 });
-    expect(body.errors![0]!.message).toContain('114');
+    expect(body.errors![0]!.extensions).toEqual({
+      code: 'COST_LIMIT_EXCEEDED',
+      cost: 114,
+      budget: 50,
+      suggestions: [{ first: { 'videositeChannel.videosSections.videos': 1 }, cost: 48 }],
+    });
+    expect(body.errors![0]!.message).toBe(
+      'This operation could make up to 114 upstream calls, more than the budget of 50. To fit, ask `first: 1` on videositeChannel.videosSections.videos (estimate 48); or ask for fewer lookups or links.',
+    );
     expect(body.extensions!.gateway).toMatchObject({ upstreamCalls: 0, cost: { estimated: 114, budget: 50 } });
     expect(totalCalls()).toBe(before);
   });
@@ -265,12 +359,33 @@ describe('the runtime counter', () => {
     expect(body.extensions!.gateway).toMatchObject({ upstreamCalls: 21, cost: { estimated: 21, budget: 21 } });
   });
 
-  it('a `first` above the maximum is BAD_USER_INPUT on the list, and nothing below it is called', async () => {
+  it('a negative `first` is BAD_USER_INPUT on the list, and nothing below it is called', async () => {
     up.calls.length = 0;
-    const { body } = await gw.query('{ videositeSearch(query: "long") { videos(first: 21) { transcript { title } } } }');
-    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'first', max: 20 });
-    expect(body.errors![0]!.message).toContain('from 0 to 20');
+    const { body } = await gw.query('{ videositeSearch(query: "long") { videos(first: -1) { transcript { title } } } }');
+    expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'first' });
+    expect(body.errors![0]!.message).toContain('"first" must be 0 or more, got -1');
     expect(up.calls.map((c) => c.action)).toEqual(['run_videosite_search']);
+  });
+
+  it('without `first` every item comes back, and plain data below it costs nothing', async () => {
+    up.calls.length = 0;
+    const { body } = await gw.query('{ videositeSearch(query: "long") { videos { id: videoId title } } }');
+    expect(body.errors).toBeUndefined();
+    expect(body.data!.videositeSearch.videos).toHaveLength(30);
+    expect(body.extensions!.gateway).toMatchObject({ upstreamCalls: 1, cost: { estimated: 1, budget: 21 } });
+  });
+
+  it('a list longer than the upstream usually returns comes back whole; the budget still holds: lookups past it are COST_LIMIT_EXCEEDED', async () => {
+    up.calls.length = 0;
+    // The estimate counts the 20 videos a result page holds (21 calls, the budget); this upstream sends 30.
+    const { body } = await gw.query('{ videositeSearch(query: "long") { videos { id: videoId transcript { title } } } }');
+    const videos = body.data!.videositeSearch.videos as Array<{ id: string; transcript: { title: string } | null }>;
+    expect(videos).toHaveLength(30);
+    expect(videos.filter((v) => v.transcript !== null)).toHaveLength(20);
+    expect(body.errors).toHaveLength(10);
+    for (const error of body.errors!) expect(error.extensions).toMatchObject({ code: 'COST_LIMIT_EXCEEDED', action: 'get_videosite_transcript' });
+    expect(up.calls).toHaveLength(21);
+    expect(body.extensions!.gateway).toMatchObject({ upstreamCalls: 21, cost: { estimated: 21, budget: 21 } });
   });
 });
 

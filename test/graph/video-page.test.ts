@@ -39,6 +39,35 @@ describe('the realistic video page, with nothing shared', () => {
     expect(body.extensions!.gateway).toMatchObject({ upstreamCalls: 22, cost: { estimated: 22, budget: 50 } });
     expect(rig.up.calls).toHaveLength(22);
   });
+
+  it('without its `first:` arguments the page is refused before any call, and the error names the `first:` that fits', async () => {
+    rig.up.calls.length = 0;
+    const { status, body } = await rig.gw.query(PAGE.replace(/\(first: \d+\)/g, ''));
+    expect(status).toBe(400);
+    expect(body.data).toBeUndefined();
+    // 1 search + 20 videos x (transcript + channel) + 1 channel + 6 shelves x 12 transcripts.
+    expect(body.errors![0]!.extensions).toMatchObject({
+      code: 'COST_LIMIT_EXCEEDED',
+      cost: 114,
+      budget: 50,
+      suggestions: [{ first: { 'videositeChannel.videosSections.videos': 1 }, cost: 48 }],
+    });
+    expect(body.errors![0]!.message).toContain('`first: 1` on videositeChannel.videosSections.videos (estimate 48)');
+    expect(rig.up.calls).toHaveLength(0);
+  });
+
+  it('lists of plain data come back whole without `first:`, at the cost of their own lookup only', async () => {
+    rig.up.calls.length = 0;
+    const { body } = await rig.gw.query(`{
+      videositeSearch(query: "x") { videos { title channel { title } } }
+      videositeChannel(url: "@x") { videosSections { title videos { title } } }
+    }`);
+    expect(body.errors).toBeUndefined();
+    expect(body.data!.videositeSearch.videos).toHaveLength(20);
+    expect(body.data!.videositeChannel.videosSections).toHaveLength(6);
+    for (const section of body.data!.videositeChannel.videosSections) expect(section.videos).toHaveLength(12);
+    expect(body.extensions!.gateway).toMatchObject({ upstreamCalls: 2, cost: { estimated: 2, budget: 50 } });
+  });
 });
 
 describe('reachable keys of the current upstream shapes', () => {

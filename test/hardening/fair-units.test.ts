@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { Breakers, type BreakerCall } from '../../src/upstream/resilience/breaker.js';
 import { ConcurrencyLimiter } from '../../src/upstream/resilience/concurrency.js';
-import { ActionError } from '../../src/upstream/errors.js';
+import { ActionError } from '../../src/kernel/errors.js';
 
-const deadline = () => ({ at: Date.now() + 60_000, ms: 60_000 });
+const deadline = () => Date.now() + 60_000;
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('ConcurrencyLimiter: fair shares', () => {
@@ -38,7 +38,7 @@ describe('ConcurrencyLimiter: fair shares', () => {
     void limiter.acquire('x', deadline(), undefined, 'A').then(() => (a3Granted = true));
     await flush();
     expect(a3Granted).toBe(false); // A is at its in-flight share: it waits although slots are free
-    await expect(limiter.acquire('x', deadline(), undefined, 'A')).rejects.toMatchObject({ code: 'RATE_LIMITED', retryAfter: 1 });
+    await expect(limiter.acquire('x', deadline(), undefined, 'A')).rejects.toMatchObject({ code: 'RATE_LIMITED', retryAfter: 1, shed: 'client-share' });
     // B gets the free slots at once.
     await limiter.acquire('x', deadline(), undefined, 'B');
     await limiter.acquire('x', deadline(), undefined, 'B');

@@ -14,7 +14,8 @@ import {
   type GraphQLOutputType,
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schema } from '../../src/schema/index.js';
+import { schema } from '../../src/graph/index.js';
+import { CSRF_HEADER } from '../../src/security/csrf.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
 
 /** mulberry32: a small seeded PRNG, so a failure is replayable with FUZZ_SEED. */
@@ -193,3 +194,135 @@ describe('fuzz: documents and variables generated from the schema', () => {
     expect(stderr.join('')).not.toMatch(INTERNAL);
   }, 120_000);
 });
+
+/**
+ * Hostile shapes, seeded: literals and variables nested thousands deep (lists, input objects, both
+ * mixed), deep extensions and selection sets, strings up to past the body limit, lists of thousands of
+ * items, by POST and by GET. Each is refused with a code before any upstream call: a 4xx, or (for an
+ * argument value the field cannot take: a long string, too many symbols) BAD_USER_INPUT at the field,
+ * which comes back null. Nothing reaches a stack limit: no error-level log line, nothing internal.
+ */
+const HOSTILE = Number(process.env.FUZZ_HOSTILE ?? 300);
+
+function hostileGenerator(random: () => number) {
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+  const between = (low: number, high: number) => low + Math.floor(random() * (high - low + 1));
+  const nest = (depth: number, inner: string, style: 'list' | 'object' | 'mixed', json: boolean) => {
+    let open = '';
+    let close = '';
+    for (let level = 0; level < depth; level += 1) {
+      const list = style === 'list' || (style === 'mixed' && random() < 0.5);
+      open += list ? '[' : json ? '{"a":' : '{a:';
+      close = (list ? ']' : '}') + close;
+    }
+    return open + inner + close;
+  };
+  const STRING_FIELDS = [
+    ['company', 'domain', 'String!', '{ id }'],
+    ['domainInfo', 'domain', 'String!', '{ domainName }'],
+    ['crmOwners', 'portal', 'String!', '{ id }'],
+    ['microblogPosts', 'query', 'String!', '{ id }'],
+    ['news', 'query', 'String!', '{ __typename }'],
+    ['photosocialProfile', 'username', 'String!', '{ id }'],
+    ['professionalnetProfile', 'handle', 'String!', '{ id }'],
+    ['videositeChannel', 'url', 'String!', '{ id }'],
+    ['videositeSearch', 'query', 'String!', '{ __typename }'],
+    ['node', 'id', 'ID!', '{ id }'],
+  ] as const;
+  const LIST_FIELDS = [
+    ['financialProfiles', 'symbols', '[String!]!', '{ symbol }'],
+    ['nodes', 'ids', '[ID!]!', '{ id }'],
+  ] as const;
+  const anyField = () => pick([...STRING_FIELDS, ...LIST_FIELDS]);
+  const style = () => pick(['list', 'object', 'mixed'] as const);
+
+  return (): { kind: string; body: Record<string, unknown> | string } => {
+    const [field, argument, type, selection] = anyField();
+    const kind = pick(['deep-literal', 'deep-variable', 'deep-extensions', 'deep-selection', 'long-string', 'wide-list'] as const);
+    switch (kind) {
+      case 'deep-literal':
+        return { kind, body: { query: `{ ${field}(${argument}: ${nest(between(9, 5000), '"a.com"', style(), false)}) ${selection} }` } };
+      case 'deep-variable':
+        return {
+          kind,
+          body: `{"query":"query Q($v: ${type}) { ${field}(${argument}: $v) ${selection} }","variables":{"v":${nest(between(9, 15_000), '"a.com"', style(), true)}}}`,
+        };
+      case 'deep-extensions':
+        return { kind, body: `{"query":"{ __typename }","extensions":{"x":${nest(between(9, 15_000), '1', style(), true)}}}` };
+      case 'deep-selection': {
+        const depth = between(17, 3000);
+        const level = random() < 0.5 ? '... on Query { ' : 'company(domain: "a.com") { ';
+        return { kind, body: { query: `{ ${level.repeat(depth)}__typename${' }'.repeat(depth)} }` } };
+      }
+      case 'long-string': {
+        const [stringField, stringArgument, stringType, stringSelection] = pick(STRING_FIELDS);
+        const text = pick(['a', 'é', '😀', 'https://www.youtube.com/watch?v=', '\\"']).repeat(between(600, 60_000));
+        return random() < 0.5
+          ? { kind, body: { query: `{ ${stringField}(${stringArgument}: "${text}") ${stringSelection} }` } }
+          : { kind, body: { query: `query Q($v: ${stringType}) { ${stringField}(${stringArgument}: $v) ${stringSelection} }`, variables: { v: text } } };
+      }
+      case 'wide-list': {
+        const [listField, listArgument, listType, listSelection] = pick(LIST_FIELDS);
+        const items = Array.from({ length: between(101, 30_000) }, (_, i) => `S${i}`);
+        return random() < 0.5
+          ? { kind, body: { query: `{ ${listField}(${listArgument}: [${items.map((s) => `"${s}"`).join(',')}]) ${listSelection} }` } }
+          : { kind, body: { query: `query Q($v: ${listType}) { ${listField}(${listArgument}: $v) ${listSelection} }`, variables: { v: items } } };
+      }
+    }
+  };
+}
+
+describe('fuzz: hostile shapes (deep, long, wide)', () => {
+  let gw: RunningGateway;
+  beforeAll(async () => {
+    gw = await startGateway({ LOG_LEVEL: 'info', CLIENT_RATE_LIMIT_PER_MINUTE: '0' });
+  });
+  afterAll(() => gw.close());
+
+  it(`${HOSTILE} seeded hostile requests (seed ${SEED}): each refused with a code, no upstream call, no error log`, async () => {
+    const random = prng(SEED + 1);
+    const next = hostileGenerator(random);
+    const calls = () => [...gw.gateway.sandbox!.calls.values()].reduce((sum, n) => sum + n, 0);
+    const before = calls();
+    const problems: string[] = [];
+    const outcomes = new Map<string, number>();
+    for (let i = 0; i < HOSTILE; i += 1) {
+      const { kind, body } = next();
+      const text = typeof body === 'string' ? body : JSON.stringify(body);
+      // A GET now and then, as a client sending a query string would (a long one meets the header limit).
+      const viaGet = typeof body !== 'string' && random() < 0.3;
+      const res = viaGet ? await getRequest(gw.url, body as Record<string, unknown>) : await gw.post(text);
+      const codes = (res.body.errors ?? []).map((error) => error.extensions?.code);
+      const label = `${kind} ${res.status} ${[...new Set(codes)].join(',')}`;
+      outcomes.set(label, (outcomes.get(label) ?? 0) + 1);
+      const refusedWhole = res.status >= 400 && res.status < 500 && codes.length > 0 && codes.every((code) => typeof code === 'string');
+      const refusedAtField =
+        res.status === 200 &&
+        codes.length > 0 &&
+        codes.every((code) => code === 'BAD_USER_INPUT') &&
+        Object.values(res.body.data ?? {}).every((value) => value === null);
+      if (!refusedWhole && !refusedAtField) problems.push(`${kind}${viaGet ? ' (GET)' : ''}: HTTP ${res.status} ${res.text.slice(0, 300)}`);
+      if (codes.includes('INTERNAL_SERVER_ERROR') || INTERNAL.test(res.text)) problems.push(`${kind}: internal detail ${res.text.slice(0, 300)}`);
+      if (problems.length > 10) break;
+    }
+    console.log(`hostile fuzz: ${JSON.stringify(Object.fromEntries([...outcomes].sort()))}`);
+    expect(problems).toEqual([]);
+    expect(calls() - before).toBe(0);
+    expect(gw.logs.filter((line) => (JSON.parse(line) as { level: number }).level >= 50)).toEqual([]);
+    expect(gw.logs.join('\n')).not.toMatch(INTERNAL);
+  }, 120_000);
+});
+
+async function getRequest(url: string, params: Record<string, unknown>) {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) search.set(name, typeof value === 'string' ? value : JSON.stringify(value));
+  const res = await fetch(`${url}/graphql?${search}`, { headers: { accept: 'application/graphql-response+json', [CSRF_HEADER]: '1' } });
+  const text = await res.text();
+  let body: { data?: Record<string, unknown> | null; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> } = {};
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = {};
+  }
+  return { status: res.status, body, text };
+}

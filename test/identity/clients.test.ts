@@ -6,7 +6,7 @@ import { ApolloClient, HttpLink, InMemoryCache, gql } from '@apollo/client';
 import { Client, fetchExchange } from '@urql/core';
 import { cacheExchange } from '@urql/exchange-graphcache';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { urqlKeys } from '../../src/schema/client-config.js';
+import { urqlKeys } from '../../src/graph/client-config.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
 
 let gw: RunningGateway;
@@ -56,7 +56,7 @@ describe('Apollo Client InMemoryCache, no type policies', () => {
     expect(companies).toHaveLength(2);
     const hubspot = extract[`Company:${first.data!.a.id}`];
     expect(hubspot.name).toBe('Hubspot');
-    expect(hubspot.legalName).toBe('Hubspot, Inc.'); // from the second operation's link
+    expect(hubspot.legalName).toBe('HubSpot, Inc.'); // from the second operation's link
     expect(hubspot.companyId).toBe(first.data!.a.companyId); // from the first
     expect(Object.keys(extract).filter((key) => key.startsWith('PhotosocialProfile:'))).toHaveLength(2);
     expect(Object.keys(extract).filter((key) => key.startsWith('DomainRecord:'))).toHaveLength(2);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeTypeNames } from '../../src/identity/node.js';
+import { nodeTypeNames } from '../../src/actions/node.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
 
 let gw: RunningGateway;
@@ -106,7 +106,7 @@ describe('Node identity', () => {
 describe('client files', () => {
   it('schema/client/*.json are what schema:print writes from the code', async () => {
     const { readFileSync } = await import('node:fs');
-    const { CLIENT_FILES } = await import('../../src/schema/print.js');
+    const { CLIENT_FILES } = await import('../../src/graph/print.js');
     for (const [file, content] of Object.entries(CLIENT_FILES)) expect(readFileSync(file, 'utf8'), file).toBe(content());
   });
 });

@@ -1,9 +1,9 @@
 import { GraphQLObjectType, GraphQLSchema, GraphQLString, specifiedDirectives } from 'graphql';
 import { createYoga } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
-import { maskError } from '../../src/graphql-errors.js';
+import { maskError } from '../../src/kernel/graphql-errors.js';
 import { GraphQLDeferDirective, GraphQLStreamDirective, incrementalDelivery, usesIncrementalDelivery } from '../../src/incremental/index.js';
-import { ActionError } from '../../src/upstream/errors.js';
+import { ActionError } from '../../src/kernel/errors.js';
 import { parse } from 'graphql';
 
 /** A schema with a field that fails unexpectedly and one that fails with a coded error. */

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXAMPLES_DIR, loadExamples } from '../../src/examples.js';
+import { EXAMPLES_DIR, loadExamples } from '../../src/server/examples.js';
 import { hashApiKey } from '../../src/security/api-keys.js';
 import { persistedDocumentsOf } from '../../src/security/trusted-documents.js';
 import { trustedDocuments } from '../../src/security/trusted-documents-cli.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireRedisInCi, startRedisProxy } from '../support/redis.js';
 import { startFaultUpstream, type FaultUpstream } from '../support/fault-upstream.js';
 import { freePort, startBuilt, statusOf, waitFor } from '../support/processes.js';
-import { SANDBOX_ACTIONS } from '../../src/sandbox/actions.js';
+import { SANDBOX_ACTIONS } from '../../src/actions/sandbox-answers.js';
 
 const KEY = 'build-test-client-key';
 

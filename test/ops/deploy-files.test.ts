@@ -10,6 +10,24 @@ import { describe, expect, it } from 'vitest';
 const root = new URL('../../', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), 'utf8');
 
+/**
+ * Whether .dockerignore keeps `path` out of the build context: the last pattern that matches wins, `!` re-includes.
+ * Patterns here are names, folders (`test` covers everything under it) and a folder's children (`deploy/*`).
+ */
+function dockerIgnores(path: string): boolean {
+  let ignored = false;
+  for (const line of read('.dockerignore').split('\n')) {
+    const pattern = line.trim();
+    if (!pattern || pattern.startsWith('#')) continue;
+    const negated = pattern.startsWith('!');
+    const body = negated ? pattern.slice(1) : pattern;
+    const prefix = body.endsWith('/*') ? body.slice(0, -1) : `${body}/`;
+    const glob = new RegExp(`^${body.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`);
+    if (glob.test(path) || path.startsWith(prefix)) ignored = !negated;
+  }
+  return ignored;
+}
+
 describe('deploy files', () => {
   const dockerfile = read('Dockerfile');
   const scripts = JSON.parse(read('package.json')).scripts as Record<string, string>;
@@ -19,7 +37,10 @@ describe('deploy files', () => {
     expect(npmRuns).toContain('build');
     for (const script of npmRuns) expect(scripts, `npm run ${script}`).toHaveProperty(script);
     expect(dockerfile).toMatch(/^USER node$/m);
-    expect(dockerfile).toMatch(/^CMD \["node", "dist\/main\.js"\]$/m);
+    // The entry point sizes memory, then execs node with CMD's arguments (test/ops/container-memory.test.ts runs it).
+    expect(dockerfile).toMatch(/^ENTRYPOINT \["\/bin\/sh", "deploy\/entrypoint\.sh"\]$/m);
+    expect(dockerfile).toMatch(/^CMD \["dist\/main\.js"\]$/m);
+    expect(read('deploy/entrypoint.sh')).toMatch(/^exec node .*"\$@"$/m);
     expect(dockerfile).toMatch(/^HEALTHCHECK .*CMD \["node", "dist\/healthcheck\.js"\]$/m);
     expect(dockerfile).toMatch(/npm prune --omit=dev/);
     expect(dockerfile).toMatch(/ARG NODE_IMAGE=node:24-/);
@@ -30,15 +51,15 @@ describe('deploy files', () => {
     expect(copies.length).toBeGreaterThan(3);
     for (const path of copies) expect(existsSync(new URL(path, root)), path).toBe(true);
     expect(existsSync(new URL('src/healthcheck.ts', root))).toBe(true);
-    const ignored = read('.dockerignore')
-      .split('\n')
-      .map((l) => l.trim());
-    for (const path of copies) expect(ignored, `${path} is ignored`).not.toContain(path);
+    for (const path of copies) expect(dockerIgnores(path), `${path} is ignored`).toBe(false);
+    expect(dockerIgnores('deploy/grafana/lookup-graph.json')).toBe(true);
+    expect(dockerIgnores('test/ops/deploy-files.test.ts')).toBe(true);
   });
 
   it('compose runs two replicas on a shared Redis behind HAProxy checking /readyz', () => {
     const compose = read('compose.yaml');
     expect(compose).toMatch(/replicas: 2/);
+    expect(compose).toMatch(/limits:\s+memory: 256M/);
     expect(compose).toMatch(/REDIS_URL: redis:\/\/redis:6379/);
     expect(compose).toContain('./deploy/haproxy/haproxy.cfg');
     expect(read('deploy/haproxy/haproxy.cfg')).toMatch(/option httpchk GET \/readyz/);

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_ACTIONS } from '../../src/sandbox/actions.js';
+import { SANDBOX_ACTIONS } from '../../src/actions/sandbox-answers.js';
 import { startFaultUpstream, type FaultUpstream } from '../support/fault-upstream.js';
 import { freePort, startBuilt, statusOf, waitFor, type Child } from '../support/processes.js';
 import { REDIS_HOST, REDIS_PORT, requireRedisInCi } from '../support/redis.js';

@@ -8,7 +8,7 @@ afterEach(async () => {
 });
 
 describe('concurrency bound', () => {
-  it('a burst: at most UPSTREAM_MAX_IN_FLIGHT at the upstream, the queue waits, the excess fails fast', async () => {
+  it('a burst: at most UPSTREAM_MAX_IN_FLIGHT at the upstream, the queue waits, the excess is shed at once', async () => {
     // One client here: its share is the whole bound (the fair shares have tests of their own).
     // The upstream holds its answers until the excess has failed (10 s at most): had the excess waited
     // for a slot instead of failing fast, it would fail only after answers (no race with the clock).
@@ -34,8 +34,11 @@ describe('concurrency bound', () => {
     expect(succeeded).toHaveLength(4); // two in flight, then the two queued
     expect(failed).toHaveLength(4);
     for (const res of failed) {
-      expect(codeOf(res)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', action: 'domain_info' });
-      expect(res.body.errors![0]!.message).toMatch(/limit of 2 upstream calls/);
+      // Shed by the gateway, not an upstream failure: 503 with Retry-After, and a code that says so.
+      expect(codeOf(res)).toMatchObject({ code: 'OVERLOADED', action: 'domain_info', retryAfter: 1 });
+      expect(res.body.errors![0]!.message).toMatch(/queue is full \(2 upstream calls in flight, 2 waiting, at most 2 and 2\)/);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('1');
     }
     // The excess failed while the first calls were still at the upstream: it did not wait.
     expect(answeredWhenFailed.every((answered) => answered === 0)).toBe(true);

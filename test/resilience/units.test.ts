@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { responseFacts } from '../../src/upstream/client.js';
-import { ActionError, parseRetryAfter } from '../../src/upstream/errors.js';
+import { ActionError, parseRetryAfter } from '../../src/kernel/errors.js';
 import { CircuitBreaker, verdictFor } from '../../src/upstream/resilience/breaker.js';
 import { ConcurrencyLimiter } from '../../src/upstream/resilience/concurrency.js';
+import { type OverloadEpisode, OverloadState } from '../../src/upstream/resilience/overload.js';
 import { callDeadline } from '../../src/upstream/resilience/deadline.js';
 import { RateLimitGate, RateLimitGates } from '../../src/upstream/resilience/rate-limit-gate.js';
 import { backoffDelay, RetryBudget, retryDelay, SlidingCount } from '../../src/upstream/resilience/retry.js';
@@ -50,6 +51,7 @@ describe('breaker state machine', () => {
     expect(verdictFor(e('UPSTREAM_TIMEOUT'), false)).toBe('failure');
     expect(verdictFor(e('UPSTREAM_UNAVAILABLE'), false)).toBe('failure');
     expect(verdictFor(e('UPSTREAM_UNAVAILABLE'), true)).toBe('neutral');
+    expect(verdictFor(e('OVERLOADED'), false)).toBe('neutral'); // shed by the gateway: nothing about the upstream
     for (const code of ['BAD_USER_INPUT', 'NOT_FOUND', 'UNAUTHENTICATED'] as const) expect(verdictFor(e(code), false)).toBe('success');
     expect(verdictFor(e('RATE_LIMITED'), false)).toBe('neutral');
     expect(verdictFor(e('UPSTREAM_BAD_RESPONSE'), false)).toBe('neutral');
@@ -176,18 +178,19 @@ describe('rate-limit gate', () => {
 });
 
 describe('concurrency limiter', () => {
-  it('grants in FIFO order, rejects beyond the queue, and frees a slot exactly once', async () => {
+  const later = (ms = 5000) => Date.now() + ms;
+
+  it('grants in FIFO order, sheds beyond the queue with OVERLOADED, and frees a slot exactly once', async () => {
     const limiter = new ConcurrencyLimiter(1, 2);
-    const deadline = { at: Date.now() + 5000, ms: 5000 };
-    const release1 = await limiter.acquire('a', deadline);
+    const release1 = await limiter.acquire('a', later());
     const order: number[] = [];
     const inOrder = (n: number) => (release: () => void) => {
       order.push(n);
       return release;
     };
-    const second = limiter.acquire('a', deadline).then(inOrder(2));
-    const third = limiter.acquire('a', deadline).then(inOrder(3));
-    await expect(limiter.acquire('a', deadline)).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
+    const second = limiter.acquire('a', later()).then(inOrder(2));
+    const third = limiter.acquire('a', later()).then(inOrder(3));
+    await expect(limiter.acquire('a', later())).rejects.toMatchObject({ code: 'OVERLOADED', shed: 'queue-full', retryAfter: 1, action: 'a' });
     expect({ inFlight: limiter.inFlight, queued: limiter.queued }).toEqual({ inFlight: 1, queued: 2 });
     release1();
     release1();
@@ -199,14 +202,107 @@ describe('concurrency limiter', () => {
     expect({ inFlight: limiter.inFlight, queued: limiter.queued }).toEqual({ inFlight: 0, queued: 0 });
   });
 
-  it('a queued call leaves on its deadline or its signal', async () => {
+  it('a queued call is shed when its start-by time comes, and leaves with its signal', async () => {
     const limiter = new ConcurrencyLimiter(1, 5);
-    await limiter.acquire('a', { at: Date.now() + 5000, ms: 5000 });
-    await expect(limiter.acquire('a', { at: Date.now() + 30, ms: 30 })).rejects.toMatchObject({ code: 'UPSTREAM_TIMEOUT' });
+    await limiter.acquire('a', later());
+    await expect(limiter.acquire('a', later(30))).rejects.toMatchObject({ code: 'OVERLOADED', shed: 'wait-expired', retryAfter: 1 });
+    // No time left to wait at all: refused at once.
+    await expect(limiter.acquire('a', Date.now())).rejects.toMatchObject({ code: 'OVERLOADED', shed: 'no-slot-in-time' });
     const controller = new AbortController();
-    const waiting = limiter.acquire('a', { at: Date.now() + 5000, ms: 5000 }, controller.signal);
+    const waiting = limiter.acquire('a', later(), controller.signal);
     controller.abort();
     await expect(waiting).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', message: expect.stringMatching(/cancelled/) });
     expect(limiter.queued).toBe(0);
+  });
+
+  describe('with the pace of recent calls', () => {
+    beforeEach(() => {
+      vi.useFakeTimers({ now: 1_000_000 });
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    /** A limiter whose calls have held their slot `holdMs` each. */
+    async function paced(maxInFlight: number, holdMs: number, limits: ConstructorParameters<typeof ConcurrencyLimiter>[2] = {}) {
+      const limiter = new ConcurrencyLimiter(maxInFlight, 100, limits);
+      const releases = await Promise.all(Array.from({ length: maxInFlight }, () => limiter.acquire('a', Date.now() + 10_000)));
+      vi.advanceTimersByTime(holdMs);
+      for (const release of releases) release();
+      return limiter;
+    }
+
+    it('refuses at once a call that the calls ahead of it would hold past its start-by time', async () => {
+      const limiter = await paced(1, 200);
+      await limiter.acquire('a', Date.now() + 10_000); // the one slot, busy
+      // One call ahead of nobody waits ~200 ms: too long for 100 ms, fine for 500 ms.
+      await expect(limiter.acquire('a', Date.now() + 100)).rejects.toMatchObject({ code: 'OVERLOADED', shed: 'no-slot-in-time', retryAfter: 1 });
+      const waiting = [limiter.acquire('a', Date.now() + 500), limiter.acquire('a', Date.now() + 500)];
+      // A third would wait ~600 ms behind those two.
+      await expect(limiter.acquire('a', Date.now() + 500)).rejects.toMatchObject({ code: 'OVERLOADED', shed: 'no-slot-in-time' });
+      expect(limiter.queued).toBe(2);
+      for (const w of waiting) w.catch(() => undefined);
+    });
+
+    it('counts the other clients only as far as the round robin puts them ahead', async () => {
+      const limiter = await paced(1, 100);
+      await limiter.acquire('a', Date.now() + 10_000, undefined, 'A');
+      const heavy = Array.from({ length: 8 }, () => limiter.acquire('a', Date.now() + 5_000, undefined, 'A'));
+      for (const w of heavy) w.catch(() => undefined);
+      // B's first call goes after at most one of A's eight: ~200 ms, within 300 ms.
+      const light = limiter.acquire('a', Date.now() + 300, undefined, 'B');
+      light.catch(() => undefined);
+      expect(limiter.queued).toBe(9);
+      // A's ninth would wait behind its own eight and B's one: ~1 s, past 300 ms.
+      await expect(limiter.acquire('a', Date.now() + 300, undefined, 'A')).rejects.toMatchObject({ code: 'OVERLOADED' });
+    });
+
+    it("is RATE_LIMITED when it is the client's own in-flight share that holds it, and says when to retry", async () => {
+      const limiter = await paced(4, 1500, { maxInFlightPerClient: 1 });
+      await limiter.acquire('a', Date.now() + 10_000, undefined, 'A');
+      await expect(limiter.acquire('a', Date.now() + 1000, undefined, 'A')).rejects.toMatchObject({
+        code: 'RATE_LIMITED',
+        shed: 'client-share',
+        retryAfter: 2,
+      });
+      // Another client is not held by A's share.
+      await limiter.acquire('a', Date.now() + 1000, undefined, 'B');
+    });
+
+    it('sheds a wait that outlasts its start-by time although predicted to fit', async () => {
+      const limiter = await paced(1, 100);
+      await limiter.acquire('a', Date.now() + 10_000); // held far longer than the pace says
+      const waiting = limiter.acquire('a', Date.now() + 400);
+      const outcome = expect(waiting).rejects.toMatchObject({ code: 'OVERLOADED', shed: 'wait-expired' });
+      await vi.advanceTimersByTimeAsync(400);
+      await outcome;
+      expect(limiter.queued).toBe(0);
+    });
+  });
+});
+
+describe('overload state', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: 1_000_000 });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('turns on with the first lookup shed for load and off only after a quiet spell; a client held to its share does not count', () => {
+    const changes: Array<OverloadEpisode | undefined> = [];
+    const state = new OverloadState((ended) => changes.push(ended), 5000);
+    state.shed('client-share');
+    expect(state.status()).toEqual({ overloaded: false, since: null });
+    state.shed('no-slot-in-time');
+    expect(state.status()).toEqual({ overloaded: true, since: new Date(1_000_000).toISOString() });
+    vi.advanceTimersByTime(4000);
+    state.shed('queue-full');
+    vi.advanceTimersByTime(4000); // 8 s after the first, 4 s after the last: still on
+    expect(state.status().overloaded).toBe(true);
+    vi.advanceTimersByTime(1000);
+    expect(state.status()).toEqual({ overloaded: false, since: null });
+    expect(changes).toEqual([undefined, { durationMs: 9000, shed: 2 }]);
+    state.close();
   });
 });

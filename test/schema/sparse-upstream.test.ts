@@ -1,7 +1,7 @@
 import { getNamedType, type GraphQLField, type GraphQLObjectType, isAbstractType, isObjectType, isRequiredArgument } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schema } from '../../src/schema/index.js';
-import { SANDBOX_ACTIONS } from '../../src/sandbox/actions.js';
+import { schema } from '../../src/graph/index.js';
+import { SANDBOX_ACTIONS } from '../../src/actions/sandbox-answers.js';
 import { json } from '../support/fault-upstream.js';
 import { startUpstreamGateway } from '../support/fixtures.js';
 
@@ -64,7 +64,7 @@ function subSelection(type: ReturnType<typeof getNamedType>, depth: number): str
 describe.each<Sparse>(['left out', 'null'])('a lookup whose upstream sends every value %s', (how) => {
   let rig: Awaited<ReturnType<typeof startUpstreamGateway>>;
   beforeAll(async () => {
-    rig = await startUpstreamGateway({ COST_BUDGET: '1000', MAX_TOKENS: '1000000', MAX_DEPTH: '1000', MAX_REQUEST_BYTES: '10000000' });
+    rig = await startUpstreamGateway({ COST_BUDGET: '1000', MAX_TOKENS: '1000000', MAX_DEPTH: '100', MAX_REQUEST_BYTES: '10000000' });
     rig.up.handle((call, _req, res) => {
       const { response, ...rest } = SANDBOX_ACTIONS[call.action]!.respond(call.body);
       // The transcript's `response` is the one value the loader requires (a string; anything else is a coded error).

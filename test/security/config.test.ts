@@ -19,6 +19,7 @@ describe('security settings', () => {
       maxRequestBytes: 102_400,
       maxTokens: 2000,
       maxDepth: 8,
+      maxInputDepth: 8,
       maxAliases: 30,
       maxRootFields: 20,
       maxDirectives: 20,
@@ -46,6 +47,7 @@ describe('security settings', () => {
       MAX_REQUEST_BYTES: '2048',
       MAX_TOKENS: '500',
       MAX_DEPTH: '5',
+      MAX_INPUT_DEPTH: '3',
       MAX_ALIASES: '0',
       MAX_ROOT_FIELDS: '3',
       MAX_DIRECTIVES: '4',
@@ -63,6 +65,7 @@ describe('security settings', () => {
       maxRequestBytes: 2048,
       maxTokens: 500,
       maxDepth: 5,
+      maxInputDepth: 3,
       maxAliases: 0,
       maxRootFields: 3,
       maxDirectives: 4,
@@ -88,7 +91,8 @@ describe('security settings', () => {
   });
 
   it.each([
-    [{ MAX_DEPTH: '0' }, 'MAX_DEPTH must be a whole number from 1 to 1000, got "0"'],
+    [{ MAX_DEPTH: '0' }, 'MAX_DEPTH must be a whole number from 1 to 100, got "0"'],
+    [{ MAX_INPUT_DEPTH: '101' }, 'MAX_INPUT_DEPTH must be a whole number from 1 to 100, got "101"'],
     [{ MAX_TOKENS: 'lots' }, 'MAX_TOKENS must be a whole number from 10 to 1000000, got "lots"'],
     [{ MAX_REQUEST_BYTES: '10' }, 'MAX_REQUEST_BYTES must be a whole number from 1024 to 67108864, got "10"'],
     [{ MAX_ALIASES: '-1' }, 'MAX_ALIASES must be a whole number from 0 to 100000, got "-1"'],

@@ -1,7 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config.js';
-import { maskError } from '../../src/graphql-errors.js';
+import { maskError } from '../../src/kernel/graphql-errors.js';
 import { FAULT_TOKEN, json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
 import { startGateway, type GraphQLResponse, type RunningGateway } from '../support/gateway.js';
 import { expectNoLeak, expectRefused } from './support.js';

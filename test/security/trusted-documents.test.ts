@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { trustedDocuments } from '../../src/security/trusted-documents-cli.js';
 import { persistedDocumentsOf } from '../../src/security/trusted-documents.js';
-import { EXAMPLES_DIR, loadExamples } from '../../src/examples.js';
+import { EXAMPLES_DIR, loadExamples } from '../../src/server/examples.js';
 import { configProblems } from '../support/config.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
 import { expectRefused, sandboxCalls } from './support.js';

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config.js';
 import { createGateway, type Gateway } from '../../src/gateway.js';
-import { createLogger } from '../../src/logger.js';
-import { createHttpServer } from '../../src/http-server.js';
+import { createLogger } from '../../src/kernel/logger.js';
+import { createHttpServer } from '../../src/server/http-server.js';
 
 export interface GraphQLResponse {
   status: number;
@@ -28,10 +28,11 @@ export interface RunningGateway {
 }
 
 /**
- * Starts the real gateway on a real port. With no ACTION_BASE_URL in `env` it starts the built-in
- * sandbox, exactly as `npm start` does.
+ * Starts the real gateway on a real port (a free one unless `port` is given: a test that restarts a gateway
+ * behind a router keeps its address). With no ACTION_BASE_URL in `env` it starts the built-in sandbox,
+ * exactly as `npm start` does.
  */
-export async function startGateway(env: Record<string, string> = {}): Promise<RunningGateway> {
+export async function startGateway(env: Record<string, string> = {}, port = 0): Promise<RunningGateway> {
   const config = loadConfig({ LOG_LEVEL: 'debug', ...env });
   const logs: string[] = [];
   const sink = new Writable({
@@ -42,8 +43,8 @@ export async function startGateway(env: Record<string, string> = {}): Promise<Ru
   });
   const logger = createLogger(config.logLevel, sink, [config.upstream.token]);
   const gateway = await createGateway(config, logger);
-  const server: Server = createHttpServer(gateway.handler, config.http, logger).server;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const server: Server = createHttpServer(gateway.yoga, config.http, logger).server;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   gateway.readiness.serving();
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

@@ -36,6 +36,8 @@ export interface IncrementalOptions {
   body?: string;
   /** Called with each payload as it arrives; returning true hangs up (the client disconnects). */
   onPayload?: (payload: Payload) => boolean | undefined;
+  /** Sends the request instead of the global fetch, e.g. in-process through `gateway.yoga.fetch` (then `url` is any origin). */
+  fetch?: (url: string, init: RequestInit) => Promise<Response> | Response;
 }
 
 const ACCEPT: Record<Transport, string> = { multipart: 'multipart/mixed', sse: 'text/event-stream' };
@@ -44,7 +46,7 @@ export async function incrementalQuery(url: string, query: string, options: Incr
   const transport = options.transport ?? 'multipart';
   const controller = new AbortController();
   const started = Date.now();
-  const res = await fetch(`${url}/graphql`, {
+  const res = await (options.fetch ?? fetch)(`${url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: ACCEPT[transport], ...options.headers },
     body: options.body ?? JSON.stringify({ query, variables: options.variables }),

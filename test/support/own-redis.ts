@@ -14,9 +14,11 @@ export interface OwnRedis {
   freeze(): void;
   /** SIGCONT. */
   thaw(): void;
-  /** SIGKILL, as a crashed host: resolves once the process is gone. */
+  /** SIGKILL: gone at once, its data with it (no persistence). */
   kill(): Promise<void>;
-  /** Whether it still runs (not killed or closed). */
+  /** A new redis-server on the same port, empty, once it answers. */
+  restart(): Promise<void>;
+  /** Whether it runs now (not killed or closed). */
   alive(): boolean;
   close(): Promise<void>;
 }
@@ -30,13 +32,17 @@ export function hasRedisServer(): Promise<boolean> {
   });
 }
 
-/**
- * A private redis-server on a free loopback port, no persistence, ended by its pid. `args` are more
- * redis-server options (cluster mode, replication); `sentinel`: the path of a Sentinel config file
- * (Sentinel rewrites it) to run `redis-server <file> --sentinel` instead; `port`: this one (a restart).
- */
-export async function startOwnRedis(args: string[] = [], options: { sentinel?: string; port?: number } = {}): Promise<OwnRedis> {
-  const port = options.port ?? (await freePort());
+interface Running {
+  pid: number;
+  exited: Promise<void>;
+}
+
+interface Options {
+  /** The path of a Sentinel config file (Sentinel rewrites it): runs `redis-server <file> --sentinel`. */
+  sentinel?: string;
+}
+
+async function launch(port: number, args: string[], options: Options): Promise<Running> {
   const mode = options.sentinel ? [options.sentinel, '--sentinel'] : [];
   // Its own directory: a replica writes the snapshot it receives there.
   const dir = mkdtempSync(join(tmpdir(), 'lg-redis-'));
@@ -47,49 +53,72 @@ export async function startOwnRedis(args: string[] = [], options: { sentinel?: s
     { stdio: 'ignore' },
   );
   const pid = child.pid!;
-  let running = true;
+  let exitedYet = false;
   const exited = new Promise<void>((resolve) =>
     child.on('exit', () => {
-      running = false;
+      exitedYet = true;
       rmSync(dir, { recursive: true, force: true });
       resolve();
     }),
   );
   const until = Date.now() + 5000;
   while (!(await redisAnswersAt('127.0.0.1', port, 200))) {
-    if (Date.now() > until || !running) {
-      if (running) process.kill(pid, 'SIGKILL');
+    if (Date.now() > until || exitedYet) {
+      if (!exitedYet) process.kill(pid, 'SIGKILL');
       throw new Error(`redis-server ${args.join(' ')} did not start on port ${port}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  return { pid, exited };
+}
+
+/**
+ * A private redis-server on a free loopback port, no persistence, ended by its pid. `args` are more
+ * redis-server options (cluster mode, replication).
+ */
+export async function startOwnRedis(args: string[] = [], options: Options = {}): Promise<OwnRedis> {
+  const port = await freePort();
+  let running: Running | null = await launch(port, args, options);
   let frozen = false;
+  const signal = (name: NodeJS.Signals) => {
+    if (running) process.kill(running.pid, name);
+  };
   return {
     url: `redis://127.0.0.1:${port}`,
     host: '127.0.0.1',
     port,
-    pid,
+    get pid() {
+      return running?.pid ?? 0;
+    },
     freeze: () => {
-      process.kill(pid, 'SIGSTOP');
+      signal('SIGSTOP');
       frozen = true;
     },
     thaw: () => {
-      process.kill(pid, 'SIGCONT');
+      signal('SIGCONT');
       frozen = false;
     },
     async kill() {
       if (!running) return;
-      process.kill(pid, 'SIGKILL');
-      await exited;
+      signal('SIGKILL');
+      await running.exited;
+      running = null;
+      frozen = false;
     },
-    alive: () => running,
+    async restart() {
+      if (running) throw new Error('redis-server is still running');
+      running = await launch(port, args, options);
+    },
+    alive: () => running !== null,
     async close() {
       if (!running) return;
+      const { pid, exited } = running;
       if (frozen) process.kill(pid, 'SIGCONT');
       process.kill(pid, 'SIGTERM');
-      const timer = setTimeout(() => running && process.kill(pid, 'SIGKILL'), 3000);
+      const timer = setTimeout(() => process.kill(pid, 'SIGKILL'), 3000);
       await exited;
       clearTimeout(timer);
+      running = null;
     },
   };
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createGateway } from '../../src/gateway.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/kernel/logger.js';
 
 const dashboard = JSON.parse(readFileSync(new URL('../../deploy/grafana/lookup-graph.json', import.meta.url), 'utf8'));
 

@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/kernel/logger.js';
 import { OperationLabels } from '../../src/telemetry/operation-label.js';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
@@ -155,7 +155,7 @@ describe('tracing off and http/protobuf', () => {
       import { createRequire } from 'node:module';
       import { loadConfig } from './src/config.js';
       import { createGateway } from './src/gateway.js';
-      import { createLogger } from './src/logger.js';
+      import { createLogger } from './src/kernel/logger.js';
       const config = loadConfig({ LOG_LEVEL: 'silent' });
       const gateway = await createGateway(config, createLogger('silent'));
       const res = await gateway.yoga.fetch('http://localhost/graphql', { method: 'POST', headers: { 'content-type': 'application/json', traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' }, body: JSON.stringify({ query: '{ domainInfo(domain: "off.example") { domainName } }' }) });

@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.js';
-import { float, int, safeInt, text, type Raw } from '../../schema/read.js';
+import { float, int, type Raw, safeInt, str, text } from '../../schema/read.js';
 import { CountRange, MoneyRange } from './range-types.js';
 import { parseAmount, parseAmountRange, type NumberRange } from './ranges.js';
 
@@ -49,7 +49,7 @@ export const CompanyMetrics = builder.objectRef<Raw>('CompanyMetrics').implement
     }),
     estimatedAnnualRevenue: t.string({
       description: 'Estimated annual revenue band as display text, e.g. "$1B-$10B".',
-      resolve: (m) => text(m.estimatedAnnualRevenue),
+      resolve: (m) => str(m.estimatedAnnualRevenue),
     }),
     estimatedAnnualRevenueRange: t.field({
       type: MoneyRange,
@@ -76,7 +76,7 @@ export const CompanyMetrics = builder.objectRef<Raw>('CompanyMetrics').implement
     }),
     trafficRank: t.string({
       description: 'Web-traffic level as a word, e.g. "very_high", "high", "medium", "low".',
-      resolve: (m) => text(m.trafficRank),
+      resolve: (m) => str(m.trafficRank),
     }),
   }),
 });

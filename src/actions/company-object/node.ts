@@ -1,4 +1,4 @@
-import { canonicalKey, lookupNode } from '../../identity/node.js';
+import { canonicalKey, lookupNode } from '../node.js';
 import { requireDomain } from '../validate.js';
 import { GET_COMPANY_OBJECT, loadCompany } from './load.js';
 import { Company } from './types.js';

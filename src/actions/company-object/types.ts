@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.js';
-import { bool, dateTime, float, int, obj, strings, text, url, type Raw } from '../../schema/read.js';
+import { bool, dateTime, float, int, obj, type Raw, str, strings, text, url } from '../../schema/read.js';
 import { CompanyCategory, CompanyGeo, CompanyIdentifiers, CompanySite } from './details.js';
 import type { CompanySource } from './load.js';
 import { CompanyMetrics } from './metrics.js';
@@ -32,26 +32,26 @@ export const Company = builder.objectRef<CompanySource>('Company').implement({
       description: 'Other domains that belong to the company. Empty when none.',
       resolve: (c) => strings(c.raw.domainAliases),
     }),
-    name: t.string({ description: 'Common name, e.g. "HubSpot".', resolve: (c) => text(c.raw.name) }),
-    legalName: t.string({ description: 'Registered legal name, e.g. "HubSpot, Inc.".', resolve: (c) => text(c.raw.legalName) }),
-    description: t.string({ description: 'Short description of what the company does.', resolve: (c) => text(c.raw.description) }),
+    name: t.string({ description: 'Common name, e.g. "HubSpot".', resolve: (c) => str(c.raw.name) }),
+    legalName: t.string({ description: 'Registered legal name, e.g. "HubSpot, Inc.".', resolve: (c) => str(c.raw.legalName) }),
+    description: t.string({ description: 'Short description of what the company does.', resolve: (c) => str(c.raw.description) }),
     type: t.string({
       description: 'Kind of organisation as the upstream names it, e.g. "public", "private", "nonprofit", "education", "government".',
-      resolve: (c) => text(c.raw.type),
+      resolve: (c) => str(c.raw.type),
     }),
     ticker: t.string({
       description: 'Stock ticker symbol of a listed company, e.g. "HUBS"; usable as a `financialProfiles` symbol.',
-      resolve: (c) => text(c.raw.ticker),
+      resolve: (c) => str(c.raw.ticker),
     }),
     foundedYear: t.int({ description: 'Year the company was founded.', resolve: (c) => int(c.raw.foundedYear) }),
     logoUrl: t.field({ type: 'URL', description: "URL of the company's logo image (upstream `logo`).", resolve: (c) => url(c.raw.logo) }),
-    phone: t.string({ description: 'Main phone number, as written (e.g. "+1 888-482-7768").', resolve: (c) => text(c.raw.phone) }),
+    phone: t.string({ description: 'Main phone number, as written (e.g. "+1 888-482-7768").', resolve: (c) => str(c.raw.phone) }),
     location: t.string({
       description: 'Headquarters address as one line of text; see `geo` for its parts.',
-      resolve: (c) => text(c.raw.location),
+      resolve: (c) => str(c.raw.location),
     }),
     geo: t.field({ type: CompanyGeo, description: 'Headquarters address parts and coordinates.', resolve: (c) => obj(c.raw.geo) }),
-    timeZone: t.string({ description: 'IANA time zone of the headquarters, e.g. "America/New_York".', resolve: (c) => text(c.raw.timeZone) }),
+    timeZone: t.string({ description: 'IANA time zone of the headquarters, e.g. "America/New_York".', resolve: (c) => str(c.raw.timeZone) }),
     utcOffset: t.float({
       description: "Offset of the headquarters' time zone from UTC, in hours (e.g. -5; fractional for zones such as +5.5).",
       resolve: (c) => float(c.raw.utcOffset),

@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.js';
-import { badInput } from '../../upstream/errors.js';
+import { badInput } from '../../kernel/errors.js';
 import { requireText } from '../validate.js';
 import { crmOwnersAction, loadCrmOwners } from './load.js';
 import { looksLikeUrl, looseWebUrl, pathSegments } from '../web-input.js';

@@ -1,4 +1,4 @@
-import { canonicalKey, itemNode } from '../../identity/node.js';
+import { canonicalKey, itemNode } from '../node.js';
 import { id } from '../../schema/read.js';
 import { canonicalPortal } from './field.js';
 import { GET_CRM_OWNERS, loadCrmOwners } from './load.js';

@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.js';
-import { bool, dateTime, id, list, obj, text, type Raw } from '../../schema/read.js';
+import { bool, dateTime, id, list, obj, type Raw, str, text } from '../../schema/read.js';
 
 interface Team {
   id: string | null;
@@ -36,14 +36,14 @@ export const CrmOwner = builder.objectRef<Raw>('CrmOwner').implement({
       description: "Owner identifier within the portal (upstream `id`). Was `id`, which is now the gateway's node id.",
       resolve: (o) => id(o.id) ?? '',
     }),
-    email: t.string({ description: 'Email address of the owner.', resolve: (o) => text(o.email) }),
+    email: t.string({ description: 'Email address of the owner.', resolve: (o) => str(o.email) }),
     firstName: t.string({
-      description: 'First name; null when the upstream sends it empty (archived owners).',
-      resolve: (o) => text(o.firstName),
+      description: 'First name as the CRM holds it; the empty string for archived owners.',
+      resolve: (o) => str(o.firstName),
     }),
     lastName: t.string({
-      description: 'Last name; null when the upstream sends it empty (archived owners).',
-      resolve: (o) => text(o.lastName),
+      description: 'Last name as the CRM holds it; the empty string for archived owners.',
+      resolve: (o) => str(o.lastName),
     }),
     fullName: t.string({ description: 'First and last name joined by a space; null when both are empty.', resolve: (o) => fullName(o) }),
     isArchived: t.boolean({
@@ -58,7 +58,7 @@ export const CrmOwner = builder.objectRef<Raw>('CrmOwner').implement({
     }),
     type: t.string({
       description: 'Kind of owner as the CRM names it (upstream `type`, e.g. "PERSON" or "QUEUE"); null when not sent.',
-      resolve: (o) => text(o.type),
+      resolve: (o) => str(o.type),
     }),
     teamList: t.field({
       type: [CrmTeam],
@@ -67,7 +67,7 @@ export const CrmOwner = builder.objectRef<Raw>('CrmOwner').implement({
         'Teams the owner belongs to, with identifiers where the upstream sends team objects (current CRM API) and names only where it sends strings; empty for archived owners.',
       resolve: (o) => teamsOf(o.teams),
     }),
-    userRole: t.string({ description: 'Role of the user in the portal, as the CRM names it.', resolve: (o) => text(o.userRole) }),
+    userRole: t.string({ description: 'Role of the user in the portal, as the CRM names it.', resolve: (o) => str(o.userRole) }),
     teams: t.stringList({
       nullable: false,
       description: "Names of the teams the owner belongs to (from team strings or team objects' `name`); empty for archived owners.",

@@ -1,5 +1,6 @@
-/** The action's schema (root field, types, the links it owns and its node ids) and its descriptor. */
+/** The action's schema (root field, types, the links it owns, its node ids and its Federation entity) and its descriptor. */
 import './field.js';
 import './links.js';
 import './node.js';
+import './entity.js';
 export { domainInfoAction } from './load.js';

@@ -1,4 +1,4 @@
-import type { GatewayContext } from '../../context.js';
+import type { GatewayContext } from '../../kernel/context.js';
 import { domainInfo } from './sample.js';
 import { defineLookup } from '../descriptor.js';
 import { responseObject } from '../loader.js';

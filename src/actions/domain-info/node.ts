@@ -1,4 +1,4 @@
-import { canonicalKey, lookupNode } from '../../identity/node.js';
+import { canonicalKey, lookupNode } from '../node.js';
 import { requireDomain } from '../validate.js';
 import { DOMAIN_INFO, loadDomainRecord } from './load.js';
 import { DomainRecord } from './types.js';

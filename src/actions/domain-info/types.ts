@@ -1,34 +1,34 @@
 import { builder } from '../../schema/builder.js';
-import { bool, date, obj, str, strings, text, type Raw } from '../../schema/read.js';
+import { bool, date, obj, type Raw, str, strings } from '../../schema/read.js';
 import type { DomainRecordSource } from './load.js';
 
 export const DomainContact = builder.objectRef<Raw>('DomainContact').implement({
   description: 'A contact published in a domain registration record. Registries redact or omit parts freely, so every field can be null.',
   fields: (t) => ({
-    name: t.string({ description: 'Name of the person or organisation.', resolve: (c) => text(c.name) }),
-    email: t.string({ description: 'Email address, often a privacy-service relay.', resolve: (c) => text(c.email_address) }),
-    phone: t.string({ description: 'Phone number as the registry wrote it (e.g. +1.2083895740).', resolve: (c) => text(c.phone) }),
-    street: t.string({ description: 'Street address.', resolve: (c) => text(c.street) }),
-    city: t.string({ description: 'City.', resolve: (c) => text(c.city) }),
-    state: t.string({ description: 'State, province or region.', resolve: (c) => text(c.state) }),
-    postalCode: t.string({ description: 'Postal or ZIP code (upstream `zip_code`).', resolve: (c) => text(c.zip_code) }),
-    countryCode: t.string({ description: 'ISO 3166-1 alpha-2 country code, e.g. US.', resolve: (c) => text(c.country_code) }),
-    countryName: t.string({ description: 'Country name in English.', resolve: (c) => text(c.country_name) }),
+    name: t.string({ description: 'Name of the person or organisation.', resolve: (c) => str(c.name) }),
+    email: t.string({ description: 'Email address, often a privacy-service relay.', resolve: (c) => str(c.email_address) }),
+    phone: t.string({ description: 'Phone number as the registry wrote it (e.g. +1.2083895740).', resolve: (c) => str(c.phone) }),
+    street: t.string({ description: 'Street address.', resolve: (c) => str(c.street) }),
+    city: t.string({ description: 'City.', resolve: (c) => str(c.city) }),
+    state: t.string({ description: 'State, province or region.', resolve: (c) => str(c.state) }),
+    postalCode: t.string({ description: 'Postal or ZIP code (upstream `zip_code`).', resolve: (c) => str(c.zip_code) }),
+    countryCode: t.string({ description: 'ISO 3166-1 alpha-2 country code, e.g. US.', resolve: (c) => str(c.country_code) }),
+    countryName: t.string({ description: 'Country name in English.', resolve: (c) => str(c.country_name) }),
   }),
 });
 
 export const DomainRegistrar = builder.objectRef<Raw>('DomainRegistrar').implement({
   description: 'The registrar through which a domain is registered.',
   fields: (t) => ({
-    name: t.string({ description: 'Registrar name (upstream `registrar_name`).', resolve: (r) => text(r.registrar_name) }),
-    ianaId: t.string({ description: 'The registrar\'s IANA identifier, as text (e.g. "292").', resolve: (r) => text(r.iana_id) }),
-    email: t.string({ description: 'Abuse or contact email address of the registrar.', resolve: (r) => text(r.email_address) }),
-    phone: t.string({ description: 'Contact phone number of the registrar.', resolve: (r) => text(r.phone_number) }),
+    name: t.string({ description: 'Registrar name (upstream `registrar_name`).', resolve: (r) => str(r.registrar_name) }),
+    ianaId: t.string({ description: 'The registrar\'s IANA identifier, as text (e.g. "292").', resolve: (r) => str(r.iana_id) }),
+    email: t.string({ description: 'Abuse or contact email address of the registrar.', resolve: (r) => str(r.email_address) }),
+    phone: t.string({ description: 'Contact phone number of the registrar.', resolve: (r) => str(r.phone_number) }),
     website: t.string({
       description: 'Website of the registrar as the registry wrote it; not always a full URL (e.g. "http://www.markmonitor.com" or "markmonitor.com").',
-      resolve: (r) => text(r.website_url),
+      resolve: (r) => str(r.website_url),
     }),
-    whoisServer: t.string({ description: "Host name of the registrar's WHOIS server.", resolve: (r) => text(r.whois_server) }),
+    whoisServer: t.string({ description: "Host name of the registrar's WHOIS server.", resolve: (r) => str(r.whois_server) }),
   }),
 });
 
@@ -47,7 +47,7 @@ export const DomainRecord = builder.objectRef<DomainRecordSource>('DomainRecord'
     }),
     registrationStatus: t.string({
       description: 'The upstream\'s raw registration state (`domain_registered`): "yes", "no", or another value.',
-      resolve: (d) => text(d.raw.domain_registered),
+      resolve: (d) => str(d.raw.domain_registered),
     }),
     lookupSucceeded: t.boolean({
       description: "The upstream's own success flag for this lookup (upstream `status`).",
@@ -96,12 +96,12 @@ export const DomainRecord = builder.objectRef<DomainRecordSource>('DomainRecord'
     }),
     queryTime: t.string({
       description: 'When the upstream queried the registry, as it wrote it ("YYYY-MM-DD HH:MM:SS", no time zone given).',
-      resolve: (d) => text(d.raw.query_time),
+      resolve: (d) => str(d.raw.query_time),
     }),
-    whoisServer: t.string({ description: 'Host name of the registry WHOIS server that answered.', resolve: (d) => text(d.raw.whois_server) }),
+    whoisServer: t.string({ description: 'Host name of the registry WHOIS server that answered.', resolve: (d) => str(d.raw.whois_server) }),
     whoisRaw: t.string({
       description: 'The raw, multi-line registry text (upstream `whois_raw_domain`). Large: select it only when needed.',
-      resolve: (d) => text(d.raw.whois_raw_domain),
+      resolve: (d) => str(d.raw.whois_raw_domain),
     }),
   }),
 });

@@ -1,7 +1,8 @@
 import { builder } from '../../schema/builder.js';
-import { badInput } from '../../upstream/errors.js';
+import { badInput } from '../../kernel/errors.js';
 import type { SymbolsArgument } from '../../cost/model.js';
 import { symbolKey } from '../link-keys.js';
+import { settledItems } from '../loader.js';
 import { canonicalSymbol, financialProfileAction, loadFinancialProfile } from './load.js';
 import { FinancialProfile } from './types.js';
 
@@ -14,7 +15,7 @@ builder.queryField(financialProfileAction.rootField, (t) =>
     description:
       'Financial and market profiles by stock symbol (upstream action company_financial_profile), in the order asked. Every symbol asked anywhere in one operation goes upstream in one call. A symbol the upstream does not know is null with a NOT_FOUND error at its index; the others still resolve.',
     // The estimate counts distinct canonical symbols, batched.
-    extensions: { symbols: { argument: 'symbols', canonical: symbolKey } satisfies SymbolsArgument },
+    extensions: { symbols: { argument: 'symbols', canonical: symbolKey, max: MAX_SYMBOLS_PER_FIELD } satisfies SymbolsArgument },
     args: {
       symbols: t.arg.stringList({
         required: true,
@@ -27,7 +28,7 @@ builder.queryField(financialProfileAction.rootField, (t) =>
         throw badInput(`"symbols" may name at most ${MAX_SYMBOLS_PER_FIELD} symbols`, { argument: 'symbols', max: MAX_SYMBOLS_PER_FIELD });
       }
       const symbols = args.symbols.map((symbol) => canonicalSymbol('symbols', symbol));
-      return symbols.map((symbol) => loadFinancialProfile(ctx, symbol));
+      return settledItems(symbols.map((symbol) => loadFinancialProfile(ctx, symbol)));
     },
   }),
 );

@@ -1,10 +1,11 @@
 import DataLoader from 'dataloader';
-import type { GatewayContext } from '../../context.js';
+import type { GatewayContext } from '../../kernel/context.js';
 import type { ActionEnvelope } from '../../upstream/client.js';
-import { ActionError, badInput } from '../../upstream/errors.js';
+import { ActionError, badInput } from '../../kernel/errors.js';
 import { financialProfiles } from './sample.js';
 import type { ActionDescriptor } from '../descriptor.js';
-import { loaderFor, lookupReport, responseArray } from '../loader.js';
+import { lookupReport } from '../../cache/lookup-report.js';
+import { loaderFor, responseArray } from '../loader.js';
 import { obj, str, type Raw } from '../../schema/read.js';
 import { traceLookups } from '../../telemetry/spans.js';
 
@@ -120,6 +121,11 @@ export const financialProfileAction: ActionDescriptor<string, Raw> = {
   ttlSeconds: 120,
   namesSymbols: true, // a profile's company leads to its ticker
   batchedSymbols: true,
-  sandbox: { shortName: 'financial', realisticLatencyMs: 500, required: ['company'], respond: (b) => ({ response: financialProfiles(String(b.company)) }) },
+  sandbox: {
+    shortName: 'financial',
+    realisticLatencyMs: 500,
+    required: ['company'],
+    respond: (b, images) => ({ response: financialProfiles(String(b.company), images) }),
+  },
   load: (ctx, symbol) => loadFinancialProfile(ctx, symbol),
 };

@@ -1,4 +1,4 @@
-import { canonicalKey, lookupNode } from '../../identity/node.js';
+import { canonicalKey, lookupNode } from '../node.js';
 import { str } from '../../schema/read.js';
 import { canonicalSymbol, COMPANY_FINANCIAL_PROFILE, loadFinancialProfile } from './load.js';
 import { FinancialProfile } from './types.js';

@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.js';
-import { bool, date, float, safeInt, str, text, url, type Raw } from '../../schema/read.js';
+import { bool, date, float, type Raw, safeInt, str, url } from '../../schema/read.js';
 
 export interface PriceRange {
   low: number;
@@ -18,12 +18,12 @@ export const FinancialProfile = builder.objectRef<Raw>('FinancialProfile').imple
   description: 'Financial and market profile of a listed company (upstream action company_financial_profile). Prices are in `currency`.',
   fields: (t) => ({
     symbol: t.string({ nullable: false, description: 'Stock symbol, upper-case (e.g. AAPL).', resolve: (p) => str(p.symbol)?.trim().toUpperCase() ?? '' }),
-    companyName: t.string({ description: 'Company name.', resolve: (p) => text(p.companyName) }),
+    companyName: t.string({ description: 'Company name.', resolve: (p) => str(p.companyName) }),
     price: t.float({ description: 'Current share price.', resolve: (p) => float(p.price) }),
     change: t.float({ description: 'Price change over the last session (upstream `changes`).', resolve: (p) => float(p.changes) }),
     range: t.string({
       description: 'Price range as the upstream wrote it, "low-high" (e.g. "164.08-199.62"); see `priceRange` for numbers.',
-      resolve: (p) => text(p.range),
+      resolve: (p) => str(p.range),
     }),
     priceRange: t.field({
       type: PriceRangeType,
@@ -44,22 +44,22 @@ export const FinancialProfile = builder.objectRef<Raw>('FinancialProfile').imple
       description: 'Last dividend per share (upstream `lastDiv`; whole or fractional).',
       resolve: (p) => float(p.lastDiv),
     }),
-    currency: t.string({ description: 'Trading currency, ISO 4217 (e.g. USD).', resolve: (p) => text(p.currency) }),
-    exchange: t.string({ description: 'Exchange name (e.g. "NASDAQ Global Select").', resolve: (p) => text(p.exchange) }),
-    exchangeShortName: t.string({ description: 'Exchange abbreviation (e.g. NASDAQ).', resolve: (p) => text(p.exchangeShortName) }),
-    cik: t.string({ description: 'Central Index Key at the securities regulator, as text with leading zeros.', resolve: (p) => text(p.cik) }),
-    isin: t.string({ description: 'International Securities Identification Number.', resolve: (p) => text(p.isin) }),
-    cusip: t.string({ description: 'CUSIP identifier.', resolve: (p) => text(p.cusip) }),
-    industry: t.string({ description: 'Industry.', resolve: (p) => text(p.industry) }),
-    sector: t.string({ description: 'Sector.', resolve: (p) => text(p.sector) }),
+    currency: t.string({ description: 'Trading currency, ISO 4217 (e.g. USD).', resolve: (p) => str(p.currency) }),
+    exchange: t.string({ description: 'Exchange name (e.g. "NASDAQ Global Select").', resolve: (p) => str(p.exchange) }),
+    exchangeShortName: t.string({ description: 'Exchange abbreviation (e.g. NASDAQ).', resolve: (p) => str(p.exchangeShortName) }),
+    cik: t.string({ description: 'Central Index Key at the securities regulator, as text with leading zeros.', resolve: (p) => str(p.cik) }),
+    isin: t.string({ description: 'International Securities Identification Number.', resolve: (p) => str(p.isin) }),
+    cusip: t.string({ description: 'CUSIP identifier.', resolve: (p) => str(p.cusip) }),
+    industry: t.string({ description: 'Industry.', resolve: (p) => str(p.industry) }),
+    sector: t.string({ description: 'Sector.', resolve: (p) => str(p.sector) }),
     website: t.field({
       type: 'URL',
       description: 'Company website; null when the upstream value is not an http(s) URL.',
       resolve: (p) => url(p.website),
     }),
-    description: t.string({ description: 'Business description.', resolve: (p) => text(p.description) }),
-    ceo: t.string({ description: 'Chief executive officer.', resolve: (p) => text(p.ceo) }),
-    country: t.string({ description: 'Country of incorporation, ISO 3166-1 alpha-2.', resolve: (p) => text(p.country) }),
+    description: t.string({ description: 'Business description.', resolve: (p) => str(p.description) }),
+    ceo: t.string({ description: 'Chief executive officer.', resolve: (p) => str(p.ceo) }),
+    country: t.string({ description: 'Country of incorporation, ISO 3166-1 alpha-2.', resolve: (p) => str(p.country) }),
     fullTimeEmployees: t.field({
       type: 'SafeInt',
       description: 'Full-time employees as a number; null when the upstream text is not a whole number.',
@@ -67,13 +67,13 @@ export const FinancialProfile = builder.objectRef<Raw>('FinancialProfile').imple
     }),
     fullTimeEmployeesText: t.string({
       description: 'Full-time employees exactly as the upstream wrote it (numeric text).',
-      resolve: (p) => text(p.fullTimeEmployees),
+      resolve: (p) => str(p.fullTimeEmployees),
     }),
-    phone: t.string({ description: 'Investor or head-office phone number.', resolve: (p) => text(p.phone) }),
-    address: t.string({ description: 'Street address of the head office.', resolve: (p) => text(p.address) }),
-    city: t.string({ description: 'City of the head office.', resolve: (p) => text(p.city) }),
-    state: t.string({ description: 'State or region of the head office.', resolve: (p) => text(p.state) }),
-    zip: t.string({ description: 'Postal code of the head office.', resolve: (p) => text(p.zip) }),
+    phone: t.string({ description: 'Investor or head-office phone number.', resolve: (p) => str(p.phone) }),
+    address: t.string({ description: 'Street address of the head office.', resolve: (p) => str(p.address) }),
+    city: t.string({ description: 'City of the head office.', resolve: (p) => str(p.city) }),
+    state: t.string({ description: 'State or region of the head office.', resolve: (p) => str(p.state) }),
+    zip: t.string({ description: 'Postal code of the head office.', resolve: (p) => str(p.zip) }),
     dcf: t.float({ description: 'Discounted-cash-flow value per share.', resolve: (p) => float(p.dcf) }),
     dcfDiff: t.float({ description: 'Difference between the DCF value and the price (upstream `dcfDiff`).', resolve: (p) => float(p.dcfDiff) }),
     logoUrl: t.field({ type: 'URL', description: 'Logo image URL.', resolve: (p) => url(p.image) }),

@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.js';
-import { badInput } from '../../upstream/errors.js';
+import { badInput } from '../../kernel/errors.js';
 import { requireText } from '../validate.js';
 import { loadPosts, microblogPostsAction } from './load.js';
 import { MicroblogPost } from './types.js';

@@ -1,4 +1,4 @@
-import type { GatewayContext } from '../../context.js';
+import type { GatewayContext } from '../../kernel/context.js';
 import { objects, type Raw } from '../../schema/read.js';
 import { microblogPosts } from './sample.js';
 import { defineLookup } from '../descriptor.js';

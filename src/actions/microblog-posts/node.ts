@@ -1,6 +1,6 @@
-import { itemNode, keyParts } from '../../identity/node.js';
+import { itemNode, keyParts } from '../node.js';
 import { str } from '../../schema/read.js';
-import { badInput } from '../../upstream/errors.js';
+import { badInput } from '../../kernel/errors.js';
 import { requireText } from '../validate.js';
 import { loadPosts, NUM_POSTS_ALLOWED, SEARCH_MICROBLOG_POSTS } from './load.js';
 import { MicroblogPost } from './types.js';

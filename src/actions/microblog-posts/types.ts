@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.js';
-import { dateTime, obj, safeInt, str, text, type Raw } from '../../schema/read.js';
+import { dateTime, obj, type Raw, safeInt, str } from '../../schema/read.js';
 
 export interface AtUri {
   did: string;
@@ -19,8 +19,8 @@ const MicroblogAuthor = builder.objectRef<Raw>('MicroblogAuthor').implement({
   fields: (t) => ({
     handle: t.string({ nullable: false, description: 'The author\'s handle, e.g. "alice.example.social".', resolve: (a) => str(a.handle) ?? '' }),
     displayName: t.string({
-      description: 'Display name; null when the author has none (the upstream sends an empty string).',
-      resolve: (a) => text(a.displayName),
+      description: 'Display name as the author set it; the empty string when the author has none.',
+      resolve: (a) => str(a.displayName),
     }),
   }),
 });
@@ -45,7 +45,7 @@ export const MicroblogPost = builder.objectRef<Raw>('MicroblogPost').implement({
       description: 'Record key of the post within its collection, from `uri`.',
       resolve: (p) => parseAtUri(p.uri)?.recordKey ?? null,
     }),
-    cid: t.string({ description: 'Content identifier (hash) of this version of the post.', resolve: (p) => text(p.cid) }),
+    cid: t.string({ description: 'Content identifier (hash) of this version of the post.', resolve: (p) => str(p.cid) }),
     text: t.string({ description: 'Text of the post, exactly as written (may hold non-breaking spaces).', resolve: (p) => str(p.text) }),
     createdAt: t.field({ type: 'DateTime', description: 'When the post was created (UTC).', resolve: (p) => dateTime(p.createdAt) }),
     author: t.field({ type: MicroblogAuthor, description: 'Who wrote the post.', resolve: (p) => obj(p.author) }),

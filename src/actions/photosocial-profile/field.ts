@@ -11,7 +11,7 @@ builder.queryField(photosocialProfileAction.rootField, (t) =>
       username: t.arg.string({
         required: true,
         description:
-          'Account name, e.g. "natgeo" or "@natgeo": 1 to 30 letters, digits, "." or "_" after an optional leading "@"; case-insensitive. A profile link with or without its scheme, a sub-page or tracking parameters ("https://www.photosocial.example/natgeo/reels/?igsh=x") is reduced to the username.',
+          'Account name, e.g. "natgeo" or "@natgeo": 1 to 30 letters, digits, "." or "_" after an optional leading "@"; case-insensitive. A profile link with or without its scheme, a sub-page or tracking parameters ("https://www.photosocial.example/natgeo/reels/?igsh=x") is reduced to the username. Links are accepted on instagram.com and photosocial.example (with their subdomains) only: any other host is BAD_USER_INPUT before any upstream call.',
       }),
     },
     resolve: (_root, args, ctx) => loadPhotosocialProfile(ctx, canonicalUsername('username', args.username)),

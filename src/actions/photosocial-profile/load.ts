@@ -1,11 +1,11 @@
-import type { GatewayContext } from '../../context.js';
+import type { GatewayContext } from '../../kernel/context.js';
 import type { ActionEnvelope } from '../../upstream/client.js';
 import { photosocialProfile } from './sample.js';
-import { ActionError, badInput } from '../../upstream/errors.js';
+import { ActionError, badInput } from '../../kernel/errors.js';
 import { defineLookup } from '../descriptor.js';
 import { obj, type Raw } from '../../schema/read.js';
 import { responseObject, wrongShape } from '../loader.js';
-import { decodeSegment, looksLikeUrl, looseWebUrl, pathSegments, shown } from '../web-input.js';
+import { decodeSegment, looksLikeUrl, looseWebUrl, offSite, onDomains, pathSegments, shown } from '../web-input.js';
 
 export const GET_PHOTOSOCIAL_PROFILE = 'get_photosocial_profile';
 
@@ -16,20 +16,27 @@ export interface PhotosocialProfileSource {
 }
 
 const USERNAME = /^[a-z0-9._]{1,30}$/;
+/**
+ * The hosts usernames given as URLs are accepted on, each with its subdomains (www., m.): the
+ * photo-social site's domain, and the stand-in the documentation and the sandbox use.
+ */
+export const PHOTO_SOCIAL_DOMAINS = ['instagram.com', 'photosocial.example'] as const;
 /** First path segments of the site that are not profiles (a post, a reel, the explore page...). */
 const NOT_PROFILES = new Set(['p', 'reel', 'reels', 'tv', 'explore', 'accounts', 'direct', 'about', 'legal', 'developer', 'web', 'challenge']);
 
 /**
  * Checks a username and returns its canonical form: lower-case (usernames are case-insensitive),
  * 1 to 30 letters, digits, "." or "_", reduced from what people paste: "@natgeo", a profile URL with
- * or without its scheme or "www." ("https://www.photosocial.example/natgeo/", "photosocial.example/natgeo"),
+ * or without its scheme or "www." ("https://www.instagram.com/natgeo/", "instagram.com/natgeo"),
  * a sub-page ("/natgeo/reels/"), a story link ("/stories/natgeo/123/") and tracking parameters ("?igsh=...").
+ * A URL on another host is BAD_USER_INPUT naming the accepted hosts.
  */
 export function canonicalUsername(argument: string, value: string): string {
   const trimmed = value.trim();
   let username = trimmed;
   if (looksLikeUrl(trimmed)) {
     const url = looseWebUrl(trimmed);
+    if (url !== null && !onDomains(url.hostname, PHOTO_SOCIAL_DOMAINS)) throw offSite(argument, trimmed, url, PHOTO_SOCIAL_DOMAINS);
     const segments = url ? pathSegments(url) : [];
     const first = segments[0] === 'stories' ? segments[1] : segments[0];
     username = first !== undefined && !NOT_PROFILES.has(first.toLowerCase()) ? (decodeSegment(first) ?? '') : '';
@@ -37,7 +44,7 @@ export function canonicalUsername(argument: string, value: string): string {
   username = username.replace(/^@/, '').toLowerCase();
   if (!USERNAME.test(username)) {
     throw badInput(
-      `"${argument}" must be a username of 1 to 30 letters, digits, "." or "_" such as "natgeo" or "@natgeo" (or a profile URL such as https://<host>/natgeo/), got "${shown(trimmed)}"`,
+      `"${argument}" must be a username of 1 to 30 letters, digits, "." or "_" such as "natgeo" or "@natgeo" (or a profile URL such as https://www.instagram.com/natgeo/), got "${shown(trimmed)}"`,
       { argument },
     );
   }
@@ -71,7 +78,7 @@ export const photosocialProfileAction = defineLookup<string, PhotosocialProfileS
     shortName: 'photosocial',
     realisticLatencyMs: 1200,
     required: ['username'],
-    respond: (b) => ({ response: { response: photosocialProfile(String(b.username)) } }),
+    respond: (b, images) => ({ response: { response: photosocialProfile(String(b.username), images) } }),
   },
 });
 

@@ -1,11 +1,11 @@
 import { builder } from '../../schema/builder.js';
-import { bool, int, list, obj, objects, text, url, type Raw } from '../../schema/read.js';
+import { bool, int, list, obj, objects, type Raw, str, url } from '../../schema/read.js';
 import { colourHex } from './nested.js';
 
 export const PhotosocialThemeColor = builder.objectRef<Raw>('PhotosocialThemeColor').implement({
   description: "A colour the profile's name tag can use.",
   fields: (t) => ({
-    displayLabel: t.string({ description: 'Name of the colour as shown to users, e.g. "Purple".', resolve: (c) => text(c.display_label) }),
+    displayLabel: t.string({ description: 'Name of the colour as shown to users, e.g. "Purple".', resolve: (c) => str(c.display_label) }),
     intValue: t.int({
       description: 'The colour as a 24-bit RGB integer; -1 means the default colour scheme (upstream `int_value`).',
       resolve: (c) => int(c.int_value),
@@ -38,7 +38,7 @@ export const PhotosocialNametag = builder.objectRef<Raw>('PhotosocialNametag').i
       description: 'Style of the name tag as the platform codes it (e.g. 0 colour, 1 emoji, 2 selfie).',
       resolve: (n) => int(n.mode),
     }),
-    emoji: t.string({ description: 'Emoji pattern of the name tag.', resolve: (n) => text(n.emoji) }),
+    emoji: t.string({ description: 'Emoji pattern of the name tag.', resolve: (n) => str(n.emoji) }),
     emojiColor: t.int({ description: 'Colour code of the emoji pattern.', resolve: (n) => int(n.emoji_color) }),
     gradient: t.int({ description: 'Background gradient code.', resolve: (n) => int(n.gradient) }),
     selectedThemeColor: t.int({

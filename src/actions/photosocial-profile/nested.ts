@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.js';
-import { bool, float, id, int, list, safeInt, str, text, url, type Raw } from '../../schema/read.js';
+import { bool, float, id, int, list, type Raw, safeInt, str, text, url } from '../../schema/read.js';
 
 /** Elements of arrays whose element type the contract does not show, passed through as JSON (nulls dropped). */
 export function jsonItems(value: unknown): unknown[] {
@@ -45,7 +45,7 @@ export const PhotosocialBioLink = builder.objectRef<Raw>('PhotosocialBioLink').i
         'Identifier of the link. The upstream sends it as a JSON number beyond 2^53, already rounded in the JSON text; it is given here exactly as that number reads, as text.',
       resolve: (l) => id(l.link_id),
     }),
-    title: t.string({ description: 'Title the holder gave the link; null when untitled.', resolve: (l) => text(l.title) }),
+    title: t.string({ description: 'Title the holder gave the link; the empty string when untitled.', resolve: (l) => str(l.title) }),
     url: t.field({ type: 'URL', description: 'The destination address.', resolve: (l) => url(l.url) }),
     lynxUrl: t.field({
       type: 'URL',
@@ -54,10 +54,10 @@ export const PhotosocialBioLink = builder.objectRef<Raw>('PhotosocialBioLink').i
     }),
     iconUrl: t.field({ type: 'URL', description: 'Icon shown beside the link; null when none.', resolve: (l) => url(l.icon_url) }),
     imageUrl: t.field({ type: 'URL', description: 'Preview image of the link; null when none.', resolve: (l) => url(l.image_url) }),
-    linkType: t.string({ description: 'Kind of link as the upstream names it, e.g. "external".', resolve: (l) => text(l.link_type) }),
+    linkType: t.string({ description: 'Kind of link as the upstream names it, e.g. "external".', resolve: (l) => str(l.link_type) }),
     mediaType: t.string({
       description: 'Kind of preview media as the upstream names it, e.g. "none" or "image".',
-      resolve: (l) => text(l.media_type),
+      resolve: (l) => str(l.media_type),
     }),
     isPinned: t.boolean({ description: 'The holder pinned the link to the top.', resolve: (l) => bool(l.is_pinned) }),
     isVerified: t.boolean({ description: "The platform verified the link's destination.", resolve: (l) => bool(l.is_verified) }),
@@ -133,7 +133,7 @@ export const PhotosocialFanClub = builder.objectRef<Raw>('PhotosocialFanClub').i
     'The account\'s paid subscription ("fan club"). The upstream sends every field, null for accounts without one; the contract does not give their types, so each reads as null when not of the type shown.',
   fields: (t) => ({
     fanClubId: t.id({ description: 'Identifier of the fan club.', resolve: (f) => id(f.fan_club_id) }),
-    fanClubName: t.string({ description: 'Name of the fan club.', resolve: (f) => text(f.fan_club_name) }),
+    fanClubName: t.string({ description: 'Name of the fan club.', resolve: (f) => str(f.fan_club_name) }),
     subscriberCount: t.field({ type: 'SafeInt', description: 'Number of subscribers.', resolve: (f) => safeInt(f.subscriber_count) }),
     connectedMemberCount: t.field({
       type: 'SafeInt',
@@ -179,7 +179,7 @@ export const PhotosocialFanClub = builder.objectRef<Raw>('PhotosocialFanClub').i
 
 export const PhotosocialLocation = builder.objectRef<Raw>('PhotosocialLocation').implement({
   description:
-    'The business location shown on the profile (upstream `location_data`). The upstream sends empty strings and zeros when there is none: empty strings read as null, and `hasLocation` says whether any part is set.',
+    'The business location shown on the profile (upstream `location_data`). The upstream sends empty strings and zeros when there is none, and they come back as sent: `hasLocation` says whether any part is set.',
   fields: (t) => ({
     hasLocation: t.boolean({
       nullable: false,
@@ -190,16 +190,20 @@ export const PhotosocialLocation = builder.objectRef<Raw>('PhotosocialLocation')
         (float(l.latitude) ?? 0) !== 0 ||
         (float(l.longitude) ?? 0) !== 0,
     }),
-    addressStreet: t.string({ description: 'Street address.', resolve: (l) => text(l.address_street) }),
+    addressStreet: t.string({ description: 'Street address.', resolve: (l) => str(l.address_street) }),
     cityName: t.string({
       description: 'City, as the platform names it (e.g. "San Francisco, California").',
-      resolve: (l) => text(l.city_name),
+      resolve: (l) => str(l.city_name),
     }),
-    cityId: t.id({ description: "The platform's identifier of the city; null when 0 (none).", resolve: (l) => nonZeroId(l.city_id) }),
-    zip: t.string({ description: 'Postal code.', resolve: (l) => text(l.zip) }),
+    cityId: t.id({
+      description: 'The platform\'s identifier of the city, as the upstream sends it: "0" when the location has no city (see `hasLocation`).',
+      resolve: (l) => id(l.city_id),
+    }),
+    zip: t.string({ description: 'Postal code.', resolve: (l) => str(l.zip) }),
     locationId: t.id({
-      description: "The platform's identifier of the place (upstream `photosocial_location_id` or the brand-named `instagram_location_id`).",
-      resolve: (l) => nonZeroId(either(l, 'photosocial_location_id', 'instagram_location_id')),
+      description:
+        "The platform's identifier of the place (upstream `photosocial_location_id` or the brand-named `instagram_location_id`), as sent: the empty string when the location has no place (see `hasLocation`).",
+      resolve: (l) => id(either(l, 'photosocial_location_id', 'instagram_location_id')),
     }),
     latitude: t.float({
       description: 'Latitude in degrees, as sent (0 when the upstream has none; see `hasLocation`).',
@@ -236,7 +240,7 @@ export const PhotosocialNotMetaVerifiedFriction = builder.objectRef<Raw>('Photos
     }),
     labelFrictionContent: t.string({
       description: 'Text of that label, e.g. "Not Meta Verified".',
-      resolve: (n) => text(n.label_friction_content),
+      resolve: (n) => str(n.label_friction_content),
     }),
   }),
 });
@@ -258,8 +262,8 @@ export const PhotosocialFacepileUser = builder.objectRef<Raw>('PhotosocialFacepi
   description: 'An account shown in the "Followed by ..." line of the profile (upstream `profile_context_facepile_users`).',
   fields: (t) => ({
     id: t.id({ description: 'Identifier of the account.', resolve: (u) => id(u.id) }),
-    username: t.string({ description: 'Username of the account.', resolve: (u) => text(u.username) }),
-    fullName: t.string({ description: 'Display name of the account.', resolve: (u) => text(u.full_name) }),
+    username: t.string({ description: 'Username of the account.', resolve: (u) => str(u.username) }),
+    fullName: t.string({ description: 'Display name of the account.', resolve: (u) => str(u.full_name) }),
     profilePicId: t.id({ description: 'Identifier of the profile picture.', resolve: (u) => id(u.profile_pic_id) }),
     profilePicUrl: t.field({
       type: 'URL',
@@ -275,7 +279,7 @@ export const PhotosocialProfileContextLink = builder.objectRef<Raw>('Photosocial
   description:
     'A username inside `profileContext` to render as a link (upstream `profile_context_links_with_user_ids`). `start` and `end` are character offsets into `profileContext`, end exclusive.',
   fields: (t) => ({
-    username: t.string({ description: 'The username the span links to.', resolve: (l) => text(l.username) }),
+    username: t.string({ description: 'The username the span links to.', resolve: (l) => str(l.username) }),
     start: t.int({ description: 'Offset of the first character of the span.', resolve: (l) => int(l.start) }),
     end: t.int({ description: 'Offset just after the last character of the span.', resolve: (l) => int(l.end) }),
   }),
@@ -300,7 +304,7 @@ export const PhotosocialRecsFromFriends = builder.objectRef<Raw>('PhotosocialRec
     }),
     entryPointType: t.string({
       description: 'Where the feature is offered, e.g. "banner" (upstream `recs_from_friends_entry_point_type`).',
-      resolve: (r) => text(r.recs_from_friends_entry_point_type),
+      resolve: (r) => str(r.recs_from_friends_entry_point_type),
     }),
   }),
 });

@@ -1,4 +1,4 @@
-import { canonicalKey, lookupNode } from '../../identity/node.js';
+import { canonicalKey, lookupNode } from '../node.js';
 import { canonicalUsername, GET_PHOTOSOCIAL_PROFILE, loadPhotosocialProfile } from './load.js';
 import { PhotosocialProfile } from './types.js';
 

@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.js';
-import { bool, id, int, list, obj, objects, safeInt, strings, text, url } from '../../schema/read.js';
+import { bool, id, int, list, obj, objects, safeInt, str, strings, url } from '../../schema/read.js';
 import { flag, PhotosocialProfileFlags } from './flags.js';
 import type { PhotosocialProfileSource } from './load.js';
 import { PhotosocialNametag } from './nametag.js';
@@ -46,7 +46,7 @@ export const PhotosocialProfile = builder.objectRef<P>('PhotosocialProfile').imp
     username: t.string({
       nullable: false,
       description: 'The username, lower-case (the one asked for when the upstream omits it).',
-      resolve: (p) => text(p.raw.username) ?? p.requestedUsername,
+      resolve: (p) => str(p.raw.username) ?? p.requestedUsername,
     }),
     accountId: t.id({
       description: "The account's identifier on the platform (upstream `id`). Was `id`, which is now the gateway's node id.",
@@ -64,10 +64,10 @@ export const PhotosocialProfile = builder.objectRef<P>('PhotosocialProfile').imp
       description: 'Identifier used for cross-app messaging; a number beyond 2^32 upstream, text here.',
       resolve: (p) => identifier(p.raw.interop_messaging_user_fbid),
     }),
-    fullName: t.string({ description: 'Display name.', resolve: (p) => text(p.raw.full_name) }),
+    fullName: t.string({ description: 'Display name.', resolve: (p) => str(p.raw.full_name) }),
     biography: t.string({
       description: 'Biography text; see `biographyWithEntities` for the mentions in it.',
-      resolve: (p) => text(p.raw.biography),
+      resolve: (p) => str(p.raw.biography),
     }),
     biographyWithEntities: t.field({
       type: PhotosocialBiography,
@@ -76,7 +76,7 @@ export const PhotosocialProfile = builder.objectRef<P>('PhotosocialProfile').imp
     }),
     biographyEmail: t.string({
       description: 'Email address found in the biography; usually null.',
-      resolve: (p) => text(p.raw.biography_email),
+      resolve: (p) => str(p.raw.biography_email),
     }),
     pronouns: t.stringList({
       nullable: false,
@@ -161,12 +161,15 @@ export const PhotosocialProfile = builder.objectRef<P>('PhotosocialProfile').imp
     }),
 
     // Category and professional account
-    category: t.string({ description: 'Profile category shown under the name, e.g. "Musician".', resolve: (p) => text(p.raw.category) }),
+    category: t.string({ description: 'Profile category shown under the name, e.g. "Musician".', resolve: (p) => str(p.raw.category) }),
     categoryId: t.id({
       description: 'Identifier of the category; a number beyond 2^32 upstream, text here.',
       resolve: (p) => identifier(p.raw.category_id),
     }),
-    accountCategory: t.string({ description: 'Account category (often empty, then null).', resolve: (p) => text(p.raw.account_category) }),
+    accountCategory: t.string({
+      description: 'Account category as the platform writes it; often the empty string.',
+      resolve: (p) => str(p.raw.account_category),
+    }),
     accountType: t.int({ description: 'Account type code: 1 personal, 2 business, 3 creator.', resolve: (p) => int(p.raw.account_type) }),
     professionalConversionSuggestedAccountType: t.int({
       description: 'Account type code the platform suggests switching to (same codes as `accountType`).',
@@ -189,9 +192,9 @@ export const PhotosocialProfile = builder.objectRef<P>('PhotosocialProfile').imp
       description: 'Identifier of the linked page on the sibling social network; a number beyond 2^32 upstream, text here.',
       resolve: (p) => identifier(p.raw.page_id),
     }),
-    pageName: t.string({ description: 'Name of the linked page.', resolve: (p) => text(p.raw.page_name) }),
+    pageName: t.string({ description: 'Name of the linked page.', resolve: (p) => str(p.raw.page_name) }),
     adsPageId: t.id({ description: 'Identifier of the page used for ads; usually null.', resolve: (p) => identifier(p.raw.ads_page_id) }),
-    adsPageName: t.string({ description: 'Name of the page used for ads; usually null.', resolve: (p) => text(p.raw.ads_page_name) }),
+    adsPageName: t.string({ description: 'Name of the page used for ads; usually null.', resolve: (p) => str(p.raw.ads_page_name) }),
     adsIncentiveExpirationDate: t.string({
       description: 'When an ads incentive expires, as the upstream writes it (text or number as text); usually null, format not in the contract.',
       resolve: (p) => identifier(p.raw.ads_incentive_expiration_date),
@@ -245,7 +248,7 @@ export const PhotosocialProfile = builder.objectRef<P>('PhotosocialProfile').imp
     }),
     textPostAppBadgeLabel: t.string({
       description: 'Label of the companion text-post app badge (usually the username).',
-      resolve: (p) => text(p.raw.text_post_app_badge_label),
+      resolve: (p) => str(p.raw.text_post_app_badge_label),
     }),
     textAppLastVisitedTime: t.string({
       description: 'When the holder last used the companion text-post app, as the upstream writes it; usually null, format not in the contract.',
@@ -253,26 +256,26 @@ export const PhotosocialProfile = builder.objectRef<P>('PhotosocialProfile').imp
     }),
 
     // Contact
-    publicEmail: t.string({ description: 'Public contact email.', resolve: (p) => text(p.raw.public_email) }),
+    publicEmail: t.string({ description: 'Public contact email.', resolve: (p) => str(p.raw.public_email) }),
     publicPhoneCountryCode: t.string({
       description: 'Country calling code of the public phone number, without "+" (e.g. "1").',
-      resolve: (p) => text(p.raw.public_phone_country_code),
+      resolve: (p) => str(p.raw.public_phone_country_code),
     }),
     publicPhoneNumber: t.string({
       description: 'Public phone number without the country code.',
-      resolve: (p) => text(p.raw.public_phone_number),
+      resolve: (p) => str(p.raw.public_phone_number),
     }),
     contactPhoneNumber: t.string({
       description: 'Contact phone number in full, as the upstream writes it.',
-      resolve: (p) => text(p.raw.contact_phone_number),
+      resolve: (p) => str(p.raw.contact_phone_number),
     }),
     businessContactMethod: t.string({
       description: 'Preferred contact method as the platform names it, e.g. "UNKNOWN", "CALL", "TEXT".',
-      resolve: (p) => text(p.raw.business_contact_method),
+      resolve: (p) => str(p.raw.business_contact_method),
     }),
     directMessaging: t.string({
       description: 'Direct-messaging setting as the upstream sends it.',
-      resolve: (p) => text(p.raw.direct_messaging),
+      resolve: (p) => str(p.raw.direct_messaging),
     }),
     locationData: t.field({
       type: PhotosocialLocation,
@@ -287,7 +290,7 @@ export const PhotosocialProfile = builder.objectRef<P>('PhotosocialProfile').imp
     }),
 
     // Social context
-    profileContext: t.string({ description: 'The "Followed by ..." line shown to the viewer.', resolve: (p) => text(p.raw.profile_context) }),
+    profileContext: t.string({ description: 'The "Followed by ..." line shown to the viewer.', resolve: (p) => str(p.raw.profile_context) }),
     profileContextLinks: t.field({
       type: [PhotosocialProfileContextLink],
       nullable: false,
@@ -365,31 +368,31 @@ export const PhotosocialProfile = builder.objectRef<P>('PhotosocialProfile').imp
     // Display settings (codes as the platform names them)
     birthdayTodayVisibilityForViewer: t.string({
       description: 'Whether the viewer sees a birthday mark today, e.g. "NOT_VISIBLE".',
-      resolve: (p) => text(p.raw.birthday_today_visibility_for_viewer),
+      resolve: (p) => str(p.raw.birthday_today_visibility_for_viewer),
     }),
     highlightsTrayType: t.string({
       description: 'Layout of the highlights tray, e.g. "DEFAULT".',
-      resolve: (p) => text(p.raw.highlights_tray_type),
+      resolve: (p) => str(p.raw.highlights_tray_type),
     }),
     liveSubscriptionStatus: t.string({
       description: 'Live-video subscription status, e.g. "default".',
-      resolve: (p) => text(p.raw.live_subscription_status),
+      resolve: (p) => str(p.raw.live_subscription_status),
     }),
     merchantCheckoutStyle: t.string({
       description: 'Checkout style of the shop, e.g. "none".',
-      resolve: (p) => text(p.raw.merchant_checkout_style),
+      resolve: (p) => str(p.raw.merchant_checkout_style),
     }),
     sellerShoppableFeedType: t.string({
       description: 'Kind of shoppable feed the seller has, e.g. "none".',
-      resolve: (p) => text(p.raw.seller_shoppable_feed_type),
+      resolve: (p) => str(p.raw.seller_shoppable_feed_type),
     }),
     profileReelsSortingEligibility: t.string({
       description: 'Whether reels on the profile may be re-sorted, e.g. "CHECK_VIEWER_QE".',
-      resolve: (p) => text(p.raw.profile_reels_sorting_eligibility),
+      resolve: (p) => str(p.raw.profile_reels_sorting_eligibility),
     }),
     viewsOnGridStatus: t.string({
       description: 'Whether view counts show on the profile grid, e.g. "SHOW_VIEWS_ON_GRID".',
-      resolve: (p) => text(p.raw.views_on_grid_status),
+      resolve: (p) => str(p.raw.views_on_grid_status),
     }),
     isSchoolsBadgeShown: t.boolean({
       description: 'The profile shows a schools badge (upstream `show_schools_badge`); usually null.',

@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.js';
-import { id, obj, objects, safeInt, text, url, type Raw } from '../../schema/read.js';
+import { id, obj, objects, type Raw, safeInt, str, text, url } from '../../schema/read.js';
 import { CountRange } from '../company-object/range-types.js';
 import type { NumberRange } from '../company-object/ranges.js';
 import { PartialDate, Period } from './partial-date.js';
@@ -19,7 +19,7 @@ export const ProfessionalCompany = builder.objectRef<Raw>('ProfessionalCompany')
       description: "The network's numeric company identifier, as a string; null for companies without a page.",
       resolve: (c) => id(c.id),
     }),
-    name: t.string({ description: 'Company name.', resolve: (c) => text(c.name) }),
+    name: t.string({ description: 'Company name.', resolve: (c) => str(c.name) }),
     logoUrl: t.field({
       type: 'URL',
       description: 'Logo image URL (upstream `logo`); null when the company has none.',
@@ -37,7 +37,7 @@ export const ProfessionalCompany = builder.objectRef<Raw>('ProfessionalCompany')
 const ProfessionalSchool = builder.objectRef<Raw>('ProfessionalSchool').implement({
   description: 'A school, college or university on a profile.',
   fields: (t) => ({
-    name: t.string({ description: 'Name of the school.', resolve: (s) => text(s.name) }),
+    name: t.string({ description: 'Name of the school.', resolve: (s) => str(s.name) }),
     logoUrl: t.field({ type: 'URL', description: 'Logo image URL (upstream `logo`).', resolve: (s) => url(s.logo) }),
     url: t.field({ type: 'URL', description: "The school's page on the network.", resolve: (s) => url(s.url) }),
   }),
@@ -48,12 +48,12 @@ export const ProfessionalCertification = builder.objectRef<Raw>('ProfessionalCer
   fields: (t) => ({
     name: t.string({
       description: 'Name of the certification, e.g. "AWS Certified Solutions Architect - Associate".',
-      resolve: (c) => text(c.name),
+      resolve: (c) => str(c.name),
     }),
-    authority: t.string({ description: 'The body that issued it.', resolve: (c) => text(c.authority) }),
+    authority: t.string({ description: 'The body that issued it.', resolve: (c) => str(c.authority) }),
     displaySource: t.string({
       description: 'Where the credential can be verified, as display text (e.g. a host name).',
-      resolve: (c) => text(c.display_source),
+      resolve: (c) => str(c.display_source),
     }),
     url: t.field({ type: 'URL', description: 'Link to the credential; null when not given.', resolve: (c) => url(c.url) }),
     licenseNumber: t.string({
@@ -77,10 +77,10 @@ export const ProfessionalEducation = builder.objectRef<Raw>('ProfessionalEducati
   description: 'A course of study on a profile.',
   fields: (t) => ({
     school: t.field({ type: ProfessionalSchool, description: 'Where the person studied.', resolve: (e) => obj(e.school) }),
-    degreeName: t.string({ description: 'Degree, e.g. "Bachelor of Science - BS".', resolve: (e) => text(e.degree_name) }),
-    fieldOfStudy: t.string({ description: 'Field of study, e.g. "Computer Science".', resolve: (e) => text(e.field_of_study) }),
-    grade: t.string({ description: 'Grade as the person wrote it; often null.', resolve: (e) => text(e.grade) }),
-    description: t.string({ description: 'Activities and notes; often null.', resolve: (e) => text(e.description) }),
+    degreeName: t.string({ description: 'Degree, e.g. "Bachelor of Science - BS".', resolve: (e) => str(e.degree_name) }),
+    fieldOfStudy: t.string({ description: 'Field of study, e.g. "Computer Science".', resolve: (e) => str(e.field_of_study) }),
+    grade: t.string({ description: 'Grade as the person wrote it; often null.', resolve: (e) => str(e.grade) }),
+    description: t.string({ description: 'Activities and notes; often null.', resolve: (e) => str(e.description) }),
     period: t.field({ type: Period, description: 'When the study began and ended (upstream `date`).', resolve: (e) => obj(e.date) }),
   }),
 });
@@ -88,14 +88,14 @@ export const ProfessionalEducation = builder.objectRef<Raw>('ProfessionalEducati
 export const ProfessionalPosition = builder.objectRef<Raw>('ProfessionalPosition').implement({
   description: 'One role held at a company. Everything but the period is often null on real profiles.',
   fields: (t) => ({
-    title: t.string({ description: 'Job title, e.g. "Engineering Manager".', resolve: (p) => text(p.title) }),
-    companyName: t.string({ description: 'Company name as written on the role (upstream `company`).', resolve: (p) => text(p.company) }),
+    title: t.string({ description: 'Job title, e.g. "Engineering Manager".', resolve: (p) => str(p.title) }),
+    companyName: t.string({ description: 'Company name as written on the role (upstream `company`).', resolve: (p) => str(p.company) }),
     employmentType: t.string({
       description: 'Employment type as display text, e.g. "Full-time", "Contract"; null when not given.',
-      resolve: (p) => text(p.employment_type),
+      resolve: (p) => str(p.employment_type),
     }),
-    location: t.string({ description: 'Where the role is based, free text; null when not given.', resolve: (p) => text(p.location) }),
-    description: t.string({ description: 'What the person did in the role; null when not given.', resolve: (p) => text(p.description) }),
+    location: t.string({ description: 'Where the role is based, free text; null when not given.', resolve: (p) => str(p.location) }),
+    description: t.string({ description: 'What the person did in the role; null when not given.', resolve: (p) => str(p.description) }),
     period: t.field({ type: Period, description: 'When the role began and ended (upstream `date`).', resolve: (p) => obj(p.date) }),
   }),
 });
@@ -123,20 +123,20 @@ const PublicationAuthor = builder.objectRef<Raw>('PublicationAuthor').implement(
   fields: (t) => ({
     name: t.string({
       description: 'Full name as written on the publication; often null for authors with a profile.',
-      resolve: (a) => text(a.name),
+      resolve: (a) => str(a.name),
     }),
-    firstName: t.string({ description: 'First name.', resolve: (a) => text(a.first_name) }),
-    lastName: t.string({ description: 'Last name.', resolve: (a) => text(a.last_name) }),
-    headline: t.string({ description: "The author's profile headline.", resolve: (a) => text(a.headline) }),
-    type: t.string({ description: 'Kind of author entry as the upstream names it (e.g. "profile").', resolve: (a) => text(a.type) }),
+    firstName: t.string({ description: 'First name.', resolve: (a) => str(a.first_name) }),
+    lastName: t.string({ description: 'Last name.', resolve: (a) => str(a.last_name) }),
+    headline: t.string({ description: "The author's profile headline.", resolve: (a) => str(a.headline) }),
+    type: t.string({ description: 'Kind of author entry as the upstream names it (e.g. "profile").', resolve: (a) => str(a.type) }),
   }),
 });
 
 export const ProfessionalPublication = builder.objectRef<Raw>('ProfessionalPublication').implement({
   description: 'A publication (article, paper, book) listed on a profile.',
   fields: (t) => ({
-    name: t.string({ description: 'Title of the publication.', resolve: (p) => text(p.name) }),
-    publisher: t.string({ description: 'Publisher or venue.', resolve: (p) => text(p.publisher) }),
+    name: t.string({ description: 'Title of the publication.', resolve: (p) => str(p.name) }),
+    publisher: t.string({ description: 'Publisher or venue.', resolve: (p) => str(p.publisher) }),
     url: t.field({ type: 'URL', description: 'Link to the publication.', resolve: (p) => url(p.url) }),
     date: t.field({ type: PartialDate, description: 'Publication date, as precise as given.', resolve: (p) => obj(p.date) }),
     authors: t.field({

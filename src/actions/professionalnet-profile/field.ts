@@ -12,7 +12,7 @@ builder.queryField(professionalnetProfileAction.rootField, (t) =>
       handle: t.arg.string({
         required: true,
         description:
-          'The profile handle, 3 to 100 letters, digits, "-" or "_" (e.g. "sam-rivera"), case-insensitive; a profile link with or without its scheme, a sub-page or tracking parameters ("www.professionalnet.example/in/sam-rivera/details/experience/") is reduced to the handle.',
+          'The profile handle, 3 to 100 letters, digits, "-" or "_" (e.g. "sam-rivera"), case-insensitive; a profile link with or without its scheme, a sub-page or tracking parameters ("www.professionalnet.example/in/sam-rivera/details/experience/") is reduced to the handle. Links are accepted on linkedin.com and professionalnet.example (with their subdomains) only: any other host is BAD_USER_INPUT before any upstream call.',
       }),
     },
     resolve: (_root, args, ctx) => loadProfessionalProfile(ctx, requireHandle('handle', args.handle)),

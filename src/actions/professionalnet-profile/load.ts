@@ -1,4 +1,4 @@
-import type { GatewayContext } from '../../context.js';
+import type { GatewayContext } from '../../kernel/context.js';
 import type { Raw } from '../../schema/read.js';
 import { professionalnetProfile } from './sample.js';
 import { defineLookup } from '../descriptor.js';
@@ -25,7 +25,7 @@ export const professionalnetProfileAction = defineLookup<string, ProfessionalPro
     shortName: 'professionalnet',
     realisticLatencyMs: 1500,
     required: ['profile_handle'],
-    respond: (b) => ({ response: professionalnetProfile(String(b.profile_handle)) }),
+    respond: (b, images) => ({ response: professionalnetProfile(String(b.profile_handle), images) }),
   },
 });
 

@@ -1,4 +1,4 @@
-import { canonicalKey, lookupNode } from '../../identity/node.js';
+import { canonicalKey, lookupNode } from '../node.js';
 import { requireHandle } from './handle.js';
 import { GET_PROFESSIONALNET_PROFILE, loadProfessionalProfile } from './load.js';
 import { ProfessionalProfile } from './types.js';

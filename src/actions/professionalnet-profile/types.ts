@@ -1,13 +1,13 @@
 import { builder } from '../../schema/builder.js';
-import { bool, id, list, obj, objects, safeInt, strings, text, url, type Raw } from '../../schema/read.js';
+import { bool, id, list, obj, objects, type Raw, safeInt, str, strings, text, url } from '../../schema/read.js';
 import { ProfessionalCertification, ProfessionalEducation, ProfessionalPositionGroup, ProfessionalPublication } from './career.js';
 import type { ProfessionalProfileSource } from './load.js';
 
 const ProfessionalLocale = builder.objectRef<Raw>('ProfessionalLocale').implement({
   description: 'A language and country pair, such as the language a profile is written in.',
   fields: (t) => ({
-    language: t.string({ description: 'ISO 639-1 language code, e.g. "en".', resolve: (l) => text(l.language) }),
-    country: t.string({ description: 'ISO 3166-1 alpha-2 country code, e.g. "US".', resolve: (l) => text(l.country) }),
+    language: t.string({ description: 'ISO 639-1 language code, e.g. "en".', resolve: (l) => str(l.language) }),
+    country: t.string({ description: 'ISO 3166-1 alpha-2 country code, e.g. "US".', resolve: (l) => str(l.country) }),
     tag: t.string({
       description: 'The locale as a BCP 47 language tag, e.g. "en-US" ("en" without a country); null without a language. Usable with Intl APIs.',
       resolve: (l) => {
@@ -23,10 +23,10 @@ const ProfessionalLocale = builder.objectRef<Raw>('ProfessionalLocale').implemen
 const ProfessionalLanguage = builder.objectRef<Raw>('ProfessionalLanguage').implement({
   description: 'A language the person lists, with how well they speak it.',
   fields: (t) => ({
-    name: t.string({ description: 'Language name as written, e.g. "Spanish".', resolve: (l) => text(l.name) }),
+    name: t.string({ description: 'Language name as written, e.g. "Spanish".', resolve: (l) => str(l.name) }),
     proficiency: t.string({
       description: 'Proficiency as the upstream codes it, e.g. "NATIVE_OR_BILINGUAL", "PROFESSIONAL_WORKING", "ELEMENTARY"; null when not given.',
-      resolve: (l) => text(l.proficiency),
+      resolve: (l) => str(l.proficiency),
     }),
   }),
 });
@@ -59,15 +59,15 @@ const ProfessionalLocation = builder.objectRef<Raw>('ProfessionalLocation').impl
   fields: (t) => ({
     label: t.string({
       description: 'The location as the profile shows it, e.g. "San Francisco, California, United States" (upstream `default`).',
-      resolve: (l) => text(l.default),
+      resolve: (l) => str(l.default),
     }),
     shortLabel: t.string({
       description: 'A shorter form for tight layouts, e.g. "San Francisco, California" (upstream `short`).',
-      resolve: (l) => text(l.short),
+      resolve: (l) => str(l.short),
     }),
-    city: t.string({ description: 'City; null when the person gave only a region or country.', resolve: (l) => text(l.city) }),
-    state: t.string({ description: 'State, province or region; null when not given.', resolve: (l) => text(l.state) }),
-    country: t.string({ description: 'Country name, e.g. "United States".', resolve: (l) => text(l.country) }),
+    city: t.string({ description: 'City; null when the person gave only a region or country.', resolve: (l) => str(l.city) }),
+    state: t.string({ description: 'State, province or region; null when not given.', resolve: (l) => str(l.state) }),
+    country: t.string({ description: 'Country name, e.g. "United States".', resolve: (l) => str(l.country) }),
   }),
 });
 
@@ -117,27 +117,27 @@ export const ProfessionalProfile = builder.objectRef<ProfessionalProfileSource>(
     profileId: t.id({ description: "The network's identifier of the profile (upstream `profile_id`).", resolve: (p) => id(p.raw.profile_id) }),
     entityUrn: t.string({
       description: 'The profile\'s entity URN, e.g. "urn:li:fsd_profile:ACoAA…".',
-      resolve: (p) => text(p.raw.entity_urn),
+      resolve: (p) => str(p.raw.entity_urn),
     }),
     objectUrn: t.id({
       description: "The profile's numeric object URN, as a string (the upstream sends a number that can exceed 2^31).",
       resolve: (p) => id(p.raw.object_urn),
     }),
-    firstName: t.string({ description: 'First name.', resolve: (p) => text(p.raw.first_name) }),
-    lastName: t.string({ description: 'Last name.', resolve: (p) => text(p.raw.last_name) }),
+    firstName: t.string({ description: 'First name.', resolve: (p) => str(p.raw.first_name) }),
+    lastName: t.string({ description: 'Last name.', resolve: (p) => str(p.raw.last_name) }),
     fullName: t.string({
       description: 'First and last name joined with a space; null when both are missing.',
       resolve: (p) => [text(p.raw.first_name)?.trim(), text(p.raw.last_name)?.trim()].filter(Boolean).join(' ') || null,
     }),
     headline: t.string({
       description: 'The one-line headline under the name, e.g. "Engineering Manager at Northwind" (upstream `sub_title`).',
-      resolve: (p) => text(p.raw.sub_title),
+      resolve: (p) => str(p.raw.sub_title),
     }),
-    summary: t.string({ description: 'The "About" text, multi-line.', resolve: (p) => text(p.raw.summary) }),
-    industry: t.string({ description: 'Industry the person gives, e.g. "Software Development".', resolve: (p) => text(p.raw.industry) }),
+    summary: t.string({ description: 'The "About" text, multi-line.', resolve: (p) => str(p.raw.summary) }),
+    industry: t.string({ description: 'Industry the person gives, e.g. "Software Development".', resolve: (p) => str(p.raw.industry) }),
     profileType: t.string({
       description: 'Kind of profile as the upstream names it, e.g. "personal".',
-      resolve: (p) => text(p.raw.profile_type),
+      resolve: (p) => str(p.raw.profile_type),
     }),
     avatarUrl: t.field({
       type: 'URL',

@@ -1,4 +1,4 @@
-import type { GatewayContext } from '../../context.js';
+import type { GatewayContext } from '../../kernel/context.js';
 import type { Raw } from '../../schema/read.js';
 import { searchNews } from './sample.js';
 import { defineLookup } from '../descriptor.js';

@@ -1,6 +1,6 @@
-import { itemNode, keyParts, lookupNode } from '../../identity/node.js';
+import { itemNode, keyParts, lookupNode } from '../node.js';
 import { objects, text } from '../../schema/read.js';
-import { badInput } from '../../upstream/errors.js';
+import { badInput } from '../../kernel/errors.js';
 import { requireText } from '../validate.js';
 import { MAX_NEWS_QUERY_LENGTH } from './field.js';
 import { GET_SEARCH_NEWS, loadNews, NEWS_DATE_RANGES, type NewsDateRangeValue } from './load.js';

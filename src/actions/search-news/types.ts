@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.js';
-import { float, int, obj, objects, safeInt, text, url, type Raw } from '../../schema/read.js';
+import { float, int, obj, objects, type Raw, safeInt, str, text, url } from '../../schema/read.js';
 import type { NewsSearchSource } from './load.js';
 
 export const NewsDateRange = builder.enumType('NewsDateRange', {
@@ -44,28 +44,28 @@ export const NewsArticle = builder.objectRef<Raw>('NewsArticle').implement({
   description: 'One news article in the results (upstream `organic_results[]`).',
   fields: (t) => ({
     position: t.int({ description: 'Rank of the article in the results, starting at 1.', resolve: (a) => int(a.position) }),
-    title: t.string({ description: 'Headline of the article.', resolve: (a) => text(a.title) }),
+    title: t.string({ description: 'Headline of the article.', resolve: (a) => str(a.title) }),
     link: t.field({
       type: 'URL',
       description: "Address of the article on the publisher's site. Null when the upstream value is not an http(s) URL.",
       resolve: (a) => url(a.link),
     }),
-    snippet: t.string({ description: 'A short excerpt or summary shown under the headline.', resolve: (a) => text(a.snippet) }),
-    source: t.string({ description: 'Name of the publisher, e.g. "Reuters".', resolve: (a) => text(a.source) }),
+    snippet: t.string({ description: 'A short excerpt or summary shown under the headline.', resolve: (a) => str(a.snippet) }),
+    source: t.string({ description: 'Name of the publisher, e.g. "Reuters".', resolve: (a) => str(a.source) }),
     date: t.string({
       description:
         'When the article was published, as relative display text from the time of the search (e.g. "3 hours ago", "2 days ago"). Not a timestamp: show it as is.',
-      resolve: (a) => text(a.date),
+      resolve: (a) => str(a.date),
     }),
     favicon: t.string({
       description:
         "The publisher's icon as a data URI (`data:image/...;base64,...`), usable directly as an <img> src. Large (several kilobytes per article): select it only when you display it.",
-      resolve: (a) => text(a.favicon),
+      resolve: (a) => str(a.favicon),
     }),
     thumbnail: t.string({
       description:
         'A small picture for the article as a data URI (`data:image/...;base64,...`), usable directly as an <img> src. Large (several kilobytes per article): select it only when you display it.',
-      resolve: (a) => text(a.thumbnail),
+      resolve: (a) => str(a.thumbnail),
     }),
   }),
 });
@@ -100,11 +100,11 @@ const NewsSearchInformation = builder.objectRef<Raw>('NewsSearchInformation').im
   fields: (t) => ({
     detectedLocation: t.string({
       description: 'Location the search engine assumed for the searcher, e.g. "United States".',
-      resolve: (i) => text(i.detected_location),
+      resolve: (i) => str(i.detected_location),
     }),
     queryDisplayed: t.string({
       description: 'The query as the search engine displayed it (it may correct or rewrite the query sent).',
-      resolve: (i) => text(i.query_displayed),
+      resolve: (i) => str(i.query_displayed),
     }),
     timeTakenDisplayed: t.float({
       description: 'Seconds the search took, as the search engine displayed it (e.g. 0.38).',
@@ -121,37 +121,37 @@ const NewsSearchInformation = builder.objectRef<Raw>('NewsSearchInformation').im
 const NewsSearchParameters = builder.objectRef<Raw>('NewsSearchParameters').implement({
   description: 'The parameters the upstream used for the search on the search engine.',
   fields: (t) => ({
-    query: t.string({ description: 'The search terms sent to the search engine.', resolve: (p) => text(p.q) }),
+    query: t.string({ description: 'The search terms sent to the search engine.', resolve: (p) => str(p.q) }),
     q: t.string({
       deprecationReason: 'Use `query`, the name every other search uses.',
       description: 'The search terms sent to the search engine.',
-      resolve: (p) => text(p.q),
+      resolve: (p) => str(p.q),
     }),
-    engine: t.string({ description: 'Name of the search engine mode the upstream used.', resolve: (p) => text(p.engine) }),
-    device: t.string({ description: 'Device type the search was made as, e.g. "desktop".', resolve: (p) => text(p.device) }),
+    engine: t.string({ description: 'Name of the search engine mode the upstream used.', resolve: (p) => str(p.engine) }),
+    device: t.string({ description: 'Device type the search was made as, e.g. "desktop".', resolve: (p) => str(p.device) }),
     countryCode: t.string({
       description: 'Country the results were localised for, as a two-letter code (upstream `gl`), e.g. "us".',
-      resolve: (p) => text(p.gl),
+      resolve: (p) => str(p.gl),
     }),
     gl: t.string({
       deprecationReason: 'Use `countryCode`, the name every other type uses for upstream `gl`.',
       description: 'Country the results were localised for, as a two-letter code (upstream `gl`), e.g. "us".',
-      resolve: (p) => text(p.gl),
+      resolve: (p) => str(p.gl),
     }),
     languageCode: t.string({
       description: 'Interface language of the results, as a language code (upstream `hl`), e.g. "en".',
-      resolve: (p) => text(p.hl),
+      resolve: (p) => str(p.hl),
     }),
     hl: t.string({
       deprecationReason: 'Use `languageCode`, the name every other type uses for upstream `hl`.',
       description: 'Interface language of the results, as a language code (upstream `hl`), e.g. "en".',
-      resolve: (p) => text(p.hl),
+      resolve: (p) => str(p.hl),
     }),
-    location: t.string({ description: 'Location requested for the search.', resolve: (p) => text(p.location) }),
-    locationUsed: t.string({ description: 'Location the search engine actually used.', resolve: (p) => text(p.location_used) }),
+    location: t.string({ description: 'Location requested for the search.', resolve: (p) => str(p.location) }),
+    locationUsed: t.string({ description: 'Location the search engine actually used.', resolve: (p) => str(p.location_used) }),
     searchDomain: t.string({
       description: 'Domain of the search engine that was queried (upstream `search_domain`, or the brand-named domain key), e.g. "www.search.example".',
-      resolve: (p) => text(p.search_domain) ?? text(p.google_domain),
+      resolve: (p) => str(p.search_domain) ?? text(p.google_domain),
     }),
   }),
 });

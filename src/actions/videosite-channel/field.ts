@@ -12,7 +12,7 @@ builder.queryField(videositeChannelAction.rootField, (t) =>
       url: t.arg.string({
         required: true,
         description:
-          'The channel: "@name", a channel id "UC...", or its URL with or without the scheme ("https://www.videosite.example/@name", "videosite.example/@name/videos", "m.videosite.example/channel/UC...", ".../c/name", ".../user/name"). Sub-pages, tracking parameters and an "m." or bare host are reduced to the canonical https://www.<host>/@name (handle lower-cased); a bare handle or id is on the site\'s main host.',
+          'The channel: "@name", a channel id "UC...", or its URL with or without the scheme ("https://www.videosite.example/@name", "videosite.example/@name/videos", "m.videosite.example/channel/UC...", ".../c/name", ".../user/name"). Sub-pages, tracking parameters and an "m." or bare host are reduced to the canonical https://www.<host>/@name (handle lower-cased); a bare handle or id is on the site\'s main host. URLs are accepted on youtube.com, youtu.be and videosite.example (with their subdomains) only: any other host is BAD_USER_INPUT before any upstream call.',
       }),
     },
     resolve: (_root, args, ctx) => loadChannel(ctx, requireChannelUrl('url', args.url)),

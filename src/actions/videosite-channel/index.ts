@@ -1,4 +1,5 @@
-/** The action's schema (root field, types, the links it owns and its node ids) and its descriptor. */
+/** The action's schema (root field, types, the links it owns, its node ids and its Federation entity) and its descriptor. */
 import './field.js';
 import './node.js';
+import './entity.js';
 export { videositeChannelAction } from './load.js';

@@ -1,4 +1,4 @@
-import type { GatewayContext } from '../../context.js';
+import type { GatewayContext } from '../../kernel/context.js';
 import type { Raw } from '../../schema/read.js';
 import { videositeChannel } from './sample.js';
 import { defineLookup } from '../descriptor.js';
@@ -12,12 +12,16 @@ export interface ChannelSource {
   requestedUrl: string;
 }
 
-/** Bounds of the channel page's lists that carry links (each video's transcript). */
+/**
+ * The most items the upstream returns in each of the channel page's lists that carry links (each
+ * video's transcript): what the cost estimate counts for a list the client does not cut with
+ * `first:`. The contract gives no counts; these are the largest seen on one channel page.
+ */
 export const CHANNEL_LISTS = {
   /** Shelves on the channel page. */
-  videosSections: { default: 2, max: 6 },
+  videosSections: { most: 6 },
   /** Videos in one shelf. */
-  sectionVideos: { default: 5, max: 12 },
+  sectionVideos: { most: 12 },
 } as const;
 
 /** A video-site channel page. The key is the canonical channel URL (canonicalChannelUrl). */
@@ -30,7 +34,12 @@ export const videositeChannelAction = defineLookup<string, ChannelSource>({
   ttlSeconds: 1800,
   namesSymbols: false,
   lists: CHANNEL_LISTS,
-  sandbox: { shortName: 'channel', realisticLatencyMs: 800, required: ['url'], respond: (b) => ({ response: videositeChannel(String(b.url)) }) },
+  sandbox: {
+    shortName: 'channel',
+    realisticLatencyMs: 800,
+    required: ['url'],
+    respond: (b, images) => ({ response: videositeChannel(String(b.url), images) }),
+  },
 });
 
 /** `url` must already be canonical (requireChannelUrl / canonicalChannelUrl). */

@@ -1,4 +1,4 @@
-import { canonicalKey, itemNode, lookupNode } from '../../identity/node.js';
+import { canonicalKey, itemNode, lookupNode } from '../node.js';
 import { id, obj, objects } from '../../schema/read.js';
 import { requireChannelUrl } from '../videosite-shared/links.js';
 import { GET_VIDEOSITE_CHANNEL, loadChannel } from './load.js';

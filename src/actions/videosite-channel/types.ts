@@ -32,10 +32,10 @@ export const VideositeChannel = builder.objectRef<ChannelSource>('VideositeChann
     videosSections: t.field({
       type: [VideositeVideoSection],
       nullable: false,
-      description: `The first \`first\` shelves of videos on the channel page, in page order (default ${CHANNEL_LISTS.videosSections.default}); empty when there are none.`,
+      description: 'The shelves of videos on the channel page in page order, all of them unless `first` asks for fewer; empty when there are none.',
       args: { first: t.arg.int(listArgs(CHANNEL_LISTS.videosSections, 'shelves')) },
       extensions: listExtensions(CHANNEL_LISTS.videosSections),
-      resolve: (c, args) => firstOf(objects(c.raw.videos_sections), args.first, CHANNEL_LISTS.videosSections),
+      resolve: (c, args) => firstOf(objects(c.raw.videos_sections), args.first),
     }),
     searchMetadata: t.field({
       type: VideositeSearchMetadata,

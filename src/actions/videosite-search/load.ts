@@ -1,4 +1,4 @@
-import type { GatewayContext } from '../../context.js';
+import type { GatewayContext } from '../../kernel/context.js';
 import type { Raw } from '../../schema/read.js';
 import { videositeSearch } from './sample.js';
 import { defineLookup } from '../descriptor.js';
@@ -12,16 +12,20 @@ export interface VideoSearchSource {
   query: string;
 }
 
-/** Bounds of the search result's lists that carry links (transcripts, channel details). */
+/**
+ * The most items the upstream returns in each of the search result's lists that carry links
+ * (transcripts, channel details): what the cost estimate counts for a list the client does not cut
+ * with `first:`. The contract gives no counts; these are the largest seen in one result page.
+ */
 export const SEARCH_LISTS = {
   /** Videos of one result page. */
-  videos: { default: 5, max: 20 },
+  videos: { most: 20 },
   /** Channels among the results. */
-  channels: { default: 3, max: 10 },
+  channels: { most: 10 },
   /** Shorts shelves among the results. */
-  shorts: { default: 1, max: 3 },
+  shorts: { most: 3 },
   /** Shorts in one shelf. */
-  shortsItems: { default: 5, max: 10 },
+  shortsItems: { most: 10 },
 } as const;
 
 /** Video search. The key is the trimmed, whitespace-collapsed query. */
@@ -34,7 +38,12 @@ export const videositeSearchAction = defineLookup<string, VideoSearchSource>({
   ttlSeconds: 900,
   namesSymbols: false,
   lists: SEARCH_LISTS,
-  sandbox: { shortName: 'videosearch', realisticLatencyMs: 2000, required: ['query'], respond: (b) => ({ response: videositeSearch(String(b.query)) }) },
+  sandbox: {
+    shortName: 'videosearch',
+    realisticLatencyMs: 2000,
+    required: ['query'],
+    respond: (b, images) => ({ response: videositeSearch(String(b.query), images) }),
+  },
 });
 
 /** `query` must already be validated, trimmed and whitespace-collapsed. */

@@ -1,4 +1,4 @@
-import { canonicalKey, itemNode, lookupNode } from '../../identity/node.js';
+import { canonicalKey, itemNode, lookupNode } from '../node.js';
 import { id, objects } from '../../schema/read.js';
 import { requireText } from '../validate.js';
 import { loadVideoSearch, RUN_VIDEOSITE_SEARCH } from './load.js';

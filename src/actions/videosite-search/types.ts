@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.js';
-import { bool, id, int, obj, objects, strings, text, type Raw } from '../../schema/read.js';
+import { bool, id, int, obj, objects, type Raw, str, strings } from '../../schema/read.js';
 import { count } from '../videosite-shared/count.js';
 import { addListedVideoFields, addThumbnailField } from '../videosite-shared/listed-video.js';
 import { ADDITIONAL_FIELDS_DESCRIPTION, unmodelledKeys } from '../videosite-shared/extra.js';
@@ -20,7 +20,7 @@ export const VideositeSearchChannel = builder.objectRef<Raw>('VideositeSearchCha
         "The channel identifier (upstream `id`). Was `id`: this gateway keeps `id` for node ids, and a search result's channel is not a node (see `details` for the channel itself).",
       resolve: (c) => id(c.id),
     }),
-    title: t.string({ description: 'Channel name.', resolve: (c) => text(c.title) }),
+    title: t.string({ description: 'Channel name.', resolve: (c) => str(c.title) }),
     link: t.field({
       type: 'URL',
       description: 'URL of the channel; pass it to `videositeChannel(url:)` for the whole channel.',
@@ -34,11 +34,11 @@ export const VideositeSearchChannel = builder.objectRef<Raw>('VideositeSearchCha
     isVerified: t.boolean({ description: "Whether the channel carries the site's verified badge.", resolve: (c) => bool(c.is_verified) }),
     handle: t.string({
       description: 'The channel handle including the leading @, when the result gives it (entries of `channels`).',
-      resolve: (c) => text(c.handle),
+      resolve: (c) => str(c.handle),
     }),
     description: t.string({
       description: 'Snippet of the channel description, when the result gives it (entries of `channels`).',
-      resolve: (c) => text(c.description),
+      resolve: (c) => str(c.description),
     }),
     subscriberCount: t.field({
       type: 'SafeInt',
@@ -58,7 +58,7 @@ export const VideositeSearchVideo = builder.objectRef<Raw>('VideositeSearchVideo
   interfaces: [VideositeVideo],
   fields: (t) => ({
     position: t.int({ description: 'Rank of the video in the results, from 1.', resolve: (v) => int(v.position) }),
-    description: t.string({ description: 'Snippet of the video description shown in the results.', resolve: (v) => text(v.description) }),
+    description: t.string({ description: 'Snippet of the video description shown in the results.', resolve: (v) => str(v.description) }),
     badges: t.stringList({
       nullable: false,
       description: 'Badges shown on the result (e.g. "4K", "New", "CC"); empty when there are none.',
@@ -84,15 +84,15 @@ addThumbnailField(VideositeShort, 'Thumbnail image (the upstream sends a plain U
 const VideositeShortsSection = builder.objectRef<Raw>('VideositeShortsSection').implement({
   description: 'A shelf of shorts shown among video search results.',
   fields: (t) => ({
-    title: t.string({ description: 'Title of the shelf (upstream `section_title`, e.g. "Shorts").', resolve: (s) => text(s.section_title) }),
+    title: t.string({ description: 'Title of the shelf (upstream `section_title`, e.g. "Shorts").', resolve: (s) => str(s.section_title) }),
     position: t.int({ description: 'Where the shelf sits among the results (upstream `position`).', resolve: (s) => int(s.position) }),
     items: t.field({
       type: [VideositeShort],
       nullable: false,
-      description: `The first \`first\` shorts of the shelf in order (default ${SEARCH_LISTS.shortsItems.default}); empty when it shows none.`,
+      description: 'The shorts of the shelf in order, all of them unless `first` asks for fewer; empty when it shows none.',
       args: { first: t.arg.int(listArgs(SEARCH_LISTS.shortsItems, 'shorts')) },
       extensions: listExtensions(SEARCH_LISTS.shortsItems),
-      resolve: (s, args) => firstOf(objects(s.items), args.first, SEARCH_LISTS.shortsItems),
+      resolve: (s, args) => firstOf(objects(s.items), args.first),
     }),
   }),
 });
@@ -111,10 +111,10 @@ const VideositeSearchInformation = builder.objectRef<Raw>('VideositeSearchInform
 const VideositeSearchParameters = builder.objectRef<Raw>('VideositeSearchParameters').implement({
   description: 'The parameters the upstream used for a video search.',
   fields: (t) => ({
-    query: t.string({ description: 'The search terms the upstream ran (upstream `q`).', resolve: (p) => text(p.q) }),
-    engine: t.string({ description: 'The upstream engine that served the search.', resolve: (p) => text(p.engine) }),
-    countryCode: t.string({ description: 'Country the search ran for (upstream `gl`, e.g. "us").', resolve: (p) => text(p.gl) }),
-    languageCode: t.string({ description: 'Interface language of the search (upstream `hl`, e.g. "en").', resolve: (p) => text(p.hl) }),
+    query: t.string({ description: 'The search terms the upstream ran (upstream `q`).', resolve: (p) => str(p.q) }),
+    engine: t.string({ description: 'The upstream engine that served the search.', resolve: (p) => str(p.engine) }),
+    countryCode: t.string({ description: 'Country the search ran for (upstream `gl`, e.g. "us").', resolve: (p) => str(p.gl) }),
+    languageCode: t.string({ description: 'Interface language of the search (upstream `hl`, e.g. "en").', resolve: (p) => str(p.hl) }),
   }),
 });
 
@@ -129,26 +129,27 @@ export const VideositeSearch = builder.objectRef<VideoSearchSource>('VideositeSe
     videos: t.field({
       type: [VideositeSearchVideo],
       nullable: false,
-      description: `The first \`first\` matching videos in rank order (default ${SEARCH_LISTS.videos.default}, at most ${SEARCH_LISTS.videos.max}); empty when there are none.`,
+      description: 'The matching videos of the result page in rank order, all of them unless `first` asks for fewer; empty when there are none.',
       args: { first: t.arg.int(listArgs(SEARCH_LISTS.videos, 'videos')) },
       extensions: listExtensions(SEARCH_LISTS.videos),
-      resolve: (s, args) => firstOf(objects(s.raw.videos), args.first, SEARCH_LISTS.videos),
+      resolve: (s, args) => firstOf(objects(s.raw.videos), args.first),
     }),
     channels: t.field({
       type: [VideositeSearchChannel],
       nullable: false,
-      description: `The first \`first\` channels the results list on their own (upstream \`channels\`, sent for some queries; default ${SEARCH_LISTS.channels.default}); empty when there are none.`,
+      description:
+        'The channels the results list on their own (upstream `channels`, sent for some queries), all of them unless `first` asks for fewer; empty when there are none.',
       args: { first: t.arg.int(listArgs(SEARCH_LISTS.channels, 'channels')) },
       extensions: listExtensions(SEARCH_LISTS.channels),
-      resolve: (s, args) => firstOf(objects(s.raw.channels), args.first, SEARCH_LISTS.channels),
+      resolve: (s, args) => firstOf(objects(s.raw.channels), args.first),
     }),
     shorts: t.field({
       type: [VideositeShortsSection],
       nullable: false,
-      description: `The first \`first\` shelves of shorts shown among the results (default ${SEARCH_LISTS.shorts.default}); empty when there are none.`,
+      description: 'The shelves of shorts shown among the results, all of them unless `first` asks for fewer; empty when there are none.',
       args: { first: t.arg.int(listArgs(SEARCH_LISTS.shorts, 'shelves')) },
       extensions: listExtensions(SEARCH_LISTS.shorts),
-      resolve: (s, args) => firstOf(objects(s.raw.shorts), args.first, SEARCH_LISTS.shorts),
+      resolve: (s, args) => firstOf(objects(s.raw.shorts), args.first),
     }),
     suggestions: t.stringList({
       nullable: false,

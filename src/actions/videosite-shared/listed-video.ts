@@ -1,6 +1,6 @@
 import type { ObjectRef } from '@pothos/core';
 import { type BuilderTypes, builder } from '../../schema/builder.js';
-import { text, type Raw } from '../../schema/read.js';
+import { type Raw, str } from '../../schema/read.js';
 import { parseDuration } from './duration.js';
 import { VideoThumbnail, thumbnailOf } from './thumbnail.js';
 
@@ -15,7 +15,7 @@ export function addLengthFields(ref: VideoRef): void {
   builder.objectFields(ref, (t) => ({
     length: t.string({
       description: 'Length as display text: "m:ss", "mm:ss" or "h:mm:ss" (e.g. "54:47"); see `lengthSeconds`.',
-      resolve: (v) => text(v.length),
+      resolve: (v) => str(v.length),
     }),
     lengthSeconds: t.int({
       description: 'Length in seconds, from `length`; null when `length` is missing or not a duration (e.g. a live stream).',
@@ -29,7 +29,7 @@ export function addPublishedTimeField(ref: VideoRef, example: string): void {
   builder.objectFields(ref, (t) => ({
     publishedTime: t.string({
       description: `When the video was published, as relative display text (e.g. "${example}").`,
-      resolve: (v) => text(v.published_time),
+      resolve: (v) => str(v.published_time),
     }),
   }));
 }

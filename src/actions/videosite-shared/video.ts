@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.js';
-import { id, text, type Raw } from '../../schema/read.js';
+import { id, type Raw, str } from '../../schema/read.js';
 import { count } from './count.js';
 import { webUrl } from './links.js';
 
@@ -20,7 +20,7 @@ export const VideositeVideo = builder.interfaceRef<Raw>('VideositeVideo').implem
       description: 'Watch page URL of the video; pass it to `videositeTranscript(url:)` for its transcript.',
       resolve: (v) => videoLink(v),
     }),
-    title: t.string({ description: 'Title of the video.', resolve: (v) => text(v.title) }),
+    title: t.string({ description: 'Title of the video.', resolve: (v) => str(v.title) }),
     viewCount: t.field({
       type: 'SafeInt',
       description: 'Number of views (upstream `views`); popular videos exceed 2^31, hence SafeInt.',

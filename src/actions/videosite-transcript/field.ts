@@ -12,7 +12,7 @@ builder.queryField(videositeTranscriptAction.rootField, (t) =>
       url: t.arg.string({
         required: true,
         description:
-          'The video\'s URL, e.g. "https://www.videosite.example/watch?v=dQw4w9WgXcQ", with or without the scheme; short links ("youtu.be/<id>?si=..."), /shorts/, /embed/, /live/, mobile and bare-host forms, tracking parameters and a bare 11-character video id name the same video, looked up as https://www.<host>/watch?v=<id>.',
+          'The video\'s URL, e.g. "https://www.videosite.example/watch?v=dQw4w9WgXcQ", with or without the scheme; short links ("youtu.be/<id>?si=..."), /shorts/, /embed/, /live/, mobile and bare-host forms, tracking parameters and a bare 11-character video id name the same video, looked up as https://www.<host>/watch?v=<id>; the path of a short link names the video (a `v` parameter beside it does not). Links are accepted on youtube.com, youtu.be and videosite.example (with their subdomains) only: any other host is BAD_USER_INPUT before any upstream call.',
       }),
     },
     // The canonical watch URL, as the video links use, so a root lookup and a link to the same video share one call.

@@ -1,4 +1,4 @@
-import { canonicalKey, itemNode, lookupNode } from '../../identity/node.js';
+import { canonicalKey, itemNode, lookupNode } from '../node.js';
 import { id } from '../../schema/read.js';
 import { requireVideoUrl } from '../videosite-shared/links.js';
 import { GET_VIDEOSITE_TRANSCRIPT, loadTranscript } from './load.js';

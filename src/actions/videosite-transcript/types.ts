@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.js';
-import { id, list, text, type Raw } from '../../schema/read.js';
+import { id, list, type Raw, str, text } from '../../schema/read.js';
 import { count } from '../videosite-shared/count.js';
 import { formatDuration } from '../videosite-shared/duration.js';
 import { webUrl } from '../videosite-shared/links.js';
@@ -14,12 +14,12 @@ export const VideositeTranscriptVideo = builder.objectRef<Raw>('VideositeTranscr
       description: "The site's video identifier (upstream `id`). Was `id`, which is now the gateway's node id.",
       resolve: (m) => id(m.id),
     }),
-    title: t.string({ description: 'Title of the video.', resolve: (m) => text(m.title) }),
-    description: t.string({ description: 'Description of the video.', resolve: (m) => text(m.description) }),
-    author: t.string({ description: 'Author of the video as the site names it (usually the channel name).', resolve: (m) => text(m.author) }),
-    category: t.string({ description: 'Category of the video (e.g. "Music").', resolve: (m) => text(m.category) }),
+    title: t.string({ description: 'Title of the video.', resolve: (m) => str(m.title) }),
+    description: t.string({ description: 'Description of the video.', resolve: (m) => str(m.description) }),
+    author: t.string({ description: 'Author of the video as the site names it (usually the channel name).', resolve: (m) => str(m.author) }),
+    category: t.string({ description: 'Category of the video (e.g. "Music").', resolve: (m) => str(m.category) }),
     channelId: t.id({ description: 'Identifier of the channel that published the video.', resolve: (m) => id(m.channel_id) }),
-    channelName: t.string({ description: 'Name of the channel that published the video.', resolve: (m) => text(m.channel_name) }),
+    channelName: t.string({ description: 'Name of the channel that published the video.', resolve: (m) => str(m.channel_name) }),
     channelLink: t.field({
       type: 'URL',
       description: 'URL of the channel that published the video; pass it to `videositeChannel(url:)` for the channel.',
@@ -27,7 +27,7 @@ export const VideositeTranscriptVideo = builder.objectRef<Raw>('VideositeTranscr
     }),
     publishedTime: t.string({
       description: 'When the video was published, as the upstream wrote it (upstream `published_time`, a date as text).',
-      resolve: (m) => text(m.published_time),
+      resolve: (m) => str(m.published_time),
     }),
     publishedDate: t.field({
       type: 'Date',

@@ -2,15 +2,15 @@ import { validate, type DocumentNode, type GraphQLError, type ValidationRule } f
 import type { Plugin } from 'graphql-yoga';
 import type { OperationLimits } from '../settings.js';
 import { maxAliasesRule } from './aliases.js';
-import { maxDepthRule } from './depth.js';
+import { INTROSPECTION_DEPTH, maxDepthRule } from './depth.js';
 import { maxDirectivesRule } from './directives.js';
 import { noIntrospectionRule } from './introspection.js';
 import { onlyQueriesRule } from './only-queries.js';
 import { maxRootFieldsRule } from './root-fields.js';
-import { parseWithTokenLimit } from './tokens.js';
+import { parseWithinLimits } from './parse.js';
 
 /**
- * The operation limits, all before execution: tokens while parsing, then the limit rules as a
+ * The operation limits, all before execution: tokens and nesting before parsing, then the limit rules as a
  * validation pass of their own that runs BEFORE graphql-js's specified rules and stops there, so
  * an alias bomb never reaches the quadratic OverlappingFieldsCanBeMerged check, let alone a
  * resolver. Verdicts are remembered per parsed document (Yoga caches parsed documents by text).
@@ -26,7 +26,13 @@ export function useOperationLimits(limits: OperationLimits, options: { introspec
     // The cost budget (COST_LIMIT_EXCEEDED) is not one of these rules: it needs the variables, so
     // src/cost/plugin.ts checks it when the operation is about to execute, still before any upstream call.
   ];
-  const parse = parseWithTokenLimit(limits.maxTokens);
+  const parse = parseWithinLimits({
+    maxTokens: limits.maxTokens,
+    maxInputDepth: limits.maxInputDepth,
+    // Room for an inline fragment at every field level of the deepest operation allowed; MAX_DEPTH
+    // itself is checked on the parsed document, fragments expanded.
+    maxSelectionNesting: 2 * Math.max(limits.maxDepth, options.introspection ? INTROSPECTION_DEPTH : 0),
+  });
   const verdicts = new WeakMap<DocumentNode, readonly GraphQLError[]>();
 
   return {

@@ -1,4 +1,4 @@
-import { ActionError } from '../errors.js';
+import { ActionError } from '../../kernel/errors.js';
 
 export type BreakerState = 'closed' | 'open' | 'half-open';
 

@@ -1,6 +1,4 @@
 import type { CallDeadline } from '../client.js';
-import { ActionError } from '../errors.js';
-import { onAbort } from '../abort-followers.js';
 
 /**
  * A call's deadline: UPSTREAM_TIMEOUT_MS from now, or what is left of the operation when that is
@@ -16,11 +14,7 @@ export function timeLeft(deadline: CallDeadline, now = Date.now()): number {
   return deadline.at - now;
 }
 
-export function deadlineError(action: string, deadline: CallDeadline, where: string): ActionError {
-  return new ActionError('UPSTREAM_TIMEOUT', `The upstream did not answer within ${deadline.ms} ms (${where})`, { action });
-}
-
-export { cancelledError } from '../errors.js';
+export { cancelledError } from '../../kernel/errors.js';
 
 /** Waits `ms`; rejects with `abortError()` as soon as `signal` aborts. */
 export function sleep(ms: number, signal: AbortSignal | undefined, abortError: () => Error): Promise<void> {
@@ -32,11 +26,11 @@ export function sleep(ms: number, signal: AbortSignal | undefined, abortError: (
     };
     const timer = setTimeout(
       () => {
-        unfollow?.();
+        signal?.removeEventListener('abort', abort);
         resolve();
       },
       Math.max(0, ms),
     );
-    const unfollow = signal ? onAbort(signal, abort) : undefined;
+    signal?.addEventListener('abort', abort, { once: true });
   });
 }

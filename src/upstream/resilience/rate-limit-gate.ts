@@ -1,5 +1,5 @@
 import type { ResponseFacts } from '../client.js';
-import { ActionError } from '../errors.js';
+import { ActionError } from '../../kernel/errors.js';
 
 /** How long to hold calls when the upstream says its budget is spent but not until when (its documented window is a minute). */
 export const DEFAULT_HOLD_MS = 60_000;

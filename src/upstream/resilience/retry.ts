@@ -1,5 +1,5 @@
 import type { ResponseFacts } from '../client.js';
-import { ActionError } from '../errors.js';
+import { ActionError } from '../../kernel/errors.js';
 
 export interface RetryPolicy {
   /** Retries after the first attempt, at most. */

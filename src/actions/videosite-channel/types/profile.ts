@@ -1,5 +1,5 @@
 import { builder } from '../../../schema/builder.js';
-import { bool, date, id, objects, strings, text, type Raw } from '../../../schema/read.js';
+import { bool, date, id, objects, type Raw, str, strings } from '../../../schema/read.js';
 import { ADDITIONAL_FIELDS_DESCRIPTION, unmodelledKeys } from '../../videosite-shared/extra.js';
 import { count } from '../../videosite-shared/count.js';
 import { linkUrl, webUrl } from '../../videosite-shared/links.js';
@@ -24,10 +24,10 @@ const ABOUT_KEYS = new Set(['description', 'joined_date', 'joined_date_text', 'l
 const VideositeChannelLink = builder.objectRef<Raw>('VideositeChannelLink').implement({
   description: 'A link the channel lists on its About page.',
   fields: (t) => ({
-    title: t.string({ description: 'Label of the link as the channel wrote it (e.g. "Instagram").', resolve: (l) => text(l.title) }),
+    title: t.string({ description: 'Label of the link as the channel wrote it (e.g. "Instagram").', resolve: (l) => str(l.title) }),
     link: t.string({
       description: 'The link exactly as the upstream wrote it; often without a scheme (e.g. "instagram.com/name").',
-      resolve: (l) => text(l.link),
+      resolve: (l) => str(l.link),
     }),
     url: t.field({
       type: 'URL',
@@ -40,7 +40,7 @@ const VideositeChannelLink = builder.objectRef<Raw>('VideositeChannelLink').impl
 export const VideositeChannelAbout = builder.objectRef<Raw>('VideositeChannelAbout').implement({
   description: 'The About page of a channel: its description, join date, listed links and lifetime totals.',
   fields: (t) => ({
-    description: t.string({ description: 'The channel description on its About page.', resolve: (a) => text(a.description) }),
+    description: t.string({ description: 'The channel description on its About page.', resolve: (a) => str(a.description) }),
     joinedDate: t.field({
       type: 'Date',
       description: 'The date the channel was created (upstream `joined_date`).',
@@ -48,7 +48,7 @@ export const VideositeChannelAbout = builder.objectRef<Raw>('VideositeChannelAbo
     }),
     joinedDateText: t.string({
       description: 'The join date as the site displays it (e.g. "Joined Feb 20, 2012").',
-      resolve: (a) => text(a.joined_date_text),
+      resolve: (a) => str(a.joined_date_text),
     }),
     links: t.field({
       type: [VideositeChannelLink],
@@ -79,9 +79,9 @@ export const VideositeChannelProfile = builder.objectRef<Raw>('VideositeChannelP
         'The channel identifier (e.g. "UCX6OQ3DkcsbYNE6H8uQQuVA"; upstream `id`). Was `id`: this gateway keeps `id` for node ids (the channel\'s is `VideositeChannel.id`).',
       resolve: (c) => id(c.id),
     }),
-    title: t.string({ description: 'Channel name.', resolve: (c) => text(c.title) }),
-    handle: t.string({ description: 'The channel handle including the leading @ (e.g. "@name").', resolve: (c) => text(c.handle) }),
-    description: t.string({ description: 'Channel description.', resolve: (c) => text(c.description) }),
+    title: t.string({ description: 'Channel name.', resolve: (c) => str(c.title) }),
+    handle: t.string({ description: 'The channel handle including the leading @ (e.g. "@name").', resolve: (c) => str(c.handle) }),
+    description: t.string({ description: 'Channel description.', resolve: (c) => str(c.description) }),
     avatarUrl: t.field({ type: 'URL', description: 'Profile image URL.', resolve: (c) => webUrl(c.avatar) }),
     avatar: t.field({
       deprecationReason: 'Use `avatarUrl`: image URLs end in Url across the schema.',
@@ -98,7 +98,7 @@ export const VideositeChannelProfile = builder.objectRef<Raw>('VideositeChannelP
     }),
     firstLink: t.string({
       description: 'The first link of the channel header as the upstream wrote it (upstream `first_link`), often without a scheme.',
-      resolve: (c) => text(c.first_link),
+      resolve: (c) => str(c.first_link),
     }),
     firstLinkUrl: t.field({
       type: 'URL',
@@ -107,7 +107,7 @@ export const VideositeChannelProfile = builder.objectRef<Raw>('VideositeChannelP
     }),
     keywords: t.string({
       description: 'The channel keywords as the one string the upstream sends; see `keywordList` for them split.',
-      resolve: (c) => text(c.keywords),
+      resolve: (c) => str(c.keywords),
     }),
     keywordList: t.stringList({
       nullable: false,

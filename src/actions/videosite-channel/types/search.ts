@@ -1,5 +1,5 @@
 import { builder } from '../../../schema/builder.js';
-import { float, text, type Raw } from '../../../schema/read.js';
+import { float, type Raw, str, text } from '../../../schema/read.js';
 import { webUrl } from '../../videosite-shared/links.js';
 import { handleOf, timestamp } from '../derive.js';
 
@@ -10,13 +10,13 @@ export const VideositeSearchMetadata = builder.objectRef<Raw>('VideositeSearchMe
       description: "The upstream's identifier of this fetch (upstream `id`). Was `id`: this gateway keeps `id` for node ids.",
       resolve: (m) => text(m.id),
     }),
-    status: t.string({ description: 'The upstream\'s status of the fetch, as it wrote it (e.g. "Success").', resolve: (m) => text(m.status) }),
+    status: t.string({ description: 'The upstream\'s status of the fetch, as it wrote it (e.g. "Success").', resolve: (m) => str(m.status) }),
     createdAt: t.field({
       type: 'DateTime',
       description: 'When the fetch was made (upstream `created_at`); null when that is not a readable timestamp (see `createdAtText`).',
       resolve: (m) => timestamp(m.created_at),
     }),
-    createdAtText: t.string({ description: 'The upstream `created_at` exactly as written.', resolve: (m) => text(m.created_at) }),
+    createdAtText: t.string({ description: 'The upstream `created_at` exactly as written.', resolve: (m) => str(m.created_at) }),
     htmlUrl: t.field({
       type: 'URL',
       description: 'URL of the page as fetched, in HTML (upstream `html_url`).',
@@ -43,17 +43,17 @@ export const VideositeChannelSearchParameters = builder.objectRef<Raw>('Videosit
   fields: (t) => ({
     channelId: t.string({
       description: 'The channel reference the upstream used (upstream `channel_id`): a channel id, or a handle such as "@name".',
-      resolve: (p) => text(p.channel_id),
+      resolve: (p) => str(p.channel_id),
     }),
     channelHandle: t.string({
       description: '`channelId` when it is a handle ("@name"); null when it is an id.',
       resolve: (p) => handleOf(p.channel_id),
     }),
-    engine: t.string({ description: 'The upstream engine that served the lookup.', resolve: (p) => text(p.engine) }),
-    countryCode: t.string({ description: 'Country the page was fetched for (upstream `gl`, e.g. "us").', resolve: (p) => text(p.gl) }),
+    engine: t.string({ description: 'The upstream engine that served the lookup.', resolve: (p) => str(p.engine) }),
+    countryCode: t.string({ description: 'Country the page was fetched for (upstream `gl`, e.g. "us").', resolve: (p) => str(p.gl) }),
     languageCode: t.string({
       description: 'Interface language the page was fetched in (upstream `hl`, e.g. "en").',
-      resolve: (p) => text(p.hl),
+      resolve: (p) => str(p.hl),
     }),
   }),
 });

@@ -1,5 +1,5 @@
 import { builder } from '../../../schema/builder.js';
-import { int, obj, objects, text, type Raw } from '../../../schema/read.js';
+import { int, obj, objects, type Raw, str, text } from '../../../schema/read.js';
 import { linkUrl } from '../../videosite-shared/links.js';
 import { addListedVideoFields, addPublishedTimeField } from '../../videosite-shared/listed-video.js';
 import { VideositeVideo } from '../../videosite-shared/video.js';
@@ -10,7 +10,7 @@ export const VideositeHighlightedVideo = builder.objectRef<Raw>('VideositeHighli
   description: 'The video a channel features at the top of its page (its trailer or a pinned video).',
   interfaces: [VideositeVideo],
   fields: (t) => ({
-    description: t.string({ description: 'Description of the video.', resolve: (v) => text(v.description) }),
+    description: t.string({ description: 'Description of the video.', resolve: (v) => str(v.description) }),
     externalLinks: t.field({
       type: [VideositeExternalLink],
       nullable: false,
@@ -31,10 +31,10 @@ function externalLinks(value: unknown): Raw[] {
 const VideositeExternalLink = builder.objectRef<Raw>('VideositeExternalLink').implement({
   description: "A link shown with a channel's featured video.",
   fields: (t) => ({
-    title: t.string({ description: 'Label of the link, when given.', resolve: (l) => text(l.title) ?? text(l.text) }),
+    title: t.string({ description: 'Label of the link, when given.', resolve: (l) => str(l.title) ?? text(l.text) }),
     link: t.string({
       description: 'The link exactly as the upstream wrote it (upstream `link` or `url`); may lack a scheme.',
-      resolve: (l) => text(l.link) ?? text(l.url),
+      resolve: (l) => str(l.link) ?? text(l.url),
     }),
     url: t.field({
       type: 'URL',
@@ -59,14 +59,14 @@ addListedVideoFields(VideositeSectionVideo, {
 export const VideositeVideoSection = builder.objectRef<Raw>('VideositeVideoSection').implement({
   description: 'A titled shelf of videos on a channel page (e.g. "Videos", "Popular videos").',
   fields: (t) => ({
-    title: t.string({ description: 'Title of the section (upstream `section_title`).', resolve: (s) => text(s.section_title) }),
+    title: t.string({ description: 'Title of the section (upstream `section_title`).', resolve: (s) => str(s.section_title) }),
     videos: t.field({
       type: [VideositeSectionVideo],
       nullable: false,
-      description: `The first \`first\` videos of the section in page order (default ${CHANNEL_LISTS.sectionVideos.default}); empty when it shows none.`,
+      description: 'The videos of the section in page order, all of them unless `first` asks for fewer; empty when it shows none.',
       args: { first: t.arg.int(listArgs(CHANNEL_LISTS.sectionVideos, 'videos')) },
       extensions: listExtensions(CHANNEL_LISTS.sectionVideos),
-      resolve: (s, args) => firstOf(objects(s.videos), args.first, CHANNEL_LISTS.sectionVideos),
+      resolve: (s, args) => firstOf(objects(s.videos), args.first),
     }),
   }),
 });

@@ -1,0 +1,123 @@
+/**
+ * Federation entities: the result of one lookup, found by the natural key another subgraph holds (a
+ * domain, a stock symbol, a URL). A reference is reduced by the root field's own key function and
+ * loaded through the same loader as the root field, so `_entities` shares the operation's calls, the
+ * cross-request cache, coalescing, symbol batching and the cost budget with everything else.
+ *
+ * Each action that has an entity declares it in its own folder (`src/actions/<action>/entity.ts`).
+ */
+import type { ObjectRef } from '@pothos/core';
+import { type GraphQLResolveInfo, isObjectType, isUnionType } from 'graphql';
+import type { GatewayContext } from '../kernel/context.js';
+import type { ActionDescriptor } from './descriptor.js';
+import { settledItems } from './loader.js';
+import { shown } from './web-input.js';
+import type { EntityCosts } from '../cost/entities.js';
+import { type BuilderTypes, builder } from '../schema/builder.js';
+import { badInput } from '../kernel/errors.js';
+
+interface EntityDefinition {
+  /** The one key field (`@key(fields:)`). */
+  key: string;
+  /** The root field's key function: the canonical key, or BAD_USER_INPUT naming `argument`. */
+  canonical: (argument: string, value: string) => string;
+  batchedSymbols: boolean;
+}
+
+const definitions = new Map<string, EntityDefinition>();
+
+/** The `__typename` each object `_entities` returned is shown as (the `_Entity` union's resolveType). */
+const entityTypes = new WeakMap<object, string>();
+
+/**
+ * Makes `ref` an entity keyed by `key`, a field holding the lookup's key. A reference's key value may be
+ * written in any form the root argument accepts (`canonical` is the root field's own function); it is
+ * loaded through `lookup`'s loader.
+ */
+export function lookupEntity<T extends object, K extends string>(
+  ref: ObjectRef<BuilderTypes, T>,
+  options: { key: K; lookup: Pick<ActionDescriptor<string, T>, 'batchedSymbols' | 'load'>; canonical: (argument: string, value: string) => string },
+): void {
+  const { key, lookup, canonical } = options;
+  definitions.set(ref.name, { key, canonical, batchedSymbols: lookup.batchedSymbols === true });
+  builder.asEntity(ref, {
+    key: builder.selection<Record<K, string>>(key as never),
+    resolveReference: (reference, ctx) => {
+      const value = (reference as Record<string, unknown>)[key];
+      if (typeof value !== 'string') {
+        throw badInput(`A ${ref.name} representation needs its key "${key}" as a string`, { argument: 'representations', typename: ref.name });
+      }
+      return lookup.load(ctx, canonical(key, value));
+    },
+  });
+}
+
+/** Whether a type is an entity of this subgraph. */
+export function isEntity(typename: string): boolean {
+  return definitions.has(typename);
+}
+
+/** The entity types, for the cost estimate: each one's key field, canonical key and symbol batching. */
+export function entityCosts(): EntityCosts {
+  const costs: Record<string, EntityCosts[string]> = {};
+  for (const [typename, definition] of definitions) {
+    costs[typename] = {
+      key: definition.key,
+      batchedSymbols: definition.batchedSymbols,
+      canonical: (value) => {
+        try {
+          return definition.canonical(definition.key, value);
+        } catch {
+          return null; // refused before any call: costs nothing
+        }
+      },
+    };
+  }
+  return costs;
+}
+
+type ResolveReference = (reference: object, ctx: GatewayContext, info: GraphQLResolveInfo) => Promise<object | null> | object | null;
+
+function unknownEntity(typename: unknown): Error {
+  const known = [...definitions.keys()].sort().join(', ');
+  if (typeof typename !== 'string') {
+    return badInput(`A representation must be an object with a "__typename" naming one of this subgraph's entities (${known})`, {
+      argument: 'representations',
+    });
+  }
+  return badInput(`"${shown(typename)}" is not an entity of this subgraph; its entities are ${known}`, { argument: 'representations' });
+}
+
+async function resolveOne(representation: unknown, ctx: GatewayContext, info: GraphQLResolveInfo): Promise<object | null> {
+  const typename = representation !== null && typeof representation === 'object' ? (representation as { __typename?: unknown }).__typename : undefined;
+  const type = typeof typename === 'string' && definitions.has(typename) ? info.schema.getType(typename) : undefined;
+  const resolveReference = isObjectType(type)
+    ? ((type.extensions as { apollo?: { subgraph?: { resolveReference?: ResolveReference } } }).apollo?.subgraph?.resolveReference ?? null)
+    : null;
+  if (!type || !resolveReference) throw unknownEntity(typename);
+  const entity = await resolveReference(representation as object, ctx, info);
+  if (entity !== null) entityTypes.set(entity, type.name);
+  return entity;
+}
+
+/**
+ * The `_entities` resolver: one entity per representation, in order. A malformed or unknown
+ * representation, and a lookup that fails, is null with its coded error at its own index; the others
+ * still resolve. (@apollo/subgraph's own resolver fails the whole list on an unknown type and masks the error.)
+ */
+export function resolveEntities(_root: unknown, args: { representations: readonly unknown[] }, ctx: GatewayContext, info: GraphQLResolveInfo) {
+  // Settled: each failure stays at its own index (a router matches entities by position).
+  return settledItems(args.representations.map((representation) => resolveOne(representation, ctx, info)));
+}
+
+/** The `_Entity` union's resolveType. */
+export function entityTypeOf(value: unknown): string | undefined {
+  return value !== null && typeof value === 'object' ? entityTypes.get(value) : undefined;
+}
+
+/** Installs the resolvers above on a built subgraph schema's `_entities` field and `_Entity` union. */
+export function entityResolvers(schema: { getType(name: string): unknown }): { resolve: typeof resolveEntities; extensions: { entities: EntityCosts } } {
+  const union = schema.getType('_Entity');
+  if (isUnionType(union)) union.resolveType = entityTypeOf;
+  return { resolve: resolveEntities, extensions: { entities: entityCosts() } };
+}

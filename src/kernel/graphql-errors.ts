@@ -1,0 +1,33 @@
+import { GraphQLError } from 'graphql';
+import { ActionError } from './errors.js';
+
+/**
+ * Yoga's maskError: coded ActionErrors become GraphQL errors with `extensions.code` (and `action`,
+ * `retryAfter`); GraphQL's own errors pass; anything else is masked with no message or stack.
+ */
+export function maskError(error: unknown, message: string): Error {
+  const graphqlError = error instanceof GraphQLError ? error : null;
+  const original = graphqlError ? graphqlError.originalError : error;
+  if (original instanceof ActionError) {
+    return new GraphQLError(original.message, {
+      nodes: graphqlError?.nodes,
+      source: graphqlError?.source,
+      positions: graphqlError?.positions,
+      path: graphqlError?.path,
+      extensions: {
+        ...original.extensions,
+        code: original.code,
+        ...(original.action ? { action: original.action } : {}),
+        ...(original.retryAfter !== undefined ? { retryAfter: original.retryAfter } : {}),
+      },
+    });
+  }
+  if (graphqlError && (!original || original instanceof GraphQLError)) return graphqlError;
+  return new GraphQLError(message, {
+    nodes: graphqlError?.nodes,
+    source: graphqlError?.source,
+    positions: graphqlError?.positions,
+    path: graphqlError?.path,
+    extensions: { code: 'INTERNAL_SERVER_ERROR' },
+  });
+}

@@ -1,0 +1,105 @@
+import { createRequire } from 'node:module';
+import pino, { type DestinationStream, type Logger } from 'pino';
+import type { Config } from '../config.js';
+import { ActionError } from './errors.js';
+
+/**
+ * Structured logs. Anything that could carry a credential is redacted by path, and errors are
+ * logged as code and message only, never with a stack.
+ */
+export function createLogger(
+  level: Config['logLevel'],
+  destination?: DestinationStream,
+  secrets: Array<string | null> = [],
+  format: Config['telemetry']['logFormat'] = 'json',
+): Logger {
+  const known = secrets.filter((secret): secret is string => typeof secret === 'string' && secret.length >= 8);
+  return pino(
+    {
+      level,
+      // Redaction by field name cannot see a secret inside a message; the known ones are replaced in every line.
+      hooks: known.length ? { streamWrite: (line: string) => known.reduce((text, secret) => text.split(secret).join('[redacted]'), line) } : {},
+      base: { service: 'lookup-graph' },
+      redact: {
+        paths: [
+          'authorization',
+          'token',
+          'headers.authorization',
+          '*.authorization',
+          '*.token',
+          '*.headers.authorization',
+          // Client credentials of the gateway itself (src/security/auth.ts) and a forwarded upstream token.
+          '["x-api-key"]',
+          'headers["x-api-key"]',
+          '*["x-api-key"]',
+          '*.headers["x-api-key"]',
+          'apiKey',
+          '*.apiKey',
+          'upstreamToken',
+          '*.upstreamToken',
+          'cookie',
+          'headers.cookie',
+          '*.headers.cookie',
+        ],
+        censor: '[redacted]',
+      },
+      serializers: { err: (error: unknown) => describeError(error) },
+    },
+    format === 'pretty' ? prettyStream(destination) : destination,
+  );
+}
+
+/**
+ * LOG_FORMAT=pretty: pino-pretty's coloured one-line-per-event output for development, in this
+ * thread (no transport worker). Loaded only when asked for.
+ */
+function prettyStream(destination?: DestinationStream): DestinationStream {
+  const pretty = createRequire(import.meta.url)('pino-pretty') as (options: Record<string, unknown>) => DestinationStream;
+  return pretty({
+    colorize: !destination && process.stdout.isTTY,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,service',
+    singleLine: true,
+    sync: true,
+    ...(destination ? { destination } : {}),
+  });
+}
+
+export function describeError(error: unknown): Record<string, unknown> {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return { name: error.name, message: error.message, ...(code !== undefined ? { code } : {}) };
+  }
+  return { message: String(error) };
+}
+
+/**
+ * Adapts pino to Yoga's logger interface, keeping stacks and error objects out of the lines. Yoga
+ * logs every error it masks at error level; coded lookup failures are expected outcomes, so they go
+ * to info with their code and action.
+ */
+export function yogaLogger(logger: Logger) {
+  const log =
+    (wanted: 'debug' | 'info' | 'warn' | 'error') =>
+    (...args: unknown[]) => {
+      const [first, ...rest] = args;
+      const errors = args.filter((arg): arg is Error => arg instanceof Error);
+      const coded = errors.map(codedFailure).filter((failure) => failure !== null);
+      if (wanted === 'error' && coded.length > 0 && coded.length === errors.length) {
+        for (const failure of coded) logger.info({ source: 'yoga', code: failure.code, action: failure.action }, failure.message);
+        return;
+      }
+      const level = wanted;
+      const message = typeof first === 'string' ? first : (errors[0]?.message ?? 'yoga');
+      logger[level](
+        { source: 'yoga', ...(errors.length ? { err: errors[0] } : {}), ...(rest.length && !errors.length ? { detail: rest.map(String).join(' ') } : {}) },
+        message,
+      );
+    };
+  return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
+}
+
+function codedFailure(error: Error): ActionError | null {
+  const original = (error as { originalError?: unknown }).originalError ?? error;
+  return original instanceof ActionError ? original : null;
+}

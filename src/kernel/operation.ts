@@ -1,0 +1,72 @@
+import { setMaxListeners } from 'node:events';
+import type { LookupSource } from '../cache/lookup-cache.js';
+import type { FreshReads } from '../cache/fresh.js';
+import type { CostReport, SymbolMeter } from '../cost/meter.js';
+import type { OperationTrace } from '../telemetry/spans.js';
+
+/** One lookup of the operation and where its value came from. */
+export interface LookupReport {
+  action: string;
+  key: string;
+  source: LookupSource;
+  /** Seconds since the value was fetched from the upstream (0 for this operation's own call); null when it failed with nothing stored. */
+  ageSeconds: number | null;
+  /** How long the cache keeps this action's results (0 when off); not sent to clients, it sets Cache-Control. */
+  ttlSeconds?: number;
+  /** The lookup failed (not sent to clients: the error is in `errors`); the response is then not cacheable. */
+  failed?: boolean;
+  /** When the value was fetched (epoch ms; not sent to clients): which cache entry the result was built from (result-memo.ts). */
+  storedAt?: number;
+}
+
+/**
+ * Everything one GraphQL operation keeps while it runs: what it spent, its cost estimate, the stock
+ * symbol meter, its fresh reads, its deadline and its one cancellation signal. One object per
+ * operation, shared by Yoga's copies of the context.
+ */
+export class Operation {
+  upstreamCalls = 0;
+  readonly lookups: LookupReport[] = [];
+  /** The static estimate against the budget (src/cost/plugin.ts), reported in `extensions.gateway.cost`. */
+  cost: CostReport | null = null;
+  /** The operation's span, when tracing is on (src/telemetry/spans.ts). */
+  trace: OperationTrace | undefined;
+  private controller: AbortController | undefined;
+  private variables: { values: unknown; json: string } | undefined;
+
+  /**
+   * @param deadline when this operation must be answered (epoch ms): every upstream call ends by then
+   * @param requestSignal the client's request signal, read only when the operation first needs its own
+   * @param symbols the stock symbol meter (src/cost/meter.ts)
+   * @param fresh the operation's @fresh reads (src/cache/fresh.ts)
+   */
+  constructor(
+    readonly deadline: number,
+    private readonly requestSignal: () => AbortSignal | undefined,
+    readonly symbols: SymbolMeter,
+    readonly fresh: FreshReads,
+  ) {}
+
+  /** The operation's variables as JSON, made once for the plugins that key by them (the cost estimate, remembered results). */
+  variablesJson(values: unknown): string {
+    if (!this.variables || this.variables.values !== values) this.variables = { values, json: JSON.stringify(values ?? null) };
+    return this.variables.json;
+  }
+
+  /**
+   * Aborted when the client goes away: every upstream call and wait of the operation follows this one
+   * signal. Made on first use (an operation served from the cache never needs it).
+   */
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      const controller = new AbortController();
+      // Each lookup of the operation follows it with a listener of its own: many are expected.
+      setMaxListeners(0, controller.signal);
+      this.controller = controller;
+      const request = this.requestSignal();
+      if (request?.aborted) controller.abort(request.reason);
+      else request?.addEventListener('abort', () => controller.abort(request.reason), { once: true });
+    }
+    return this.controller.signal;
+  }
+}

@@ -1,0 +1,49 @@
+import type { Plugin } from 'graphql-yoga';
+import { publicReport } from '../cache/cache-control.js';
+import type { GatewayContext } from '../kernel/context.js';
+import type { Operation } from '../kernel/operation.js';
+
+/** `extensions.gateway` of one operation's response. */
+export function gatewayReport(sandbox: boolean, operation: Pick<Operation, 'upstreamCalls' | 'cost' | 'lookups'> | null) {
+  return {
+    sandbox,
+    upstreamCalls: operation?.upstreamCalls ?? 0,
+    // The operation's estimated cost in upstream calls and the budget it was held to (src/cost).
+    cost: operation?.cost ?? null,
+    // Per lookup: where its value came from (cache, upstream, or another request's call) and its age in seconds.
+    lookups: (operation?.lookups ?? []).map(publicReport),
+  };
+}
+
+/** Reports on every response whether the upstream is the sandbox and how many upstream calls it made. */
+export function gatewayExtensions(sandbox: boolean): Plugin<GatewayContext> {
+  const report = (operation: Operation | null) => gatewayReport(sandbox, operation);
+  const stamp = (result: { extensions?: Record<string, unknown> }, operation: Operation | null) => ({
+    ...result,
+    extensions: { ...result.extensions, gateway: report(operation) },
+  });
+  return {
+    onExecute({ args }) {
+      const context = args.contextValue;
+      return {
+        onExecuteDone({ result, setResult }) {
+          if (!(Symbol.asyncIterator in result)) {
+            setResult(stamp(result, context.operation));
+            return undefined;
+          }
+          // Incremental delivery: the usage is final once nothing is left to send, so the last
+          // payload (hasNext: false) carries it; the earlier ones carry none.
+          return {
+            onNext({ result: payload, setResult: setPayload }) {
+              if ('hasNext' in payload && payload.hasNext === false) setPayload(stamp(payload, context.operation));
+            },
+          };
+        },
+      };
+    },
+    onResultProcess({ result, setResult }) {
+      if (Array.isArray(result) || Symbol.asyncIterator in result) return;
+      if (!result.extensions?.gateway) setResult(stamp(result, null));
+    },
+  };
+}

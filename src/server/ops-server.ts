@@ -1,0 +1,37 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Gateway } from '../gateway.js';
+import { probeResponse } from './probes.js';
+
+/**
+ * The operators' listener (METRICS_PORT): GET /metrics, and /healthz and /readyz with their detailed
+ * bodies. Keep it off the public network (bind METRICS_HOST to an internal address or let only the
+ * scraper reach it).
+ */
+export async function startOpsServer(gateway: Gateway, host: string, port: number): Promise<{ server: Server; port: number }> {
+  const server = createServer((req, res) => {
+    const pathname = new URL(req.url ?? '/', 'http://ops').pathname;
+    probeResponse(pathname, req.method ?? 'GET', {
+      ready: gateway.ready,
+      cacheStatus: gateway.cacheStatus,
+      upstreamStatus: gateway.upstreamStatus,
+      clientRateLimit: gateway.clientRateLimit,
+      detailed: true,
+      metrics: async () => ({ text: await gateway.metrics.registry.metrics(), contentType: gateway.metrics.registry.contentType }),
+    }).then(
+      (answer) => {
+        if (!answer) {
+          res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
+          return;
+        }
+        res.writeHead(answer.status, answer.headers).end(answer.body);
+      },
+      () => res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics failed'),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return { server, port: (server.address() as AddressInfo).port };
+}

@@ -1,0 +1,26 @@
+import type { EnvReader } from '../kernel/env.js';
+
+/**
+ * Where operators read the gateway: METRICS_PORT opens a second listener for /metrics and the detailed
+ * /healthz and /readyz bodies. In production the public port answers only /graphql, /healthz and
+ * /readyz (short bodies); without METRICS_PORT production has no /metrics at all.
+ */
+export interface OpsSettings {
+  /** null: no separate listener. */
+  metricsPort: number | null;
+  metricsHost: string;
+  /** After SIGTERM, how long /readyz answers 503 while the gateway still serves, so load balancers stop sending first. */
+  drainDelayMs: number;
+}
+
+export function readOpsSettings(read: EnvReader, host: string): OpsSettings {
+  const { int } = read;
+  const metricsPort = read.string('METRICS_PORT') ? int('METRICS_PORT', 0, 0, 65535) : null;
+  const port = read.string('PORT');
+  if (metricsPort !== null && metricsPort !== 0 && port && Number(port) === metricsPort) read.problem('METRICS_PORT must differ from PORT');
+  return {
+    metricsPort,
+    metricsHost: read.string('METRICS_HOST') ?? host,
+    drainDelayMs: int('SHUTDOWN_DRAIN_DELAY_MS', 0, 0, 300_000),
+  };
+}

@@ -1,0 +1,239 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Plugin } from 'graphql-yoga';
+import type { LookupSource } from '../cache/lookup-cache.js';
+import type { CachePart } from '../cache/store.js';
+import type { CallOutcome } from '../upstream/client.js';
+import { ActionError } from '../kernel/errors.js';
+import type { CallAction, UpstreamStatus } from '../upstream/index.js';
+
+/**
+ * Prometheus metrics, on a registry of this gateway's own (several gateways can live in one
+ * process, as in the tests). Served at GET /metrics.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly upstreamCalls = new Counter({
+    name: 'lookup_graph_upstream_calls_total',
+    help: 'HTTP calls that reached for the upstream (each retry counts), by action and outcome (OK or the error code).',
+    labelNames: ['action', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly upstreamLatency = new Histogram({
+    name: 'lookup_graph_upstream_call_duration_seconds',
+    help: 'Duration of each HTTP call to the upstream.',
+    labelNames: ['action'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  private readonly upstreamRequests = new Counter({
+    name: 'lookup_graph_upstream_requests_total',
+    help: 'Lookups the loaders sent towards the upstream, by action and final outcome; refusals by the rate-limit gate, an open breaker or a full queue count here and not as calls.',
+    labelNames: ['action', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly shedLookups = new Counter({
+    name: 'lookup_graph_upstream_shed_total',
+    help: "Lookups the gateway refused without calling the upstream to stay responsive, by action and reason: queue-full, no-slot-in-time (refused at once: the calls ahead would hold it past its wait deadline), wait-expired (waited until its deadline), client-share (RATE_LIMITED: the client's own share was full). The others are OVERLOADED.",
+    labelNames: ['action', 'reason'] as const,
+    registers: [this.registry],
+  });
+  private readonly lookups = new Counter({
+    name: 'lookup_graph_cache_lookups_total',
+    help: "Lookups by action and where their value came from: cache (hit), upstream (miss) or coalesced (joined another request's call).",
+    labelNames: ['action', 'source'] as const,
+    registers: [this.registry],
+  });
+  private readonly replays = new Counter({
+    name: 'lookup_graph_result_replays_total',
+    help: 'Operations answered from a remembered result: every lookup still cached, no resolver run; their lookups count as cache hits too.',
+    registers: [this.registry],
+  });
+  private readonly batchSize = new Histogram({
+    name: 'lookup_graph_financial_batch_symbols',
+    help: 'Symbols per financial-profile upstream call.',
+    buckets: [1, 2, 3, 5, 10, 20, 50, 100],
+    registers: [this.registry],
+  });
+  private readonly operations = new Counter({
+    name: 'lookup_graph_graphql_operations_total',
+    help: 'GraphQL operations by outcome: ok (no errors), partial (data and errors), error (no data).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly requestDuration = new Histogram({
+    name: 'lookup_graph_graphql_request_duration_seconds',
+    help: 'Duration of each /graphql request, arrival to response, by operation: the names of trusted documents and METRICS_OPERATION_NAMES, else anonymous, other or batch.',
+    labelNames: ['operation'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+  private readonly errors = new Counter({
+    name: 'lookup_graph_graphql_errors_total',
+    help: 'Errors in /graphql responses by extensions.code (UNCODED without one, OTHER for a code outside the known form).',
+    labelNames: ['code'] as const,
+    registers: [this.registry],
+  });
+
+  /**
+   * @param batchedSymbols whether an action's lookups are stock symbols batched into one call (its batch sizes are observed)
+   */
+  constructor(
+    private readonly batchedSymbols: (action: string) => boolean,
+    gauges: Array<{ name: string; help: string; labelNames?: string[]; collect: (gauge: Gauge) => void }> = [],
+  ) {
+    collectDefaultMetrics({ register: this.registry, prefix: 'lookup_graph_' });
+    for (const { name, help, labelNames, collect } of gauges) {
+      new Gauge({
+        name,
+        help,
+        labelNames: labelNames ?? [],
+        registers: [this.registry],
+        collect() {
+          collect(this);
+        },
+      });
+    }
+  }
+
+  observeLookup = (action: string, source: LookupSource): void => {
+    this.lookups.inc({ action, source });
+  };
+
+  /** One operation answered whole (not incrementally): ok, partial (data and errors) or error. */
+  observeOutcome = (outcome: 'ok' | 'partial' | 'error'): void => {
+    this.operations.inc({ outcome });
+  };
+
+  observeReplay = (): void => {
+    this.replays.inc();
+  };
+
+  /** One /graphql request, as the request log sees it (src/telemetry/request-log.ts). */
+  observeRequest = (operation: string, seconds: number, errorCodes: readonly string[]): void => {
+    this.requestDuration.observe({ operation }, seconds);
+    for (const code of errorCodes) this.errors.inc({ code });
+  };
+
+  /** Each HTTP call the client made (retries included), as the ActionClient reports it. */
+  observeCall = (call: CallOutcome): void => {
+    this.upstreamCalls.inc({ action: call.action, outcome: call.outcome });
+    this.upstreamLatency.observe({ action: call.action }, call.durationMs / 1000);
+  };
+
+  /** Wraps the way upstream so every lookup request is counted with its final outcome. */
+  instrument(callAction: CallAction): CallAction {
+    return async (action, body, options) => {
+      try {
+        const envelope = await callAction(action, body, options);
+        this.upstreamRequests.inc({ action, outcome: 'OK' });
+        if (this.batchedSymbols(action) && typeof body.company === 'string') {
+          this.batchSize.observe(body.company.split(',').length);
+        }
+        return envelope;
+      } catch (error) {
+        this.upstreamRequests.inc({ action, outcome: error instanceof ActionError ? error.code : 'UNEXPECTED' });
+        if (error instanceof ActionError && error.shed) this.shedLookups.inc({ action, reason: error.shed });
+        throw error;
+      }
+    };
+  }
+
+  /** Counts operations by outcome and serves GET /metrics. */
+  plugin(): Plugin {
+    return {
+      onRequest: ({ url, request, endResponse, fetchAPI }) => {
+        if (url.pathname !== '/metrics' || request.method !== 'GET') return;
+        return this.registry.metrics().then((text) => endResponse(new fetchAPI.Response(text, { headers: { 'content-type': this.registry.contentType } })));
+      },
+      // Incremental operations (@defer/@stream) are counted once, when their last payload is out:
+      // 'partial' when any payload carried errors.
+      onExecute: () => ({
+        onExecuteDone: ({ result }) => {
+          if (!(Symbol.asyncIterator in result)) return undefined;
+          let errors = false;
+          return {
+            onNext: ({ result: payload }) => {
+              if (payload.errors?.length || ('incremental' in payload && payload.incremental?.some((part) => part.errors?.length))) errors = true;
+              if ('hasNext' in payload && payload.hasNext === false) this.operations.inc({ outcome: errors ? 'partial' : 'ok' });
+            },
+          };
+        },
+      }),
+      onResultProcess: ({ result }) => {
+        for (const single of Array.isArray(result) ? result : [result]) {
+          if (Symbol.asyncIterator in single) continue;
+          this.observeOutcome(!single.errors?.length ? 'ok' : single.data ? 'partial' : 'error');
+        }
+      },
+    };
+  }
+}
+
+/** Gauges read from the upstream's status at scrape time: its budget, breakers and load. */
+export function upstreamGauges(status: () => UpstreamStatus) {
+  return [
+    {
+      name: 'lookup_graph_upstream_ratelimit_remaining',
+      help: 'Upstream calls left in the current rate-limit window, as the upstream last said (absent until it says).',
+      collect: (gauge: Gauge) => {
+        const remaining = status().rateLimit.remaining;
+        if (remaining !== null) gauge.set(remaining);
+      },
+    },
+    {
+      name: 'lookup_graph_upstream_ratelimit_holding',
+      help: '1 while the gateway refuses calls because the upstream budget is spent, else 0.',
+      collect: (gauge: Gauge) => gauge.set(status().rateLimit.holding ? 1 : 0),
+    },
+    {
+      name: 'lookup_graph_upstream_breaker_open',
+      help: 'Per action: 1 when its circuit breaker is open or half-open, 0 when closed.',
+      labelNames: ['action'],
+      collect: (gauge: Gauge) => {
+        for (const [action, breaker] of Object.entries(status().breakers)) gauge.set({ action }, breaker.state === 'closed' ? 0 : 1);
+      },
+    },
+    {
+      name: 'lookup_graph_upstream_in_flight',
+      help: 'Upstream calls in flight now.',
+      collect: (gauge: Gauge) => gauge.set(status().inFlight),
+    },
+    {
+      name: 'lookup_graph_upstream_overloaded',
+      help: '1 while the gateway sheds lookups for load (from the first shed until 5 s pass without one), else 0; /readyz then reports "overloaded".',
+      collect: (gauge: Gauge) => gauge.set(status().overload.overloaded ? 1 : 0),
+    },
+    {
+      name: 'lookup_graph_upstream_queued',
+      help: 'Upstream calls waiting for a free slot now.',
+      collect: (gauge: Gauge) => gauge.set(status().queued),
+    },
+  ];
+}
+
+/**
+ * Gauges of what the in-process caches hold, read at scrape time, each by its own count against its bound:
+ * the entries (CACHE_MAX_MB), their parsed copies (an eighth of it, on top) and the remembered results
+ * (CACHE_RESULTS_MB). With Redis only the results, which each process keeps; none with the cache off.
+ */
+export function cacheGauges(parts: () => CachePart[]) {
+  return [
+    {
+      name: 'lookup_graph_cache_bytes',
+      help: 'Bytes the in-process caches hold, by part (entries: their JSON; parsed: entries read again, kept parsed, at twice their JSON; results: remembered results).',
+      labelNames: ['part'],
+      collect: (gauge: Gauge) => {
+        for (const { part, bytes } of parts()) gauge.set({ part }, bytes);
+      },
+    },
+    {
+      name: 'lookup_graph_cache_entries',
+      help: 'Entries the in-process caches hold, by part (entries, parsed, results).',
+      labelNames: ['part'],
+      collect: (gauge: Gauge) => {
+        for (const { part, entries } of parts()) gauge.set({ part }, entries);
+      },
+    },
+  ];
+}

@@ -1,0 +1,242 @@
+/**
+ * The image's entry point (deploy/entrypoint.sh) sizes V8's heap and the caches from the container's memory.
+ * This runs it as the image does, with the figure a 256 MiB pod gives it, over a real upstream on loopback,
+ * under a bounded uncached and then cached load, and checks the process never held more than the pod's limit
+ * while its cache filled and answered.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFaultUpstream, type FaultUpstream } from '../support/fault-upstream.js';
+import { freePort, ROOT, waitFor } from '../support/processes.js';
+import { sleep } from '../support/wait.js';
+import { SANDBOX_ACTIONS } from '../../src/actions/sandbox-answers.js';
+
+const ENTRYPOINT = join(ROOT, 'deploy', 'entrypoint.sh');
+const MiB = 1024 * 1024;
+const KEY = 'container-memory-test-key';
+
+/** The entry point's environment: this test's node first on PATH (the script runs `node`), nothing inherited that sizes memory. */
+function entryEnv(env: Record<string, string>): Record<string, string> {
+  const {
+    ACTION_BASE_URL: _a,
+    ACTION_TOKEN: _t,
+    NODE_ENV: _n,
+    REDIS_URL: _r,
+    NODE_OPTIONS: _o,
+    CACHE_MAX_MB: _c,
+    CACHE_RESULTS_MB: _m,
+    MEMORY_LIMIT_MB: _l,
+    ...inherited
+  } = process.env as Record<string, string>;
+  return { ...inherited, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, ...env };
+}
+
+/** What node sees when started through the entry point: its heap limits and the cache settings it was given. */
+function sizedBy(env: Record<string, string>) {
+  const probe =
+    'const v8=require("node:v8");const s=v8.getHeapSpaceStatistics().find((x)=>x.space_name==="new_space");' +
+    'console.log(JSON.stringify({heapLimitMb:v8.getHeapStatistics().heap_size_limit/2**20,execArgv:process.execArgv.filter((a)=>a.startsWith("--max-")),' +
+    'cache:process.env.CACHE_MAX_MB??null,results:process.env.CACHE_RESULTS_MB??null,newSpace:s&&s.space_size}))';
+  const run = spawnSync('sh', [ENTRYPOINT, '-e', probe], { env: entryEnv(env), encoding: 'utf8' });
+  return { status: run.status, stderr: run.stderr, out: run.status === 0 ? JSON.parse(run.stdout) : null };
+}
+
+describe('deploy/entrypoint.sh sizes memory from the container', () => {
+  let cgroups: string;
+  beforeAll(() => {
+    cgroups = mkdtempSync(join(tmpdir(), 'cgroup-'));
+  });
+  afterAll(() => rmSync(cgroups, { recursive: true, force: true }));
+
+  const cgroup = (name: string, files: Record<string, string>) => {
+    const dir = join(cgroups, name);
+    for (const [file, content] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, file)), { recursive: true });
+      writeFileSync(join(dir, file), content);
+    }
+    return dir;
+  };
+
+  it('reads a cgroup v2 limit: half of it for the old generation, an eighth for the cache, a 32nd for remembered results', () => {
+    const { status, out } = sizedBy({ CGROUP_ROOT: cgroup('v2', { 'memory.max': `${256 * MiB}\n` }) });
+    expect(status).toBe(0);
+    expect(out.execArgv).toEqual(['--max-old-space-size=128', '--max-semi-space-size=8']);
+    expect(out).toMatchObject({ cache: '32', results: '8' });
+    // V8's own limit covers the old generation and the young one (two semispaces and their large objects).
+    expect(out.heapLimitMb).toBeGreaterThanOrEqual(128);
+    expect(out.heapLimitMb).toBeLessThanOrEqual(128 + 3 * 8);
+  });
+
+  it('reads a cgroup v1 limit, and caps the semispaces at 16 MiB for large pods', () => {
+    const { out } = sizedBy({ CGROUP_ROOT: cgroup('v1', { 'memory/memory.limit_in_bytes': `${2048 * MiB}\n` }) });
+    expect(out).toMatchObject({ execArgv: ['--max-old-space-size=1024', '--max-semi-space-size=16'], cache: '256', results: '64' });
+  });
+
+  it('sizes nothing without a limit (v2 "max", v1 near 2^63, no cgroup files)', () => {
+    for (const dir of [
+      cgroup('v2-max', { 'memory.max': 'max\n' }),
+      cgroup('v1-unlimited', { 'memory/memory.limit_in_bytes': '9223372036854771712\n' }),
+      cgroup('none', {}),
+    ]) {
+      expect(sizedBy({ CGROUP_ROOT: dir }).out).toMatchObject({ execArgv: [], cache: null, results: null });
+    }
+  });
+
+  it('MEMORY_LIMIT_MB wins over the cgroup; cache settings already set and a heap bound in NODE_OPTIONS are kept', () => {
+    const dir = cgroup('v2-big', { 'memory.max': `${4096 * MiB}` });
+    expect(sizedBy({ CGROUP_ROOT: dir, MEMORY_LIMIT_MB: '512' }).out).toMatchObject({
+      execArgv: ['--max-old-space-size=256', '--max-semi-space-size=16'],
+      cache: '64',
+      results: '16',
+    });
+    expect(sizedBy({ MEMORY_LIMIT_MB: '512', CACHE_MAX_MB: '20' }).out).toMatchObject({ cache: '20', results: '16' });
+    const own = sizedBy({ MEMORY_LIMIT_MB: '512', NODE_OPTIONS: '--max-old-space-size=300' }).out;
+    expect(own).toMatchObject({ execArgv: [], cache: '64' });
+    expect(own.heapLimitMb).toBeGreaterThanOrEqual(300);
+  });
+
+  it('refuses a bad MEMORY_LIMIT_MB and a pod too small, with a message naming the setting (exit 78, as the gateway)', () => {
+    const bad = sizedBy({ MEMORY_LIMIT_MB: '256Mi' });
+    expect(bad.status).toBe(78);
+    expect(bad.stderr).toContain('MEMORY_LIMIT_MB must be a whole number of MiB, got "256Mi"');
+    const small = sizedBy({ CGROUP_ROOT: cgroup('tiny', { 'memory.max': `${128 * MiB}` }) });
+    expect(small.status).toBe(78);
+    expect(small.stderr).toContain('needs at least 192 MiB of memory, got 128 MiB (from cgroup-v2)');
+  });
+});
+
+describe('the built gateway in a 256 MiB pod', () => {
+  let upstream: FaultUpstream;
+  beforeAll(async () => {
+    upstream = await startFaultUpstream();
+    upstream.handle((call, _req, res) => {
+      const payload = JSON.stringify({ status: 200, ...SANDBOX_ACTIONS[call.action]!.respond(call.body) });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }).end(payload);
+    });
+  });
+  afterAll(() => upstream.close());
+
+  it('stays under its limit through an uncached and a cached load, with the cache filled and answering', { timeout: 90_000 }, async () => {
+    const limitMb = 256;
+    const [port, metricsPort] = [await freePort(), await freePort()];
+    const env = entryEnv({
+      MEMORY_LIMIT_MB: String(limitMb),
+      NODE_ENV: 'production',
+      PORT: String(port),
+      METRICS_PORT: String(metricsPort),
+      ACTION_BASE_URL: upstream.url,
+      ACTION_TOKEN: upstream.token,
+      GATEWAY_API_KEY_HASHES: createHash('sha256').update(KEY).digest('hex'),
+      CLIENT_RATE_LIMIT_PER_MINUTE: '0',
+      LOG_LEVEL: 'warn',
+    });
+    const gateway = spawn('sh', [ENTRYPOINT, 'dist/main.js'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    gateway.stdout.on('data', (chunk) => (output += chunk));
+    gateway.stderr.on('data', (chunk) => (output += chunk));
+    const status = () => readFileSync(`/proc/${gateway.pid}/status`, 'utf8');
+    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status())![1]) * 1024;
+    const metric = async (series: string) => {
+      const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      const line = text.split('\n').find((l) => l.startsWith(series));
+      return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
+    };
+    try {
+      await waitFor(
+        async () =>
+          (await fetch(`http://127.0.0.1:${port}/readyz`)
+            .then((r) => r.status)
+            .catch(() => 0)) === 200,
+        20_000,
+        'ready',
+      );
+      // exec: the entry point's shell became node, with the heap flags it computed.
+      const cmdline = readFileSync(`/proc/${gateway.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      expect(cmdline.slice(1)).toEqual(['--max-old-space-size=128', '--max-semi-space-size=8', 'dist/main.js']);
+      const atStart = kib('VmRSS');
+
+      // One document, eight profiles a request (about 12 KB of upstream JSON each): the cache fills in seconds.
+      const PER_REQUEST = 8;
+      const CLIENTS = 6;
+      const names = Array.from({ length: PER_REQUEST }, (_, i) => i);
+      const query = `query Cards(${names.map((i) => `$u${i}: String!`).join(', ')}) { ${names
+        .map((i) => `p${i}: photosocialProfile(username: $u${i}) { username fullName followerCount }`)
+        .join(' ')} }`;
+      const send = async (first: number) => {
+        const res = await fetch(`http://127.0.0.1:${port}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': KEY },
+          body: JSON.stringify({ query, variables: Object.fromEntries(names.map((i) => [`u${i}`, `user${first + i}`])) }),
+        });
+        const body = (await res.json()) as { errors?: unknown };
+        if (res.status !== 200 || body.errors) throw new Error(`request failed: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+      };
+      // Six clients (48 calls at once, within one client's share of 64) until the time is up or `enough()` (checked twice a second); each request starts at the key `next()` gives.
+      const load = async (ms: number, next: () => number, enough?: () => Promise<boolean>) => {
+        const until = Date.now() + ms;
+        let sent = 0;
+        let stop = false;
+        const watch = (async () => {
+          while (enough && !stop && Date.now() < until) {
+            await sleep(500);
+            if (await enough()) stop = true;
+          }
+        })();
+        await Promise.all(
+          Array.from({ length: CLIENTS }, async () => {
+            while (!stop && Date.now() < until) {
+              await send(next());
+              sent++;
+            }
+          }),
+        );
+        stop = true;
+        await watch;
+        return sent;
+      };
+
+      // Uncached: new profiles until the cache is near its bound (32 MiB at 256), at most 25 s.
+      let fresh = 0;
+      const uncached = await load(
+        25_000,
+        () => {
+          fresh += PER_REQUEST;
+          return fresh - PER_REQUEST;
+        },
+        async () => (await metric('lookup_graph_cache_bytes{part="entries"}')) > 30 * MiB,
+      );
+      const callsAfterUncached = upstream.calls.length;
+      const cacheBytes = await metric('lookup_graph_cache_bytes{part="entries"}');
+      // Cached: the most recent profiles (least recently used first out) again and again, for 5 s.
+      let turn = 0;
+      const cached = await load(5_000, () => fresh - PER_REQUEST * (1 + (turn++ % 25)));
+      const hits = await metric('lookup_graph_cache_lookups_total{action="get_photosocial_profile",source="cache"}');
+      const afterLoad = kib('VmRSS');
+      const peak = kib('VmHWM');
+      const heapUsed = await metric('lookup_graph_nodejs_heap_size_used_bytes');
+
+      console.log(
+        `container memory: limit ${limitMb} MiB; heap bound --max-old-space-size=128 --max-semi-space-size=8; ` +
+          `resident at start ${(atStart / MiB).toFixed(0)} MiB, after ${uncached} uncached and ${cached} cached requests ` +
+          `${(afterLoad / MiB).toFixed(0)} MiB (peak ${(peak / MiB).toFixed(0)} MiB); heap used ${(heapUsed / MiB).toFixed(0)} MiB; ` +
+          `cache entries ${(cacheBytes / MiB).toFixed(1)} MiB of 32; upstream calls ${callsAfterUncached} uncached, ${upstream.calls.length - callsAfterUncached} during the cached load`,
+      );
+
+      // Every uncached request made its calls; the cached load made none: the cache answered.
+      expect(callsAfterUncached).toBe(PER_REQUEST * uncached);
+      expect(upstream.calls.length).toBe(callsAfterUncached);
+      expect(hits).toBeGreaterThanOrEqual(PER_REQUEST * cached);
+      // The cache filled towards its bound without passing it.
+      expect(cacheBytes).toBeGreaterThan(16 * MiB);
+      expect(cacheBytes).toBeLessThanOrEqual(32 * MiB);
+      expect(peak).toBeLessThan(limitMb * MiB);
+      expect(output).not.toMatch(/heap out of memory|FATAL/i);
+    } finally {
+      gateway.kill('SIGKILL');
+    }
+  });
+});
