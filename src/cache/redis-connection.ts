@@ -44,6 +44,7 @@ export class RedisConnection {
   readonly form: RedisForm;
   private readonly guard: RedisGuard;
   private readonly target: RedisTarget;
+  private closing = false;
   /** Slots whose master stopped taking writes lately (cluster), and until when their stand-ins are looked for. */
   private failedSlots: Array<{ slots: Set<number>; until: number }> = [];
 
@@ -53,6 +54,15 @@ export class RedisConnection {
     this.client = createClient(this.target, settings);
     this.guard = new RedisGuard(this.client, settings, logger, role, messages, (shard) => this.probe(shard));
     const client = this.client;
+    // ioredis gives up for good when a reconnection is cut short (Sentinel's failover detector closing it
+    // mid-attempt ends the client): while this connection is in use, it starts again.
+    client.on('end', () => {
+      if (this.closing) return;
+      const restart = setTimeout(() => {
+        if (!this.closing && client.status === 'end') client.connect().catch(() => undefined);
+      }, 500);
+      restart.unref();
+    });
     if (client instanceof Cluster) {
       // A master stops taking writes: its slots are remembered for a while, so that once its replica is
       // promoted, readers still look under the stand-in keys written meanwhile (until those are written back).
@@ -223,6 +233,7 @@ export class RedisConnection {
   }
 
   close(): void {
+    this.closing = true;
     this.guard.close();
     this.client.disconnect();
   }
@@ -275,6 +286,8 @@ function createClient(target: RedisTarget, settings: RedisGuardSettings): Redis 
       sentinelCommandTimeout: 1000,
       // Sentinels announce a failover (+switch-master): the client moves to the new master at once.
       failoverDetector: true,
+      // Still connected to a master that was demoted (it was frozen, not dead): writes are refused, so reconnect through the sentinels.
+      reconnectOnError: (error) => error.message.startsWith('READONLY'),
     });
   }
   const { enableOfflineQueue: _queue, retryStrategy: _retry, ...nodeOptions } = common;

@@ -166,8 +166,9 @@ async function startCluster(): Promise<RedisTopology> {
         join(dir, `nodes-${index}.conf`),
         '--cluster-port',
         String(busPort),
+        // Two seconds: a loaded test machine must not make nodes think each other failed.
         '--cluster-node-timeout',
-        '1000',
+        '2000',
         // A replica always stands in for its master, however long since it last heard from it.
         '--cluster-replica-validity-factor',
         '0',
