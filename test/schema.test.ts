@@ -1,12 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isObjectType, isEnumType, isInputObjectType } from 'graphql';
-import { printedSchema, SCHEMA_FILE } from '../src/graph/print.js';
+import { printedSchema, printedSubgraph, SCHEMA_FILE, SUBGRAPH_FILE } from '../src/graph/print.js';
 import { schema } from '../src/graph/index.js';
 
 describe('schema', () => {
   it('schema/schema.graphql is the schema printed from code (run `npm run schema:print` after a change)', () => {
     expect(readFileSync(SCHEMA_FILE, 'utf8')).toBe(printedSchema());
+  });
+
+  it('schema/subgraph.graphql is the Federation subgraph SDL printed from code, as `_service { sdl }` answers it (docs/federation.md)', () => {
+    expect(readFileSync(SUBGRAPH_FILE, 'utf8')).toBe(printedSubgraph());
   });
 
   it('describes every type, field, argument and enum value', () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { CodegenConfig } from '@graphql-codegen/cli';
 import { addTypenameSelectionDocumentTransform } from '@graphql-codegen/client-preset';
@@ -26,7 +27,7 @@ const config: CodegenConfig = {
       preset: 'client',
       presetConfig: {
         // persisted-documents.json: { "sha256:<hex>": document }, and each document carries its hash.
-        persistedDocuments: true,
+        persistedDocuments: { hashAlgorithm: (operation: string) => `sha256:${createHash('sha256').update(operation).digest('hex')}` },
         fragmentMasking: false,
       },
       // urql's Graphcache needs __typename: put it in the persisted documents themselves, since in
@@ -42,6 +43,8 @@ const config: CodegenConfig = {
         },
         enumsAsTypes: true,
         useTypeImports: true,
+        // Types for the app's operations only, not every type of the gateway's schema.
+        onlyOperationTypes: true,
       },
     },
   },

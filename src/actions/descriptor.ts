@@ -8,6 +8,7 @@ import type { FieldCost, ListBound } from '../cost/model.js';
 import { badInput } from '../kernel/errors.js';
 import type { ActionEnvelope } from '../upstream/client.js';
 import { lookup } from './loader.js';
+import type { SampleImages } from './sample-images.js';
 
 /** How the built-in sandbox answers the action. */
 export interface SandboxAnswer {
@@ -17,8 +18,11 @@ export interface SandboxAnswer {
   realisticLatencyMs: number;
   /** Body fields the live service requires (all of them, in practice). */
   required: string[];
-  /** The envelope minus `status`: `response` and any sibling the action sends. */
-  respond(body: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * The envelope minus `status`: `response` and any sibling the action sends. Image URLs come from
+   * `images` (the answering sandbox's own; tests replaying samples elsewhere may leave it out).
+   */
+  respond(body: Record<string, unknown>, images?: SampleImages): Record<string, unknown>;
 }
 
 /**

@@ -26,3 +26,8 @@ export function sampleDigits(input: string, length: number): string {
 export function sampleHex(input: string, length: number): string {
   return digest(input).toString('hex').slice(0, length);
 }
+
+/** A URL-safe base64 identifier of `length` characters for `input` (video ids). */
+export function sampleBase64Url(input: string, length: number): string {
+  return digest(input).toString('base64url').slice(0, length);
+}

@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DETACHED_IMAGES, type SampleImages, sampleImages } from '../actions/sample-images.js';
 import { SANDBOX_ACTIONS, SandboxInputError } from '../actions/sandbox-answers.js';
+import { imageAt } from './images.js';
 import { latencyOf, type SandboxLatency } from './latency.js';
 
 export interface SandboxOptions {
@@ -37,6 +39,8 @@ export async function startSandbox(options: SandboxOptions = {}, port = 0, host 
   const calls = new Map<string, number>();
   let windowStart = Date.now();
   let used = 0;
+  // Known once the server listens: image URLs are absolute, on this sandbox's own origin.
+  let images: SampleImages = DETACHED_IMAGES;
 
   const server: Server = createServer((req, res) => {
     void handle(req, res).catch(() => {
@@ -45,6 +49,7 @@ export async function startSandbox(options: SandboxOptions = {}, port = 0, host 
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
+    if ((req.method === 'GET' || req.method === 'HEAD') && req.url?.startsWith('/images/')) return sendImage(req, res);
     const match = /^\/v1\/action\/([a-z_]+)$/.exec(req.url ?? '');
     const action = match ? SANDBOX_ACTIONS[match[1]!] : undefined;
     if (req.method !== 'POST' || !match || !action) {
@@ -89,7 +94,7 @@ export async function startSandbox(options: SandboxOptions = {}, port = 0, host 
     }
     calls.set(match[1]!, (calls.get(match[1]!) ?? 0) + 1);
     try {
-      send(res, 200, { status: 200, ...action.respond(body) });
+      send(res, 200, { status: 200, ...action.respond(body, images) });
     } catch (error) {
       if (!(error instanceof SandboxInputError)) throw error;
       send(res, 400, { status: 400, response: null, error: error.message });
@@ -98,8 +103,10 @@ export async function startSandbox(options: SandboxOptions = {}, port = 0, host 
 
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const address = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  images = sampleImages(url);
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`,
+    url,
     token,
     calls,
     close: () =>
@@ -108,6 +115,15 @@ export async function startSandbox(options: SandboxOptions = {}, port = 0, host 
         server.closeAllConnections();
       }),
   };
+}
+
+/** An image of the samples (./images.ts): no token, no rate limit, cacheable, as an image CDN is. */
+function sendImage(req: IncomingMessage, res: ServerResponse) {
+  req.resume();
+  const png = imageAt(new URL(req.url ?? '/', 'http://sandbox').pathname);
+  if (!png) return send(res, 404, { status: 404, response: null, error: "The requested page doesn't exist." });
+  res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length, 'cache-control': 'public, max-age=86400, immutable' });
+  res.end(req.method === 'HEAD' ? undefined : png);
 }
 
 function readBody(req: IncomingMessage): Promise<string | null> {

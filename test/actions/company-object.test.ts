@@ -34,18 +34,18 @@ describe('company against the sandbox', () => {
       domain: 'hubspot.com',
       domainAliases: ['hubspot.net', 'hubspot-inbound.com', 'hubspot.de'],
       name: 'Hubspot',
-      legalName: 'Hubspot, Inc.',
+      legalName: 'HubSpot, Inc.', // the HUBS listing's name: the company and its financial profile agree
       description: 'Hubspot offers a cloud-based customer platform of marketing, sales, service, content and operations software for mid-market businesses.',
       type: 'public',
       ticker: 'HUBS',
-      foundedYear: 2006,
-      logoUrl: 'https://logo.company-data.example/hubspot.com',
+      foundedYear: 1992,
+      logoUrl: `${gw.gateway.sandbox!.url}/images/logo/hubspot.com.png`,
       phone: '+1 888-482-7768',
       location: '2 Canal Park, Cambridge, MA 02141, USA',
       geo: {
         streetNumber: '2',
         streetName: 'Canal Park',
-        subPremise: '5th Floor',
+        subPremise: 'Building 2',
         streetAddress: '2 Canal Park',
         city: 'Cambridge',
         postalCode: '02141',
@@ -53,8 +53,8 @@ describe('company against the sandbox', () => {
         stateCode: 'MA',
         country: 'United States',
         countryCode: 'US',
-        latitude: 42.3688272,
-        longitude: -71.0712543,
+        latitude: 42.3587607,
+        longitude: -71.0746492,
       },
       timeZone: 'America/New_York',
       utcOffset: -5,
@@ -73,40 +73,40 @@ describe('company against the sandbox', () => {
         naics6Codes2022: ['513210'],
       },
       tags: ['Technology', 'SAAS', 'B2B', 'Enterprise', 'Marketing Automation', 'CRM'],
-      tech: ['google_analytics', 'google_tag_manager', 'salesforce', 'amazon_s3', 'cloudflare', 'stripe', 'zendesk', 'segment'],
-      techCategories: ['analytics', 'tag_management', 'crm', 'cloud_storage', 'cdn', 'payment', 'customer_support'],
+      tech: ['google_tag_manager', 'cloudflare', 'stripe', 'zendesk', 'segment', 'fastly', 'okta', 'slack'],
+      techCategories: ['tag_management', 'cdn', 'payment', 'customer_support', 'analytics', 'security', 'communications'],
       metrics: {
         employees: 7663,
         employeesRange: '5K-10K',
         employeeCountRange: { min: 5000, max: 10000 },
-        marketCap: 3200000000,
-        annualRevenue: 2627000000,
+        marketCap: 37885576433, // the HUBS listing's
+        annualRevenue: 1134100000,
         estimatedAnnualRevenue: '$1B-$10B',
         estimatedAnnualRevenueRange: { min: 1e9, max: 1e10 },
-        raised: 100500000,
-        fiscalYearEnd: 12,
-        alexaGlobalRank: 2987,
-        alexaUsRank: 1214,
+        raised: 27545053,
+        fiscalYearEnd: 6,
+        alexaGlobalRank: 4099,
+        alexaUsRank: 1145,
         trafficRank: 'very_high',
       },
-      identifiers: { usCik: '0001404655', usEin: '20-2632791' },
+      identifiers: { usCik: '0001404655', usEin: '37-5474783' },
       parentDomain: null,
       ultimateParentDomain: 'hubspot.com',
-      site: { emailAddresses: ['info@hubspot.com', 'press@hubspot.com', 'investors@hubspot.com'], phoneNumbers: ['+1 888-482-7768', '+353 1 518 7500'] },
+      site: { emailAddresses: ['info@hubspot.com', 'press@hubspot.com', 'investors@hubspot.com'], phoneNumbers: ['+1 888-482-7768', '+353 974 8191'] },
       crunchbase: { handle: 'organization/hubspot' },
       linkedin: { handle: 'company/hubspot' },
-      facebook: { handle: 'hubspot', likes: 314582 },
+      facebook: { handle: 'hubspot', likes: 6473 },
       twitter: {
         handle: 'Hubspot',
         accountId: sampleDigits('twitter:hubspot.com', 8),
-        bio: 'Helping millions grow better. Customer platform news from the Hubspot team.',
+        bio: 'News, product updates and stories from the Hubspot team.',
         location: 'Cambridge, MA',
-        avatarUrl: 'https://pbs.microblog-images.example/profile_images/hubspot_400x400.png',
+        avatarUrl: `${gw.gateway.sandbox!.url}/images/avatar/microblog-hubspot.com.png`,
         siteUrl: 'https://www.hubspot.com', // exactly as the upstream wrote it (the URL scalar keeps the string)
-        followerCount: 812944,
-        followingCount: 4571,
+        followerCount: 13080939,
+        followingCount: 170,
       },
-      indexedAt: '2026-10-28T04:17:52.000Z',
+      indexedAt: '2026-09-12T14:01:42.000Z',
     });
     expect(body.extensions?.gateway).toMatchObject({ sandbox: true, upstreamCalls: 1 });
   });
@@ -115,7 +115,7 @@ describe('company against the sandbox', () => {
     const before = calls(gw);
     const { body } = await gw.query('{ a: company(domain: "stripe.com") { name } b: company(domain: "STRIPE.com.") { ticker } }');
     expect(body.errors).toBeUndefined();
-    expect(body.data).toEqual({ a: { name: 'Stripe' }, b: { ticker: 'HUBS' } });
+    expect(body.data).toEqual({ a: { name: 'Stripe' }, b: { ticker: 'STRIPE' } });
     expect(calls(gw) - before).toBe(1);
   });
 

@@ -20,9 +20,9 @@ describe('domainInfo against the sandbox', () => {
       isRegistered: true,
       registrationStatus: 'yes',
       lookupSucceeded: true,
-      createdOn: '1997-09-15',
-      updatedOn: '2024-08-02',
-      expiresOn: '2028-09-14',
+      createdOn: '1997-08-20',
+      updatedOn: '2025-11-28',
+      expiresOn: '2031-08-20',
       registrar: {
         name: 'Example Registrar, Inc.',
         ianaId: '292',
@@ -34,11 +34,11 @@ describe('domainInfo against the sandbox', () => {
       registrantContact: {
         name: 'Registration Private',
         email: 'registrant@privacy-relay.example',
-        phone: '+1.4155550100',
-        street: '548 Market Street',
-        city: 'San Francisco',
-        state: 'CA',
-        postalCode: '94104',
+        phone: '+1.4255550100',
+        street: '716 Park Avenue',
+        city: 'Redmond',
+        state: 'WA',
+        postalCode: '98090',
         countryCode: 'US',
         countryName: 'United States',
       },
@@ -55,8 +55,8 @@ describe('domainInfo against the sandbox', () => {
         countryCode: 'US',
         countryName: 'United States',
       },
-      statuses: ['clientdeleteprohibited', 'clienttransferprohibited', 'clientupdateprohibited', 'serverdeleteprohibited'],
-      nameServers: ['ns1.dns-host.example', 'ns2.dns-host.example', 'ns3.dns-host.example', 'ns4.dns-host.example'],
+      statuses: ['clienttransferprohibited', 'clientupdateprohibited', 'serverdeleteprohibited', 'servertransferprohibited'],
+      nameServers: ['ns1.nameserve.example', 'ns2.nameserve.example'],
       queryTime: '2026-11-20 14:03:27',
       whoisServer: 'whois.verisign-grs.com',
     });
@@ -92,7 +92,7 @@ describe('domainInfo against the sandbox', () => {
     const before = gw.gateway.sandbox!.calls.get('domain_info') ?? 0;
     const { body } = await gw.query(`{ a: domainInfo(domain: "github.com") { domainName } b: domainInfo(domain: "GitHub.com.") { expiresOn } }`);
     expect(body.errors).toBeUndefined();
-    expect(body.data).toEqual({ a: { domainName: 'github.com' }, b: { expiresOn: '2028-09-14' } });
+    expect(body.data).toEqual({ a: { domainName: 'github.com' }, b: { expiresOn: '2029-10-24' } });
     expect((gw.gateway.sandbox!.calls.get('domain_info') ?? 0) - before).toBe(1);
     expect(body.extensions?.gateway.upstreamCalls).toBe(1);
   });

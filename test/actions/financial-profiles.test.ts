@@ -48,7 +48,7 @@ describe('financialProfiles against the sandbox', () => {
         zip: '02141',
         dcf: 214.32,
         dcfDiff: 527.98,
-        image: 'https://images.financialmodelingprep.example/symbol/HUBS.png',
+        image: `${gw.gateway.sandbox!.url}/images/logo/hubspot.com.png`, // the company's logo
         ipoDate: '2014-10-09',
         isDefaultImage: false,
         isEtf: false,

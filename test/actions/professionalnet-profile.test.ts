@@ -22,7 +22,6 @@ const EVERY_FIELD = `
   awards courses organizations patents projects relatedProfiles testScores treasuryMedia volunteerExperiences
   birthDate contactInfo verificationsInfo`;
 
-const MEDIA = 'https://media.professionalnet.example/dms/image';
 /** An open end (the upstream sends a date group with no parts): no date at all. */
 const OPEN = null;
 const ym = (year: number, month: number | null) => ({
@@ -40,19 +39,21 @@ describe('professionalnetProfile against the sandbox', () => {
     expect(status).toBe(200);
     expect(body.errors).toBeUndefined();
     const profile = body.data!.professionalnetProfile;
+    // The sandbox derives the career from the handle: for jordan-lee, two years earlier than the template's, at Adventure Works Cycles and Tailspin Systems.
+    const images = `${gw.gateway.sandbox!.url}/images`;
     expect(profile).toMatchObject({
       handle: 'jordan-lee',
       profileId: `ACoAA${sampleHex('professional:jordan-lee', 34)}`,
-      entityUrn: 'urn:li:fsd_profile:ACoAAB4m2XQBc1vR7oQj0p3sKfXh2YwLmN8tUe4',
-      objectUrn: '509446612',
+      entityUrn: 'urn:li:fsd_profile:ACoAA1e876bd4efac8adc5f65ed0a0675754254',
+      objectUrn: '803441554',
       firstName: 'Jordan',
       lastName: 'Lee',
       fullName: 'Jordan Lee',
-      headline: 'Engineering Manager, Data Platform at Northwind Analytics | GraphQL, distributed systems',
+      headline: 'Engineering Manager, Data Platform at Adventure Works Cycles | GraphQL, distributed systems',
       industry: 'Software Development',
       profileType: 'personal',
-      pictureUrl: `${MEDIA}/D5603AQH7kq2R9xYz1w/profile-displayphoto-shrink_800_800/jordan-lee/0?e=1767225600&v=beta&t=q8Zr3kV1`,
-      backgroundImageUrl: `${MEDIA}/D5616AQF2mP0xLq4sEw/profile-displaybackgroundimage-shrink_350_1400/jordan-lee/0?e=1767225600&v=beta&t=Jm2Lx7Pa`,
+      pictureUrl: `${images}/photo/professionalnet-jordan-lee.png?e=1767225600&v=beta&t=q8Zr3kV1`,
+      backgroundImageUrl: `${images}/banner/professionalnet-jordan-lee.png?e=1767225600&v=beta&t=Jm2Lx7Pa`,
       isInfluencer: false,
       isOpenToWork: false,
       isPremium: true,
@@ -75,7 +76,7 @@ describe('professionalnetProfile against the sandbox', () => {
           { name: 'Portuguese', proficiency: 'ELEMENTARY' },
         ],
       },
-      network: { connectionsCount: 2847, followersCount: 3912, isFollowable: true },
+      network: { connectionsCount: 62, followersCount: 4896, isFollowable: true },
       awards: [],
       courses: [],
       organizations: [],
@@ -97,57 +98,57 @@ describe('professionalnetProfile against the sandbox', () => {
     expect(profile.positionGroups).toEqual([
       {
         company: {
-          id: '18244011',
-          name: 'Northwind Analytics',
-          logoUrl: `${MEDIA}/C4E0BAQE8n2kLw1Xb4Q/company-logo_200_200/northwind/0`,
-          url: 'https://www.professionalnet.example/company/northwind-analytics/',
-          employeeCountRange: { min: 1001, max: 5000 },
+          id: '69162446',
+          name: 'Adventure Works Cycles',
+          logoUrl: `${images}/logo/professionalnet-adventure-works-cycles.png`,
+          url: 'https://www.professionalnet.example/company/adventure-works-cycles/',
+          employeeCountRange: { min: 51, max: 200 },
         },
-        period: { start: ym(2019, 4), end: OPEN, isOngoing: true },
+        period: { start: ym(2017, 4), end: OPEN, isOngoing: true },
         positions: [
           {
             title: 'Engineering Manager, Data Platform',
-            companyName: 'Northwind Analytics',
+            companyName: 'Adventure Works Cycles',
             employmentType: 'Full-time',
             location: 'San Francisco, California, United States',
             description:
               'Lead the Data Platform group (14 engineers, 3 teams): GraphQL gateway, event pipeline and warehouse. Cut p95 API latency from 480 ms to 95 ms and halved infrastructure cost per customer.',
-            period: { start: ym(2022, 1), end: OPEN, isOngoing: true },
+            period: { start: ym(2020, 1), end: OPEN, isOngoing: true },
           },
           {
             title: 'Staff Software Engineer',
-            companyName: 'Northwind Analytics',
+            companyName: 'Adventure Works Cycles',
             employmentType: 'Full-time',
             location: null,
             description: 'Designed and built the first GraphQL gateway over 30 internal services; introduced schema review and persisted queries.',
-            period: { start: ym(2019, 4), end: ym(2021, 12), isOngoing: false },
+            period: { start: ym(2017, 4), end: ym(2019, 12), isOngoing: false },
           },
         ],
       },
       {
         company: {
-          id: '3105577',
-          name: 'Contoso Logistics',
-          logoUrl: `${MEDIA}/C560BAQF0r3vYw8Lp1A/company-logo_200_200/contoso/0`,
-          url: 'https://www.professionalnet.example/company/contoso-logistics/',
-          employeeCountRange: { min: 201, max: 500 },
+          id: '90919337',
+          name: 'Tailspin Systems',
+          logoUrl: `${images}/logo/professionalnet-tailspin-systems.png`,
+          url: 'https://www.professionalnet.example/company/tailspin-systems/',
+          employeeCountRange: { min: 501, max: 1000 },
         },
-        period: { start: ym(2015, 6), end: ym(2019, 3), isOngoing: false },
+        period: { start: ym(2013, 6), end: ym(2017, 3), isOngoing: false },
         positions: [
           {
             title: 'Senior Software Engineer',
-            companyName: 'Contoso Logistics',
+            companyName: 'Tailspin Systems',
             employmentType: 'Full-time',
             location: 'Oakland, California, United States',
             description: 'Built the shipment-tracking event pipeline on Kafka (40k events/s) and its read APIs.',
-            period: { start: ym(2015, 6), end: ym(2019, 3), isOngoing: false },
+            period: { start: ym(2013, 6), end: ym(2017, 3), isOngoing: false },
           },
         ],
       },
       {
         // The nulls the live service sends for a small employer resolve as null, not as errors.
         company: { id: null, name: 'Fabrikam Labs', logoUrl: null, url: null, employeeCountRange: { min: 11, max: 50 } },
-        period: { start: ym(2013, 7), end: ym(2015, 5), isOngoing: false },
+        period: { start: ym(2011, 7), end: ym(2013, 5), isOngoing: false },
         positions: [
           {
             title: 'Software Engineer',
@@ -155,7 +156,7 @@ describe('professionalnetProfile against the sandbox', () => {
             employmentType: null,
             location: null,
             description: null,
-            period: { start: ym(2013, 7), end: ym(2015, 5), isOngoing: false },
+            period: { start: ym(2011, 7), end: ym(2013, 5), isOngoing: false },
           },
         ],
       },
@@ -165,26 +166,26 @@ describe('professionalnetProfile against the sandbox', () => {
       {
         school: {
           name: 'Stanford University',
-          logoUrl: `${MEDIA}/C560BAQHrq0o8Xvx4xg/company-logo_100_100/stanford/0`,
+          logoUrl: `${images}/logo/professionalnet-stanford-university.png`,
           url: 'https://www.professionalnet.example/school/stanford-university/',
         },
         degreeName: 'Master of Science - MS',
         fieldOfStudy: 'Computer Science',
         grade: null,
         description: 'Thesis: consistent snapshots for streaming joins. Teaching assistant for CS 244b (Distributed Systems).',
-        period: { start: ym(2011, null), end: ym(2013, null), isOngoing: false },
+        period: { start: ym(2009, null), end: ym(2011, null), isOngoing: false },
       },
       {
         school: {
           name: 'University of California San Diego',
-          logoUrl: `${MEDIA}/C4D0BAQGu1kQ9o6f8yA/company-logo_100_100/ucsd/0`,
+          logoUrl: `${images}/logo/professionalnet-uc-san-diego.png`,
           url: 'https://www.professionalnet.example/school/uc-san-diego/',
         },
         degreeName: 'Bachelor of Science - BS',
         fieldOfStudy: 'Computer Engineering',
         grade: '3.8 GPA',
         description: null,
-        period: { start: ym(2007, null), end: ym(2011, null), isOngoing: false },
+        period: { start: ym(2005, null), end: ym(2009, null), isOngoing: false },
       },
     ]);
 
@@ -198,11 +199,11 @@ describe('professionalnetProfile against the sandbox', () => {
         company: {
           id: '2382910',
           name: 'Amazon Web Services (AWS)',
-          logoUrl: `${MEDIA}/C560BAQGh3kQ2vV0ypA/company-logo_200_200/aws/0`,
+          logoUrl: `${images}/logo/professionalnet-amazon-web-services.png`,
           url: 'https://www.professionalnet.example/company/amazon-web-services/',
           employeeCountRange: null,
         },
-        period: { start: ym(2023, 3), end: ym(2026, 3), isOngoing: false },
+        period: { start: ym(2021, 3), end: ym(2024, 3), isOngoing: false },
       },
       {
         name: 'Certified Kubernetes Administrator (CKA)',
@@ -213,31 +214,31 @@ describe('professionalnetProfile against the sandbox', () => {
         company: {
           id: null,
           name: 'Cloud Native Computing Foundation',
-          logoUrl: `${MEDIA}/C4E0BAQF9wP1nYq3h8g/company-logo_200_200/cncf/0`,
+          logoUrl: `${images}/logo/professionalnet-cncf.png`,
           url: null,
           employeeCountRange: null,
         },
-        period: { start: ym(2021, 11), end: OPEN, isOngoing: true },
+        period: { start: ym(2019, 11), end: OPEN, isOngoing: true },
       },
     ]);
 
-    const headline = 'Engineering Manager, Data Platform at Northwind Analytics';
+    const headline = 'Engineering Manager, Data Platform at Adventure Works Cycles';
     expect(profile.publications).toEqual([
       {
         name: 'One Gateway, Thirty Services: Lessons from Migrating to GraphQL',
         publisher: 'InfoQ',
         url: 'https://www.infoq.example/articles/graphql-gateway-migration/',
-        date: { year: 2023, month: 4, day: 12, iso: '2023-04-12' },
+        date: { year: 2021, month: 4, day: 12, iso: '2021-04-12' },
         authors: [
           { name: null, firstName: 'Jordan', lastName: 'Lee', headline, type: 'profile' },
-          { name: null, firstName: 'Priya', lastName: 'Natarajan', headline: 'Principal Engineer at Northwind Analytics', type: 'profile' },
+          { name: null, firstName: 'Priya', lastName: 'Natarajan', headline: 'Principal Engineer at Adventure Works Cycles', type: 'profile' },
         ],
       },
       {
         name: 'Consistent Snapshots for Streaming Joins',
         publisher: 'Stanford CS Technical Reports',
         url: 'https://cs.stanford.example/reports/2013-07',
-        date: { year: 2013, month: 6, day: null, iso: '2013-06' },
+        date: { year: 2011, month: 6, day: null, iso: '2011-06' },
         authors: [
           { name: null, firstName: 'Jordan', lastName: 'Lee', headline, type: 'profile' },
           { name: 'M. Okafor', firstName: null, lastName: null, headline: null, type: 'name' },
@@ -255,7 +256,7 @@ describe('professionalnetProfile against the sandbox', () => {
       c: professionalnetProfile(handle: "https://www.professionalnet.example/in/sam-rivera/") { network { followersCount } }
     }`);
     expect(body.errors).toBeUndefined();
-    expect(body.data).toEqual({ a: { fullName: 'Sam Rivera' }, b: { handle: 'sam-rivera' }, c: { network: { followersCount: 3912 } } });
+    expect(body.data).toEqual({ a: { fullName: 'Sam Rivera' }, b: { handle: 'sam-rivera' }, c: { network: { followersCount: 441479 } } });
     expect(calls(gw) - before).toBe(1);
     expect(body.extensions?.gateway.upstreamCalls).toBe(1);
   });

@@ -21,7 +21,17 @@ const EVERY_FIELD = `
 
 const calls = (gw: RunningGateway) => gw.gateway.sandbox!.calls.get('get_videosite_channel') ?? 0;
 
-function sectionVideo(position: number, id: string, title: string, length: string, lengthSeconds: number, publishedTime: string, viewCount: number) {
+function sectionVideo(
+  images: string,
+  position: number,
+  id: string,
+  title: string,
+  length: string,
+  lengthSeconds: number,
+  publishedTime: string,
+  viewCount: number,
+) {
+  const thumbnail = `${images}/thumbnail/videosite-${id.toLowerCase()}.png`;
   return {
     id,
     link: `https://www.videosite.example/watch?v=${id}`,
@@ -31,11 +41,7 @@ function sectionVideo(position: number, id: string, title: string, length: strin
     length,
     lengthSeconds,
     publishedTime,
-    thumbnail: {
-      url: `https://i.videosite-img.example/vi/${id}/hqdefault.jpg`,
-      staticUrl: `https://i.videosite-img.example/vi/${id}/hqdefault.jpg`,
-      richUrl: null,
-    },
+    thumbnail: { url: thumbnail, staticUrl: thumbnail, richUrl: null },
   };
 }
 
@@ -45,60 +51,62 @@ describe('videositeChannel against the sandbox', () => {
     const { status, body } = await gw.query(`{ videositeChannel(url: "${url}") { ${EVERY_FIELD} } }`);
     expect(status).toBe(200);
     expect(body.errors).toBeUndefined();
+    // Derived from the handle: its counts, dates, links and pictures; its shelves hold the sandbox's videos.
+    const images = `${gw.gateway.sandbox!.url}/images`;
     expect(body.data!.videositeChannel).toEqual({
       requestedUrl: url,
       additionalFields: null,
       channel: {
-        id: 'UCsandboxStudio0000000001',
+        id: 'UCmgXU3ZKfi7kiySWGVtMuwx',
         title: 'Bridge Builders',
         handle: '@bridge-builders',
         description: 'Bridge Builders makes long-form documentaries about how everyday things are engineered.',
-        avatar: 'https://yt3.videosite-img.example/avatar/sandboxstudio=s176-c-k-c0x00ffffff-no-rj',
-        banner: 'https://yt3.videosite-img.example/banner/sandboxstudio=w2560-fcrop64=1',
-        firstLink: 'instagram.com/sandboxstudio',
-        firstLinkUrl: 'https://instagram.com/sandboxstudio',
+        avatar: `${images}/avatar/videosite-bridgebuilders.png`,
+        banner: `${images}/banner/videosite-bridgebuilders.png`,
+        firstLink: 'instagram.com/bridgebuilders',
+        firstLinkUrl: 'https://instagram.com/bridgebuilders',
         keywords: 'engineering documentary "how it works" science "behind the scenes"',
         keywordList: ['engineering', 'documentary', 'how it works', 'science', 'behind the scenes'],
         tags: ['Engineering', 'Documentary', 'Science'],
         isFamilySafe: true,
-        subscriberCount: 48200000,
-        videoCount: 812,
+        subscriberCount: 87694326,
+        videoCount: 1752,
         additionalFields: null,
       },
       about: {
         description: 'Bridge Builders makes long-form documentaries about how everyday things are engineered.\n\nNew videos every other Friday.',
-        joinedDate: '2012-02-20',
-        joinedDateText: 'Joined Feb 20, 2012',
+        joinedDate: '2014-08-09',
+        joinedDateText: 'Joined Aug 9, 2014',
         links: [
-          { title: 'Instagram', link: 'instagram.com/sandboxstudio', url: 'https://instagram.com/sandboxstudio' },
-          { title: 'Merch', link: 'https://shop.sandboxstudio.example/', url: 'https://shop.sandboxstudio.example/' },
-          { title: 'Patreon', link: 'https://www.patreon.example/sandboxstudio', url: 'https://www.patreon.example/sandboxstudio' },
+          { title: 'Instagram', link: 'instagram.com/bridgebuilders', url: 'https://instagram.com/bridgebuilders' },
+          { title: 'Merch', link: 'https://shop.bridgebuilders.example/', url: 'https://shop.bridgebuilders.example/' },
+          { title: 'Patreon', link: 'https://www.patreon.example/bridgebuilders', url: 'https://www.patreon.example/bridgebuilders' },
         ],
-        subscriberCount: 48200000,
-        videoCount: 812,
-        viewCount: 14250067113,
+        subscriberCount: 87694326,
+        videoCount: 1752,
+        viewCount: 9558681534,
         additionalFields: null,
       },
       highlightedVideo: {
-        id: 'hL9xPq2ZkTs',
-        link: 'https://www.videosite.example/watch?v=hL9xPq2ZkTs',
-        title: 'Inside the Port That Moves the World',
-        viewCount: 14000000000,
-        description: "We spent a year inside the world's largest container port. This is what we found.",
-        publishedTime: '2 months ago',
+        id: 'SnGnt0DVIge',
+        link: 'https://www.videosite.example/watch?v=SnGnt0DVIge',
+        title: 'How Pencils Are Made',
+        viewCount: 2452870,
+        description: 'A pencil is two pieces of wood and a stick of graphite. Making one is harder.',
+        publishedTime: '1 year ago',
       },
       videosSections: [
         {
           title: 'Videos',
           videos: [
-            sectionVideo(1, 'qW3eR7tY1uI', 'How a Zipper Is Made', '4:05', 245, '3 days ago', 1284331),
-            sectionVideo(2, 'aS4dF8gH2jK', 'The Hidden Engineering of Escalators', '54:47', 3287, '2 weeks ago', 8712904),
-            sectionVideo(3, 'zX5cV9bN3mQ', 'Building a Bridge in 24 Hours', '1:02:03', 3723, '1 month ago', 23455120),
+            sectionVideo(images, 1, 'DQvjRiXAu2y', 'How Wind Turbines Are Built', '59:53', 3593, '3 years ago', 6716),
+            sectionVideo(images, 2, '9mDM0ahOG7x', 'Building a Bridge in 24 Hours', '58:04', 3484, '9 months ago', 151377),
+            sectionVideo(images, 3, 'G9gNEfIoNb1', 'Why Subway Tunnels Do Not Flood', '1:01:57', 3717, '7 years ago', 3032998481),
           ],
         },
         {
           title: 'Popular videos',
-          videos: [sectionVideo(1, 'hL9xPq2ZkTs', 'Inside the Port That Moves the World', '12:30', 750, '2 months ago', 14000000000)],
+          videos: [sectionVideo(images, 1, 'SnGnt0DVIge', 'How Pencils Are Made', '57:23', 3443, '1 year ago', 2452870)],
         },
       ],
       searchMetadata: {
@@ -131,7 +139,7 @@ describe('videositeChannel against the sandbox', () => {
     );
     expect(body.errors).toBeUndefined();
     expect(body.data!.videositeChannel).toEqual({
-      channel: { id: 'UCabc123def456ghi789jkl0', handle: '@sandboxstudio' },
+      channel: { id: 'UCabc123def456ghi789jkl0', handle: '@channel-89jkl0' }, // the sandbox makes a handle from the id
       searchParameters: { channelId: 'UCabc123def456ghi789jkl0', channelHandle: null },
     });
   });
@@ -143,7 +151,7 @@ describe('videositeChannel against the sandbox', () => {
       b: videositeChannel(url: "  HTTPS://WWW.VIDEOSITE.EXAMPLE/@dedupe ") { about { viewCount } }
     }`);
     expect(body.errors).toBeUndefined();
-    expect(body.data).toEqual({ a: { channel: { title: 'Dedupe' } }, b: { about: { viewCount: 14250067113 } } });
+    expect(body.data).toEqual({ a: { channel: { title: 'Dedupe' } }, b: { about: { viewCount: 545280867 } } });
     expect(calls(gw) - before).toBe(1);
   });
 

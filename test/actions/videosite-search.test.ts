@@ -17,7 +17,6 @@ const EVERY_FIELD = `
   }`;
 
 const calls = (gw: RunningGateway) => gw.gateway.sandbox!.calls.get('run_videosite_search') ?? 0;
-const IMG = 'https://i.videosite-img.example';
 
 function still(url: string) {
   return { url, staticUrl: url, richUrl: null };
@@ -28,18 +27,26 @@ describe('videositeSearch against the sandbox', () => {
     const { status, body } = await gw.query(`{ videositeSearch(query: "  sourdough   bread ") { ${EVERY_FIELD} } }`);
     expect(status).toBe(200);
     expect(body.errors).toBeUndefined();
-    const studio = {
-      id: 'UCsandboxStudio0000000001',
-      title: 'Sandbox Studio',
-      link: 'https://www.videosite.example/@sandboxstudio',
-      isVerified: true,
-      thumbnail: still('https://yt3.videosite-img.example/avatar/sandboxstudio=s68-c-k'),
-    };
+    // The sandbox's videos picked by the query, each with its own title, counts, date and channel; the first and third are Sandbox Studio's, the third also on its shelf.
+    const images = `${gw.gateway.sandbox!.url}/images`;
+    const thumbnail = (id: string) => `${images}/thumbnail/videosite-${id.toLowerCase()}.png`;
+    const channel = (handle: string, id: string, title: string, isVerified: boolean) => ({
+      id,
+      title,
+      link: `https://www.videosite.example/@${handle}`,
+      isVerified,
+      thumbnail: still(`${images}/avatar/videosite-${handle}.png`),
+    });
+    const animated = (id: string) => ({
+      url: thumbnail(id),
+      staticUrl: thumbnail(id),
+      richUrl: `${images}/thumbnail/videosite-${id.toLowerCase()}-preview.png`,
+    });
     expect(body.data!.videositeSearch).toEqual({
       query: 'sourdough bread',
       suggestions: ['sourdough bread explained', 'sourdough bread for beginners', 'sourdough bread documentary'],
       additionalFields: null,
-      searchInformation: { totalResults: 2873000000 },
+      searchInformation: { totalResults: 49229135 },
       searchParameters: { query: 'sourdough bread', engine: 'videosite', countryCode: 'us', languageCode: 'en' },
       shorts: [
         {
@@ -47,80 +54,66 @@ describe('videositeSearch against the sandbox', () => {
           position: 2,
           items: [
             {
-              id: 'sH0rT1aBcDe',
-              link: 'https://www.videosite.example/shorts/sH0rT1aBcDe',
-              title: 'sourdough bread in 30 seconds',
-              viewCount: 3912004,
+              id: 'tvyrf_PAJUZ',
+              link: 'https://www.videosite.example/shorts/tvyrf_PAJUZ',
+              title: 'How Glass Bottles Are Made',
+              viewCount: 7126134264,
               position: 1,
-              thumbnail: still(`${IMG}/vi/sH0rT1aBcDe/oardefault.jpg`),
+              thumbnail: still(thumbnail('tvyrf_PAJUZ')),
             },
             {
-              id: 'sH0rT2fGhIj',
-              link: 'https://www.videosite.example/shorts/sH0rT2fGhIj',
-              title: 'The sourdough bread trick nobody tells you',
-              viewCount: 14000000000,
+              id: '2bHX_TtgFP7',
+              link: 'https://www.videosite.example/shorts/2bHX_TtgFP7',
+              title: 'Building a Bridge in 24 Hours',
+              viewCount: 277907,
               position: 2,
-              thumbnail: still(`${IMG}/vi/sH0rT2fGhIj/oardefault.jpg`),
+              thumbnail: still(thumbnail('2bHX_TtgFP7')),
             },
           ],
         },
       ],
       videos: [
         {
-          id: 'vId0001aBcD',
-          link: 'https://www.videosite.example/watch?v=vId0001aBcD',
-          title: 'sourdough bread: the complete guide',
-          viewCount: 14000000000,
+          id: 'f-kzpSsGT0u',
+          link: 'https://www.videosite.example/watch?v=f-kzpSsGT0u',
+          title: 'How a Zipper Is Made',
+          viewCount: 23514,
           position: 1,
-          description: 'Everything you need to know about sourdough bread, from the basics to the details experts argue about.',
-          length: '54:47',
-          lengthSeconds: 3287,
-          publishedTime: '2 months ago',
-          badges: ['4K', 'CC'],
-          thumbnail: {
-            url: `${IMG}/vi/vId0001aBcD/hq720.jpg`,
-            staticUrl: `${IMG}/vi/vId0001aBcD/hq720.jpg`,
-            richUrl: `${IMG}/an_webp/vId0001aBcD/mqdefault_6s.webp`,
-          },
-          channel: studio,
-        },
-        {
-          id: 'vId0002eFgH',
-          link: 'https://www.videosite.example/watch?v=vId0002eFgH',
-          title: 'I tried sourdough bread for 30 days',
-          viewCount: 987654,
-          position: 2,
-          description: 'A month-long experiment with sourdough bread. Chapters in the description.',
-          length: '1:02:03',
-          lengthSeconds: 3723,
+          description: 'How is a zipper made? We visit a factory that makes four million a day. Found for "sourdough bread".',
+          length: '15:27',
+          lengthSeconds: 927,
           publishedTime: '1 year ago',
           badges: [],
-          thumbnail: still(`${IMG}/vi/vId0002eFgH/hq720.jpg`),
-          channel: {
-            id: 'UCsandboxVlogs00000000002',
-            title: 'Sandbox Vlogs',
-            link: 'https://www.videosite.example/@sandboxvlogs',
-            isVerified: false,
-            thumbnail: still('https://yt3.videosite-img.example/avatar/sandboxvlogs=s68-c-k'),
-          },
+          thumbnail: animated('f-kzpSsGT0u'),
+          channel: channel('sandboxstudio', 'UCsandboxStudio0000000001', 'Sandbox Studio', true),
         },
         {
-          id: 'qW3eR7tY1uI',
-          link: 'https://www.videosite.example/watch?v=qW3eR7tY1uI&pp=ygUHc2FuZGJveA%3D%3D',
-          title: 'sourdough bread in 4 minutes',
-          viewCount: 41207,
+          id: 'GxCTwsWdFxS',
+          link: 'https://www.videosite.example/watch?v=GxCTwsWdFxS',
+          title: 'How Glass Bottles Are Made',
+          viewCount: 75989,
+          position: 2,
+          description: 'From sand to bottle in under a minute: a glassworks from the inside. Found for "sourdough bread".',
+          length: '19:55',
+          lengthSeconds: 1195,
+          publishedTime: '4 years ago',
+          badges: [],
+          thumbnail: still(thumbnail('GxCTwsWdFxS')),
+          channel: channel('sandboxvlogs', 'UCsandboxVlogs00000000002', 'Sandbox Vlogs', false),
+        },
+        {
+          id: 'RIUSIIulSwM',
+          link: 'https://www.videosite.example/watch?v=RIUSIIulSwM&pp=ygUHc2FuZGJveA%3D%3D',
+          title: 'How Pencils Are Made',
+          viewCount: 1703164,
           position: 3,
-          description: 'The short version of sourdough bread.',
-          length: '4:05',
-          lengthSeconds: 245,
-          publishedTime: '3 days ago',
-          badges: ['New'],
-          thumbnail: {
-            url: `${IMG}/vi/qW3eR7tY1uI/hq720.jpg`,
-            staticUrl: `${IMG}/vi/qW3eR7tY1uI/hq720.jpg`,
-            richUrl: `${IMG}/an_webp/qW3eR7tY1uI/mqdefault_6s.webp`,
-          },
-          channel: studio,
+          description: 'A pencil is two pieces of wood and a stick of graphite. Making one is harder. Found for "sourdough bread".',
+          length: '42:18',
+          lengthSeconds: 2538,
+          publishedTime: '8 months ago',
+          badges: ['4K', 'CC'],
+          thumbnail: animated('RIUSIIulSwM'),
+          channel: channel('sandboxstudio', 'UCsandboxStudio0000000001', 'Sandbox Studio', true),
         },
       ],
     });

@@ -20,38 +20,40 @@ describe('videositeTranscript against the sandbox', () => {
     const { status, body } = await gw.query(`{ videositeTranscript(url: "${url}") { ${EVERY_FIELD} } }`);
     expect(status).toBe(200);
     expect(body.errors).toBeUndefined();
+    // The sandbox's video of this id (the same in search results and on channel shelves).
     const text =
-      "Zippers are everywhere, and almost nobody knows how they're made. Today we are inside a factory that makes four million of them a day. " +
-      'It starts with a spool of brass wire, flattened and stamped into teeth. Each tooth is clamped onto a cotton tape at two thousand teeth a minute.';
+      'Sand, soda ash and crushed old glass go into a furnace at fifteen hundred degrees. A blade cuts the molten stream into gobs of exactly the right weight. ' +
+      'Each gob drops into a mould and is blown into a bottle in two steps. The bottles cool slowly for an hour so that they do not crack.';
+    const images = `${gw.gateway.sandbox!.url}/images/thumbnail`;
     expect(body.data!.videositeTranscript).toEqual({
       requestedUrl: url,
-      title: 'How a Zipper Is Made',
+      title: 'How Glass Bottles Are Made',
       text,
-      raw: `How a Zipper Is Made\n${text}`,
+      raw: `How Glass Bottles Are Made\n${text}`,
       video: {
         id: 'zX5cV9bN3mQ',
-        title: 'How a Zipper Is Made',
-        description: `How is a zipper made? We visit a factory that makes four million a day.\n\nVideo: ${url}`,
-        author: 'Sandbox Studio',
+        title: 'How Glass Bottles Are Made',
+        description: `From sand to bottle in under a minute: a glassworks from the inside.\n\nVideo: ${url}`,
+        author: 'Maker Lab',
         category: 'Science & Technology',
-        channelId: 'UCsandboxStudio0000000001',
-        channelName: 'Sandbox Studio',
-        channelLink: 'https://www.videosite.example/channel/UCsandboxStudio0000000001',
-        publishedTime: '2026-11-17',
-        publishedDate: '2026-11-17',
+        channelId: 'UCmakerLab0000000000000003',
+        channelName: 'Maker Lab',
+        channelLink: 'https://www.videosite.example/channel/UCmakerLab0000000000000003',
+        publishedTime: '2024-04-05',
+        publishedDate: '2024-04-05',
         thumbnail: {
-          url: 'https://i.videosite-img.example/vi/zX5cV9bN3mQ/maxresdefault.jpg',
-          staticUrl: 'https://i.videosite-img.example/vi/zX5cV9bN3mQ/maxresdefault.jpg',
+          url: `${images}/videosite-zx5cv9bn3mq.png`,
+          staticUrl: `${images}/videosite-zx5cv9bn3mq.png`,
           richUrl: null,
         },
         keyMoments: [
-          { title: 'Brass wire', start_seconds: 0, thumbnail: 'https://i.videosite-img.example/vi/zX5cV9bN3mQ/km0.jpg' },
-          { title: 'Stamping the teeth', start_seconds: 75, thumbnail: 'https://i.videosite-img.example/vi/zX5cV9bN3mQ/km1.jpg' },
+          { title: 'The furnace', start_seconds: 0, thumbnail: `${images}/videosite-zx5cv9bn3mq-moment-0.png` },
+          { title: 'Blowing the bottle', start_seconds: 76, thumbnail: `${images}/videosite-zx5cv9bn3mq-moment-1.png` },
         ],
-        lengthSeconds: 245,
-        length: '4:05',
-        likeCount: 51230,
-        viewCount: 14000000000,
+        lengthSeconds: 227,
+        length: '3:47',
+        likeCount: 7758,
+        viewCount: 266413,
       },
     });
     expect(body.extensions?.gateway).toMatchObject({ sandbox: true, upstreamCalls: 1 });
@@ -77,7 +79,7 @@ describe('videositeTranscript against the sandbox', () => {
       b: videositeTranscript(url: "https://WWW.videosite.example/watch?v=dedupe1") { video { id: videoId } }
     }`);
     expect(body.errors).toBeUndefined();
-    expect(body.data).toEqual({ a: { title: 'How a Zipper Is Made' }, b: { video: { id: 'dedupe1' } } });
+    expect(body.data).toEqual({ a: { title: 'How Glass Bottles Are Made' }, b: { video: { id: 'dedupe1' } } });
     expect(calls(gw) - before).toBe(1);
   });
 

@@ -52,8 +52,18 @@ describe.skipIf(!available)('the example app in headless Chromium, against a tru
     await limited?.close();
   });
 
+  /** Requests a page made to a host other than the app's and the sandbox's own, and images that failed. */
+  const strayRequests: string[] = [];
+
   async function open(path: string): Promise<Page> {
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const own = [new URL(app.url).origin, new URL(gw.gateway.sandbox!.url).origin, new URL(limited.gateway.sandbox!.url).origin];
+    page.on('request', (r) => {
+      if (!r.url().startsWith('data:') && !own.includes(new URL(r.url()).origin)) strayRequests.push(r.url());
+    });
+    // Operations a page leaves behind when it closes or changes mode are aborted; images must load.
+    page.on('requestfailed', (r) => r.resourceType() === 'image' && strayRequests.push(`${r.url()} (${r.failure()?.errorText})`));
+    page.on('response', (r) => r.request().resourceType() === 'image' && r.status() >= 400 && strayRequests.push(`${r.url()} (${r.status()})`));
     await page.goto(`${app.url}/${path}`);
     return page;
   }
@@ -76,7 +86,18 @@ describe.skipIf(!available)('the example app in headless Chromium, against a tru
     expect(await page.getByTestId('stock').innerText()).toMatch(/\$742\.3/);
     expect(await page.getByTestId('domain-record').innerText()).toContain('hubspot.com');
     await expect.poll(() => page.getByTestId('upstream-calls').innerText()).toBe('3');
+    // The logo is the sandbox's own image, and it loads.
+    const logo = page.getByTestId('company').locator('img.logo');
+    await expect.poll(() => logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+    expect(await logo.getAttribute('src')).toBe(`${gw.gateway.sandbox!.url}/images/logo/hubspot.com.png`);
     await shot(page, 'example-company');
+
+    // Another company is another company: its own name, ticker and stock.
+    await page.locator('input[name=domain]').fill('stripe.com');
+    await page.getByRole('button', { name: 'Look up' }).click();
+    await expect.poll(() => page.getByTestId('stock').innerText(), { timeout: 15_000 }).toContain('STRIPE');
+    expect(await page.getByTestId('company').innerText()).toContain('Stripe');
+    expect(await page.getByTestId('stock').innerText()).not.toContain('HUBS');
 
     // A URL is reduced to its domain; one more request, by hash.
     await page.locator('input[name=domain]').fill('https://www.apple.com/iphone/');
@@ -95,7 +116,7 @@ describe.skipIf(!available)('the example app in headless Chromium, against a tru
     const fields = page.getByTestId('profile-fields');
     await fields.locator('[data-field=fullName]').waitFor({ timeout: 15_000 });
     expect(await fields.locator('[data-field=mediaCount]').count()).toBe(0);
-    await expect.poll(() => page.getByTestId('bytes').innerText()).toMatch(/B from the gateway vs 12,575 B/);
+    await expect.poll(() => page.getByTestId('bytes').innerText()).toMatch(/B from the gateway vs 12,173 B/);
     const before = Number((await page.getByTestId('bytes').innerText()).match(/^([\d,]+) B/)![1]!.replace(/,/g, ''));
 
     const variables: Array<Record<string, unknown>> = [];
@@ -123,6 +144,12 @@ describe.skipIf(!available)('the example app in headless Chromium, against a tru
     await page.getByTestId('transcript').first().waitFor({ timeout: 20_000 });
     await expect.poll(() => page.getByTestId('transcript-pending').count(), { timeout: 20_000 }).toBe(0);
     expect(await page.getByTestId('transcript').first().innerText()).toContain('Zippers are everywhere');
+    // Every thumbnail is the sandbox's own image, and every one loads.
+    const thumbnails = page.getByTestId('video').locator('img.thumb');
+    expect(await thumbnails.count()).toBeGreaterThan(0);
+    await expect
+      .poll(() => thumbnails.evaluateAll((imgs) => imgs.every((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0)))
+      .toBe(true);
     await shot(page, 'example-video');
     await page.close();
   });
@@ -147,6 +174,10 @@ describe.skipIf(!available)('the example app in headless Chromium, against a tru
     expect(await cost.innerText()).toMatch(/cost up to \d+ upstream calls; the budget is 50/);
     await shot(page, 'example-errors');
     await page.close();
+  });
+
+  it('no page asked a host other than the app and the sandbox, and every image loaded', () => {
+    expect(strayRequests).toEqual([]);
   });
 
   it('RATE_LIMITED renders with a countdown from retryAfter', async () => {

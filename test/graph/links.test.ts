@@ -35,7 +35,7 @@ describe('company links', () => {
     expect(body.data!.company).toEqual({
       ticker: 'HUBS',
       financialProfile: { symbol: 'HUBS', companyName: 'HubSpot, Inc.', exchangeShortName: 'NYSE' },
-      domainInfo: { domainName: 'hubspot.com', isRegistered: true, registrar: { name: 'Example Registrar, Inc.' } },
+      domainInfo: { domainName: 'hubspot.com', isRegistered: true, registrar: { name: 'Placeholder Registry Services Ltd' } },
     });
     expect(calls).toEqual({ get_company_object: 1, company_financial_profile: 1, domain_info: 1 });
     expect(body.extensions!.gateway).toMatchObject({ upstreamCalls: 3, cost: { estimated: 3, budget: 200 } });
@@ -127,19 +127,19 @@ describe('video links', () => {
     expect(body.errors).toBeUndefined();
     expect(body.data!.videositeSearch.videos).toEqual([
       {
-        id: 'vId0001aBcD',
-        link: 'https://www.videosite.example/watch?v=vId0001aBcD',
-        transcript: { requestedUrl: 'https://www.videosite.example/watch?v=vId0001aBcD', title: 'How a Zipper Is Made' },
+        id: 'qtXRPv3AMPx',
+        link: 'https://www.videosite.example/watch?v=qtXRPv3AMPx',
+        transcript: { requestedUrl: 'https://www.videosite.example/watch?v=qtXRPv3AMPx', title: 'How a Zipper Is Made' },
       },
       {
-        id: 'vId0002eFgH',
-        link: 'https://www.videosite.example/watch?v=vId0002eFgH',
-        transcript: { requestedUrl: 'https://www.videosite.example/watch?v=vId0002eFgH', title: 'How a Zipper Is Made' },
+        id: 'dD2FUcWGjqm',
+        link: 'https://www.videosite.example/watch?v=dD2FUcWGjqm',
+        transcript: { requestedUrl: 'https://www.videosite.example/watch?v=dD2FUcWGjqm', title: 'How a Zipper Is Made' },
       },
       {
-        id: 'qW3eR7tY1uI',
-        link: 'https://www.videosite.example/watch?v=qW3eR7tY1uI&pp=ygUHc2FuZGJveA%3D%3D',
-        transcript: { requestedUrl: 'https://www.videosite.example/watch?v=qW3eR7tY1uI', title: 'How a Zipper Is Made' },
+        id: 'RIUSIIulSwM',
+        link: 'https://www.videosite.example/watch?v=RIUSIIulSwM&pp=ygUHc2FuZGJveA%3D%3D',
+        transcript: { requestedUrl: 'https://www.videosite.example/watch?v=RIUSIIulSwM', title: 'How Pencils Are Made' },
       },
     ]);
     expect(calls).toEqual({ run_videosite_search: 1, get_videosite_transcript: 3 });
@@ -154,15 +154,15 @@ describe('video links', () => {
         highlightedVideo { id: videoId transcript { requestedUrl } }
         videosSections { videos { id: videoId transcript { requestedUrl } } }
       }
-      videositeTranscript(url: "https://www.videosite.example/watch?v=qW3eR7tY1uI") { video { id: videoId } }
+      videositeTranscript(url: "https://www.videosite.example/watch?v=RIUSIIulSwM") { video { id: videoId } }
     }`);
     expect(body.errors).toBeUndefined();
-    const fromSearch = body.data!.videositeSearch.videos.find((v: any) => v.id === 'qW3eR7tY1uI');
-    const fromShelf = body.data!.videositeChannel.videosSections[0].videos.find((v: any) => v.id === 'qW3eR7tY1uI');
-    expect(fromSearch.transcript).toEqual({ requestedUrl: 'https://www.videosite.example/watch?v=qW3eR7tY1uI' });
+    const fromSearch = body.data!.videositeSearch.videos.find((v: any) => v.id === 'RIUSIIulSwM');
+    const fromShelf = body.data!.videositeChannel.videosSections[0].videos.find((v: any) => v.id === 'RIUSIIulSwM');
+    expect(fromSearch.transcript).toEqual({ requestedUrl: 'https://www.videosite.example/watch?v=RIUSIIulSwM' });
     expect(fromShelf.transcript).toEqual(fromSearch.transcript);
-    expect(body.data!.videositeTranscript).toEqual({ video: { id: 'qW3eR7tY1uI' } });
-    expect(body.data!.videositeChannel.highlightedVideo.transcript).toEqual({ requestedUrl: 'https://www.videosite.example/watch?v=hL9xPq2ZkTs' });
+    expect(body.data!.videositeTranscript).toEqual({ video: { id: 'RIUSIIulSwM' } });
+    expect(body.data!.videositeChannel.highlightedVideo.transcript).toEqual({ requestedUrl: 'https://www.videosite.example/watch?v=ANNZbQIEs9h' });
     // 3 search videos + 3 on the "Videos" shelf + the highlighted one (also the "Popular videos" shelf),
     // one video in both search and shelf: 6 distinct videos, 6 transcript calls for 9 transcript fields.
     expect(calls).toEqual({ run_videosite_search: 1, get_videosite_channel: 1, get_videosite_transcript: 6 });
@@ -175,11 +175,11 @@ describe('video links', () => {
     }`);
     expect(body.errors).toBeUndefined();
     expect(body.data!.videositeSearch.shorts[0].items).toEqual([
-      { id: 'sH0rT1aBcDe', transcript: { requestedUrl: 'https://www.videosite.example/watch?v=sH0rT1aBcDe' } },
-      { id: 'sH0rT2fGhIj', transcript: { requestedUrl: 'https://www.videosite.example/watch?v=sH0rT2fGhIj' } },
+      { id: '4sKlzZweDgA', transcript: { requestedUrl: 'https://www.videosite.example/watch?v=4sKlzZweDgA' } },
+      { id: 'VWyE20ZU9dx', transcript: { requestedUrl: 'https://www.videosite.example/watch?v=VWyE20ZU9dx' } },
     ]);
-    expect(body.data!.videositeChannel.highlightedVideo.transcript.title).toBe('How a Zipper Is Made');
-    expect(body.data!.videositeChannel.highlightedVideo.transcript.text).toMatch(/^Zippers are everywhere/);
+    expect(body.data!.videositeChannel.highlightedVideo.transcript.title).toBe('How Glass Bottles Are Made');
+    expect(body.data!.videositeChannel.highlightedVideo.transcript.text).toMatch(/^Sand, soda ash/);
     expect(calls).toEqual({ run_videosite_search: 1, get_videosite_channel: 1, get_videosite_transcript: 3 });
   });
 
@@ -201,11 +201,11 @@ describe('video links', () => {
 describe('the root transcript field and the video links share lookups', () => {
   it("a root lookup by another form of the URL and a search result's link to the same video: one transcript call", async () => {
     const { body, calls } = await measure(`{
-      videositeTranscript(url: "https://m.videosite.example/shorts/qW3eR7tY1uI") { title }
+      videositeTranscript(url: "https://m.videosite.example/shorts/YtsX3WCKkxa") { title }
       videositeSearch(query: "sandbox") { videos { id: videoId transcript { title } } }
     }`);
     expect(body.errors).toBeUndefined();
-    const video = body.data!.videositeSearch.videos.find((v: { id: string }) => v.id === 'qW3eR7tY1uI');
+    const video = body.data!.videositeSearch.videos.find((v: { id: string }) => v.id === 'YtsX3WCKkxa');
     expect(video.transcript).toEqual(body.data!.videositeTranscript);
     const distinctVideos = new Set(body.data!.videositeSearch.videos.map((v: { id: string }) => v.id)).size;
     // One call per distinct video of the search; the root lookup adds none.

@@ -56,7 +56,7 @@ describe('Apollo Client InMemoryCache, no type policies', () => {
     expect(companies).toHaveLength(2);
     const hubspot = extract[`Company:${first.data!.a.id}`];
     expect(hubspot.name).toBe('Hubspot');
-    expect(hubspot.legalName).toBe('Hubspot, Inc.'); // from the second operation's link
+    expect(hubspot.legalName).toBe('HubSpot, Inc.'); // from the second operation's link
     expect(hubspot.companyId).toBe(first.data!.a.companyId); // from the first
     expect(Object.keys(extract).filter((key) => key.startsWith('PhotosocialProfile:'))).toHaveLength(2);
     expect(Object.keys(extract).filter((key) => key.startsWith('DomainRecord:'))).toHaveLength(2);

@@ -6,6 +6,8 @@
  *   npm run example -- --persisted  gateway with TRUSTED_DOCUMENTS_FILE=examples/web/persisted-documents.json,
  *                                   the production build served by `vite preview` on :4173
  *
+ * PORT sets the gateway's port, APP_PORT the app's; the app's port is strict (Vite stops rather than
+ * moving to another one), so the addresses printed below are the ones in use.
  * The app calls /graphql on its own origin and Vite proxies it to the gateway, so no CORS is needed.
  * Ctrl-C stops both.
  */
@@ -16,7 +18,17 @@ import { fileURLToPath } from 'node:url';
 const app = fileURLToPath(new URL('..', import.meta.url));
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const persisted = process.argv.includes('--persisted');
-const port = process.env.PORT ?? '4000';
+/** A TCP port from the environment, or the default; anything else stops here with a clear message. */
+function portSetting(name, fallback) {
+  const value = process.env[name]?.trim() || fallback;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 65535) {
+    console.error(`${name} must be a port number from 1 to 65535, got "${value.slice(0, 40)}"`);
+    process.exit(2);
+  }
+  return value;
+}
+const port = portSetting('PORT', '4000');
+const appPort = portSetting('APP_PORT', persisted ? '4173' : '5173');
 const gatewayUrl = `http://127.0.0.1:${port}`;
 
 if (!existsSync(`${app}node_modules/.bin/vite`)) {
@@ -58,9 +70,9 @@ run('gateway', ['start'], root, {
 if (persisted) {
   const build = spawnSync('npm', ['run', 'build'], { cwd: app, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   if (build.status !== 0) stop(build.status ?? 1);
-  else run('app', ['run', 'preview', '--', '--host', '127.0.0.1'], app, { GATEWAY_URL: gatewayUrl });
-  console.log('== open http://127.0.0.1:4173 (persisted documents only; the gateway refuses any other operation)');
+  else run('app', ['run', 'preview', '--', '--host', '127.0.0.1'], app, { GATEWAY_URL: gatewayUrl, APP_PORT: appPort });
+  console.log(`== open http://127.0.0.1:${appPort} (persisted documents only; the gateway at ${gatewayUrl} refuses any other operation)`);
 } else {
-  run('app', ['run', 'dev', '--', '--host', '127.0.0.1'], app, { GATEWAY_URL: gatewayUrl });
-  console.log('== open http://127.0.0.1:5173 (the gateway\'s GraphiQL stays at http://127.0.0.1:4000/graphql)');
+  run('app', ['run', 'dev', '--', '--host', '127.0.0.1'], app, { GATEWAY_URL: gatewayUrl, APP_PORT: appPort });
+  console.log(`== open http://127.0.0.1:${appPort} (the gateway's GraphiQL stays at ${gatewayUrl}/graphql)`);
 }

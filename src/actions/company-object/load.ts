@@ -21,7 +21,12 @@ export const companyObjectAction = defineLookup<string, CompanySource>({
   parse: (envelope, domain) => ({ raw: responseObject(envelope, GET_COMPANY_OBJECT), requestedDomain: domain }),
   ttlSeconds: 6 * 3600,
   namesSymbols: true, // a company's ticker
-  sandbox: { shortName: 'company', realisticLatencyMs: 400, required: ['domain'], respond: (b) => ({ response: companyObject(String(b.domain)) }) },
+  sandbox: {
+    shortName: 'company',
+    realisticLatencyMs: 400,
+    required: ['domain'],
+    respond: (b, images) => ({ response: companyObject(String(b.domain), images) }),
+  },
 });
 
 /** `domain` must already be validated and canonical (requireDomain: lower-case ASCII). */

@@ -1,106 +1,156 @@
 import { sampleDigits, sampleUuid } from '../sample-identity.js';
+import { DETACHED_IMAGES, type SampleImages } from '../sample-images.js';
+import { INDUSTRIES, industryNamed } from '../sample-industries.js';
+import { CITIES, cityNamed, STREETS } from '../sample-places.js';
+import { seededAmount, seededInt, seededMagnitude, seededPick, seededSubset, seededTimestamp } from '../sample-seeded.js';
+import { listingOf, tickerOf } from '../financial-profile/sample.js';
+import { websiteDomain } from '../link-keys.js';
 
 /**
- * get_company_object (contract 2.7). A complete, listed-software-company record for any domain: the
- * domain comes back in `domain`, the names, handles and site contacts are made from its first label.
- * The ticker is HUBS so that the financial sandbox knows it, except for the domains of the other
- * listed companies the financial sandbox knows (apple.com is AAPL, ...), so that links from several
- * companies to their financial profiles name different symbols; marketCap and annualRevenue exceed 2^31.
+ * get_company_object (contract 2.7). A complete record for any domain, derived from it: the domain
+ * comes back in `domain`, the names, handles and site contacts are made from its first label, and
+ * the figures, dates, industry and head office are functions of the registrable domain.
+ *
+ * A listed company's ticker is the one the financial sandbox gives its domain (hubspot.com -> HUBS,
+ * nike.com -> NKE, stripe.com -> STRIPE; see tickerOf), and its legal name, head office, employees
+ * and market cap are that listing's, so the company and its `financialProfile` agree and the
+ * profile's website leads back here. A domain whose ticker the financial sandbox does not know
+ * (zzshop.com, web3.io) is a private company without a ticker.
  */
-const TICKERS: Record<string, string> = {
-  'apple.com': 'AAPL',
-  'nike.com': 'NKE',
-  'microsoft.com': 'MSFT',
-  'abc.xyz': 'GOOGL',
-  'amazon.com': 'AMZN',
-  'tesla.com': 'TSLA',
-  'meta.com': 'META',
-  'nvidia.com': 'NVDA',
-  'ibm.com': 'IBM',
-  'oracle.com': 'ORCL',
-  'coca-colacompany.com': 'KO',
-};
+const EMPLOYEE_RANGES: ReadonlyArray<[number, string]> = [
+  [10, '1-10'],
+  [50, '11-50'],
+  [250, '51-250'],
+  [1_000, '251-1K'],
+  [5_000, '1K-5K'],
+  [10_000, '5K-10K'],
+  [50_000, '10K-50K'],
+  [100_000, '50K-100K'],
+];
+const REVENUE_RANGES: ReadonlyArray<[number, string]> = [
+  [1e6, '$0-$1M'],
+  [1e7, '$1M-$10M'],
+  [5e7, '$10M-$50M'],
+  [1e8, '$50M-$100M'],
+  [2.5e8, '$100M-$250M'],
+  [5e8, '$250M-$500M'],
+  [1e9, '$500M-$1B'],
+  [1e10, '$1B-$10B'],
+];
+const TECH: ReadonlyArray<[string, string]> = [
+  ['google_analytics', 'analytics'],
+  ['google_tag_manager', 'tag_management'],
+  ['salesforce', 'crm'],
+  ['amazon_s3', 'cloud_storage'],
+  ['cloudflare', 'cdn'],
+  ['stripe', 'payment'],
+  ['zendesk', 'customer_support'],
+  ['segment', 'analytics'],
+  ['hubspot', 'marketing_automation'],
+  ['fastly', 'cdn'],
+  ['okta', 'security'],
+  ['slack', 'communications'],
+];
 
-export function companyObject(domain: string): Record<string, unknown> {
+function bucket(value: number, ranges: ReadonlyArray<[number, string]>, above: string): string {
+  return ranges.find(([max]) => value <= max)?.[1] ?? above;
+}
+
+export function companyObject(domain: string, images: SampleImages = DETACHED_IMAGES): Record<string, unknown> {
   const host = domain.trim().toLowerCase().replace(/\.$/, '');
-  const label = host.split('.')[0] || 'sandbox';
+  const registrable = websiteDomain(`https://${host}`) ?? host;
+  const label = registrable.split('.')[0] || 'sandbox';
   const name = label.charAt(0).toUpperCase() + label.slice(1);
+  const seed = (what: string) => `company:${registrable}:${what}`;
+
+  const ticker = tickerOf(registrable);
+  const listing = ticker ? listingOf(ticker) : null;
+  const industry = listing ? industryNamed(listing.industry) : seededPick(seed('industry'), INDUSTRIES);
+  const city = cityNamed(listing?.city ?? '') ?? seededPick(seed('city'), CITIES);
+  const address = listing?.address ?? `${seededInt(seed('number'), 1, 2999)} ${seededPick(seed('street'), STREETS)}`;
+  const [, streetNumber = null, streetName = address] = /^(\d+)\s+(.+)$/.exec(address) ?? [];
+  const zip = listing?.zip ?? `${city.zipPrefix}${sampleDigits(seed('zip'), 2)}`;
+  const phone = listing?.phone
+    ? `+${city.dial} ${listing.phone.split(' ').join('-')}`
+    : `+${city.dial} ${city.area}-${seededInt(seed('phone'), 200, 999)}-${seededInt(seed('line'), 1000, 9999)}`;
+  const employees = Number(listing?.fullTimeEmployees ?? seededMagnitude(seed('employees'), 8, 40_000));
+  const annualRevenue = Math.round((employees * seededInt(seed('revenue'), 120, 450)) / 100) * 100_000;
+  const usRank = seededMagnitude(seed('rank'), 40, 2_000_000);
+  const ipoYear = Number(listing?.ipoDate?.slice(0, 4) ?? 2000);
+  const tech = seededSubset(seed('tech'), TECH, 8);
+  const twitterHandle = name.replace(/[^A-Za-z0-9_]/g, '');
   return {
     id: sampleUuid(`company:${host}`),
     name,
-    legalName: `${name}, Inc.`,
+    legalName: listing?.companyName ?? `${name}, Inc.`,
     domain: host,
-    domainAliases: [`${label}.net`, `${label}-inbound.com`, `${label}.de`],
+    domainAliases: seededSubset(
+      seed('aliases'),
+      [`${label}.net`, `${label}.io`, `get${label}.com`, `${label}-inbound.com`, `${label}.de`, `${label}hq.com`],
+      3,
+    ),
     site: {
-      phoneNumbers: ['+1 888-482-7768', '+353 1 518 7500'],
-      emailAddresses: [`info@${host}`, `press@${host}`, `investors@${host}`],
+      phoneNumbers: [phone, `+${city.dial === '1' ? '353' : '1'} ${seededInt(seed('phone2'), 200, 999)} ${seededInt(seed('line2'), 1000, 9999)}`],
+      emailAddresses: [`info@${host}`, `press@${host}`, listing ? `investors@${host}` : `careers@${host}`],
     },
-    category: {
-      sector: 'Information Technology',
-      industryGroup: 'Software & Services',
-      industry: 'Software',
-      subIndustry: 'Application Software',
-      gicsCode: '45103010',
-      sicCode: '73',
-      sic4Codes: ['7372'],
-      naicsCode: '51',
-      naics6Codes: ['513210', '541511'],
-      naics6Codes2022: ['513210'],
-    },
-    tags: ['Technology', 'SAAS', 'B2B', 'Enterprise', 'Marketing Automation', 'CRM'],
-    description: `${name} offers a cloud-based customer platform of marketing, sales, service, content and operations software for mid-market businesses.`,
-    foundedYear: 2006,
-    location: '2 Canal Park, Cambridge, MA 02141, USA',
-    timeZone: 'America/New_York',
-    utcOffset: -5,
+    category: industry.category,
+    tags: industry.tags,
+    description: `${name} ${industry.offers}`,
+    foundedYear: listing ? seededInt(seed('founded'), ipoYear - 25, ipoYear - 2) : seededInt(seed('founded'), 1950, 2022),
+    location: `${address}, ${city.city}, ${city.stateCode} ${zip}, ${city.countryCode === 'US' ? 'USA' : city.country}`,
+    timeZone: city.timeZone,
+    utcOffset: city.utcOffset,
     geo: {
-      streetNumber: '2',
-      streetName: 'Canal Park',
-      subPremise: '5th Floor',
-      streetAddress: '2 Canal Park',
-      city: 'Cambridge',
-      postalCode: '02141',
-      state: 'Massachusetts',
-      stateCode: 'MA',
-      country: 'United States',
-      countryCode: 'US',
-      lat: 42.3688272,
-      lng: -71.0712543,
+      streetNumber,
+      streetName,
+      subPremise: seededPick(seed('premise'), ['5th Floor', 'Suite 100', 'Floor 12', 'Building 2', 'Suite 400']),
+      streetAddress: address,
+      city: city.city,
+      postalCode: zip,
+      state: city.state,
+      stateCode: city.stateCode,
+      country: city.country,
+      countryCode: city.countryCode,
+      lat: Number((city.lat + seededAmount(seed('lat'), -0.02, 0.02, 7)).toFixed(7)),
+      lng: Number((city.lng + seededAmount(seed('lng'), -0.02, 0.02, 7)).toFixed(7)),
     },
-    logo: `https://logo.company-data.example/${host}`,
-    facebook: { handle: label, likes: 314_582 },
+    logo: images.url('logo', registrable),
+    facebook: { handle: label, likes: seededMagnitude(seed('likes'), 800, 40_000_000) },
     linkedin: { handle: `company/${label}` },
     twitter: {
-      handle: name,
+      handle: twitterHandle,
       id: sampleDigits(`twitter:${host}`, 8),
-      bio: `Helping millions grow better. Customer platform news from the ${name} team.`,
-      followers: 812_944,
-      following: 4_571,
-      location: 'Cambridge, MA',
+      bio: `News, product updates and stories from the ${name} team.`,
+      followers: seededMagnitude(seed('followers'), 1_000, 90_000_000),
+      following: seededMagnitude(seed('following'), 10, 9_000),
+      location: `${city.city}, ${city.stateCode}`,
       site: `https://www.${host}`,
-      avatar: `https://pbs.microblog-images.example/profile_images/${label}_400x400.png`,
+      avatar: images.url('avatar', `microblog-${registrable}`),
     },
     crunchbase: { handle: `organization/${label}` },
     emailProvider: false,
-    type: 'public',
-    ticker: TICKERS[host] ?? 'HUBS',
-    identifiers: { usCIK: '0001404655', usEIN: '20-2632791' },
-    phone: '+1 888-482-7768',
-    metrics: {
-      alexaUsRank: 1_214,
-      alexaGlobalRank: 2_987,
-      trafficRank: 'very_high',
-      employees: 7_663,
-      employeesRange: '5K-10K',
-      marketCap: 3_200_000_000,
-      raised: 100_500_000,
-      annualRevenue: 2_627_000_000,
-      estimatedAnnualRevenue: '$1B-$10B',
-      fiscalYearEnd: 12,
+    type: listing ? 'public' : 'private',
+    ticker: listing ? ticker : null,
+    identifiers: {
+      usCIK: city.countryCode === 'US' ? (listing?.cik ?? null) : null,
+      usEIN: city.countryCode === 'US' ? `${sampleDigits(seed('ein'), 2)}-${sampleDigits(seed('ein-serial'), 7)}` : null,
     },
-    indexedAt: '2026-10-28T04:17:52.000Z',
-    tech: ['google_analytics', 'google_tag_manager', 'salesforce', 'amazon_s3', 'cloudflare', 'stripe', 'zendesk', 'segment'],
-    techCategories: ['analytics', 'tag_management', 'crm', 'cloud_storage', 'cdn', 'payment', 'customer_support'],
+    phone,
+    metrics: {
+      alexaUsRank: usRank,
+      alexaGlobalRank: Math.round(usRank * seededAmount(seed('global'), 1.5, 4)),
+      trafficRank: usRank < 5_000 ? 'very_high' : usRank < 50_000 ? 'high' : usRank < 500_000 ? 'medium' : 'low',
+      employees,
+      employeesRange: bucket(employees, EMPLOYEE_RANGES, '100K+'),
+      marketCap: listing ? Math.round(listing.mktCap) : null,
+      raised: seededMagnitude(seed('raised'), 500_000, 2_000_000_000),
+      annualRevenue,
+      estimatedAnnualRevenue: bucket(annualRevenue, REVENUE_RANGES, '$10B+'),
+      fiscalYearEnd: seededPick(seed('fiscal'), [12, 12, 12, 12, 6, 9, 3]),
+    },
+    indexedAt: seededTimestamp(seed('indexed'), '2026-09-01T00:00:00Z', '2026-11-20T00:00:00Z').replace(/\.\d{3}Z$/, '.000Z'),
+    tech: tech.map(([technology]) => technology),
+    techCategories: [...new Set(tech.map(([, group]) => group))],
     parent: { domain: null },
     ultimateParent: { domain: host },
   };

@@ -1,45 +1,58 @@
 import { sampleDigits } from '../sample-identity.js';
+import { FIRST_NAMES, LAST_NAMES } from '../sample-places.js';
+import { seededPick, seededSubset, seededTimestamp } from '../sample-seeded.js';
 
-/** get_crm_owners (contract 2.10): three active owners and one archived one (empty names, no teams). */
+const COMPANIES = ['acme', 'globex', 'initech', 'umbrella', 'hooli', 'vandelay'];
+const TEAMS = ['Sales EMEA', 'Sales Americas', 'Enterprise', 'Customer Success', 'Partnerships', 'Inbound'];
+
+/**
+ * get_crm_owners (contract 2.10): three active owners and one archived one (empty names, no teams).
+ * Names, e-mail domain, teams and dates are derived from the portal id.
+ */
 export function crmOwners(portal: string): Record<string, unknown>[] {
+  const seed = (what: string) => `crm:${portal}:${what}`;
+  const company = seededPick(seed('company'), COMPANIES);
+  const person = (n: number) => {
+    const firstName = seededPick(seed(`first${n}`), FIRST_NAMES);
+    const lastName = seededPick(seed(`last${n}`), LAST_NAMES);
+    return { email: `${firstName}.${lastName}@${company}.example`.toLowerCase(), firstName, lastName };
+  };
+  const created = (n: number) => seededTimestamp(seed(`created${n}`), '2018-01-01T00:00:00Z', '2023-12-31T00:00:00Z');
+  const updated = (n: number) => seededTimestamp(seed(`updated${n}`), '2026-01-01T00:00:00Z', '2026-11-15T00:00:00Z');
   return [
     {
       id: sampleDigits(`owner:${portal}:1`, 8),
-      email: 'maria.lopez@acme.example',
-      firstName: 'Maria',
-      lastName: 'Lopez',
-      createdAt: '2021-03-04T09:15:22.481Z',
-      updatedAt: '2026-10-30T17:02:11.904Z',
-      teams: ['Sales EMEA', 'Enterprise'],
+      ...person(1),
+      createdAt: created(1),
+      updatedAt: updated(1),
+      teams: seededSubset(seed('teams1'), TEAMS, 2),
       userRole: 'Sales Manager',
     },
     {
       id: sampleDigits(`owner:${portal}:2`, 8),
-      email: 'dev.patel@acme.example',
-      firstName: 'Dev',
-      lastName: 'Patel',
-      createdAt: '2022-07-19T13:40:05.118Z',
-      updatedAt: '2026-09-12T08:21:47.035Z',
-      teams: ['Customer Success'],
+      ...person(2),
+      createdAt: created(2),
+      updatedAt: updated(2),
+      teams: seededSubset(seed('teams2'), TEAMS, 1),
       userRole: 'CS Representative',
     },
     {
       id: `${portal.slice(-3)}00017`,
-      email: 'portal.admin@acme.example',
+      email: `portal.admin@${company}.example`,
       firstName: 'Portal',
       lastName: 'Admin',
-      createdAt: '2020-01-08T11:00:00.000Z',
-      updatedAt: '2026-11-01T10:10:10.010Z',
+      createdAt: created(3),
+      updatedAt: updated(3),
       teams: [],
       userRole: 'Super Admin',
     },
     {
       id: sampleDigits(`owner:${portal}:4`, 8),
-      email: 'former.employee@acme.example',
+      email: `former.employee@${company}.example`,
       firstName: '',
       lastName: '',
-      createdAt: '2019-05-27T16:45:31.672Z',
-      updatedAt: '2023-02-14T12:00:58.300Z',
+      createdAt: created(4),
+      updatedAt: seededTimestamp(seed('updated4'), '2023-01-01T00:00:00Z', '2024-12-31T00:00:00Z'),
       userRole: 'Sales Representative',
     },
   ];

@@ -121,6 +121,11 @@ export const financialProfileAction: ActionDescriptor<string, Raw> = {
   ttlSeconds: 120,
   namesSymbols: true, // a profile's company leads to its ticker
   batchedSymbols: true,
-  sandbox: { shortName: 'financial', realisticLatencyMs: 500, required: ['company'], respond: (b) => ({ response: financialProfiles(String(b.company)) }) },
+  sandbox: {
+    shortName: 'financial',
+    realisticLatencyMs: 500,
+    required: ['company'],
+    respond: (b, images) => ({ response: financialProfiles(String(b.company), images) }),
+  },
   load: (ctx, symbol) => loadFinancialProfile(ctx, symbol),
 };

@@ -78,7 +78,7 @@ export const photosocialProfileAction = defineLookup<string, PhotosocialProfileS
     shortName: 'photosocial',
     realisticLatencyMs: 1200,
     required: ['username'],
-    respond: (b) => ({ response: { response: photosocialProfile(String(b.username)) } }),
+    respond: (b, images) => ({ response: { response: photosocialProfile(String(b.username), images) } }),
   },
 });
 

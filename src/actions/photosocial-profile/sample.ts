@@ -1,22 +1,34 @@
 import { sampleDigits } from '../sample-identity.js';
+import { DETACHED_IMAGES, type SampleImages } from '../sample-images.js';
+import { citiesIn, STREETS } from '../sample-places.js';
+import { seededAmount, seededInt, seededMagnitude, seededPick, wordsOf } from '../sample-seeded.js';
+
+const CATEGORIES = ['Photographer', 'Artist', 'Digital creator', 'Musician/band', 'Media/news company', 'Athlete', 'Public figure'];
+const PRONOUNS = [['she/her'], ['he/him'], ['they/them'], []];
 
 /**
  * get_photosocial_profile (contract 2.2): the inner profile object (the sandbox wraps it in
- * `{response: {response: ...}}`). Every field of the contract is present, with the values the live
- * service sends for a large public creator account; the requested username is echoed throughout.
+ * `{response: {response: ...}}`). Every field of the contract is present, shaped as the live
+ * service sends them for a public creator account; the requested username is echoed throughout, and
+ * the name (from the username's words), counts, category, place, dates and pictures are derived from it.
  * The brand-named keys use the neutral word here (`photosocial_pk`, `photosocial_location_id`,
  * `is_new_to_photosocial`); the live service may send the brand instead, which the gateway also reads.
  */
-export function photosocialProfile(username: string): Record<string, unknown> {
+export function photosocialProfile(username: string, images: SampleImages = DETACHED_IMAGES): Record<string, unknown> {
   const handle = username.trim().replace(/^@/, '').toLowerCase();
+  const seed = (what: string) => `photosocial:${handle}:${what}`;
   const accountId = sampleDigits(`photosocial:${handle}`, 8);
-  const cdn = 'https://scontent.cdn.photosocial.example/v/t51.2885-19';
-  const picture = `${cdn}/432597291_3681183002154789_5473029370098280466_n.jpg`;
+  const fullName = wordsOf(handle).join(' ') || handle;
+  const followers = seededMagnitude(seed('followers'), 40, 400_000_000);
+  const category = seededPick(seed('category'), CATEGORIES);
+  const city = seededPick(seed('city'), citiesIn('US'));
+  const phone = `${city.area}555${sampleDigits(seed('phone'), 4)}`;
+  const picture = images.url('photo', `photosocial-${handle}`);
   const picSig =
     '_nc_ht=scontent.cdn.photosocial.example&_nc_cat=1&_nc_ohc=hQCGPLcccToQ7kNvgE40yj1&_nc_gid=638a927549d341858014179930ccce04&edm=AO4kU9EBAAAA&ccb=7-5&oe=67B1B8DF&_nc_sid=164c1d';
   const lynx = (target: string) =>
     `https://l.photosocial.example/?u=${encodeURIComponent(target)}%3Ffbclid%3DPAZXh0bgNhZW0CMTEAAabw-h_L5suFAr1hiBsgDl2LFupiJnBnoDtatI5yTU6T1GdDyOcOuu9XiBE_aem_d69Mu7ZzZTJ9ouOOJ_dWlQ&e=AT3wf1TQkZVOLRSp-2bAxic1A7Y682Kvw_F2UqD7VXuMMFrg_FFytEMqHgZPjVu6KvfTtXa6RT2t9bDXXQN-QjMSX-19DL-RdoubM8o`;
-  const bio = `Photographer and storyteller 📷 New zine "Northern Light" out now. Studio: @studio.partner`;
+  const bio = `${category} and storyteller 📷 New zine "Northern Light" out now. Studio: @studio.partner`;
   return {
     about: null,
     account_badges: [],
@@ -46,8 +58,8 @@ export function photosocialProfile(username: string): Record<string, unknown> {
         url: `https://links.example/${handle}`,
       },
       {
-        icon_url: 'https://static.cdn.photosocial.example/rsrc/link-icon-shop.png',
-        image_url: 'https://static.cdn.photosocial.example/rsrc/zine-cover-northern-light.jpg',
+        icon_url: images.url('logo', 'photosocial-link-shop'),
+        image_url: images.url('photo', 'photosocial-zine-northern-light'),
         is_pinned: false,
         is_verified: true,
         link_id: 18001077971004600,
@@ -78,10 +90,10 @@ export function photosocialProfile(username: string): Record<string, unknown> {
     can_use_branded_content_discovery_as_brand: false,
     can_use_branded_content_discovery_as_creator: true,
     can_use_paid_partnership_messaging_as_creator: true,
-    category: 'Photographer',
+    category,
     category_id: 1335670856447673,
     chaining_upsell_cards: [],
-    contact_phone_number: '+14155550123',
+    contact_phone_number: `+1${phone}`,
     creator_shopping_info: { linked_merchant_accounts: [] },
     current_catalog_id: null,
     direct_messaging: 'UNKNOWN',
@@ -91,7 +103,7 @@ export function photosocialProfile(username: string): Record<string, unknown> {
     external_url: `https://links.example/${handle}`,
     fan_club_info: {
       autosave_to_exclusive_highlight: true,
-      connected_member_count: 1204,
+      connected_member_count: seededInt(seed('members'), 0, Math.ceil(followers / 1000)),
       fan_club_id: '17841463258190072',
       fan_club_name: `${handle} Insiders`,
       fan_consideration_page_revamp_eligiblity: null,
@@ -101,14 +113,14 @@ export function photosocialProfile(username: string): Record<string, unknown> {
       is_fan_club_referral_eligible: true,
       is_free_trial_eligible: false,
       largest_public_bc_id: '18063421970581234',
-      subscriber_count: 3187,
+      subscriber_count: seededInt(seed('subscribers'), 0, Math.ceil(followers / 200)),
     },
     fbid_v2: sampleDigits(`photosocial-fbid:${handle}`, 17),
     feed_post_reshare_disabled: false,
     follow_friction_type: 0,
-    follower_count: 282510661,
-    following_count: 412,
-    full_name: 'Ava Lindqvist',
+    follower_count: followers,
+    following_count: seededMagnitude(seed('following'), 10, 7_500),
+    full_name: fullName,
     has_anonymous_profile_picture: false,
     has_chaining: true,
     has_chains: false,
@@ -138,7 +150,7 @@ export function photosocialProfile(username: string): Record<string, unknown> {
     highlights_tray_type: 'DEFAULT',
     id: accountId,
     include_direct_blacklist_status: true,
-    interop_messaging_user_fbid: 115431063179813,
+    interop_messaging_user_fbid: Number(sampleDigits(seed('interop'), 15)),
     is_active_on_text_post_app: true,
     is_auto_confirm_enabled_for_all_reciprocal_follow_requests: false,
     is_bestie: false,
@@ -189,26 +201,26 @@ export function photosocialProfile(username: string): Record<string, unknown> {
     is_secondary_account_creation: false,
     is_stories_teaser_muted: false,
     is_supervision_features_enabled: false,
-    is_verified: true,
+    is_verified: followers >= 100_000,
     is_whatsapp_linked: false,
     latest_besties_reel_media: 0,
-    latest_reel_media: 1775659002,
+    latest_reel_media: seededInt(seed('reel'), 1_793_000_000, 1_795_650_000),
     live_subscription_status: 'default',
     location_data: {
-      address_street: '548 Market Street',
-      city_id: 106078429431815,
-      city_name: 'San Francisco, California',
-      photosocial_location_id: '212988663',
-      latitude: 37.78976,
-      longitude: -122.40071,
-      zip: '94104',
+      address_street: `${seededInt(seed('number'), 1, 999)} ${seededPick(seed('street'), STREETS)}`,
+      city_id: Number(sampleDigits(`photosocial-city:${city.city}`, 15)),
+      city_name: `${city.city}, ${city.state}`,
+      photosocial_location_id: sampleDigits(seed('location'), 9),
+      latitude: Number((city.lat + seededAmount(seed('lat'), -0.02, 0.02, 5)).toFixed(5)),
+      longitude: Number((city.lng + seededAmount(seed('lng'), -0.02, 0.02, 5)).toFixed(5)),
+      zip: `${city.zipPrefix}${sampleDigits(seed('zip'), 2)}`,
     },
-    media_count: 2676,
+    media_count: seededMagnitude(seed('media'), 3, 30_000),
     merchant_checkout_style: 'none',
     meta_verified_benefits_info: { is_eligible_for_meta_verified_content_protection: true },
     nametag: {
       available_theme_colors: [-1, 7747834, 13828293, 16712041, 16742912, 0],
-      background_image_url: `${cdn}/nametag_bg_${handle}.jpg`,
+      background_image_url: images.url('banner', `photosocial-nametag-${handle}`),
       emoji: '📷',
       emoji_color: 0,
       gradient: 2,
@@ -216,7 +228,7 @@ export function photosocialProfile(username: string): Record<string, unknown> {
       mode: 1,
       selected_theme_color: 7747834,
       selfie_sticker: 0,
-      selfie_url: `${cdn}/nametag_selfie_${handle}.jpg`,
+      selfie_url: images.url('avatar', `photosocial-selfie-${handle}`),
       theme_color: {
         available_theme_colors: [
           { display_label: 'Default', int_value: -1 },
@@ -232,8 +244,8 @@ export function photosocialProfile(username: string): Record<string, unknown> {
     nonpro_can_maybe_see_profile_hypercard: false,
     not_meta_verified_friction_info: { is_eligible_for_label_friction: false, label_friction_content: 'Not Meta Verified' },
     open_external_url_with_in_app_browser: true,
-    page_id: 19614945368,
-    page_name: 'Ava Lindqvist Photography',
+    page_id: Number(sampleDigits(seed('page'), 11)),
+    page_name: `${fullName} ${category}`,
     pinned_channels_info: { has_public_channels: true, pinned_channels_list: [] },
     primary_profile_link_type: 0,
     professional_conversion_suggested_account_type: 3,
@@ -245,7 +257,7 @@ export function photosocialProfile(username: string): Record<string, unknown> {
         is_private: false,
         is_verified: true,
         profile_pic_id: '3354341036162976480_50722961',
-        profile_pic_url: `${cdn}/440074143_789167112847793_2497590725115182376_n.jpg?stp=dst-jpg_e0_s150x150_tt6&${picSig}`,
+        profile_pic_url: `${images.url('avatar', 'photosocial-jonas.ek')}?stp=dst-jpg_e0_s150x150_tt6&${picSig}`,
         username: 'jonas.ek',
       },
       {
@@ -254,7 +266,7 @@ export function photosocialProfile(username: string): Record<string, unknown> {
         is_private: true,
         is_verified: false,
         profile_pic_id: '2689488593938037730_367315644',
-        profile_pic_url: `${cdn}/246775225_4412432445539714_307618120921833826_n.jpg?stp=dst-jpg_e0_s150x150_tt6&${picSig}`,
+        profile_pic_url: `${images.url('avatar', 'photosocial-mira_holm')}?stp=dst-jpg_e0_s150x150_tt6&${picSig}`,
         username: 'mira_holm',
       },
     ],
@@ -269,10 +281,10 @@ export function photosocialProfile(username: string): Record<string, unknown> {
     profile_pic_url_hd: `${picture}?stp=dst-jpg_s640x640_tt6&${picSig}`,
     profile_reels_sorting_eligibility: 'CHECK_VIEWER_QE',
     profile_type: 0,
-    pronouns: ['she/her'],
+    pronouns: seededPick(seed('pronouns'), PRONOUNS),
     public_email: `hello@${handle.replace(/[._]/g, '-')}.example`,
     public_phone_country_code: '1',
-    public_phone_number: '4155550123',
+    public_phone_number: phone,
     recon_features: { enable_recon_cta: true },
     recs_from_friends: { enable_recs_from_friends: false, recs_from_friends_entry_point_type: 'banner' },
     relevant_news_regulation_locations: [],
@@ -286,11 +298,11 @@ export function photosocialProfile(username: string): Record<string, unknown> {
     spam_follower_setting_enabled: true,
     text_app_last_visited_time: null,
     text_post_app_badge_label: handle,
-    text_post_new_post_count: 3,
+    text_post_new_post_count: seededInt(seed('new-posts'), 0, 9),
     third_party_downloads_enabled: 1,
     threads_profile_glyph_url: `https://www.textapp.example/@${handle}?modal=true&xmt=AQGzvDqI3TkMt0-x1f_bRCaaVH4QRpRaebh7OxbMs3qp27I`,
     total_ar_effects: 0,
-    total_igtv_videos: 17,
+    total_igtv_videos: seededInt(seed('igtv'), 0, 60),
     transparency_product_enabled: false,
     upcoming_events: [],
     username: handle,

@@ -25,7 +25,7 @@ export const professionalnetProfileAction = defineLookup<string, ProfessionalPro
     shortName: 'professionalnet',
     realisticLatencyMs: 1500,
     required: ['profile_handle'],
-    respond: (b) => ({ response: professionalnetProfile(String(b.profile_handle)) }),
+    respond: (b, images) => ({ response: professionalnetProfile(String(b.profile_handle), images) }),
   },
 });
 

@@ -1,8 +1,12 @@
-import { sampleHex } from '../sample-identity.js';
+import { sampleDigits, sampleHex } from '../sample-identity.js';
+import { DETACHED_IMAGES, type SampleImages } from '../sample-images.js';
+import { citiesIn } from '../sample-places.js';
+import { seededInt, seededMagnitude, seededPick } from '../sample-seeded.js';
 
 /**
  * get_professionalnet_profile (contract 2.6). A complete, realistically large profile for any
- * handle: the names come from the handle ("sam-rivera" -> Sam Rivera), the picture URLs carry it.
+ * handle: the names come from the handle ("sam-rivera" -> Sam Rivera); the employers, the career's
+ * years, the counts, the city and the pictures are derived from it.
  * As on the live service, several documented strings are null: an early job's company has no id,
  * logo or page, and some roles have no description or employment type.
  */
@@ -15,20 +19,47 @@ function period(start: [number, number | null], end: [number, number | null] | n
   };
 }
 
+/** Employers of the first two position groups (the third is a small company with no page). */
+const EMPLOYERS = [
+  { name: 'Northwind Analytics', slug: 'northwind-analytics', employees: { start: 1_001, end: 5_000 } },
+  { name: 'Contoso Logistics', slug: 'contoso-logistics', employees: { start: 201, end: 500 } },
+  { name: 'Tailspin Systems', slug: 'tailspin-systems', employees: { start: 501, end: 1_000 } },
+  { name: 'Wide World Importers', slug: 'wide-world-importers', employees: { start: 5_001, end: 10_000 } },
+  { name: 'Adventure Works Cycles', slug: 'adventure-works-cycles', employees: { start: 51, end: 200 } },
+  { name: 'Litware Health', slug: 'litware-health', employees: { start: 10_001, end: null } },
+];
+
 function capitalised(part: string | undefined, fallback: string): string {
   return part && /^\p{L}+$/u.test(part) ? part.charAt(0).toUpperCase() + part.slice(1).toLowerCase() : fallback;
 }
 
-export function professionalnetProfile(handle: string): Record<string, unknown> {
+export function professionalnetProfile(handle: string, images: SampleImages = DETACHED_IMAGES): Record<string, unknown> {
   const slug = handle.trim();
+  const seed = (what: string) => `professional:${slug.toLowerCase()}:${what}`;
   const parts = slug.split(/[-_]/);
   const firstName = capitalised(parts[0], 'Sam');
   const lastName = capitalised(parts[1], 'Rivera');
-  const media = 'https://media.professionalnet.example/dms/image';
+  // Every year of the career moves together, so careers differ and stay consistent.
+  const shift = seededInt(seed('years'), -8, 2);
+  const y = (year: number) => year + shift;
+  const current = seededPick(seed('employer'), EMPLOYERS);
+  const previous = seededPick(
+    seed('previous-employer'),
+    EMPLOYERS.filter((other) => other !== current),
+  );
+  const employer = (which: (typeof EMPLOYERS)[number]) => ({
+    employees: which.employees,
+    id: Number(sampleDigits(`professional-company:${which.slug}`, 8)),
+    logo: images.url('logo', `professionalnet-${which.slug}`),
+    name: which.name,
+    url: `https://www.professionalnet.example/company/${which.slug}/`,
+  });
+  const city = seededPick(seed('city'), citiesIn('US'));
+  const place = `${city.city}, ${city.state}`;
   return {
     first_name: firstName,
     last_name: lastName,
-    sub_title: 'Engineering Manager, Data Platform at Northwind Analytics | GraphQL, distributed systems',
+    sub_title: `Engineering Manager, Data Platform at ${current.name} | GraphQL, distributed systems`,
     summary: [
       'I lead teams that build the data platforms product engineers rely on every day.',
       '',
@@ -38,10 +69,10 @@ export function professionalnetProfile(handle: string): Record<string, unknown> 
     ].join('\n'),
     industry: 'Software Development',
     profile_id: `ACoAA${sampleHex(`professional:${slug.toLowerCase()}`, 34)}`,
-    entity_urn: 'urn:li:fsd_profile:ACoAAB4m2XQBc1vR7oQj0p3sKfXh2YwLmN8tUe4',
-    object_urn: 509_446_612,
-    profile_picture: `${media}/D5603AQH7kq2R9xYz1w/profile-displayphoto-shrink_800_800/${slug}/0?e=1767225600&v=beta&t=q8Zr3kV1`,
-    background_image: `${media}/D5616AQF2mP0xLq4sEw/profile-displaybackgroundimage-shrink_350_1400/${slug}/0?e=1767225600&v=beta&t=Jm2Lx7Pa`,
+    entity_urn: `urn:li:fsd_profile:ACoAA${sampleHex(seed('entity'), 34)}`,
+    object_urn: Number(sampleDigits(seed('object'), 9)),
+    profile_picture: `${images.url('photo', `professionalnet-${slug}`)}?e=1767225600&v=beta&t=q8Zr3kV1`,
+    background_image: `${images.url('banner', `professionalnet-${slug}`)}?e=1767225600&v=beta&t=Jm2Lx7Pa`,
     profile_type: 'personal',
     influencer: false,
     open_to_work: false,
@@ -93,13 +124,17 @@ export function professionalnetProfile(handle: string): Record<string, unknown> 
       ],
     },
     location: {
-      city: 'San Francisco',
+      city: city.city,
       country: 'United States',
-      default: 'San Francisco, California, United States',
-      short: 'San Francisco, California',
-      state: 'California',
+      default: `${place}, United States`,
+      short: place,
+      state: city.state,
     },
-    network_info: { connections_count: 2_847, followers_count: 3_912, followable: true },
+    network_info: {
+      connections_count: seededMagnitude(seed('connections'), 30, 30_000),
+      followers_count: seededMagnitude(seed('followers'), 30, 900_000),
+      followable: true,
+    },
     certifications: [
       {
         authority: 'Amazon Web Services (AWS)',
@@ -109,11 +144,11 @@ export function professionalnetProfile(handle: string): Record<string, unknown> 
         license_number: 'AWS-PSA-4471920',
         company: {
           id: 2_382_910,
-          logo: `${media}/C560BAQGh3kQ2vV0ypA/company-logo_200_200/aws/0`,
+          logo: images.url('logo', 'professionalnet-amazon-web-services'),
           name: 'Amazon Web Services (AWS)',
           url: 'https://www.professionalnet.example/company/amazon-web-services/',
         },
-        date: { start: { day: null, month: 3, year: 2023 }, end: { day: null, month: 3, year: 2026 } },
+        date: { start: { day: null, month: 3, year: y(2023) }, end: { day: null, month: 3, year: y(2026) } },
       },
       {
         authority: 'Cloud Native Computing Foundation',
@@ -121,8 +156,8 @@ export function professionalnetProfile(handle: string): Record<string, unknown> 
         name: 'Certified Kubernetes Administrator (CKA)',
         url: 'https://training.linuxfoundation.example/certification/verify/LF-8xk2p1z9qa',
         license_number: null,
-        company: { id: null, logo: `${media}/C4E0BAQF9wP1nYq3h8g/company-logo_200_200/cncf/0`, name: 'Cloud Native Computing Foundation', url: null },
-        date: { start: { day: null, month: 11, year: 2021 }, end: NO_END },
+        company: { id: null, logo: images.url('logo', 'professionalnet-cncf'), name: 'Cloud Native Computing Foundation', url: null },
+        date: { start: { day: null, month: 11, year: y(2021) }, end: NO_END },
       },
     ],
     education: [
@@ -131,9 +166,9 @@ export function professionalnetProfile(handle: string): Record<string, unknown> 
         field_of_study: 'Computer Science',
         description: 'Thesis: consistent snapshots for streaming joins. Teaching assistant for CS 244b (Distributed Systems).',
         grade: null,
-        date: period([2011, null], [2013, null]),
+        date: period([y(2011), null], [y(2013), null]),
         school: {
-          logo: `${media}/C560BAQHrq0o8Xvx4xg/company-logo_100_100/stanford/0`,
+          logo: images.url('logo', 'professionalnet-stanford-university'),
           name: 'Stanford University',
           url: 'https://www.professionalnet.example/school/stanford-university/',
         },
@@ -143,9 +178,9 @@ export function professionalnetProfile(handle: string): Record<string, unknown> 
         field_of_study: 'Computer Engineering',
         description: null,
         grade: '3.8 GPA',
-        date: period([2007, null], [2011, null]),
+        date: period([y(2007), null], [y(2011), null]),
         school: {
-          logo: `${media}/C4D0BAQGu1kQ9o6f8yA/company-logo_100_100/ucsd/0`,
+          logo: images.url('logo', 'professionalnet-uc-san-diego'),
           name: 'University of California San Diego',
           url: 'https://www.professionalnet.example/school/uc-san-diego/',
         },
@@ -153,57 +188,45 @@ export function professionalnetProfile(handle: string): Record<string, unknown> 
     ],
     position_groups: [
       {
-        company: {
-          employees: { start: 1_001, end: 5_000 },
-          id: 18_244_011,
-          logo: `${media}/C4E0BAQE8n2kLw1Xb4Q/company-logo_200_200/northwind/0`,
-          name: 'Northwind Analytics',
-          url: 'https://www.professionalnet.example/company/northwind-analytics/',
-        },
-        date: period([2019, 4], null),
+        company: employer(current),
+        date: period([y(2019), 4], null),
         profile_positions: [
           {
-            company: 'Northwind Analytics',
+            company: current.name,
             description:
               'Lead the Data Platform group (14 engineers, 3 teams): GraphQL gateway, event pipeline and warehouse. Cut p95 API latency from 480 ms to 95 ms and halved infrastructure cost per customer.',
             employment_type: 'Full-time',
-            location: 'San Francisco, California, United States',
+            location: `${place}, United States`,
             title: 'Engineering Manager, Data Platform',
-            date: period([2022, 1], null),
+            date: period([y(2022), 1], null),
           },
           {
-            company: 'Northwind Analytics',
+            company: current.name,
             description: 'Designed and built the first GraphQL gateway over 30 internal services; introduced schema review and persisted queries.',
             employment_type: 'Full-time',
             location: null,
             title: 'Staff Software Engineer',
-            date: period([2019, 4], [2021, 12]),
+            date: period([y(2019), 4], [y(2021), 12]),
           },
         ],
       },
       {
-        company: {
-          employees: { start: 201, end: 500 },
-          id: 3_105_577,
-          logo: `${media}/C560BAQF0r3vYw8Lp1A/company-logo_200_200/contoso/0`,
-          name: 'Contoso Logistics',
-          url: 'https://www.professionalnet.example/company/contoso-logistics/',
-        },
-        date: period([2015, 6], [2019, 3]),
+        company: employer(previous),
+        date: period([y(2015), 6], [y(2019), 3]),
         profile_positions: [
           {
-            company: 'Contoso Logistics',
+            company: previous.name,
             description: 'Built the shipment-tracking event pipeline on Kafka (40k events/s) and its read APIs.',
             employment_type: 'Full-time',
             location: 'Oakland, California, United States',
             title: 'Senior Software Engineer',
-            date: period([2015, 6], [2019, 3]),
+            date: period([y(2015), 6], [y(2019), 3]),
           },
         ],
       },
       {
         company: { employees: { start: 11, end: 50 }, id: null, logo: null, name: 'Fabrikam Labs', url: null },
-        date: period([2013, 7], [2015, 5]),
+        date: period([y(2013), 7], [y(2015), 5]),
         profile_positions: [
           {
             company: 'Fabrikam Labs',
@@ -211,7 +234,7 @@ export function professionalnetProfile(handle: string): Record<string, unknown> 
             employment_type: null,
             location: null,
             title: 'Software Engineer',
-            date: period([2013, 7], [2015, 5]),
+            date: period([y(2013), 7], [y(2015), 5]),
           },
         ],
       },
@@ -221,19 +244,19 @@ export function professionalnetProfile(handle: string): Record<string, unknown> 
         name: 'One Gateway, Thirty Services: Lessons from Migrating to GraphQL',
         publisher: 'InfoQ',
         url: 'https://www.infoq.example/articles/graphql-gateway-migration/',
-        date: { day: 12, month: 4, year: 2023 },
+        date: { day: 12, month: 4, year: y(2023) },
         authors: [
-          { first_name: firstName, last_name: lastName, headline: 'Engineering Manager, Data Platform at Northwind Analytics', name: null, type: 'profile' },
-          { first_name: 'Priya', last_name: 'Natarajan', headline: 'Principal Engineer at Northwind Analytics', name: null, type: 'profile' },
+          { first_name: firstName, last_name: lastName, headline: `Engineering Manager, Data Platform at ${current.name}`, name: null, type: 'profile' },
+          { first_name: 'Priya', last_name: 'Natarajan', headline: `Principal Engineer at ${current.name}`, name: null, type: 'profile' },
         ],
       },
       {
         name: 'Consistent Snapshots for Streaming Joins',
         publisher: 'Stanford CS Technical Reports',
         url: 'https://cs.stanford.example/reports/2013-07',
-        date: { day: null, month: 6, year: 2013 },
+        date: { day: null, month: 6, year: y(2013) },
         authors: [
-          { first_name: firstName, last_name: lastName, headline: 'Engineering Manager, Data Platform at Northwind Analytics', name: null, type: 'profile' },
+          { first_name: firstName, last_name: lastName, headline: `Engineering Manager, Data Platform at ${current.name}`, name: null, type: 'profile' },
           { first_name: null, last_name: null, headline: null, name: 'M. Okafor', type: 'name' },
         ],
       },

@@ -1,5 +1,6 @@
-import { deflateSync } from 'node:zlib';
+import { encodePng } from '../sample-png.js';
 import { SandboxInputError } from '../sample-input-error.js';
+import { seededAmount, seededInt } from '../sample-seeded.js';
 
 /** What the live service calls its three windows, and the search engine's matching `tbs=qdr:` code. */
 const RANGES: Record<string, { qdr: string; dates: string[]; totalResults: number }> = {
@@ -69,13 +70,15 @@ export function searchNews(query: string, dateRange: string): Record<string, unk
       .slice(0, 60) || 'news';
   const page = (start: number) => `https://www.search.example/search?q=${encodeURIComponent(query)}&tbm=nws&tbs=qdr:${range.qdr}&start=${start}`;
 
+  // Which outlet leads, how many results and how long the search took depend on the query.
+  const first = seededInt(`news:${query}:source`, 0, SOURCES.length - 1);
   return {
     organic_results: HEADLINES.map((headline, index) => {
-      const source = SOURCES[index % SOURCES.length]!;
+      const source = SOURCES[(first + index) % SOURCES.length]!;
       const [title, snippet] = headline(query);
       return {
         date: range.dates[index],
-        favicon: FAVICONS[index % SOURCES.length],
+        favicon: FAVICONS[(first + index) % SOURCES.length],
         link: `https://${source.host}/2026/11/20/${slug}-${index + 1}`,
         position: index + 1,
         snippet,
@@ -94,8 +97,8 @@ export function searchNews(query: string, dateRange: string): Record<string, unk
     search_information: {
       detected_location: 'United States',
       query_displayed: query,
-      time_taken_displayed: 0.38,
-      total_results: range.totalResults,
+      time_taken_displayed: seededAmount(`news:${query}:time`, 0.21, 0.74),
+      total_results: Math.round((range.totalResults * seededAmount(`news:${query}:total`, 0.05, 1.5)) / 10_000) * 10_000,
     },
     search_parameters: {
       device: 'desktop',
@@ -110,56 +113,14 @@ export function searchNews(query: string, dateRange: string): Record<string, unk
   };
 }
 
-// --- Deterministic images: real, decodable PNGs (RGB, stored deflate) so the sizes are realistic. ---
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(bytes: Buffer): number {
-  let c = 0xffffffff;
-  for (const byte of bytes) c = CRC_TABLE[(c ^ byte) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'ascii');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
-  return Buffer.concat([head, data, crc]);
-}
-
-/** A size×size RGB PNG: a colour gradient with seeded grain, as a `data:image/png;base64,` URI. */
+/** A size×size RGB PNG, a colour gradient with seeded grain, stored uncompressed (so the sizes are realistic), as a data URI. */
 function pngDataUri(size: number, seed: number): string {
   let state = seed >>> 0;
   const grain = () => {
     state = (state * 1664525 + 1013904223) >>> 0;
     return state >>> 27; // 0..31
   };
-  const rows = Buffer.alloc(size * (1 + size * 3));
-  let at = 0;
-  for (let y = 0; y < size; y += 1) {
-    rows[at++] = 0; // filter: none
-    for (let x = 0; x < size; x += 1) {
-      rows[at++] = (seed * 37 + x * 6 + grain()) & 0xff;
-      rows[at++] = (seed * 91 + y * 6 + grain()) & 0xff;
-      rows[at++] = (seed * 53 + (x + y) * 3 + grain()) & 0xff;
-    }
-  }
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, deflate, no filter method, no interlace
-  const png = Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', header),
-    pngChunk('IDAT', deflateSync(rows, { level: 0 })),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
+  const png = encodePng(size, size, (x, y) => [seed * 37 + x * 6 + grain(), seed * 91 + y * 6 + grain(), seed * 53 + (x + y) * 3 + grain()], 0);
   return `data:image/png;base64,${png.toString('base64')}`;
 }
 

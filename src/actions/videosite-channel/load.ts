@@ -34,7 +34,12 @@ export const videositeChannelAction = defineLookup<string, ChannelSource>({
   ttlSeconds: 1800,
   namesSymbols: false,
   lists: CHANNEL_LISTS,
-  sandbox: { shortName: 'channel', realisticLatencyMs: 800, required: ['url'], respond: (b) => ({ response: videositeChannel(String(b.url)) }) },
+  sandbox: {
+    shortName: 'channel',
+    realisticLatencyMs: 800,
+    required: ['url'],
+    respond: (b, images) => ({ response: videositeChannel(String(b.url), images) }),
+  },
 });
 
 /** `url` must already be canonical (requireChannelUrl / canonicalChannelUrl). */

@@ -1,48 +1,64 @@
-import { sampleHex } from '../sample-identity.js';
+import { sampleBase64Url, sampleHex } from '../sample-identity.js';
+import { DETACHED_IMAGES, type SampleImages } from '../sample-images.js';
+import { seededDate, seededInt, seededMagnitude } from '../sample-seeded.js';
+import { channelVideoId, lengthText, relativeTime, SANDBOX_CHANNELS, sandboxVideo } from '../videosite-shared/sample.js';
 
 /**
  * get_videosite_channel (contract 2.3). The requested URL comes back in `search_metadata.request_url`;
  * its "@handle" or "/channel/<id>" part becomes the channel's handle or id and
- * `search_parameters.channel_id` (a handle when the URL named one, as the live service does).
+ * `search_parameters.channel_id` (a handle when the URL named one, as the live service does). The
+ * title comes from the handle, the counts, dates, links and pictures are derived from it, and the
+ * shelves list the sandbox's videos (../videosite-shared/sample.ts) as their transcripts tell them.
  */
-export function videositeChannel(url: string): Record<string, unknown> {
+export function videositeChannel(url: string, images: SampleImages = DETACHED_IMAGES): Record<string, unknown> {
   const { handle, channelId, reference } = channelOf(url);
   const title = titleOf(handle);
+  const slug =
+    handle
+      .slice(1)
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, '') || 'channel';
+  const seed = (what: string) => `channel:${handle.toLowerCase()}:${what}`;
+  const subscribers = seededMagnitude(seed('subscribers'), 200, 90_000_000);
+  const videoCount = seededInt(seed('videos'), 12, 2_400);
+  const joined = seededDate(seed('joined'), '2006-01-01', '2022-12-31');
+  const links = [
+    { link: `instagram.com/${slug}`, title: 'Instagram' },
+    { link: `https://shop.${slug}.example/`, title: 'Merch' },
+    { link: `https://www.patreon.example/${slug}`, title: 'Patreon' },
+  ];
+  const highlighted = sandboxVideo(channelVideoId(handle, 0));
   return {
     about: {
       description: `${title} makes long-form documentaries about how everyday things are engineered.\n\nNew videos every other Friday.`,
-      joined_date: '2012-02-20',
-      joined_date_text: 'Joined Feb 20, 2012',
-      links: [
-        { link: 'instagram.com/sandboxstudio', title: 'Instagram' },
-        { link: 'https://shop.sandboxstudio.example/', title: 'Merch' },
-        { link: 'https://www.patreon.example/sandboxstudio', title: 'Patreon' },
-      ],
-      subscribers: 48_200_000,
-      videos: 812,
-      views: 14_250_067_113,
+      joined_date: joined,
+      joined_date_text: `Joined ${new Date(`${joined}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' })}`,
+      links,
+      subscribers,
+      videos: videoCount,
+      views: subscribers * seededInt(seed('views'), 30, 400),
     },
     channel: {
-      avatar: 'https://yt3.videosite-img.example/avatar/sandboxstudio=s176-c-k-c0x00ffffff-no-rj',
-      banner: 'https://yt3.videosite-img.example/banner/sandboxstudio=w2560-fcrop64=1',
+      avatar: images.url('avatar', `videosite-${slug}`),
+      banner: images.url('banner', `videosite-${slug}`),
       description: `${title} makes long-form documentaries about how everyday things are engineered.`,
-      first_link: 'instagram.com/sandboxstudio',
+      first_link: links[0]!.link,
       handle,
       id: channelId,
       keywords: 'engineering documentary "how it works" science "behind the scenes"',
       title,
       is_family_safe: true,
-      subscribers: 48_200_000,
-      videos: 812,
+      subscribers,
+      videos: videoCount,
       tags: ['Engineering', 'Documentary', 'Science'],
     },
     highlighted_video: {
-      description: "We spent a year inside the world's largest container port. This is what we found.",
-      id: 'hL9xPq2ZkTs',
-      link: 'https://www.videosite.example/watch?v=hL9xPq2ZkTs',
-      published_time: '2 months ago',
-      title: 'Inside the Port That Moves the World',
-      views: 14_000_000_000,
+      description: highlighted.question,
+      id: highlighted.id,
+      link: `https://www.videosite.example/watch?v=${highlighted.id}`,
+      published_time: relativeTime(highlighted.publishedDate),
+      title: highlighted.title,
+      views: highlighted.views,
     },
     search_metadata: {
       created_at: '2026-11-20T14:03:27Z',
@@ -57,35 +73,27 @@ export function videositeChannel(url: string): Record<string, unknown> {
     },
     search_parameters: { channel_id: reference, engine: 'videosite_channel', gl: 'us', hl: 'en' },
     videos_sections: [
-      {
-        section_title: 'Videos',
-        videos: [
-          sectionVideo(1, 'qW3eR7tY1uI', 'How a Zipper Is Made', '4:05', '3 days ago', 1_284_331),
-          sectionVideo(2, 'aS4dF8gH2jK', 'The Hidden Engineering of Escalators', '54:47', '2 weeks ago', 8_712_904),
-          sectionVideo(3, 'zX5cV9bN3mQ', 'Building a Bridge in 24 Hours', '1:02:03', '1 month ago', 23_455_120),
-        ],
-      },
-      {
-        section_title: 'Popular videos',
-        videos: [sectionVideo(1, 'hL9xPq2ZkTs', 'Inside the Port That Moves the World', '12:30', '2 months ago', 14_000_000_000)],
-      },
+      { section_title: 'Videos', videos: [1, 2, 3].map((n) => sectionVideo(n, channelVideoId(handle, n), images)) },
+      { section_title: 'Popular videos', videos: [sectionVideo(1, highlighted.id, images)] },
     ],
   };
 }
 
-function sectionVideo(position: number, id: string, title: string, length: string, publishedTime: string, views: number) {
+function sectionVideo(position: number, id: string, images: SampleImages) {
+  const video = sandboxVideo(id);
   return {
     id,
-    length,
+    length: lengthText(video.lengthSeconds),
     link: `https://www.videosite.example/watch?v=${id}`,
-    published_time: publishedTime,
-    thumbnail: `https://i.videosite-img.example/vi/${id}/hqdefault.jpg`,
-    title,
+    published_time: relativeTime(video.publishedDate),
+    thumbnail: images.url('thumbnail', `videosite-${id}`),
+    title: video.title,
     position,
-    views,
+    views: video.views,
   };
 }
 
+/** The handle and id a channel URL names; a URL naming only an id gets a handle made from it, and the other way round. */
 function channelOf(url: string): { handle: string; channelId: string; reference: string } {
   let segments: string[] = [];
   try {
@@ -93,14 +101,18 @@ function channelOf(url: string): { handle: string; channelId: string; reference:
   } catch {
     segments = [];
   }
-  const handle = segments.find((segment) => segment.startsWith('@') && segment.length > 1);
+  const named = segments.find((segment) => segment.startsWith('@') && segment.length > 1);
   const channelIndex = segments.indexOf('channel');
   const id = channelIndex >= 0 ? segments[channelIndex + 1] : undefined;
-  const channelId = id ?? 'UCsandboxStudio0000000001';
-  return { handle: handle ?? '@sandboxstudio', channelId, reference: handle ?? channelId };
+  const known = SANDBOX_CHANNELS.find((channel) => channel.handle === named?.toLowerCase() || channel.id === id);
+  const handle = named ?? known?.handle ?? (id ? `@channel-${id.slice(-6).toLowerCase()}` : '@sandboxstudio');
+  const channelId = id ?? known?.id ?? `UC${sampleBase64Url(`channel-id:${handle.toLowerCase()}`, 22)}`;
+  return { handle, channelId, reference: named ?? channelId };
 }
 
 function titleOf(handle: string): string {
+  const known = SANDBOX_CHANNELS.find((channel) => channel.handle === handle.toLowerCase());
+  if (known) return known.title;
   const words = handle
     .slice(1)
     .split(/[-_.]+/)

@@ -38,7 +38,12 @@ export const videositeSearchAction = defineLookup<string, VideoSearchSource>({
   ttlSeconds: 900,
   namesSymbols: false,
   lists: SEARCH_LISTS,
-  sandbox: { shortName: 'videosearch', realisticLatencyMs: 2000, required: ['query'], respond: (b) => ({ response: videositeSearch(String(b.query)) }) },
+  sandbox: {
+    shortName: 'videosearch',
+    realisticLatencyMs: 2000,
+    required: ['query'],
+    respond: (b, images) => ({ response: videositeSearch(String(b.query), images) }),
+  },
 });
 
 /** `query` must already be validated, trimmed and whitespace-collapsed. */

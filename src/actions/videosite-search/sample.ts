@@ -1,95 +1,88 @@
+import { DETACHED_IMAGES, type SampleImages } from '../sample-images.js';
+import { seededInt, seededMagnitude, seededPick } from '../sample-seeded.js';
+import {
+  channelVideoId,
+  lengthText,
+  relativeTime,
+  SANDBOX_CHANNELS,
+  type SandboxChannel,
+  sandboxVideo,
+  videoIdFor,
+  videoIdOf,
+} from '../videosite-shared/sample.js';
+
 /**
- * run_videosite_search (contract 2.8). The query comes back in `search_parameters.q`, in the titles
- * and in the suggestions. Thumbnails are strings in shorts and {rich, static} objects in videos,
- * as the live service sends them; one video has no animated preview.
- * The third video is also on the sandbox channel's "Videos" shelf (as live, its link here carries a
+ * run_videosite_search (contract 2.8). The query comes back in `search_parameters.q`, in the
+ * descriptions and in the suggestions; the results are the sandbox's videos
+ * (../videosite-shared/sample.ts) picked by the query (the first two match its words when a video's
+ * title does), each with its own title, counts, date and
+ * channel, so a result, its channel page and its transcript tell the same video. Thumbnails are
+ * strings in shorts and {rich, static} objects in videos, as the live service sends them; the second
+ * video has no animated preview. The first and third videos come from Sandbox Studio, the second from
+ * another channel; the third is also on its channel's "Videos" shelf (as live, its link here carries a
  * tracking parameter), so one transcript can be reached from both.
  */
-/** The channel two of the search results come from (also the sandbox's channel page). */
-const SANDBOX_STUDIO = {
-  id: 'UCsandboxStudio0000000001',
-  link: 'https://www.videosite.example/@sandboxstudio',
-  thumbnail: 'https://yt3.videosite-img.example/avatar/sandboxstudio=s68-c-k',
-  title: 'Sandbox Studio',
-  is_verified: true,
-};
-
-export function videositeSearch(query: string): Record<string, unknown> {
+export function videositeSearch(query: string, images: SampleImages = DETACHED_IMAGES): Record<string, unknown> {
   const q = query.trim();
+  const seed = (what: string) => `search:${q.toLowerCase()}:${what}`;
+  // As live, results share channels: the first and third come from the sandbox's main channel (the
+  // third is on its shelf, so the examples can show one channel and one transcript reached two ways),
+  // the second from another channel picked by the query.
+  const [main, ...others] = SANDBOX_CHANNELS as [SandboxChannel, ...SandboxChannel[]];
+  const other = seededPick(seed('other-channel'), others);
+  const ids = [videoIdOf(main, seed('video1'), q), videoIdOf(other, seed('video2'), q), channelVideoId(main.handle, seededInt(seed('shelf'), 1, 3))];
   return {
-    search_information: { total_results: 2_873_000_000 },
+    search_information: { total_results: seededMagnitude(seed('total'), 10_000, 4_000_000_000) },
     search_parameters: { engine: 'videosite', gl: 'us', hl: 'en', q },
     shorts: [
       {
         section_title: 'Shorts',
         position: 2,
-        items: [short(1, 'sH0rT1aBcDe', `${q} in 30 seconds`, 3_912_004), short(2, 'sH0rT2fGhIj', `The ${q} trick nobody tells you`, 14_000_000_000)],
+        items: [1, 2].map((position) => short(position, videoIdFor(seed(`short${position}`)), images)),
       },
     ],
     suggestions: [`${q} explained`, `${q} for beginners`, `${q} documentary`],
-    videos: [
-      {
-        id: 'vId0001aBcD',
-        link: 'https://www.videosite.example/watch?v=vId0001aBcD',
-        title: `${q}: the complete guide`,
-        description: `Everything you need to know about ${q}, from the basics to the details experts argue about.`,
-        length: '54:47',
-        published_time: '2 months ago',
-        position: 1,
-        views: 14_000_000_000,
-        badges: ['4K', 'CC'],
-        channel: SANDBOX_STUDIO,
-        thumbnail: {
-          rich: 'https://i.videosite-img.example/an_webp/vId0001aBcD/mqdefault_6s.webp',
-          static: 'https://i.videosite-img.example/vi/vId0001aBcD/hq720.jpg',
-        },
-      },
-      {
-        id: 'vId0002eFgH',
-        link: 'https://www.videosite.example/watch?v=vId0002eFgH',
-        title: `I tried ${q} for 30 days`,
-        description: `A month-long experiment with ${q}. Chapters in the description.`,
-        length: '1:02:03',
-        published_time: '1 year ago',
-        position: 2,
-        views: 987_654,
-        badges: [],
-        channel: {
-          id: 'UCsandboxVlogs00000000002',
-          link: 'https://www.videosite.example/@sandboxvlogs',
-          thumbnail: 'https://yt3.videosite-img.example/avatar/sandboxvlogs=s68-c-k',
-          title: 'Sandbox Vlogs',
-          is_verified: false,
-        },
-        thumbnail: { static: 'https://i.videosite-img.example/vi/vId0002eFgH/hq720.jpg' },
-      },
-      {
-        id: 'qW3eR7tY1uI',
-        link: 'https://www.videosite.example/watch?v=qW3eR7tY1uI&pp=ygUHc2FuZGJveA%3D%3D',
-        title: `${q} in 4 minutes`,
-        description: `The short version of ${q}.`,
-        length: '4:05',
-        published_time: '3 days ago',
-        position: 3,
-        views: 41_207,
-        badges: ['New'],
-        channel: SANDBOX_STUDIO,
-        thumbnail: {
-          rich: 'https://i.videosite-img.example/an_webp/qW3eR7tY1uI/mqdefault_6s.webp',
-          static: 'https://i.videosite-img.example/vi/qW3eR7tY1uI/hq720.jpg',
-        },
-      },
-    ],
+    videos: ids.map((id, index) => {
+      const video = sandboxVideo(id);
+      const recent = relativeTime(video.publishedDate);
+      return {
+        id,
+        link: `https://www.videosite.example/watch?v=${id}${index === 2 ? '&pp=ygUHc2FuZGJveA%3D%3D' : ''}`,
+        title: video.title,
+        description: `${video.question} Found for "${q}".`,
+        length: lengthText(video.lengthSeconds),
+        published_time: recent,
+        position: index + 1,
+        views: video.views,
+        badges: /hour|day/.test(recent) ? ['New'] : video.lengthSeconds > 1_200 ? ['4K', 'CC'] : [],
+        channel: channelOf(video.channel, images),
+        thumbnail:
+          index === 1
+            ? { static: images.url('thumbnail', `videosite-${id}`) }
+            : { rich: images.url('thumbnail', `videosite-${id}-preview`), static: images.url('thumbnail', `videosite-${id}`) },
+      };
+    }),
   };
 }
 
-function short(position: number, id: string, title: string, views: number) {
+function channelOf(channel: SandboxChannel, images: SampleImages) {
+  return {
+    id: channel.id,
+    link: `https://www.videosite.example/${channel.handle}`,
+    thumbnail: images.url('avatar', `videosite-${channel.handle.slice(1)}`),
+    title: channel.title,
+    is_verified: channel.isVerified,
+  };
+}
+
+function short(position: number, id: string, images: SampleImages) {
+  const video = sandboxVideo(id);
   return {
     id,
     link: `https://www.videosite.example/shorts/${id}`,
-    thumbnail: `https://i.videosite-img.example/vi/${id}/oardefault.jpg`,
-    title,
+    thumbnail: images.url('thumbnail', `videosite-${id}`),
+    title: video.title,
     position,
-    views,
+    views: video.views,
   };
 }

@@ -25,7 +25,7 @@ export const videositeTranscriptAction = defineLookup<string, TranscriptSource>(
   },
   ttlSeconds: 24 * 3600,
   namesSymbols: false,
-  sandbox: { shortName: 'transcript', realisticLatencyMs: 2500, required: ['url'], respond: (b) => videositeTranscript(String(b.url)) },
+  sandbox: { shortName: 'transcript', realisticLatencyMs: 2500, required: ['url'], respond: (b, images) => videositeTranscript(String(b.url), images) },
 });
 
 /** `url` must already be the canonical watch URL (requireVideoUrl / canonicalVideoUrl). */

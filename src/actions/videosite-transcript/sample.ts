@@ -1,42 +1,40 @@
+import { DETACHED_IMAGES, type SampleImages } from '../sample-images.js';
 import { SandboxInputError } from '../sample-input-error.js';
+import { sandboxVideo } from '../videosite-shared/sample.js';
 
 export const NO_TRANSCRIPT_ERROR = "The requested page doesn't exist or there are no translations available for the video.";
 
 /**
  * get_videosite_transcript (contract 2.4): `response` is the title, a newline, then the text; the
- * video id is read from the URL's `v` parameter or its last path segment. A URL containing
- * "no-transcript" gets the documented 400.
+ * video id is read from the URL's `v` parameter or its last path segment, and the video (title,
+ * text, channel, counts, date) is the sandbox's video of that id (../videosite-shared/sample.ts), as
+ * search results and channel pages show it. A URL containing "no-transcript" gets the documented 400.
  */
-export function videositeTranscript(url: string): { response: string; metadata: Record<string, unknown> } {
+export function videositeTranscript(url: string, images: SampleImages = DETACHED_IMAGES): { response: string; metadata: Record<string, unknown> } {
   if (url.includes('no-transcript')) throw new SandboxInputError(NO_TRANSCRIPT_ERROR);
-  const videoId = videoIdOf(url);
-  const title = 'How a Zipper Is Made';
-  const text = [
-    "Zippers are everywhere, and almost nobody knows how they're made.",
-    'Today we are inside a factory that makes four million of them a day.',
-    'It starts with a spool of brass wire, flattened and stamped into teeth.',
-    'Each tooth is clamped onto a cotton tape at two thousand teeth a minute.',
-  ].join(' ');
+  const video = sandboxVideo(videoIdOf(url));
+  const { channel } = video;
   return {
-    response: `${title}\n${text}`,
+    response: `${video.title}\n${video.lines.join(' ')}`,
     metadata: {
-      author: 'Sandbox Studio',
+      author: channel.title,
       category: 'Science & Technology',
-      channel_id: 'UCsandboxStudio0000000001',
-      channel_link: 'https://www.videosite.example/channel/UCsandboxStudio0000000001',
-      channel_name: 'Sandbox Studio',
-      description: `How is a zipper made? We visit a factory that makes four million a day.\n\nVideo: ${url}`,
-      id: videoId,
-      published_time: '2026-11-17',
-      thumbnail: `https://i.videosite-img.example/vi/${videoId}/maxresdefault.jpg`,
-      title,
-      key_moments: [
-        { title: 'Brass wire', start_seconds: 0, thumbnail: `https://i.videosite-img.example/vi/${videoId}/km0.jpg` },
-        { title: 'Stamping the teeth', start_seconds: 75, thumbnail: `https://i.videosite-img.example/vi/${videoId}/km1.jpg` },
-      ],
-      length_seconds: 245,
-      likes: 51_230,
-      views: 14_000_000_000,
+      channel_id: channel.id,
+      channel_link: `https://www.videosite.example/channel/${channel.id}`,
+      channel_name: channel.title,
+      description: `${video.question}\n\nVideo: ${url}`,
+      id: video.id,
+      published_time: video.publishedDate,
+      thumbnail: images.url('thumbnail', `videosite-${video.id}`),
+      title: video.title,
+      key_moments: video.moments.map((title, index) => ({
+        title,
+        start_seconds: Math.round((video.lengthSeconds * index) / 3),
+        thumbnail: images.url('thumbnail', `videosite-${video.id}-moment-${index}`),
+      })),
+      length_seconds: video.lengthSeconds,
+      likes: video.likes,
+      views: video.views,
     },
   };
 }

@@ -62,7 +62,7 @@ function ChannelResults({ url, allTranscripts }: { url: string; allTranscripts: 
       {!allTranscripts && channel && (
         <section data-testid="channel">
           <div className="card channel">
-            {channel.channel?.avatar && <img src={channel.channel.avatar} alt="" className="logo" onError={(e) => (e.currentTarget.style.display = 'none')} />}
+            {channel.channel?.avatarUrl && <img src={channel.channel.avatarUrl} alt="" className="logo" onError={(e) => (e.currentTarget.style.display = 'none')} />}
             <div>
               <h2>{channel.channel?.title} <span className="muted">{channel.channel?.handle}</span></h2>
               <p className="muted">
