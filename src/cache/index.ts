@@ -1,22 +1,24 @@
 import type { Logger } from 'pino';
 import { LookupCache, type LookupSource } from './lookup-cache.js';
 import { MemoryStore } from './memory-store.js';
+import type { RedisState } from './redis-connection.js';
 import { RedisStore } from './redis-store.js';
 import type { CacheSettings } from './settings.js';
 import type { CacheStore } from './store.js';
+import { TieredStore } from './tiered-store.js';
 
 export { LookupCache } from './lookup-cache.js';
 
-export interface CacheStatus {
+export interface CacheStatus extends Partial<Omit<RedisState, 'healthy'>> {
   backend: 'memory' | 'redis' | 'off';
-  /** False while the backend does not answer in time: lookups then skip it and go upstream. */
+  /** False while the backend (or, for a cluster, one of its shards) does not answer in time: lookups then skip it. */
   healthy: boolean;
-  /** Redis only: the last miss (timeout or error, no stack) and since when the current state holds. */
-  lastError?: string | null;
-  since?: string;
+  /** Redis only: entries stored while it was out, waiting to be written to it, and those dropped past CACHE_WRITE_BEHIND_MAX. */
+  pendingWrites?: number;
+  droppedWrites?: number;
 }
 
-/** The cache the settings ask for: off, in memory, or shared through Redis. */
+/** The cache the settings ask for: off, in memory, or shared through Redis (with its in-process tier in front). */
 export async function createLookupCache(
   settings: CacheSettings,
   logger: Logger,
@@ -28,7 +30,7 @@ export async function createLookupCache(
     return { cache: new LookupCache(null, settings, observe), status: () => ({ backend: 'off', healthy: true }) };
   }
   if (settings.redisUrl) {
-    const store = new RedisStore(settings.redisUrl, logger, settings.redisGuard);
+    const store = new TieredStore(new MemoryStore(settings.maxBytes), new RedisStore(settings.redisUrl, logger, settings.redisGuard), settings.tier, logger);
     await store.ready();
     if (!store.healthy()) logger.warn({ cache: 'redis' }, 'cache: Redis not reachable at start-up; serving from the upstream until it is');
     return { cache: new LookupCache(wrapRedis(store), settings, observe), status: () => ({ backend: 'redis', ...store.health() }) };

@@ -132,12 +132,14 @@ export class LookupCache {
 
   /**
    * When the entry a lookup would be served from was fetched (epoch ms), undefined for a miss: at once
-   * from memory, with the tick's one MGET from Redis (only the entry's tail is read, not its value parsed).
+   * from memory (or Redis's in-process tier while it holds a confirmed copy), else with the tick's one
+   * stamp read from Redis (only the entry's tail is read, not its value parsed).
    */
   storedAt(action: string, fingerprint: string, key: string): number | undefined | Promise<number | undefined> {
     const full = this.cacheKey(action, fingerprint, key);
-    if (this.store?.peekStoredAt) return this.store.peekStoredAt(full);
-    return this.store?.storedAt?.(full);
+    const local = this.store?.peekStoredAt?.(full);
+    if (local !== undefined || !this.store?.storedAt) return local;
+    return this.store.storedAt(full);
   }
 
   /** A lookup answered from a remembered result, its entry checked with storedAt: counted as a cache hit. */
@@ -239,7 +241,7 @@ export class LookupCache {
     const waits: Array<Promise<void>> = [];
     const toCall: Array<Owned<V>> = [];
     try {
-      // Every key read at once: with Redis the reads of one tick go as one MGET (redis-store.ts).
+      // Every key read at once: with Redis the reads of one tick go as one round trip per node (redis-store.ts).
       const cachedValues = await Promise.all(owned.map((lookup) => store.get(lookup.full)));
       for (const [index, lookup] of owned.entries()) {
         const cached = cachedValues[index];

@@ -5,6 +5,8 @@ import type { CacheEntry, CachePart, CacheStore } from './store.js';
 interface Packed {
   json: string;
   t: number;
+  /** When the shared store last confirmed this copy (in front of Redis, src/cache/tiered-store.ts); 0: never. */
+  checked: number;
 }
 
 /** A parsed entry takes about twice the bytes of its JSON in the heap (heap snapshots: ~3.6 KB live per 1.9 KB domain record). */
@@ -51,10 +53,52 @@ export class MemoryStore implements CacheStore {
     return this.packed.get(key)?.t;
   }
 
+  /** The entry when the shared store confirmed it at `since` or later (see `confirm`). */
+  peekConfirmed(key: string, since: number): CacheEntry | undefined {
+    const packed = this.packed.get(key);
+    return packed !== undefined && packed.checked >= since ? this.peek(key) : undefined;
+  }
+
+  /** The entry's `t` when the shared store confirmed it at `since` or later. */
+  peekStoredAtConfirmed(key: string, since: number): number | undefined {
+    const packed = this.packed.get(key);
+    return packed !== undefined && packed.checked >= since ? packed.t : undefined;
+  }
+
+  /** The shared store holds this very entry (stored at `t`) now; false when this copy is another or gone. */
+  confirm(key: string, t: number): boolean {
+    const packed = this.packed.get(key);
+    if (packed === undefined || packed.t !== t) return false;
+    packed.checked = Date.now();
+    return true;
+  }
+
+  /** The shared store may hold a newer entry: the copy is served again only once confirmed (or while the shared store is out). */
+  doubt(key: string): void {
+    const packed = this.packed.get(key);
+    if (packed !== undefined) packed.checked = 0;
+  }
+
+  /** Whole milliseconds until the entry expires; 0 when it is gone. */
+  remainingTtl(key: string): number {
+    return this.packed.has(key) ? Math.max(0, Math.floor(this.packed.getRemainingTTL(key))) : 0;
+  }
+
+  /** The entry's value as JSON, as kept (no parsing). */
+  peekJson(key: string): { json: string; t: number } | undefined {
+    const packed = this.packed.get(key);
+    return packed && { json: packed.json, t: packed.t };
+  }
+
   async set(key: string, entry: CacheEntry, ttlMs: number, valueJson?: string): Promise<void> {
+    this.put(key, entry, ttlMs, valueJson, Date.now());
+  }
+
+  /** Stores an entry; `checked`: when the shared store confirmed it (0 when it has not). */
+  put(key: string, entry: CacheEntry, ttlMs: number, valueJson: string | undefined, checked: number): void {
     if (ttlMs <= 0) return;
     const json = valueJson ?? JSON.stringify(entry.v);
-    this.packed.set(key, { json, t: entry.t }, { ttl: ttlMs, size: heapBytesOf(json) });
+    this.packed.set(key, { json, t: entry.t, checked }, { ttl: ttlMs, size: heapBytesOf(json) });
   }
 
   /** One process needs no lease: its in-flight entries already make concurrent lookups share a call. */

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 
 /** How long the request path waits for Redis, and when it stops asking (REDIS_* settings). */
@@ -22,60 +22,117 @@ export interface RedisHealth {
   since: string;
 }
 
+/** The one shard of a single Redis or a Sentinel set: all keys live on one master. */
+export const WHOLE = '';
+
+/**
+ * Checks a skipped shard: true when it answers again, 'gone' when no key maps to it any more (a
+ * cluster moved its slots to another master), false when it still does not answer.
+ */
+export type ShardProbe = (shard: string) => Promise<boolean | 'gone'>;
+
+/** The client events the guard follows: ioredis's Redis and Cluster both emit them. */
+type RedisEvents = Pick<EventEmitter, 'on'> & { status: string };
+
 /**
  * Wraps every Redis command of the request path in a bounded wait. A command that does not answer
  * within `commandTimeoutMs` (a frozen primary, a network black hole) or fails counts as a miss; after
- * `unhealthyAfter` misses in a row the dependency is marked unhealthy, logged once, and skipped
- * entirely (callers get their fallback at once) while a PING every `probeIntervalMs` looks for it to
- * come back. A dead connection (ioredis 'close') is unhealthy at once.
+ * `unhealthyAfter` misses in a row its shard is marked unhealthy, logged once, and skipped entirely
+ * (callers get their fallback at once) while a probe every `probeIntervalMs` looks for it to come back.
+ * A shard is where a command's keys live: the one master of a single Redis or a Sentinel set, or a
+ * cluster master (and separately its reads, which a replica can serve while it fails over). A dead
+ * connection (ioredis 'close') makes every shard unhealthy at once.
  */
 export class RedisGuard {
-  private misses = 0;
-  private up = false;
+  private connected = false;
+  private readonly misses = new Map<string, number>();
+  /** Shards skipped now, and since when. */
+  private readonly down = new Map<string, number>();
   private lastError: string | null = null;
   private since = Date.now();
   private probe: NodeJS.Timeout | null = null;
   private probing = false;
   private closed = false;
+  private readonly backListeners: Array<() => void> = [];
+  private readonly skipListeners: Array<(shard: string) => void> = [];
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisEvents,
     private readonly settings: RedisGuardSettings,
     private readonly logger: Logger,
     /** Names the dependency in logs: `cache` or `rateLimit`. */
     private readonly role: string,
     private readonly messages: { down: string; back: string },
+    private readonly probeShard: ShardProbe,
   ) {
     redis.on('error', (error: Error) => {
       this.lastError = shortError(error);
     });
-    redis.on('ready', () => this.markUp());
-    redis.on('close', () => this.markDown('connection closed'));
+    redis.on('ready', () => {
+      const wasHealthy = this.healthy();
+      this.connected = true;
+      this.down.delete(WHOLE);
+      this.misses.clear();
+      if (!wasHealthy) this.changed();
+    });
+    redis.on('close', () => {
+      if (this.closed) return;
+      this.lastError ??= 'connection closed';
+      const wasHealthy = this.healthy();
+      this.connected = false;
+      if (wasHealthy) this.changed(this.lastError);
+    });
   }
 
+  /** Every shard answers. */
   healthy(): boolean {
-    return this.up;
+    return this.connected && this.down.size === 0;
+  }
+
+  /** Whether commands for `shard` are sent (false while it or the connection is out). */
+  answers(shard: string): boolean {
+    return this.connected && !this.down.has(shard);
   }
 
   health(): RedisHealth {
-    return { healthy: this.up, lastError: this.lastError, since: new Date(this.since).toISOString() };
+    return { healthy: this.healthy(), lastError: this.lastError, since: new Date(this.since).toISOString() };
   }
 
-  /** Runs `command` within the deadline; `fallback` when Redis is unhealthy, late or failing. */
-  async run<T>(command: () => Promise<T>, fallback: T): Promise<T> {
-    if (!this.up) return fallback;
+  /** Shards skipped now (cluster shards only: a single Redis is simply unhealthy). */
+  skipped(): string[] {
+    return [...this.down.keys()].filter((shard) => shard !== WHOLE);
+  }
+
+  /** Called whenever a shard or the connection comes back (to write what was kept while it was out). */
+  onBack(listener: () => void): void {
+    this.backListeners.push(listener);
+  }
+
+  /** Called whenever a shard starts being skipped. */
+  onSkip(listener: (shard: string) => void): void {
+    this.skipListeners.push(listener);
+  }
+
+  /** Runs `command` for keys of `shard` within the deadline; `fallback` when it is skipped, late or failing. */
+  async run<T>(shard: string, command: () => Promise<T>, fallback: T): Promise<T> {
+    if (!this.answers(shard)) return fallback;
     let timer: NodeJS.Timeout | undefined;
     try {
       const result = await Promise.race([
         command(),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`no answer within ${this.settings.commandTimeoutMs} ms`)), this.settings.commandTimeoutMs);
+          // The deadline is Redis's: when this process's own event loop ran late, a reply that has arrived
+          // is read (I/O comes before setImmediate in a loop turn) before the command counts as unanswered.
+          timer = setTimeout(
+            () => setImmediate(() => reject(new Error(`no answer within ${this.settings.commandTimeoutMs} ms`))),
+            this.settings.commandTimeoutMs,
+          );
         }),
       ]);
-      this.misses = 0;
+      this.misses.delete(shard);
       return result;
     } catch (error) {
-      this.miss(error);
+      this.miss(shard, error);
       return fallback;
     } finally {
       clearTimeout(timer);
@@ -88,54 +145,79 @@ export class RedisGuard {
     this.probe = null;
   }
 
-  private miss(error: unknown): void {
+  private miss(shard: string, error: unknown): void {
     this.lastError = shortError(error);
-    this.misses += 1;
-    if (this.misses >= this.settings.unhealthyAfter) this.markDown(this.lastError);
+    const misses = (this.misses.get(shard) ?? 0) + 1;
+    this.misses.set(shard, misses);
+    if (misses >= this.settings.unhealthyAfter) this.skip(shard, this.lastError);
   }
 
-  private markUp(): void {
-    if (this.up || this.closed) return;
-    this.up = true;
-    this.misses = 0;
-    this.since = Date.now();
-    if (this.probe) clearInterval(this.probe);
-    this.probe = null;
-    this.logger.info({ [this.role]: 'redis' }, this.messages.back);
+  /** Skips `shard` at once (its connection is gone: no command needs to time out to know), until a probe finds it back. */
+  skip(shard: string, reason: string): void {
+    if (this.down.has(shard) || this.closed) return;
+    this.lastError = reason;
+    const wasHealthy = this.healthy();
+    this.down.set(shard, Date.now());
+    for (const listener of this.skipListeners) listener(shard);
+    if (wasHealthy) this.changed(this.lastError, shard);
+    else if (shard !== WHOLE)
+      this.logger.warn({ [this.role]: 'redis', redisShard: shard, redisError: this.lastError }, `${this.role}: Redis shard not answering`);
+    this.startProbing();
   }
 
-  private markDown(reason: string): void {
+  /** Logs a change between healthy and unhealthy; `reason` when it became unhealthy. */
+  private changed(reason?: string, shard?: string): void {
     if (this.closed) return;
-    this.lastError ??= reason;
-    if (this.up) {
-      this.up = false;
-      this.since = Date.now();
-      this.logger.warn({ [this.role]: 'redis', redisError: reason }, this.messages.down);
+    this.since = Date.now();
+    if (reason !== undefined) {
+      this.logger.warn({ [this.role]: 'redis', redisError: reason, ...(shard ? { redisShard: shard } : {}) }, this.messages.down);
+      this.startProbing();
+      return;
     }
-    // A closed connection comes back through ioredis's own reconnect ('ready'); a live but silent
-    // one only through a probe.
-    if (!this.probe) {
-      this.probe = setInterval(() => void this.tryProbe(), this.settings.probeIntervalMs);
-      this.probe.unref();
+    if (this.healthy()) {
+      if (this.probe) clearInterval(this.probe);
+      this.probe = null;
+      this.logger.info({ [this.role]: 'redis' }, this.messages.back);
     }
+    for (const listener of this.backListeners) listener();
+  }
+
+  /** Probes the skipped shards now (a cluster's slot map changed: one may have moved away). */
+  probeNow(): void {
+    if (this.down.size > 0) void this.tryProbe();
+  }
+
+  /** A closed connection comes back through ioredis's own reconnect ('ready'); a live but silent shard only through a probe. */
+  private startProbing(): void {
+    if (this.probe || this.closed) return;
+    this.probe = setInterval(() => void this.tryProbe(), this.settings.probeIntervalMs);
+    this.probe.unref();
   }
 
   private async tryProbe(): Promise<void> {
-    if (this.probing || this.redis.status !== 'ready') return;
+    if (this.probing || !this.connected || this.redis.status !== 'ready') return;
     this.probing = true;
-    let timer: NodeJS.Timeout | undefined;
     try {
-      await Promise.race([
-        this.redis.ping(),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error('probe: no answer')), Math.max(this.settings.commandTimeoutMs, 200));
-        }),
-      ]);
-      this.markUp();
-    } catch (error) {
-      this.lastError = shortError(error);
+      for (const shard of [...this.down.keys()]) {
+        let timer: NodeJS.Timeout | undefined;
+        try {
+          const answer = await Promise.race([
+            this.probeShard(shard),
+            new Promise<never>((_, reject) => {
+              timer = setTimeout(() => reject(new Error('probe: no answer')), Math.max(this.settings.commandTimeoutMs, 200));
+            }),
+          ]);
+          if (answer === false) continue;
+          this.down.delete(shard);
+          this.misses.delete(shard);
+          this.changed();
+        } catch (error) {
+          this.lastError = shortError(error);
+        } finally {
+          clearTimeout(timer);
+        }
+      }
     } finally {
-      clearTimeout(timer);
       this.probing = false;
     }
   }

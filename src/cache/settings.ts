@@ -1,4 +1,6 @@
 import type { RedisGuardSettings } from './redis-guard.js';
+import { parseRedisUrl } from './redis-url.js';
+import type { TierSettings } from './tiered-store.js';
 import type { EnvReader } from '../kernel/env.js';
 
 /**
@@ -12,12 +14,14 @@ export interface CacheSettings {
   ttlMs: Record<string, number>;
   /** How long a NOT_FOUND answer is remembered (0 = not at all). */
   notFoundTtlMs: number;
-  /** Upper bound of the in-memory cache, in UTF-8 bytes of its entries' JSON (src/cache/memory-store.ts). */
+  /** Upper bound of the in-memory cache, or with Redis of its in-process tier, in bytes of its entries' JSON (src/cache/memory-store.ts). */
   maxBytes: number;
   /** Upper bound of the remembered results (src/cache/result-memo.ts), in bytes; 0 turns them off. */
   resultsMaxBytes: number;
-  /** Shared cache for several gateway processes; null means in-memory. */
+  /** Shared cache for several gateway processes (one Redis, a Cluster or a Sentinel set: src/cache/redis-url.ts); null means in-memory. */
   redisUrl: string | null;
+  /** The in-process tier in front of Redis (src/cache/tiered-store.ts). */
+  tier: TierSettings;
   /** Key for the HMAC that fingerprints upstream tokens in cache keys (share it between processes). */
   keySecret: string;
   /** How long one process may hold the right to call the upstream for a key before others call too. */
@@ -43,7 +47,10 @@ export function readCacheSettings(read: EnvReader, defaultTtlSeconds: Readonly<R
   }
 
   const redisUrl = read.string('REDIS_URL') ?? null;
-  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) read.problem('REDIS_URL must start with redis:// or rediss://');
+  if (redisUrl) {
+    const parsed = parseRedisUrl(redisUrl);
+    if ('problem' in parsed) read.problem(parsed.problem);
+  }
 
   return {
     enabled: read.bool('CACHE_ENABLED', true),
@@ -54,6 +61,10 @@ export function readCacheSettings(read: EnvReader, defaultTtlSeconds: Readonly<R
     redisUrl,
     keySecret: read.string('CACHE_KEY_SECRET') ?? 'lookup-graph-cache-v1',
     leaseMs: read.int('CACHE_LEASE_MS', 15_000, 100, 120_000),
+    tier: {
+      localTtlMs: read.int('CACHE_LOCAL_TTL_MS', 2_000, 0, 60_000),
+      writeBehindMax: read.int('CACHE_WRITE_BEHIND_MAX', 10_000, 0, 1_000_000),
+    },
     redisGuard: {
       commandTimeoutMs: read.int('REDIS_COMMAND_TIMEOUT_MS', 50, 1, 10_000),
       unhealthyAfter: read.int('REDIS_UNHEALTHY_AFTER', 3, 1, 1_000),

@@ -1,7 +1,11 @@
-/** A cached lookup: its value and when it was fetched from the upstream (epoch ms). Its JSON is `{"v":…,"t":…}`. */
+/**
+ * A cached lookup: its value and when it was fetched from the upstream (epoch ms). In Redis its JSON is
+ * `{"v":…,"x":…,"t":…}`, `x` when it expires (epoch ms), so a process keeping a copy keeps it as long.
+ */
 export interface CacheEntry {
   v: unknown;
   t: number;
+  x?: number;
 }
 
 /** One part of what a store holds in this process, by its own count against its bound (the cache size gauges). */
@@ -15,9 +19,9 @@ export interface CachePart {
 export interface CacheStore {
   readonly kind: 'memory' | 'redis';
   get(key: string): Promise<CacheEntry | undefined>;
-  /** A synchronous read, for stores that can answer without I/O (memory). */
+  /** A synchronous read, for stores that can answer without I/O (memory, Redis's in-process tier); undefined: ask `get`. */
   peek?(key: string): CacheEntry | undefined;
-  /** The entry's `t` at once, without reading its value (memory). */
+  /** The entry's `t` at once, without reading its value (memory, Redis's in-process tier); undefined: ask `storedAt` where there is one. */
   peekStoredAt?(key: string): number | undefined;
   /** When the entry for `key` was fetched from the upstream (its `t`), read without parsing its value; undefined for a miss. */
   storedAt?(key: string): Promise<number | undefined>;
@@ -28,16 +32,16 @@ export interface CacheStore {
   releaseLease(key: string): Promise<void>;
   /** Whether anyone holds the lease for `key` now. */
   leaseHeld(key: string): Promise<boolean>;
-  /** What it holds in this process (memory); a store elsewhere (Redis) holds nothing here. */
+  /** What it holds in this process (memory, Redis's in-process tier). */
   parts?(): CachePart[];
   /** True while the store answers; a store that does not answer is treated as empty. */
   healthy(): boolean;
   close(): Promise<void>;
 }
 
-/** The JSON of an entry from its value's JSON, without serialising the value again. */
-export function entryJson(valueJson: string, t: number): string {
-  return `{"v":${valueJson},"t":${t}}`;
+/** The JSON of an entry from its value's JSON, without serialising the value again; `t` stays last (a stamp read takes the tail). */
+export function entryJson(valueJson: string, t: number, expiresAt: number): string {
+  return `{"v":${valueJson},"x":${expiresAt},"t":${t}}`;
 }
 
 /** A cached NOT_FOUND, so a lookup the upstream just said does not exist is not paid for again. */

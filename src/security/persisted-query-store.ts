@@ -1,7 +1,7 @@
-import { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
-import { DEFAULT_REDIS_GUARD, RedisGuard, type RedisGuardSettings } from '../cache/redis-guard.js';
+import { RedisConnection } from '../cache/redis-connection.js';
+import { DEFAULT_REDIS_GUARD, type RedisGuardSettings } from '../cache/redis-guard.js';
 import type { PersistedQuerySettings } from './settings.js';
 
 /** Registered automatic persisted queries: query text by the lower-case hex sha256 of that text. */
@@ -68,9 +68,10 @@ return used`;
  * registered, so the client sends its text again; nothing fails.
  */
 export class RedisPersistedQueries implements PersistedQueryStore {
-  private readonly redis: Redis;
-  private readonly guard: RedisGuard;
+  private readonly connection: RedisConnection;
   private readonly memory: MemoryPersistedQueries;
+  /** Every key under one hash tag: the registration script touches four keys, which a Redis Cluster allows only within one slot. */
+  private readonly tagged: string;
 
   constructor(
     url: string,
@@ -79,15 +80,9 @@ export class RedisPersistedQueries implements PersistedQueryStore {
     guardSettings: RedisGuardSettings = DEFAULT_REDIS_GUARD,
   ) {
     this.memory = new MemoryPersistedQueries(settings.maxBytes, settings.ttlMs);
-    // As the cache's and the rate limit's connections: a command for a Redis that is not connected fails at once.
-    this.redis = new Redis(url, {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      connectTimeout: 1000,
-      commandTimeout: Math.max(guardSettings.commandTimeoutMs, 200),
-      retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
-    });
-    this.guard = new RedisGuard(this.redis, guardSettings, logger, 'persistedQueries', {
+    this.tagged = settings.redisPrefix.includes('{') ? settings.redisPrefix : `{${settings.redisPrefix}}`;
+    // As the cache's and the rate limit's connections (any REDIS_URL form): a command for a Redis that is not connected fails at once.
+    this.connection = new RedisConnection(url, guardSettings, logger, 'persistedQueries', {
       down: 'persisted queries: Redis unreachable; registered queries are kept in this process only until it answers',
       back: 'persisted queries: Redis answers again',
     });
@@ -96,23 +91,27 @@ export class RedisPersistedQueries implements PersistedQueryStore {
   async get(hash: string): Promise<string | null> {
     const local = this.memory.get(hash);
     if (local !== null) return local;
-    const shared = await this.guard.run(() => this.redis.get(this.key(hash)), null);
+    const key = this.key(hash);
+    const shared = await this.connection.run(this.connection.shardOf(key, 'read'), () => this.connection.client.get(key), null);
     if (shared !== null) this.memory.set(hash, shared);
     return shared;
   }
 
   async set(hash: string, query: string): Promise<void> {
     this.memory.set(hash, query);
-    const { redisPrefix: prefix, ttlMs, maxBytes } = this.settings;
-    await this.guard.run(
+    const { ttlMs, maxBytes } = this.settings;
+    const prefix = this.tagged;
+    const key = this.key(hash);
+    await this.connection.run(
+      this.connection.shardOf(key, 'write'),
       () =>
-        this.redis.eval(
+        this.connection.client.eval(
           REGISTER,
           4,
           `${prefix}index`,
           `${prefix}sizes`,
           `${prefix}bytes`,
-          this.key(hash),
+          key,
           hash,
           query,
           ttlMs,
@@ -125,12 +124,11 @@ export class RedisPersistedQueries implements PersistedQueryStore {
   }
 
   async close(): Promise<void> {
-    this.guard.close();
-    this.redis.disconnect();
+    this.connection.close();
   }
 
   private key(hash: string): string {
-    return `${this.settings.redisPrefix}q:${hash}`;
+    return `${this.tagged}q:${hash}`;
   }
 }
 

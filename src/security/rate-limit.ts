@@ -1,8 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import type { Plugin } from 'graphql-yoga';
-import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { DEFAULT_REDIS_GUARD, RedisGuard, type RedisGuardSettings, type RedisHealth } from '../cache/redis-guard.js';
+import { RedisConnection, type RedisState } from '../cache/redis-connection.js';
+import { DEFAULT_REDIS_GUARD, type RedisGuardSettings } from '../cache/redis-guard.js';
 import { rejection } from './errors.js';
 
 /** Clients tracked at once; the least recently seen beyond it start a fresh window. */
@@ -63,13 +63,14 @@ end
 return { count, ttl }`;
 
 /**
- * The same window shared by every gateway process through Redis. When Redis does not answer within
- * REDIS_COMMAND_TIMEOUT_MS, the limit is counted in memory instead (logged when it starts and when
- * Redis is back, found by a probe): never unlimited, never a failed or stalled request.
+ * The same window shared by every gateway process through Redis (any REDIS_URL form: a client's
+ * counter is one key, so one cluster slot). When Redis, or the cluster shard holding a client's
+ * counter, does not answer within REDIS_COMMAND_TIMEOUT_MS, the limit is counted in memory instead
+ * (logged when it starts and when Redis is back, found by a probe): never unlimited, never a failed or
+ * stalled request.
  */
 export class RedisRateLimiter implements RateLimiter {
-  private readonly redis: Redis;
-  private readonly guard: RedisGuard;
+  private readonly connection: RedisConnection;
   private readonly fallback: MemoryRateLimiter;
 
   constructor(
@@ -80,45 +81,35 @@ export class RedisRateLimiter implements RateLimiter {
     settings: RedisGuardSettings = DEFAULT_REDIS_GUARD,
   ) {
     this.fallback = new MemoryRateLimiter(perMinute);
-    this.redis = new Redis(url, {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      connectTimeout: 1000,
-      commandTimeout: Math.max(settings.commandTimeoutMs, 200),
-      retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
-    });
-    this.guard = new RedisGuard(this.redis, settings, logger, 'rateLimit', {
+    this.connection = new RedisConnection(url, settings, logger, 'rateLimit', {
       down: 'rate limit: Redis unreachable or not answering in time; counting in memory (per process) until it answers',
       back: 'rate limit: Redis answers; counting in Redis',
     });
   }
 
   async hit(client: string): Promise<RateVerdict> {
-    const counted = await this.guard.run(async () => (await this.redis.eval(HIT, 1, `${this.prefix}${client}`, WINDOW_MS)) as [number, number], null);
+    const key = `${this.prefix}${client}`;
+    const counted = await this.connection.run(
+      this.connection.shardOf(key, 'write'),
+      async () => (await this.connection.client.eval(HIT, 1, key, WINDOW_MS)) as [number, number],
+      null,
+    );
     if (!counted) return this.fallback.hit(client);
     const [count, ttl] = counted;
     return { allowed: count <= this.perMinute, retryAfter: Math.max(1, Math.ceil(ttl / 1000)) };
   }
 
-  health(): RedisHealth {
-    return this.guard.health();
+  health(): RedisState {
+    return this.connection.health();
   }
 
   /** Resolves once connected, or after `timeoutMs` (the limiter works either way). */
-  async ready(timeoutMs = 1000): Promise<void> {
-    if (this.redis.status === 'ready') return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, timeoutMs);
-      this.redis.once('ready', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
+  ready(timeoutMs = 1000): Promise<void> {
+    return this.connection.ready(timeoutMs);
   }
 
   async close() {
-    this.guard.close();
-    this.redis.disconnect();
+    this.connection.close();
   }
 }
 

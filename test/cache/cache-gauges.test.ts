@@ -46,14 +46,14 @@ describe('cache size gauges on /metrics', () => {
     }
   });
 
-  it.skipIf(!redisUp)('show only the remembered results with the Redis cache, whose entries live in Redis', async () => {
+  it.skipIf(!redisUp)("with the Redis cache, count its in-process tier's entries and the remembered results", async () => {
     const gw = await startGateway(
       upstreamEnv(up, { CACHE_ENABLED: 'true', REDIS_URL: `redis://${REDIS_HOST}:${REDIS_PORT}`, CACHE_KEY_SECRET: `gauges-${process.pid}-${Date.now()}` }),
     );
     try {
       await gw.query('{ domainInfo(domain: "shared.example") { domainName } }');
       await gw.query('{ domainInfo(domain: "shared.example") { domainName } }');
-      expect(await byPart(gw, 'lookup_graph_cache_entries')).toEqual({ results: 1 });
+      expect(await byPart(gw, 'lookup_graph_cache_entries')).toEqual({ entries: 1, parsed: 1, results: 1 });
     } finally {
       await gw.close();
     }

@@ -2,19 +2,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
 import { createLogger } from '../../src/kernel/logger.js';
 import { RedisStore } from '../../src/cache/redis-store.js';
-import { startGateway } from '../support/gateway.js';
-import { REDIS_HOST, REDIS_PORT, requireRedisInCi, startRedisProxy } from '../support/redis.js';
+import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { requireRedisInCi, startRedisProxy } from '../support/redis.js';
+import { REDIS_FORMS, redisServersAvailable, topologyFor } from '../support/redis-topologies.js';
 import { sleep } from '../support/wait.js';
 
-const redisUp = await requireRedisInCi();
+const canRun = await redisServersAvailable();
 
-describe.skipIf(!redisUp)('the shared cache in Redis', () => {
+describe.runIf(canRun).each(REDIS_FORMS)('the shared cache on %s Redis', (form) => {
+  const rig = topologyFor(form);
   let up: FaultUpstream;
   let delayMs = 0;
-  // A fresh HMAC key per run keeps this run's entries apart from any other's in the same Redis.
-  const secret = `redis-test-${process.pid}-${Date.now()}`;
+  // A fresh HMAC key per run keeps this run's entries apart from any other's.
+  const secret = `redis-test-${form}-${process.pid}-${Date.now()}`;
   const env = (extra: Record<string, string> = {}) =>
-    upstreamEnv(up, { CACHE_ENABLED: 'true', REDIS_URL: `redis://${REDIS_HOST}:${REDIS_PORT}`, CACHE_KEY_SECRET: secret, ...extra });
+    upstreamEnv(up, { CACHE_ENABLED: 'true', REDIS_URL: rig.topology.url, CACHE_KEY_SECRET: secret, ...extra });
 
   beforeAll(async () => {
     up = await startFaultUpstream();
@@ -35,7 +37,7 @@ describe.skipIf(!redisUp)('the shared cache in Redis', () => {
       expect(second.body.data).toEqual(first.body.data);
       expect(up.calls).toHaveLength(1);
       expect(second.body.extensions!.gateway.lookups[0].source).toBe('cache');
-      expect(a.gateway.cacheStatus()).toMatchObject({ backend: 'redis', healthy: true, lastError: null });
+      expect(a.gateway.cacheStatus()).toMatchObject({ backend: 'redis', form, healthy: true, lastError: null });
     } finally {
       await a.close();
       await b.close();
@@ -66,10 +68,10 @@ describe.skipIf(!redisUp)('the shared cache in Redis', () => {
   it('coalesces across instances after a holder died: when its lease runs out, one waiter takes it over and calls, the other waits for that', async () => {
     const a = await startGateway(env());
     const b = await startGateway(env());
-    const dead = new RedisStore(`redis://${REDIS_HOST}:${REDIS_PORT}`, createLogger('silent'));
+    const dead = new RedisStore(rig.topology.url, createLogger('silent'));
     delayMs = 150;
     try {
-      await dead.ready();
+      await dead.ready(5000);
       const key = a.gateway.cache.cacheKey('domain_info', a.gateway.cache.fingerprint(up.token), 'dead-holder.example');
       // A holder that took the lease and will never store or let go: only its expiry frees the key.
       expect(await dead.acquireLease(key, 400)).toBe(true);
@@ -89,7 +91,7 @@ describe.skipIf(!redisUp)('the shared cache in Redis', () => {
   });
 
   it('still sends every stock symbol of an operation in one call when the lookups go through Redis', async () => {
-    const gw = await startGateway({ CACHE_ENABLED: 'true', REDIS_URL: `redis://${REDIS_HOST}:${REDIS_PORT}`, CACHE_KEY_SECRET: `${secret}-symbols` });
+    const gw = await startGateway({ CACHE_ENABLED: 'true', REDIS_URL: rig.topology.url, CACHE_KEY_SECRET: `${secret}-symbols` });
     try {
       const { body } = await gw.query(`{
         a: company(domain: "apple.com") { financialProfile { symbol } }
@@ -105,35 +107,127 @@ describe.skipIf(!redisUp)('the shared cache in Redis', () => {
     }
   });
 
-  it('keeps answering when Redis goes away, says so in /healthz, and recovers when it returns', async () => {
-    const proxy = await startRedisProxy();
-    const gw = await startGateway(env({ REDIS_URL: proxy.url }));
+  it("reports the form's state in /healthz, for the cache and the client rate limit, without credentials", async () => {
+    const gw = await startGateway(env({ CLIENT_RATE_LIMIT_PER_MINUTE: '100' }));
     try {
-      up.calls.length = 0;
-      await gw.query('{ domainInfo(domain: "outage.example") { domainName } }');
-      const cached = await gw.query('{ domainInfo(domain: "outage.example") { domainName } }');
+      const health = await (await fetch(`${gw.url}/healthz`)).json();
+      const expected = {
+        single: {},
+        cluster: { cluster: { masters: 3, replicas: 3, slotsCovered: 16_384, unreachable: [] } },
+        sentinel: { sentinel: { masterName: 'lookup-graph', master: expect.stringMatching(/^127\.0\.0\.1:\d+$/) } },
+      }[form];
+      expect(health.cache).toMatchObject({ backend: 'redis', form, healthy: true, target: rig.topology.url, pendingWrites: 0, droppedWrites: 0, ...expected });
+      expect(health.clientRateLimit).toMatchObject({ backend: 'redis', form, healthy: true, ...expected });
+      expect((await fetch(`${gw.url}/readyz`)).status).toBe(200);
+    } finally {
+      await gw.close();
+    }
+  });
+
+  // Last for its form: the topology is one master short afterwards.
+  it.skipIf(form === 'single')(
+    'a failover (master killed, replica promoted) fails no request and pays nothing again; the gateways follow the new master',
+    async () => {
+      const gateways = [await startGateway(env()), await startGateway(env())];
+      const domains = Array.from({ length: 24 }, (_, i) => `failover-${i}.example`);
+      const query = (gw: RunningGateway, domain: string) => gw.query(`{ domainInfo(domain: "${domain}") { domainName } }`);
+      let running = true;
+      try {
+        up.calls.length = 0;
+        // Each gateway has read every domain once: one upstream call each, in all.
+        for (const gw of gateways) for (const domain of domains) await query(gw, domain);
+        expect(up.calls).toHaveLength(domains.length);
+
+        const firstKey = gateways[0]!.gateway.cache.cacheKey('domain_info', gateways[0]!.gateway.cache.fingerprint(up.token), domains[0]!);
+        const failures: string[] = [];
+        let requests = 0;
+        const worker = async (w: number) => {
+          for (let i = w; running; i += 1) {
+            const domain = domains[i % domains.length]!;
+            const res = await query(gateways[i % 2]!, domain);
+            requests += 1;
+            if (res.status !== 200 || res.body.errors || res.body.data?.domainInfo?.domainName !== domain)
+              failures.push(`${res.status} ${res.text.slice(0, 200)}`);
+          }
+        };
+        const load = Promise.all([0, 1, 2, 3].map(worker));
+        await sleep(300);
+        const { promotedAfterMs } = await rig.topology.killMaster(firstKey);
+        await expect.poll(() => gateways.every((gw) => gw.gateway.cacheStatus().healthy), { timeout: 15_000, interval: 100 }).toBe(true);
+        await sleep(300);
+        running = false;
+        await load;
+        console.log(
+          `${form} failover:`,
+          JSON.stringify({ promotedAfterMs, requests, failures: failures.length, upstreamCalls: up.calls.length, distinctKeys: domains.length }),
+        );
+        expect(failures).toEqual([]);
+        expect(requests).toBeGreaterThan(50);
+        // Nothing paid again: what Redis held was read from a replica or served from each gateway's own tier.
+        expect(up.calls).toHaveLength(domains.length);
+
+        // Both gateways use the new master: what one stores now, the other reads from Redis.
+        await query(gateways[0]!, 'after-failover.example');
+        const read = await query(gateways[1]!, 'after-failover.example');
+        expect(read.body.extensions!.gateway.lookups[0].source).toBe('cache');
+        expect(up.calls).toHaveLength(domains.length + 1);
+      } finally {
+        running = false;
+        for (const gw of gateways) await gw.close();
+      }
+    },
+    60_000,
+  );
+});
+
+const redisUp = await requireRedisInCi();
+
+describe.skipIf(!redisUp)('the shared cache when the connection to Redis is cut', () => {
+  it('keeps answering from what the process holds, says so in /healthz, writes what it stored meanwhile when Redis returns', async () => {
+    const up = await startFaultUpstream();
+    up.handle((call, _req, res) => json(res, 200, { status: 200, response: { domain_name: call.body.domain, domain_registered: 'yes' } }));
+    const proxy = await startRedisProxy();
+    const secret = `redis-cut-${process.pid}-${Date.now()}`;
+    const env = upstreamEnv(up, { CACHE_ENABLED: 'true', REDIS_URL: proxy.url, CACHE_KEY_SECRET: secret });
+    const gw = await startGateway(env);
+    const ask = (domain: string, on = gw) => on.query(`{ domainInfo(domain: "${domain}") { domainName } }`);
+    try {
+      await ask('outage.example');
+      const cached = await ask('outage.example');
       expect(cached.body.extensions!.gateway.lookups[0].source).toBe('cache');
       expect(up.calls).toHaveLength(1);
 
       await proxy.cut();
       await expect.poll(() => gw.gateway.cacheStatus().healthy, { timeout: 5000 }).toBe(false);
-      const during = await gw.query('{ domainInfo(domain: "outage.example") { domainName } }');
+      // What the gateway holds: from its in-process tier, no upstream call.
+      const during = await ask('outage.example');
       expect(during.body.errors).toBeUndefined();
       expect(during.body.data).toEqual({ domainInfo: { domainName: 'outage.example' } });
-      expect(during.body.extensions!.gateway.lookups[0].source).toBe('upstream');
+      expect(during.body.extensions!.gateway.lookups[0].source).toBe('cache');
+      expect(up.calls).toHaveLength(1);
+      // Something new: paid once, then held.
+      expect((await ask('during-outage.example')).body.extensions!.gateway.lookups[0].source).toBe('upstream');
+      expect((await ask('during-outage.example')).body.extensions!.gateway.lookups[0].source).toBe('cache');
       expect(up.calls).toHaveLength(2);
       const health = await (await fetch(`${gw.url}/healthz`)).json();
-      expect(health.cache).toMatchObject({ backend: 'redis', healthy: false, lastError: expect.any(String) });
+      expect(health.cache).toMatchObject({ backend: 'redis', healthy: false, lastError: expect.any(String), pendingWrites: 1 });
       expect(gw.logs.join('\n')).toContain('cache: Redis unreachable');
 
       await proxy.restore();
       await expect.poll(() => gw.gateway.cacheStatus().healthy, { timeout: 10_000 }).toBe(true);
-      const after = await gw.query('{ domainInfo(domain: "outage.example") { domainName } }');
-      expect(after.body.extensions!.gateway.lookups[0].source).toBe('cache');
-      expect(up.calls).toHaveLength(2);
+      await expect.poll(() => gw.gateway.cacheStatus().pendingWrites, { timeout: 5000 }).toBe(0);
+      // Another gateway, which never saw it, reads what was stored during the outage from Redis.
+      const other = await startGateway(env);
+      try {
+        expect((await ask('during-outage.example', other)).body.extensions!.gateway.lookups[0].source).toBe('cache');
+        expect(up.calls).toHaveLength(2);
+      } finally {
+        await other.close();
+      }
     } finally {
       await gw.close();
       await proxy.close();
+      await up.close();
     }
   });
 });

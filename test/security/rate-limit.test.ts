@@ -3,7 +3,7 @@ import { it } from '../support/fixtures.js';
 import { hashApiKey } from '../../src/security/api-keys.js';
 import { MemoryRateLimiter } from '../../src/security/rate-limit.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
-import { requireRedisInCi } from '../support/redis.js';
+import { REDIS_FORMS, redisServersAvailable, topologyFor } from '../support/redis-topologies.js';
 import { expectRefused, sandboxCalls } from './support.js';
 
 const QUERY = '{ domainInfo(domain: "example.com") { domainName } }';
@@ -64,12 +64,11 @@ describe('MemoryRateLimiter', () => {
   });
 });
 
-const redisUp = await requireRedisInCi();
-
-describe.skipIf(!redisUp)('per-client rate limit in Redis (shared by gateway processes)', () => {
-  it('two gateways share one budget; the counter lives in Redis under the prefix and expires', async ({ redis, startGateway }) => {
-    const env = { CLIENT_RATE_LIMIT_PER_MINUTE: '3', ...redis.env, CACHE_ENABLED: 'false' };
-    const prefix = redis.env.RATE_LIMIT_REDIS_PREFIX!;
+describe.runIf(await redisServersAvailable()).each(REDIS_FORMS)('per-client rate limit in %s Redis (shared by gateway processes)', (form) => {
+  const rig = topologyFor(form);
+  it('two gateways share one budget; the counter lives in Redis under the prefix and expires', async ({ startGateway }) => {
+    const prefix = `lg-test:rate:${form}:${process.pid}:${Date.now()}:`;
+    const env = { CLIENT_RATE_LIMIT_PER_MINUTE: '3', REDIS_URL: rig.topology.url, RATE_LIMIT_REDIS_PREFIX: prefix, CACHE_ENABLED: 'false' };
     const one = await startGateway(env);
     const two = await startGateway(env);
     expect((await one.query(QUERY)).status).toBe(200);
@@ -77,13 +76,15 @@ describe.skipIf(!redisUp)('per-client rate limit in Redis (shared by gateway pro
     expect((await one.query(QUERY)).status).toBe(200);
     await expectLimited(two);
     await expectLimited(one);
-    const keys = await redis.client.keys(`${prefix}*`);
+    const keys: string[] = [];
+    for (const master of await rig.topology.masters()) keys.push(...(await rig.topology.direct(master).keys(`${prefix}*`)));
     expect(keys).toHaveLength(1);
-    expect(Number(await redis.client.get(keys[0]!))).toBe(5);
-    const ttl = await redis.client.pttl(keys[0]!);
+    expect(Number(await rig.topology.client.get(keys[0]!))).toBe(5);
+    const ttl = await rig.topology.client.pttl(keys[0]!);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(60_000);
     expect(one.logs.join('\n')).not.toMatch(/counting in memory/);
+    expect((await (await fetch(`${one.url}/healthz`)).json()).clientRateLimit).toMatchObject({ backend: 'redis', form, healthy: true });
   });
 });
 

@@ -1,9 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './processes.js';
 import { redisAnswersAt } from './redis.js';
 
 export interface OwnRedis {
   url: string;
+  host: string;
+  port: number;
   pid: number;
   /** SIGSTOP: the process keeps its sockets open and answers nothing, as a stuck primary does. */
   freeze(): void;
@@ -13,17 +18,9 @@ export interface OwnRedis {
   kill(): Promise<void>;
   /** A new redis-server on the same port, empty, once it answers. */
   restart(): Promise<void>;
+  /** Whether it runs now (not killed or closed). */
+  alive(): boolean;
   close(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 /** Whether `redis-server` can be started here (it is a Debian package on CI). */
@@ -40,37 +37,56 @@ interface Running {
   exited: Promise<void>;
 }
 
-async function launch(port: number): Promise<Running> {
+interface Options {
+  /** The path of a Sentinel config file (Sentinel rewrites it): runs `redis-server <file> --sentinel`. */
+  sentinel?: string;
+}
+
+async function launch(port: number, args: string[], options: Options): Promise<Running> {
+  const mode = options.sentinel ? [options.sentinel, '--sentinel'] : [];
+  // Its own directory: a replica writes the snapshot it receives there.
+  const dir = mkdtempSync(join(tmpdir(), 'lg-redis-'));
+  const persistence = options.sentinel ? [] : ['--save', '', '--appendonly', 'no', '--dir', dir];
   const child: ChildProcess = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'],
-    {
-      stdio: 'ignore',
-    },
+    [...mode, '--port', String(port), '--bind', '127.0.0.1', ...persistence, '--protected-mode', 'no', ...args],
+    { stdio: 'ignore' },
   );
   const pid = child.pid!;
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  let exitedYet = false;
+  const exited = new Promise<void>((resolve) =>
+    child.on('exit', () => {
+      exitedYet = true;
+      rmSync(dir, { recursive: true, force: true });
+      resolve();
+    }),
+  );
   const until = Date.now() + 5000;
   while (!(await redisAnswersAt('127.0.0.1', port, 200))) {
-    if (Date.now() > until) {
-      process.kill(pid, 'SIGKILL');
-      throw new Error('redis-server did not start');
+    if (Date.now() > until || exitedYet) {
+      if (!exitedYet) process.kill(pid, 'SIGKILL');
+      throw new Error(`redis-server ${args.join(' ')} did not start on port ${port}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return { pid, exited };
 }
 
-/** A private redis-server on a free port, no persistence, ended by its pid. */
-export async function startOwnRedis(): Promise<OwnRedis> {
+/**
+ * A private redis-server on a free loopback port, no persistence, ended by its pid. `args` are more
+ * redis-server options (cluster mode, replication).
+ */
+export async function startOwnRedis(args: string[] = [], options: Options = {}): Promise<OwnRedis> {
   const port = await freePort();
-  let running: Running | null = await launch(port);
+  let running: Running | null = await launch(port, args, options);
   let frozen = false;
   const signal = (name: NodeJS.Signals) => {
     if (running) process.kill(running.pid, name);
   };
   return {
     url: `redis://127.0.0.1:${port}`,
+    host: '127.0.0.1',
+    port,
     get pid() {
       return running?.pid ?? 0;
     },
@@ -91,8 +107,9 @@ export async function startOwnRedis(): Promise<OwnRedis> {
     },
     async restart() {
       if (running) throw new Error('redis-server is still running');
-      running = await launch(port);
+      running = await launch(port, args, options);
     },
+    alive: () => running !== null,
     async close() {
       if (!running) return;
       const { pid, exited } = running;
