@@ -191,6 +191,10 @@ describe('soak: three replicas behind HAProxy on one Redis, through Redis, repli
       // The faulting domains are a steady stream of distinct 500s; late in the run, with nearly every good
       // input cached, few successes come between them. The breakers have tests of their own.
       UPSTREAM_BREAKER_FAILURES: '25',
+      // Caches small enough to reach their bounds in the first half, so a heap still growing in the second
+      // half is a leak, not the caches filling up (the default bounds fill over the whole run).
+      CACHE_MAX_MB: '4',
+      CACHE_RESULTS_MB: '1',
       LOG_LEVEL: 'warn',
       // The test's window on each replica's live heap (a full collection, then the bytes in use).
       NODE_OPTIONS: '--inspect=127.0.0.1:0',

@@ -217,5 +217,5 @@ export function videoIdOf(channel: SandboxChannel, seed: string, about = ''): st
 /** The `n`th video of a channel page: of one of the sandbox's channels, a video that belongs to it. */
 export function channelVideoId(handle: string, n: number): string {
   const own = SANDBOX_CHANNELS.find((channel) => channel.handle === handle);
-  return own ? videoIdOf(own, `${handle}:${n}`) : videoIdFor(`${handle}:${n}`);
+  return own ? videoIdOf(own, `${handle}:${n}`) : videoIdFor(`${handle}:${n}:0`);
 }
