@@ -219,7 +219,7 @@ export class RedisStore implements CacheStore {
     // A lease already held under this process's own id is stale: within the process only the
     // in-flight owner (the caller) gets here for a key. It comes from a SET that timed out here and
     // ran later (a Redis frozen and thawed) and would otherwise hold every caller off for the lease time.
-    const lease = `${key}:lease`;
+    const lease = this.leaseKey(key);
     return this.connection.run(
       this.connection.shardOf(lease, 'write'),
       async () => (await this.connection.client.eval(ACQUIRE, 1, lease, this.id, ttlMs)) === 1,
@@ -230,12 +230,12 @@ export class RedisStore implements CacheStore {
   async releaseLease(key: string): Promise<void> {
     // Only the holder releases, so an expired lease taken over by another process stays theirs.
     // Without an answer the lease expires by itself.
-    const lease = `${key}:lease`;
+    const lease = this.leaseKey(key);
     await this.connection.run(this.connection.shardOf(lease, 'write'), () => this.connection.client.eval(RELEASE, 1, lease, this.id), 0);
   }
 
   async leaseHeld(key: string): Promise<boolean> {
-    const lease = `${key}:lease`;
+    const lease = this.leaseKey(key);
     return this.connection.run(this.connection.shardOf(lease, 'read'), async () => (await this.connection.client.exists(lease)) === 1, false);
   }
 
@@ -270,6 +270,15 @@ export class RedisStore implements CacheStore {
   async close(): Promise<void> {
     this.connection.close();
     this.subscription?.disconnect();
+  }
+
+  /**
+   * The lease of `key`: `<key>:lease`, in a slot of its own, or while that slot's master fails over its
+   * stand-in on another master, so processes still coalesce (redis-connection.ts).
+   */
+  private leaseKey(key: string): string {
+    const lease = `${key}:lease`;
+    return this.connection.standInFor(lease) ?? lease;
   }
 
   private announcement(entries: EntryWrite[]): string {

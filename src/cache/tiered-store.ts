@@ -35,8 +35,8 @@ const STAND_IN_TTL_MS = 60_000;
  *   on a Redis channel and ends that at once;
  * - while Redis, or the cluster shard of a key, does not answer (an outage, a freeze, a failover), what
  *   this process holds is served from here: it never pays the upstream twice for a lookup it holds; while
- *   a cluster shard fails over, entries and leases for its keys go under a stand-in key on another master,
- *   so the processes still share what they fetch and still coalesce;
+ *   a cluster shard fails over, entries for its keys go under a stand-in key on another master (leases
+ *   too: redis-store.ts), so the processes still share what they fetch and still coalesce;
  * - what it stored meanwhile is written to Redis when it answers again (write-behind, bounded by
  *   CACHE_WRITE_BEHIND_MAX), where Redis has nothing newer; an entry Redis lost (restarted empty, failed
  *   over before replicating) is written back the same way the first time this process misses it there.
@@ -134,17 +134,16 @@ export class TieredStore implements CacheStore {
     if (late !== undefined && late !== standIn) await keepUnder(late);
   }
 
-  // While a key's cluster shard fails over, its lease is taken under the stand-in key: processes still coalesce.
   acquireLease(key: string, ttlMs: number): Promise<boolean> {
-    return this.shared.acquireLease(this.shared.standInFor(key) ?? key, ttlMs);
+    return this.shared.acquireLease(key, ttlMs);
   }
 
   releaseLease(key: string): Promise<void> {
-    return this.shared.releaseLease(this.shared.standInFor(key) ?? key);
+    return this.shared.releaseLease(key);
   }
 
   leaseHeld(key: string): Promise<boolean> {
-    return this.shared.leaseHeld(this.shared.standInFor(key) ?? key);
+    return this.shared.leaseHeld(key);
   }
 
   parts(): CachePart[] {

@@ -2,6 +2,7 @@ import calculateSlot from 'cluster-key-slot';
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type GraphQLResponse, type RunningGateway } from '../support/gateway.js';
+import { waitFor } from '../support/processes.js';
 import { REDIS_FORMS, redisServersAvailable, topologyFor, type RedisTopology } from '../support/redis-topologies.js';
 
 const canRun = await redisServersAvailable();
@@ -23,8 +24,10 @@ const DATA_COMMANDS = ['get', 'mget', 'getrange', 'set', 'eval', 'exists', 'del'
 function gatewayOn(rig: { readonly topology: RedisTopology }, env: Record<string, string>): { readonly gw: RunningGateway } {
   let gw: RunningGateway | undefined;
   beforeAll(async () => {
-    // No client rate limit: its counter would be one more command per request.
-    gw = await startGateway({ CACHE_ENABLED: 'true', REDIS_URL: rig.topology.url, CLIENT_RATE_LIMIT_PER_MINUTE: '0', ...env });
+    // No client rate limit: its counter would be one more command per request. A generous deadline: a
+    // busy machine must not make the gateway skip Redis (and serve from its own tier) while it is counted.
+    gw = await startGateway({ CACHE_ENABLED: 'true', REDIS_URL: rig.topology.url, CLIENT_RATE_LIMIT_PER_MINUTE: '0', REDIS_COMMAND_TIMEOUT_MS: '500', ...env });
+    await waitFor(() => gw!.gateway.cacheStatus().healthy, 10_000, 'the gateway to find Redis healthy');
   });
   afterAll(() => gw?.close());
   return {
@@ -89,9 +92,9 @@ describe.runIf(canRun).each(REDIS_FORMS)('round trips on %s Redis', (form) => {
       expect(cold.body.extensions!.gateway.upstreamCalls).toBe(1);
       const cost = expectedCost(topology, gw, cold);
       // The four entries come from one upstream answer: written in one tick, one pipeline per node closed by
-      // one announcement. (SET counts the four leases too: the lease script takes each with SET NX.)
+      // one announcement. (SET counts the four leases too, each in a slot of its own: the lease script takes it with SET NX.)
       expect(await callsOf(topology, 'publish')).toEqual({ calls: cost.nodes, nodes: cost.nodes });
-      expect(await callsOf(topology, 'set')).toEqual({ calls: 4 + 4, nodes: cost.nodes });
+      expect((await callsOf(topology, 'set')).calls).toBe(4 + 4);
 
       await topology.resetStats();
       const warm = await gw.query(FOUR_SYMBOLS);
