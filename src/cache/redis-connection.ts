@@ -181,19 +181,6 @@ export class RedisConnection {
     const state: RedisState = { ...this.guard.health(), form: this.form, target: describeRedisTarget(this.target) };
     const client = this.client;
     if (client instanceof Cluster) {
-      // A master stops taking writes: its slots are remembered for a while, so that once its replica is
-      // promoted, readers still look under the stand-in keys written meanwhile (until those are written back).
-      this.guard.onSkip((shard) => {
-        if (!shard.startsWith('write@')) return;
-        const master = shard.slice('write@'.length);
-        const slots = new Set<number>();
-        client.slots.forEach((nodes, slot) => {
-          if (nodes?.[0] === master) slots.add(slot);
-        });
-        this.failedSlots.push({ slots, until: Date.now() + STAND_IN_WINDOW_MS });
-      });
-      // The slot map changed: a skipped master may have been replaced by its promoted replica.
-      client.on('refresh', () => this.guard.probeNow());
       const masters = new Set<string>();
       const replicas = new Set<string>();
       let slotsCovered = 0;
