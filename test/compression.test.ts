@@ -23,7 +23,7 @@ async function raw(url: string, query: string, acceptEncoding?: string) {
 const decode = (encoding: unknown, body: Buffer) => (encoding === 'br' ? brotliDecompressSync(body) : encoding === 'gzip' ? gunzipSync(body) : body);
 
 describe('response compression', () => {
-  test('a large result is sent as br or gzip as the client prefers, and decodes to the identity body', async ({ sandbox }) => {
+  test('a large result is sent as br or gzip as the client prefers, and decodes to the identity body', async ({ servedSandbox: sandbox }) => {
     const identity = await raw(sandbox.url, FULL_PROFILE_PART);
     expect(identity.headers['content-encoding']).toBeUndefined();
     expect(identity.body.length).toBeGreaterThan(1024);
@@ -45,7 +45,7 @@ describe('response compression', () => {
     }
   });
 
-  test('identity when nothing acceptable is offered', async ({ sandbox }) => {
+  test('identity when nothing acceptable is offered', async ({ servedSandbox: sandbox }) => {
     for (const accept of ['identity', 'gzip;q=0, br;q=0', 'deflate', '*;q=0']) {
       const res = await raw(sandbox.url, FULL_PROFILE_PART, accept);
       expect(res.headers['content-encoding'], accept).toBeUndefined();
@@ -53,14 +53,14 @@ describe('response compression', () => {
     }
   });
 
-  test('a small response is sent as it is, even when br is accepted', async ({ sandbox }) => {
+  test('a small response is sent as it is, even when br is accepted', async ({ servedSandbox: sandbox }) => {
     const res = await raw(sandbox.url, SMALL, 'br, gzip');
     expect(res.body.length).toBeLessThan(1024);
     expect(res.headers['content-encoding']).toBeUndefined();
     expect(res.headers.vary ?? '').not.toContain('Accept-Encoding');
   });
 
-  test('the GraphiQL page (megabytes of HTML) is compressed, and the same bytes are served again', async ({ sandbox }) => {
+  test('the GraphiQL page (megabytes of HTML) is compressed, and the same bytes are served again', async ({ servedSandbox: sandbox }) => {
     const get = (acceptEncoding: string) => request(`${sandbox.url}/graphql`, { headers: { accept: 'text/html', 'accept-encoding': acceptEncoding } });
     const plain = await get('identity');
     const html = Buffer.from(await plain.body.arrayBuffer());
@@ -76,7 +76,7 @@ describe('response compression', () => {
     }
   });
 
-  test('@defer over multipart/mixed is not compressed, so each part still goes out when it is ready', async ({ sandbox }) => {
+  test('@defer over multipart/mixed is not compressed, so each part still goes out when it is ready', async ({ servedSandbox: sandbox }) => {
     const response = await incrementalQuery(
       sandbox.url,
       `{ company(domain: "hubspot.com") { name } ... @defer { photosocialProfile(username: "natgeo") { username biography } } }`,

@@ -14,7 +14,7 @@ describe('schema/examples', () => {
   });
 
   for (const example of examples) {
-    it(`${example.name} runs against the sandbox without errors and returns data`, async ({ sandbox: gw }) => {
+    it(`${example.name} runs against the sandbox without errors and returns data`, async ({ servedSandbox: gw }) => {
       const { status, body } = usesIncrementalDelivery(parse(example.query))
         ? await incrementally(gw, example.query, example.variables)
         : await gw.query(example.query, example.variables ?? undefined);

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from './support/fault-upstream.js';
-import { startGateway, type RunningGateway } from './support/gateway.js';
+import { startGateway, type TestGateway } from './support/gateway.js';
 
 let up: FaultUpstream;
-let gw: RunningGateway;
+let gw: TestGateway;
 let coalesceDelay = 0;
 beforeAll(async () => {
   up = await startFaultUpstream();
@@ -47,7 +47,7 @@ describe('GET /metrics', () => {
     coalesceDelay = 0;
     await gw.post('{ not json'); // an operation that fails before execution
 
-    const res = await fetch(`${gw.url}/metrics`);
+    const res = await gw.fetch(`/metrics`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/plain');
     const text = await res.text();
@@ -88,7 +88,7 @@ describe('retries and refusals in the metrics', () => {
     try {
       const { body } = await retrying.query('{ domainInfo(domain: "retried.example") { domainName } }');
       expect(body.data).toEqual({ domainInfo: { domainName: 'retried.example' } });
-      const text = await (await fetch(`${retrying.url}/metrics`)).text();
+      const text = await (await retrying.fetch(`/metrics`)).text();
       expect(flaky.calls).toHaveLength(2);
       expect(sample(text, 'lookup_graph_upstream_calls_total', { action: 'domain_info', outcome: 'UPSTREAM_UNAVAILABLE' })).toBe(1);
       expect(sample(text, 'lookup_graph_upstream_calls_total', { action: 'domain_info', outcome: 'OK' })).toBe(1);

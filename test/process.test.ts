@@ -1,18 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort, ROOT, waitFor } from './support/processes.js';
 
 function start(
   env: Record<string, string>,
@@ -28,12 +17,13 @@ function start(
   return { child, output: () => output, exited };
 }
 
-async function waitFor(check: () => boolean, timeoutMs = 20_000) {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** A domain lookup sent to the gateway on `port`, its parsed answer. */
+function lookupDomain(port: number, domain: string): Promise<unknown> {
+  return fetch(`http://127.0.0.1:${port}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: `{ domainInfo(domain: "${domain}") { domainName } }` }),
+  }).then((res) => res.json());
 }
 
 describe('npm start (src/main.ts)', () => {
@@ -46,11 +36,7 @@ describe('npm start (src/main.ts)', () => {
       const health = await fetch(`http://127.0.0.1:${port}/healthz`);
       expect(await health.json()).toMatchObject({ status: 'ok', cache: { backend: 'memory', healthy: true } });
 
-      const inFlight = fetch(`http://127.0.0.1:${port}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query: '{ domainInfo(domain: "example.com") { domainName } }' }),
-      }).then((res) => res.json());
+      const inFlight = lookupDomain(port, 'example.com');
       await new Promise((resolve) => setTimeout(resolve, 200));
       server.child.kill('SIGTERM');
       expect(await inFlight).toMatchObject({ data: { domainInfo: { domainName: 'example.com' } } });
@@ -68,11 +54,7 @@ describe('npm start (src/main.ts)', () => {
     try {
       await waitFor(() => server.output().includes('GraphiQL'));
       expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
-      const inFlight = fetch(`http://127.0.0.1:${port}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query: '{ domainInfo(domain: "example.org") { domainName } }' }),
-      }).then((res) => res.json());
+      const inFlight = lookupDomain(port, 'example.org');
       await new Promise((resolve) => setTimeout(resolve, 200));
       const signalled = Date.now();
       server.child.kill('SIGTERM'); // npm's own process, as a process manager would signal it

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAULT_TOKEN, json, startFaultUpstream, upstreamEnv, type FaultUpstream } from './support/fault-upstream.js';
-import { startGateway, type RunningGateway } from './support/gateway.js';
+import { startGateway, type TestGateway } from './support/gateway.js';
 
 const TRANSCRIPT_400 = "The requested page doesn't exist or there are no translations available for the video.";
 const QUERY = '{ domainInfo(domain: "example.com") { domainName } crmOwners(portal: "42") { id: ownerId } }';
@@ -134,7 +134,7 @@ function html(res: ServerResponse, status: number, body: string) {
 
 describe('every upstream outcome maps to a code; siblings still resolve; the token never leaks', () => {
   let up: FaultUpstream;
-  let gw: RunningGateway;
+  let gw: TestGateway;
   let fault: Fault = () => undefined;
   beforeAll(async () => {
     up = await startFaultUpstream();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type RunningGateway } from './support/gateway.js';
+import { startGateway, type TestGateway } from './support/gateway.js';
 
-let gw: RunningGateway;
+let gw: TestGateway;
 beforeAll(async () => {
   gw = await startGateway();
 });

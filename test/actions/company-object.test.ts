@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { it, startUpstreamGateway } from '../support/fixtures.js';
-import { json, type FaultUpstream } from '../support/fault-upstream.js';
-import type { RunningGateway } from '../support/gateway.js';
-import { rejectsBeforeUpstream, smallerThanRest } from '../support/assertions.js';
+import { describe, expect } from 'vitest';
+import { it, upstreamGatewayFor } from '../support/fixtures.js';
+import { json } from '../support/fault-upstream.js';
+import { answered, answersWithCalls, itRejectsBeforeUpstream, smallerThanRest } from '../support/assertions.js';
 import { sampleDigits, sampleUuid } from '../../src/actions/sample-identity.js';
 
 const CATEGORY = 'sector industryGroup industry subIndustry gicsCode sicCode sic4Codes naicsCode naics6Codes naics6Codes2022';
@@ -23,12 +22,8 @@ const EVERY_FIELD = `
   indexedAt`;
 
 describe('company against the sandbox', () => {
-  const calls = (gw: RunningGateway) => gw.gateway.sandbox!.calls.get('get_company_object') ?? 0;
-
   it('resolves every field of a company', async ({ sandbox: gw }) => {
-    const { status, body } = await gw.query(`{ company(domain: "HubSpot.com.") { ${EVERY_FIELD} } }`);
-    expect(status).toBe(200);
-    expect(body.errors).toBeUndefined();
+    const { body } = await answered(gw, `{ company(domain: "HubSpot.com.") { ${EVERY_FIELD} } }`);
     expect(body.data!.company).toEqual({
       companyId: sampleUuid('company:hubspot.com'),
       domain: 'hubspot.com',
@@ -112,22 +107,19 @@ describe('company against the sandbox', () => {
   });
 
   it('makes one upstream call for the same domain asked twice in one operation', async ({ sandbox: gw }) => {
-    const before = calls(gw);
-    const { body } = await gw.query('{ a: company(domain: "stripe.com") { name } b: company(domain: "STRIPE.com.") { ticker } }');
-    expect(body.errors).toBeUndefined();
-    expect(body.data).toEqual({ a: { name: 'Stripe' }, b: { ticker: 'STRIPE' } });
-    expect(calls(gw) - before).toBe(1);
+    await answersWithCalls(gw, 'get_company_object', '{ a: company(domain: "stripe.com") { name } b: company(domain: "STRIPE.com.") { ticker } }', {
+      a: { name: 'Stripe' },
+      b: { ticker: 'STRIPE' },
+    });
   });
 
-  it.for([
+  itRejectsBeforeUpstream('company', 'domain', 'name', [
     ['', 'must not be empty'],
     ['mailto:someone@hubspot.com', 'must be a domain name'],
     ['hubspot', 'must be a domain name'],
     ['hub spot.com', 'must be a domain name'],
     ['a'.repeat(300), 'at most 253'],
-  ])('rejects domain %j before any upstream call', async ([domain, message], { sandbox: gw }) => {
-    await rejectsBeforeUpstream(gw, 'query($d: String!) { company(domain: $d) { name } }', { d: domain }, { field: 'company', argument: 'domain', message });
-  });
+  ]);
 
   it('answers a five-field query in a small fraction of the REST payload', async ({ sandbox: gw }) => {
     await smallerThanRest(gw, {
@@ -141,13 +133,7 @@ describe('company against the sandbox', () => {
 });
 
 describe('company against upstream variants', () => {
-  let up: FaultUpstream;
-  let gw: RunningGateway;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    ({ up, gw: gw, close } = await startUpstreamGateway());
-  });
-  afterAll(() => close());
+  const { up, gw } = upstreamGatewayFor();
 
   function answer(response: Record<string, unknown>) {
     up.handle((_call, _req, res) => json(res, 200, { status: 200, response }));

@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
-import { rejectsBeforeUpstream } from '../support/assertions.js';
+import { itRejectsBeforeUpstream } from '../support/assertions.js';
 import { sampleDigits } from '../../src/actions/sample-identity.js';
 
 describe('crmOwners against the sandbox', () => {
@@ -65,7 +65,5 @@ describe('crmOwners against the sandbox', () => {
     ]);
   });
 
-  it.for([['12a4'], [''], ['  '], ['1'.repeat(21)], ['-5']])('rejects portal %j before any upstream call', async ([portal], { sandbox: gw }) => {
-    await rejectsBeforeUpstream(gw, 'query($p: String!) { crmOwners(portal: $p) { ownerId } }', { p: portal }, { field: 'crmOwners', argument: 'portal' });
-  });
+  itRejectsBeforeUpstream('crmOwners', 'portal', 'ownerId', [['12a4'], [''], ['  '], ['1'.repeat(21)], ['-5']]);
 });

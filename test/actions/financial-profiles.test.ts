@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { it, startUpstreamGateway } from '../support/fixtures.js';
-import { json, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
-import { rejectsBeforeUpstream } from '../support/assertions.js';
+import { describe, expect } from 'vitest';
+import { it, upstreamGatewayFor } from '../support/fixtures.js';
+import { json, upstreamEnv } from '../support/fault-upstream.js';
+import { startGateway, type TestGateway } from '../support/gateway.js';
+import { answersWithCalls, rejectsBeforeUpstream } from '../support/assertions.js';
 import { requireRedisInCi } from '../support/redis.js';
 
 const EVERY_FIELD = `symbol companyName price change range priceRange { low high } beta averageVolume marketCap lastDividend
@@ -10,8 +10,6 @@ const EVERY_FIELD = `symbol companyName price change range priceRange { low high
   fullTimeEmployeesText phone address city state zip dcf dcfDiff image ipoDate isDefaultImage isEtf isActivelyTrading isAdr isFund`;
 
 describe('financialProfiles against the sandbox', () => {
-  const calls = (gw: RunningGateway) => gw.gateway.sandbox!.calls.get('company_financial_profile') ?? 0;
-
   it('resolves every field of a profile', async ({ sandbox: gw }) => {
     const { body } = await gw.query(`{ financialProfiles(symbols: ["hubs"]) { ${EVERY_FIELD} } }`);
     expect(body.errors).toBeUndefined();
@@ -60,22 +58,23 @@ describe('financialProfiles against the sandbox', () => {
   });
 
   it('batches two aliases and a list naming four symbols, one repeated in another case, into ONE call', async ({ sandbox: gw }) => {
-    const before = calls(gw);
-    const { body } = await gw.query(`{
+    const { body } = await answersWithCalls(
+      gw,
+      'company_financial_profile',
+      `{
       a: financialProfiles(symbols: ["AAPL"]) { symbol }
       b: financialProfiles(symbols: ["nke", "MSFT"]) { symbol price }
       c: financialProfiles(symbols: ["aapl", "KO", "Msft", "NKE"]) { symbol }
-    }`);
-    expect(body.errors).toBeUndefined();
-    expect(body.data).toEqual({
-      a: [{ symbol: 'AAPL' }],
-      b: [
-        { symbol: 'NKE', price: 76.41 },
-        { symbol: 'MSFT', price: 415.49 },
-      ],
-      c: [{ symbol: 'AAPL' }, { symbol: 'KO' }, { symbol: 'MSFT' }, { symbol: 'NKE' }],
-    });
-    expect(calls(gw) - before).toBe(1);
+    }`,
+      {
+        a: [{ symbol: 'AAPL' }],
+        b: [
+          { symbol: 'NKE', price: 76.41 },
+          { symbol: 'MSFT', price: 415.49 },
+        ],
+        c: [{ symbol: 'AAPL' }, { symbol: 'KO' }, { symbol: 'MSFT' }, { symbol: 'NKE' }],
+      },
+    );
     expect(body.extensions?.gateway.upstreamCalls).toBe(1);
   });
 
@@ -105,15 +104,9 @@ describe('financialProfiles against the sandbox', () => {
 });
 
 describe('financialProfiles against a test upstream', () => {
-  let up: FaultUpstream;
-  let gw: RunningGateway;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    ({ up, gw: gw, close } = await startUpstreamGateway({ FINANCIAL_BATCH_SIZE: '3' }));
-  });
-  afterAll(() => close());
-
-  it('writes symbols "A, B, C" and splits only above FINANCIAL_BATCH_SIZE', async () => {
+  const { up, gw } = upstreamGatewayFor({ FINANCIAL_BATCH_SIZE: '3' });
+  /** Forgets earlier calls and answers each call with a profile for every symbol it names. */
+  function answerEachSymbol() {
     up.calls.length = 0;
     up.handle((call, _req, res) =>
       json(res, 200, {
@@ -123,6 +116,10 @@ describe('financialProfiles against a test upstream', () => {
           .map((symbol) => ({ symbol, price: 1 })),
       }),
     );
+  }
+
+  it('writes symbols "A, B, C" and splits only above FINANCIAL_BATCH_SIZE', async () => {
+    answerEachSymbol();
     const { body } = await gw.query('{ financialProfiles(symbols: ["a", "b", "c", "d", "A"]) { symbol } }');
     expect(body.errors).toBeUndefined();
     expect(body.data!.financialProfiles.map((p: { symbol: string }) => p.symbol)).toEqual(['A', 'B', 'C', 'D', 'A']);
@@ -131,15 +128,7 @@ describe('financialProfiles against a test upstream', () => {
   });
 
   it('sends two aliases and a list of four symbols, one repeated in another case, as ONE call naming four distinct symbols', async () => {
-    up.calls.length = 0;
-    up.handle((call, _req, res) =>
-      json(res, 200, {
-        status: 200,
-        response: String(call.body.company)
-          .split(', ')
-          .map((symbol) => ({ symbol, price: 1 })),
-      }),
-    );
+    answerEachSymbol();
     const big = await startGateway(upstreamEnv(up));
     try {
       const { body } = await big.query(`{
@@ -198,7 +187,7 @@ describe('a NOT_FOUND answered from the cache reads as the first one did', () =>
   const unknownSymbol = () => `ZQ${process.pid % 1000}${Math.floor(Math.random() * 1e6)}`;
   const QUERY = (symbol: string) => `{ financialProfiles(symbols: ["KO", "${symbol.toLowerCase()}"]) { symbol } }`;
 
-  async function expectSameErrorFromCache(first: RunningGateway, second: RunningGateway): Promise<void> {
+  async function expectSameErrorFromCache(first: TestGateway, second: TestGateway): Promise<void> {
     const symbol = unknownSymbol();
     const fresh = (await first.query(QUERY(symbol))).body;
     expect(fresh.errors).toEqual([

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { nodeId } from '../../src/identity/global-id.js';
 import { it } from '../support/fixtures.js';
-import { startGateway, type GraphQLResponse, type RunningGateway } from '../support/gateway.js';
+import { startGateway, type GraphQLResponse, type TestGateway } from '../support/gateway.js';
 import { incrementalQuery, merged } from '../support/incremental.js';
 import { requireRedisInCi } from '../support/redis.js';
 
@@ -69,13 +69,13 @@ function variables(items: Asked[]) {
 }
 
 /** Asks every symbol the oracle does not know yet, each alone in its own list, on a gateway without a cache. */
-async function consult(oracle: Oracle, oracleGateway: RunningGateway, bases: Iterable<string>): Promise<void> {
+async function consult(oracle: Oracle, oracleGateway: TestGateway, bases: Iterable<string>): Promise<void> {
   const missing = [...new Set(bases)].filter((base) => !oracle.has(base));
   // Ten root fields an operation, well inside the gateway's limits.
   for (let start = 0; start < missing.length; start += 10) await consultSome(oracle, oracleGateway, missing.slice(start, start + 10));
 }
 
-async function consultSome(oracle: Oracle, oracleGateway: RunningGateway, missing: string[]): Promise<void> {
+async function consultSome(oracle: Oracle, oracleGateway: TestGateway, missing: string[]): Promise<void> {
   const fields = missing.map((base, index) => `s${index}: financialProfiles(symbols: ${JSON.stringify([base])}) { symbol price }`);
   const { body } = await oracleGateway.query(`{ ${fields.join('\n')} }`);
   expect(body.data, JSON.stringify(body.errors)).toBeTruthy();
@@ -123,7 +123,7 @@ function expectAnswer(fields: Record<string, Asked[]>, data: Record<string, unkn
 }
 
 /** A request to the gateway in-process (yoga.fetch), no socket. */
-async function inProcess(gw: RunningGateway, query: string, vars: Record<string, unknown>): Promise<GraphQLResponse['body']> {
+async function inProcess(gw: TestGateway, query: string, vars: Record<string, unknown>): Promise<GraphQLResponse['body']> {
   const res = await gw.gateway.yoga.fetch('http://gateway/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
@@ -133,14 +133,14 @@ async function inProcess(gw: RunningGateway, query: string, vars: Record<string,
 }
 
 /** The same request with @defer, in-process, its payloads merged as a client shows them. */
-async function deferredInProcess(gw: RunningGateway, query: string, vars: Record<string, unknown>) {
+async function deferredInProcess(gw: TestGateway, query: string, vars: Record<string, unknown>) {
   const { status, payloads } = await incrementalQuery('http://gateway', query, { variables: vars, fetch: (url, init) => gw.gateway.yoga.fetch(url, init) });
   expect(status, JSON.stringify(payloads[0]?.body)).toBe(200);
   return merged(payloads);
 }
 
 const oracle: Oracle = new Map();
-let oracleGateway: RunningGateway;
+let oracleGateway: TestGateway;
 beforeAll(async () => {
   oracleGateway = await startGateway({ CACHE_ENABLED: 'false', CLIENT_RATE_LIMIT_PER_MINUTE: '0' });
   await consult(oracle, oracleGateway, CANDIDATES);
@@ -212,7 +212,7 @@ function documentOf(lists: Array<{ items: Asked[]; fresh: boolean }>): string {
  * of one operation are served by the cache, by another request's call, or upstream, and settle in
  * every order.
  */
-async function overlappingLoad(replicas: RunningGateway[], seed: number): Promise<number> {
+async function overlappingLoad(replicas: TestGateway[], seed: number): Promise<number> {
   const waves = fc.sample(fc.array(operation, { minLength: 30, maxLength: 30 }), { numRuns: 4, seed });
   let checked = 0;
   for (const [wave, operations] of waves.entries()) {

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
-import { rejectsBeforeUpstream } from '../support/assertions.js';
+import { itRejectsBeforeUpstream, rejectsBeforeUpstream } from '../support/assertions.js';
 import { numPostsFor } from '../../src/actions/microblog-posts/load.js';
 import { parseAtUri } from '../../src/actions/microblog-posts/types.js';
 import { startFaultUpstream, json, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { startGateway, type TestGateway } from '../support/gateway.js';
 
 describe('microblogPosts against the sandbox', () => {
-  const calls = (gw: RunningGateway) => gw.gateway.sandbox!.calls.get('search_microblog_posts') ?? 0;
+  const calls = (gw: TestGateway) => gw.gateway.sandbox!.calls.get('search_microblog_posts') ?? 0;
 
   it('resolves every field of a post', async ({ sandbox: gw }) => {
     const { body } = await gw.query(
@@ -56,14 +56,12 @@ describe('microblogPosts against the sandbox', () => {
     await rejectsBeforeUpstream(gw, `{ microblogPosts(query: "x", first: ${first}) { uri } }`, undefined, { field: 'microblogPosts', argument: 'first' });
   });
 
-  it.for([[''], ['x'.repeat(501)]])('rejects query %j before any upstream call', async ([query], { sandbox: gw }) => {
-    await rejectsBeforeUpstream(gw, 'query($q: String!) { microblogPosts(query: $q) { uri } }', { q: query }, { field: 'microblogPosts', argument: 'query' });
-  });
+  itRejectsBeforeUpstream('microblogPosts', 'query', 'uri', [[''], ['x'.repeat(501)]]);
 });
 
 describe('microblogPosts page sizes', () => {
   let up: FaultUpstream;
-  let gw: RunningGateway;
+  let gw: TestGateway;
   beforeAll(async () => {
     up = await startFaultUpstream();
     up.handle((call, _req, res) =>

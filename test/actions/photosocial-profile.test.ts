@@ -6,8 +6,8 @@ const AVA_ID = sampleDigits('photosocial:ava.lindqvist', 8);
 import { FLAG_GROUPS } from '../../src/actions/photosocial-profile/flags.js';
 import { photosocialProfile } from '../../src/actions/photosocial-profile/sample.js';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
-import { rejectsBeforeUpstream, smallerThanRest } from '../support/assertions.js';
+import { startGateway, type TestGateway } from '../support/gateway.js';
+import { answered, answersWithCalls, itRejectsBeforeUpstream, smallerThanRest } from '../support/assertions.js';
 
 const ACTION = 'get_photosocial_profile';
 
@@ -379,13 +379,9 @@ const expectedProfile = (origin: string) => {
   };
 };
 
-const calls = (gw: RunningGateway) => gw.gateway.sandbox!.calls.get(ACTION) ?? 0;
-
 describe('photosocialProfile against the sandbox', () => {
   it('resolves every field of a profile', async ({ sandbox: gw }) => {
-    const { status, body } = await gw.query(`{ photosocialProfile(username: "@Ava.Lindqvist") { ${EVERY_FIELD} } }`);
-    expect(status).toBe(200);
-    expect(body.errors).toBeUndefined();
+    const { body } = await answered(gw, `{ photosocialProfile(username: "@Ava.Lindqvist") { ${EVERY_FIELD} } }`);
     expect(body.data!.photosocialProfile).toEqual(expectedProfile(gw.gateway.sandbox!.url));
     expect(body.extensions?.gateway).toMatchObject({ sandbox: true, upstreamCalls: 1 });
   });
@@ -403,16 +399,15 @@ describe('photosocialProfile against the sandbox', () => {
   });
 
   it('makes one upstream call for one username however it is written', async ({ sandbox: gw }) => {
-    const before = calls(gw);
-    const { body } = await gw.query(
+    await answersWithCalls(
+      gw,
+      ACTION,
       '{ a: photosocialProfile(username: "NatGeo") { username } b: photosocialProfile(username: " @natgeo ") { followerCount } }',
+      { a: { username: 'natgeo' }, b: { followerCount: 134704185 } },
     );
-    expect(body.errors).toBeUndefined();
-    expect(body.data).toEqual({ a: { username: 'natgeo' }, b: { followerCount: 134704185 } });
-    expect(calls(gw) - before).toBe(1);
   });
 
-  it.for([
+  itRejectsBeforeUpstream('photosocialProfile', 'username', 'username', [
     ['', 'username of 1 to 30'],
     ['@', 'username of 1 to 30'],
     ['   ', 'username of 1 to 30'],
@@ -422,14 +417,7 @@ describe('photosocialProfile against the sandbox', () => {
     ['émile', 'username of 1 to 30'],
     ['a'.repeat(31), 'username of 1 to 30'],
     ['name/../../etc', 'username of 1 to 30'],
-  ])('rejects username %j before any upstream call', async ([username, message], { sandbox: gw }) => {
-    await rejectsBeforeUpstream(
-      gw,
-      'query($u: String!) { photosocialProfile(username: $u) { username } }',
-      { u: username },
-      { field: 'photosocialProfile', argument: 'username', message },
-    );
-  });
+  ]);
 
   it('accepts 30 characters of letters, digits, "." and "_"', async ({ sandbox: gw }) => {
     const username = `a.b_${'9'.repeat(26)}`;
@@ -450,7 +438,7 @@ describe('photosocialProfile against the sandbox', () => {
 
 describe('photosocialProfile against variants the sandbox does not send', () => {
   let up: FaultUpstream;
-  let gw: RunningGateway;
+  let gw: TestGateway;
   let profiles: Record<string, unknown>;
   let envelopes: Record<string, unknown>;
   beforeAll(async () => {

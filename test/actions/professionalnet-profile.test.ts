@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { it, startUpstreamGateway } from '../support/fixtures.js';
-import { json, type FaultUpstream } from '../support/fault-upstream.js';
-import type { RunningGateway } from '../support/gateway.js';
-import { rejectsBeforeUpstream, smallerThanRest } from '../support/assertions.js';
+import { describe, expect } from 'vitest';
+import { it, upstreamGatewayFor } from '../support/fixtures.js';
+import { json } from '../support/fault-upstream.js';
+import { answered, answersWithCalls, itRejectsBeforeUpstream, smallerThanRest } from '../support/assertions.js';
 import { sampleHex } from '../../src/actions/sample-identity.js';
 
 const DATE = 'year month day iso';
@@ -32,12 +31,8 @@ const ym = (year: number, month: number | null) => ({
 });
 
 describe('professionalnetProfile against the sandbox', () => {
-  const calls = (gw: RunningGateway) => gw.gateway.sandbox!.calls.get('get_professionalnet_profile') ?? 0;
-
   it('resolves every field of a profile', async ({ sandbox: gw }) => {
-    const { status, body } = await gw.query(`{ professionalnetProfile(handle: "Jordan-Lee") { ${EVERY_FIELD} } }`);
-    expect(status).toBe(200);
-    expect(body.errors).toBeUndefined();
+    const { body } = await answered(gw, `{ professionalnetProfile(handle: "Jordan-Lee") { ${EVERY_FIELD} } }`);
     const profile = body.data!.professionalnetProfile;
     // The sandbox derives the career from the handle: for jordan-lee, two years earlier than the template's, at Adventure Works Cycles and Tailspin Systems.
     const images = `${gw.gateway.sandbox!.url}/images`;
@@ -249,19 +244,20 @@ describe('professionalnetProfile against the sandbox', () => {
   });
 
   it('makes one upstream call for the same profile asked by handle, by another case and by URL', async ({ sandbox: gw }) => {
-    const before = calls(gw);
-    const { body } = await gw.query(`{
+    const { body } = await answersWithCalls(
+      gw,
+      'get_professionalnet_profile',
+      `{
       a: professionalnetProfile(handle: "sam-rivera") { fullName }
       b: professionalnetProfile(handle: "Sam-Rivera") { handle }
       c: professionalnetProfile(handle: "https://www.professionalnet.example/in/sam-rivera/") { network { followersCount } }
-    }`);
-    expect(body.errors).toBeUndefined();
-    expect(body.data).toEqual({ a: { fullName: 'Sam Rivera' }, b: { handle: 'sam-rivera' }, c: { network: { followersCount: 441479 } } });
-    expect(calls(gw) - before).toBe(1);
+    }`,
+      { a: { fullName: 'Sam Rivera' }, b: { handle: 'sam-rivera' }, c: { network: { followersCount: 441479 } } },
+    );
     expect(body.extensions?.gateway.upstreamCalls).toBe(1);
   });
 
-  it.for([
+  itRejectsBeforeUpstream('professionalnetProfile', 'handle', 'handle', [
     ['', 'must not be empty'],
     ['ab', 'must be a profile handle'],
     ['a'.repeat(101), 'must be a profile handle'],
@@ -272,14 +268,7 @@ describe('professionalnetProfile against the sandbox', () => {
     ['www.professionalnet.example/in/', 'profile URL such as'],
     ['ftp://www.professionalnet.example/in/sam-rivera/', 'must be a profile handle'],
     ['https://www.professionalnet.example/in/x/', 'must be a profile handle'],
-  ])('rejects handle %j before any upstream call', async ([handle, message], { sandbox: gw }) => {
-    await rejectsBeforeUpstream(
-      gw,
-      'query($h: String!) { professionalnetProfile(handle: $h) { handle } }',
-      { h: handle },
-      { field: 'professionalnetProfile', argument: 'handle', message },
-    );
-  });
+  ]);
 
   it('answers a five-field query in a small fraction of the REST payload', async ({ sandbox: gw }) => {
     await smallerThanRest(gw, {
@@ -293,13 +282,7 @@ describe('professionalnetProfile against the sandbox', () => {
 });
 
 describe('professionalnetProfile against upstream variants', () => {
-  let up: FaultUpstream;
-  let gw: RunningGateway;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    ({ up, gw: gw, close } = await startUpstreamGateway());
-  });
-  afterAll(() => close());
+  const { up, gw } = upstreamGatewayFor();
 
   it('resolves the nulls the live service sends as null, never as errors', async () => {
     up.handle((_call, _req, res) =>

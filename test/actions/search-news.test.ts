@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
-import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
-import { it, startUpstreamGateway } from '../support/fixtures.js';
-import { json, type FaultUpstream } from '../support/fault-upstream.js';
-import type { RunningGateway } from '../support/gateway.js';
-import { rejectsBeforeUpstream } from '../support/assertions.js';
+import { afterEach, describe, expect } from 'vitest';
+import { it, upstreamGatewayFor } from '../support/fixtures.js';
+import { json } from '../support/fault-upstream.js';
+import type { TestGateway } from '../support/gateway.js';
+import { answered, answersWithCalls, rejectsBeforeUpstream } from '../support/assertions.js';
 
 const ARTICLE = 'position title link snippet source date favicon thumbnail';
 const EVERY_FIELD = `
@@ -29,12 +29,10 @@ function pngSize(dataUri: string): [number, number] {
 }
 
 describe('news against the sandbox', () => {
-  const calls = (gw: RunningGateway) => gw.gateway.sandbox!.calls.get('get_search_news') ?? 0;
+  const calls = (gw: TestGateway) => gw.gateway.sandbox!.calls.get('get_search_news') ?? 0;
 
   it('resolves every field of a search, with the 24-hour window by default', async ({ sandbox: gw }) => {
-    const { status, body } = await gw.query(`{ news(query: "  rust    language ") { ${EVERY_FIELD} } }`);
-    expect(status).toBe(200);
-    expect(body.errors).toBeUndefined();
+    const { body } = await answered(gw, `{ news(query: "  rust    language ") { ${EVERY_FIELD} } }`);
     const news = body.data!.news;
     expect(news.query).toBe('rust language');
     expect(news.dateRange).toBe('PAST_DAY');
@@ -161,15 +159,17 @@ describe('news against the sandbox', () => {
   });
 
   it('makes one upstream call for the same search written differently, and one per window', async ({ sandbox: gw }) => {
-    const before = calls(gw);
-    const { body } = await gw.query(`{
+    await answersWithCalls(
+      gw,
+      'get_search_news',
+      `{
       a: news(query: "wind  farms", dateRange: PAST_WEEK) { query }
       b: news(query: " wind \u00a0 farms ", dateRange: PAST_WEEK) { searchParameters { q } }
       c: news(query: "wind farms", dateRange: PAST_DAY) { dateRange }
-    }`);
-    expect(body.errors).toBeUndefined();
-    expect(body.data).toEqual({ a: { query: 'wind farms' }, b: { searchParameters: { q: 'wind farms' } }, c: { dateRange: 'PAST_DAY' } });
-    expect(calls(gw) - before).toBe(2);
+    }`,
+      { a: { query: 'wind farms' }, b: { searchParameters: { q: 'wind farms' } }, c: { dateRange: 'PAST_DAY' } },
+      2,
+    );
   });
 
   it('accepts a query of exactly 500 characters', async ({ sandbox: gw }) => {
@@ -197,13 +197,7 @@ describe('news against the sandbox', () => {
 });
 
 describe('news against a recorded upstream', () => {
-  let up: FaultUpstream;
-  let gw: RunningGateway;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    ({ up, gw: gw, close } = await startUpstreamGateway());
-  });
-  afterAll(() => close());
+  const { up, gw } = upstreamGatewayFor();
   afterEach(() => {
     up.calls.length = 0;
   });

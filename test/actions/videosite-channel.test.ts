@@ -2,8 +2,8 @@ import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { sampleHex } from '../../src/actions/sample-identity.js';
 import { json, startFaultUpstream, upstreamEnv } from '../support/fault-upstream.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
-import { rejectsBeforeUpstream } from '../support/assertions.js';
+import { startGateway } from '../support/gateway.js';
+import { answered, answersWithCalls, itRejectsBeforeUpstream } from '../support/assertions.js';
 
 const VIDEO = 'id: videoId link title viewCount';
 const THUMBNAIL = 'url staticUrl richUrl';
@@ -18,8 +18,6 @@ const EVERY_FIELD = `
   videosSections { title videos { ${VIDEO} position length lengthSeconds publishedTime thumbnail { ${THUMBNAIL} } } }
   searchMetadata { id: fetchId status createdAt createdAtText htmlUrl jsonUrl requestUrl parsingTimeTaken requestTimeTaken totalTimeTaken }
   searchParameters { channelId channelHandle engine countryCode languageCode }`;
-
-const calls = (gw: RunningGateway) => gw.gateway.sandbox!.calls.get('get_videosite_channel') ?? 0;
 
 function sectionVideo(
   images: string,
@@ -48,9 +46,7 @@ function sectionVideo(
 describe('videositeChannel against the sandbox', () => {
   it('resolves every field of a channel asked by handle', async ({ sandbox: gw }) => {
     const url = 'https://www.videosite.example/@bridge-builders';
-    const { status, body } = await gw.query(`{ videositeChannel(url: "${url}") { ${EVERY_FIELD} } }`);
-    expect(status).toBe(200);
-    expect(body.errors).toBeUndefined();
+    const { body } = await answered(gw, `{ videositeChannel(url: "${url}") { ${EVERY_FIELD} } }`);
     // Derived from the handle: its counts, dates, links and pictures; its shelves hold the sandbox's videos.
     const images = `${gw.gateway.sandbox!.url}/images`;
     expect(body.data!.videositeChannel).toEqual({
@@ -145,17 +141,18 @@ describe('videositeChannel against the sandbox', () => {
   });
 
   it('makes one upstream call for the same URL asked twice in one operation, however it is written', async ({ sandbox: gw }) => {
-    const before = calls(gw);
-    const { body } = await gw.query(`{
+    await answersWithCalls(
+      gw,
+      'get_videosite_channel',
+      `{
       a: videositeChannel(url: "https://www.videosite.example/@dedupe") { channel { title } }
       b: videositeChannel(url: "  HTTPS://WWW.VIDEOSITE.EXAMPLE/@dedupe ") { about { viewCount } }
-    }`);
-    expect(body.errors).toBeUndefined();
-    expect(body.data).toEqual({ a: { channel: { title: 'Dedupe' } }, b: { about: { viewCount: 545280867 } } });
-    expect(calls(gw) - before).toBe(1);
+    }`,
+      { a: { channel: { title: 'Dedupe' } }, b: { about: { viewCount: 545280867 } } },
+    );
   });
 
-  it.for([
+  itRejectsBeforeUpstream('videositeChannel', 'url', 'channel { id: channelId }', [
     ['', 'must not be empty'],
     ['   ', 'must not be empty'],
     ['https://www.videosite.example/watch?v=dQw4w9WgXcQ', 'must be a channel such as "@name"'],
@@ -163,14 +160,7 @@ describe('videositeChannel against the sandbox', () => {
     ['ftp://videosite.example/@name', 'must be a channel such as "@name"'],
     ['javascript:alert(1)', 'must be a channel such as "@name"'],
     [`https://www.videosite.example/${'a'.repeat(2100)}`, 'at most 2048'],
-  ])('rejects url %j before any upstream call', async ([url, message], { sandbox: gw }) => {
-    await rejectsBeforeUpstream(
-      gw,
-      'query($u: String!) { videositeChannel(url: $u) { channel { id: channelId } } }',
-      { u: url },
-      { field: 'videositeChannel', argument: 'url', message },
-    );
-  });
+  ]);
 });
 
 describe('videositeChannel against upstream variants', () => {

@@ -1,8 +1,8 @@
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { json, startFaultUpstream, upstreamEnv } from '../support/fault-upstream.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
-import { rejectsBeforeUpstream } from '../support/assertions.js';
+import { startGateway } from '../support/gateway.js';
+import { answered, answersWithCalls, itRejectsBeforeUpstream } from '../support/assertions.js';
 
 const VIDEO = 'id: videoId link title viewCount';
 const THUMBNAIL = 'thumbnail { url staticUrl richUrl }';
@@ -16,17 +16,13 @@ const EVERY_FIELD = `
     channel { id: channelId title link isVerified ${THUMBNAIL} }
   }`;
 
-const calls = (gw: RunningGateway) => gw.gateway.sandbox!.calls.get('run_videosite_search') ?? 0;
-
 function still(url: string) {
   return { url, staticUrl: url, richUrl: null };
 }
 
 describe('videositeSearch against the sandbox', () => {
   it('resolves every field of a search', async ({ sandbox: gw }) => {
-    const { status, body } = await gw.query(`{ videositeSearch(query: "  sourdough   bread ") { ${EVERY_FIELD} } }`);
-    expect(status).toBe(200);
-    expect(body.errors).toBeUndefined();
+    const { body } = await answered(gw, `{ videositeSearch(query: "  sourdough   bread ") { ${EVERY_FIELD} } }`);
     // The sandbox's videos picked by the query, each with its own title, counts, date and channel; the first and third are Sandbox Studio's, the third also on its shelf.
     const images = `${gw.gateway.sandbox!.url}/images`;
     const thumbnail = (id: string) => `${images}/thumbnail/videosite-${id.toLowerCase()}.png`;
@@ -121,26 +117,20 @@ describe('videositeSearch against the sandbox', () => {
   });
 
   it('makes one upstream call for the same query asked twice in one operation, white space aside', async ({ sandbox: gw }) => {
-    const before = calls(gw);
-    const { body } = await gw.query('{ a: videositeSearch(query: "rye  flour") { query } b: videositeSearch(query: " rye flour ") { suggestions } }');
-    expect(body.errors).toBeUndefined();
-    expect(body.data).toEqual({ a: { query: 'rye flour' }, b: { suggestions: ['rye flour explained', 'rye flour for beginners', 'rye flour documentary'] } });
-    expect(calls(gw) - before).toBe(1);
+    await answersWithCalls(
+      gw,
+      'run_videosite_search',
+      '{ a: videositeSearch(query: "rye  flour") { query } b: videositeSearch(query: " rye flour ") { suggestions } }',
+      { a: { query: 'rye flour' }, b: { suggestions: ['rye flour explained', 'rye flour for beginners', 'rye flour documentary'] } },
+    );
   });
 
-  it.for([
+  itRejectsBeforeUpstream('videositeSearch', 'query', 'query', [
     ['', 'must not be empty'],
     [' \t ', 'must not be empty'],
     ['q'.repeat(501), 'at most 500'],
     ['bread\u0007', 'control characters'],
-  ])('rejects query %j before any upstream call', async ([query, message], { sandbox: gw }) => {
-    await rejectsBeforeUpstream(
-      gw,
-      'query($q: String!) { videositeSearch(query: $q) { query } }',
-      { q: query },
-      { field: 'videositeSearch', argument: 'query', message },
-    );
-  });
+  ]);
 
   it('accepts a query of exactly 500 characters', async ({ sandbox: gw }) => {
     const { body } = await gw.query('query($q: String!) { videositeSearch(query: $q) { query } }', { q: 'q'.repeat(500) });

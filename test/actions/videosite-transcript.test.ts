@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { it, startUpstreamGateway } from '../support/fixtures.js';
-import { json, type FaultUpstream } from '../support/fault-upstream.js';
-import type { RunningGateway } from '../support/gateway.js';
-import { rejectsBeforeUpstream } from '../support/assertions.js';
+import { describe, expect } from 'vitest';
+import { it, upstreamGatewayFor } from '../support/fixtures.js';
+import { json } from '../support/fault-upstream.js';
+import { answered, answersWithCalls, itRejectsBeforeUpstream } from '../support/assertions.js';
 
 const NO_TRANSCRIPT = "The requested page doesn't exist or there are no translations available for the video.";
 const EVERY_FIELD = `
@@ -12,14 +11,10 @@ const EVERY_FIELD = `
     thumbnail { url staticUrl richUrl } keyMoments lengthSeconds length likeCount viewCount
   }`;
 
-const calls = (gw: RunningGateway) => gw.gateway.sandbox!.calls.get('get_videosite_transcript') ?? 0;
-
 describe('videositeTranscript against the sandbox', () => {
   it('resolves every field, with the title and the text apart', async ({ sandbox: gw }) => {
     const url = 'https://www.videosite.example/watch?v=zX5cV9bN3mQ';
-    const { status, body } = await gw.query(`{ videositeTranscript(url: "${url}") { ${EVERY_FIELD} } }`);
-    expect(status).toBe(200);
-    expect(body.errors).toBeUndefined();
+    const { body } = await answered(gw, `{ videositeTranscript(url: "${url}") { ${EVERY_FIELD} } }`);
     // The sandbox's video of this id (the same in search results and on channel shelves).
     const text =
       'Sand, soda ash and crushed old glass go into a furnace at fifteen hundred degrees. A blade cuts the molten stream into gobs of exactly the right weight. ' +
@@ -73,40 +68,28 @@ describe('videositeTranscript against the sandbox', () => {
   });
 
   it('makes one upstream call for the same URL asked twice in one operation', async ({ sandbox: gw }) => {
-    const before = calls(gw);
-    const { body } = await gw.query(`{
+    await answersWithCalls(
+      gw,
+      'get_videosite_transcript',
+      `{
       a: videositeTranscript(url: "https://www.videosite.example/watch?v=dedupe1") { title }
       b: videositeTranscript(url: "https://WWW.videosite.example/watch?v=dedupe1") { video { id: videoId } }
-    }`);
-    expect(body.errors).toBeUndefined();
-    expect(body.data).toEqual({ a: { title: 'How Glass Bottles Are Made' }, b: { video: { id: 'dedupe1' } } });
-    expect(calls(gw) - before).toBe(1);
+    }`,
+      { a: { title: 'How Glass Bottles Are Made' }, b: { video: { id: 'dedupe1' } } },
+    );
   });
 
-  it.for([
+  itRejectsBeforeUpstream('videositeTranscript', 'url', 'title', [
     ['', 'must not be empty'],
     ['dQw4', 'must be a video link such as https://'],
     ['https://www.videosite.example/@sandboxstudio', 'must be a video link such as https://'],
     ['file:///etc/passwd', 'must be a video link such as https://'],
     ['https://www.videosite.example/watch?v=a\u0000b', 'control characters'],
-  ])('rejects url %j before any upstream call', async ([url, message], { sandbox: gw }) => {
-    await rejectsBeforeUpstream(
-      gw,
-      'query($u: String!) { videositeTranscript(url: $u) { title } }',
-      { u: url },
-      { field: 'videositeTranscript', argument: 'url', message },
-    );
-  });
+  ]);
 });
 
 describe('videositeTranscript against upstream variants', () => {
-  let up: FaultUpstream;
-  let gwUp: RunningGateway;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    ({ up, gw: gwUp, close } = await startUpstreamGateway());
-  });
-  afterAll(() => close());
+  const { up, gw: gwUp } = upstreamGatewayFor();
 
   /** Answers the transcript action with `envelope` and domain_info with a minimal record. */
   function answer(envelope: Record<string, unknown>, httpStatus = 200) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { startGateway, type TestGateway } from '../support/gateway.js';
 import { REDIS_HOST, REDIS_PORT, requireRedisInCi } from '../support/redis.js';
 
 const redisUp = await requireRedisInCi();
@@ -16,8 +16,8 @@ beforeAll(async () => {
 afterAll(() => up.close());
 
 /** Every sample of `name`, by its `part` label. */
-async function byPart(gw: RunningGateway, name: string): Promise<Record<string, number>> {
-  const text = await (await fetch(`${gw.url}/metrics`)).text();
+async function byPart(gw: TestGateway, name: string): Promise<Record<string, number>> {
+  const text = await (await gw.fetch(`/metrics`)).text();
   const parts: Record<string, number> = {};
   for (const match of text.matchAll(new RegExp(`^${name}\\{part="(\\w+)"\\} (\\S+)$`, 'gm'))) parts[match[1]!] = Number(match[2]);
   return parts;
@@ -63,7 +63,7 @@ describe('cache size gauges on /metrics', () => {
     const gw = await startGateway(upstreamEnv(up));
     try {
       await gw.query('{ domainInfo(domain: "off.example") { domainName } }');
-      const text = await (await fetch(`${gw.url}/metrics`)).text();
+      const text = await (await gw.fetch(`/metrics`)).text();
       expect(text).toContain('lookup_graph_cache_lookups_total');
       expect(text).not.toMatch(/^lookup_graph_cache_(bytes|entries)\{/m);
     } finally {

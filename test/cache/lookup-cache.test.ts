@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { startGateway, type TestGateway } from '../support/gateway.js';
 import { sleep } from '../support/wait.js';
 
 const DOMAIN = (name: string) => ({ status: 200, response: { domain_name: name, domain_registered: 'yes' } });
 
 describe('the cross-request cache (memory)', () => {
   let up: FaultUpstream;
-  let gw: RunningGateway;
+  let gw: TestGateway;
   let delayMs = 0;
   let failNext = 0;
   beforeAll(async () => {
@@ -125,9 +125,9 @@ describe('the cross-request cache (memory)', () => {
     try {
       const leader = new AbortController();
       const query = JSON.stringify({ query: '{ domainInfo(domain: "cancelled-leader.example") { domainName } }' });
-      const first = fetch(`${gw.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: query, signal: leader.signal }).catch(
-        (error: Error) => error,
-      );
+      const first = gw
+        .fetch(`/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: query, signal: leader.signal })
+        .catch((error: Error) => error);
       await sleep(50);
       const second = gw.post(query);
       await sleep(50);

@@ -1,7 +1,7 @@
 import calculateSlot from 'cluster-key-slot';
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type GraphQLResponse, type RunningGateway } from '../support/gateway.js';
+import { startGateway, type GraphQLResponse, type TestGateway } from '../support/gateway.js';
 import { waitFor } from '../support/processes.js';
 import { REDIS_FORMS, redisServersAvailable, topologyFor, type RedisTopology } from '../support/redis-topologies.js';
 
@@ -21,8 +21,8 @@ const DATA_COMMANDS = ['get', 'mget', 'getrange', 'set', 'eval', 'exists', 'del'
  * A gateway over the sandbox caching in the topology, for the enclosing describe block; `env` adds settings.
  * Each form runs on servers of its own: the command counts must be this gateway's alone.
  */
-function gatewayOn(rig: { readonly topology: RedisTopology }, env: Record<string, string>): { readonly gw: RunningGateway } {
-  let gw: RunningGateway | undefined;
+function gatewayOn(rig: { readonly topology: RedisTopology }, env: Record<string, string>): { readonly gw: TestGateway } {
+  let gw: TestGateway | undefined;
   beforeAll(async () => {
     // No client rate limit: its counter would be one more command per request. A generous deadline: a
     // busy machine must not make the gateway skip Redis (and serve from its own tier) while it is counted.
@@ -38,7 +38,7 @@ function gatewayOn(rig: { readonly topology: RedisTopology }, env: Record<string
 }
 
 /** The Redis keys of a response's lookups, and what a tick's reads of them cost: one command per slot, one round trip per node. */
-function expectedCost(topology: RedisTopology, gw: RunningGateway, response: GraphQLResponse): { slots: number; nodes: number } {
+function expectedCost(topology: RedisTopology, gw: TestGateway, response: GraphQLResponse): { slots: number; nodes: number } {
   const cache = gw.gateway.cache;
   const fingerprint = cache.fingerprint(gw.gateway.sandbox!.token);
   const keys = (response.body.extensions!.gateway.lookups as Array<{ action: string; key: string }>).map(({ action, key }) =>
@@ -62,7 +62,7 @@ describe.runIf(canRun).each(REDIS_FORMS)('round trips on %s Redis', (form) => {
   describe('the lookups of an operation are read in one round trip per node, one MGET per slot', () => {
     // Every lookup asks Redis (no in-process tier hits) and remembered results (which read less) are off.
     const running = gatewayOn(rig, { CACHE_RESULTS_MB: '0', CACHE_LOCAL_TTL_MS: '0', CACHE_KEY_SECRET: `round-trips-${form}-${process.pid}` });
-    let gw: RunningGateway;
+    let gw: TestGateway;
     let topology: RedisTopology;
     beforeAll(() => {
       ({ gw } = running);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
 import { createLogger } from '../../src/kernel/logger.js';
 import { RedisStore } from '../../src/cache/redis-store.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { startGateway, type TestGateway } from '../support/gateway.js';
 import { requireRedisInCi, startRedisProxy } from '../support/redis.js';
 import { REDIS_FORMS, redisServersAvailable, topologyFor } from '../support/redis-topologies.js';
 import { sleep } from '../support/wait.js';
@@ -111,7 +111,7 @@ describe.runIf(canRun).each(REDIS_FORMS)('the shared cache on %s Redis', (form) 
   it("reports the form's state in /healthz, for the cache and the client rate limit, without credentials", async () => {
     const gw = await startGateway(env({ CLIENT_RATE_LIMIT_PER_MINUTE: '100' }));
     try {
-      const health = await (await fetch(`${gw.url}/healthz`)).json();
+      const health = await (await gw.fetch(`/healthz`)).json();
       const expected = {
         single: {},
         // Replicas as the cluster lists them now (one resyncing is left out for a moment).
@@ -121,7 +121,7 @@ describe.runIf(canRun).each(REDIS_FORMS)('the shared cache on %s Redis', (form) 
       expect(health.cache).toMatchObject({ backend: 'redis', form, healthy: true, target: rig.topology.url, pendingWrites: 0, droppedWrites: 0, ...expected });
       expect(health.clientRateLimit).toMatchObject({ backend: 'redis', form, healthy: true, ...expected });
       if (form === 'cluster') expect(health.cache.cluster.replicas).toBeGreaterThan(0);
-      expect((await fetch(`${gw.url}/readyz`)).status).toBe(200);
+      expect((await gw.fetch(`/readyz`)).status).toBe(200);
     } finally {
       await gw.close();
     }
@@ -137,7 +137,7 @@ describe.runIf(canRun).each(REDIS_FORMS)('the shared cache on %s Redis', (form) 
         await startGateway(env({ CLIENT_RATE_LIMIT_PER_MINUTE: '1000000' })),
       ];
       const domains = Array.from({ length: 24 }, (_, i) => `failover-${i}.example`);
-      const query = (gw: RunningGateway, domain: string) => gw.query(`{ domainInfo(domain: "${domain}") { domainName } }`);
+      const query = (gw: TestGateway, domain: string) => gw.query(`{ domainInfo(domain: "${domain}") { domainName } }`);
       let running = true;
       try {
         up.calls.length = 0;
@@ -221,7 +221,7 @@ describe.skipIf(!redisUp)('the shared cache when the connection to Redis is cut'
       expect((await ask('during-outage.example')).body.extensions!.gateway.lookups[0].source).toBe('upstream');
       expect((await ask('during-outage.example')).body.extensions!.gateway.lookups[0].source).toBe('cache');
       expect(up.calls).toHaveLength(2);
-      const health = await (await fetch(`${gw.url}/healthz`)).json();
+      const health = await (await gw.fetch(`/healthz`)).json();
       expect(health.cache).toMatchObject({ backend: 'redis', healthy: false, lastError: expect.any(String), pendingWrites: 1 });
       expect(gw.logs.join('\n')).toContain('cache: Redis unreachable');
 

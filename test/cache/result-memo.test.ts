@@ -9,15 +9,15 @@ import type { GatewayContext } from '../../src/kernel/context.js';
 import { Operation } from '../../src/kernel/operation.js';
 import { loadConfig } from '../../src/config.js';
 import { json, upstreamEnv, type FaultHandler, type FaultUpstream } from '../support/fault-upstream.js';
-import type { RunningGateway } from '../support/gateway.js';
+import type { TestGateway } from '../support/gateway.js';
 import { it as rigIt, upstreamGatewayFor } from '../support/fixtures.js';
 import { REDIS_FORMS, redisServersAvailable, topologyFor } from '../support/redis-topologies.js';
 import { sleep } from '../support/wait.js';
 
 const DOMAIN_QUERY = 'query Domain($domain: String!) { domainInfo(domain: $domain) { domainName registrar { name } } }';
 
-async function replays(gw: RunningGateway): Promise<number> {
-  const text = await (await fetch(`${gw.url}/metrics`)).text();
+async function replays(gw: TestGateway): Promise<number> {
+  const text = await (await gw.fetch(`/metrics`)).text();
   const counts = [...text.matchAll(/^lookup_graph_result_replays_total (\d+)/gm)].map((match) => Number(match[1]));
   return counts.reduce((sum, count) => sum + count, 0);
 }
@@ -25,7 +25,7 @@ async function replays(gw: RunningGateway): Promise<number> {
 describe('remembered results: a repeat answered from the cache alone runs no resolver', () => {
   const rig = upstreamGatewayFor({ CACHE_ENABLED: 'true', CACHE_TTL_SECONDS: 'domain_info=1', UPSTREAM_MAX_RETRIES: '0' });
   let up: FaultUpstream;
-  let gw: RunningGateway;
+  let gw: TestGateway;
   /** Every upstream answer names the call that made it, so a stale remembered result shows. */
   let call = 0;
   beforeAll(() => {
@@ -190,7 +190,7 @@ describe.runIf(await redisServersAvailable()).each(REDIS_FORMS)('remembered resu
       REDIS_COMMAND_TIMEOUT_MS: '500',
     });
     const [a, b] = [await replica(env), await replica(env)];
-    const registrar = async (gw: RunningGateway, query = DOMAIN_QUERY) =>
+    const registrar = async (gw: TestGateway, query = DOMAIN_QUERY) =>
       (await gw.query(query, { domain: `replicas-${process.pid}.example` })).body.data!.domainInfo.registrar.name;
     const first = await registrar(a);
     expect(await registrar(a)).toBe(first);

@@ -1,13 +1,14 @@
 import { actionNamed } from '../../src/actions/all.js';
 import { Kind, parse, print, visit } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { costVariables, estimateCost } from '../../src/cost/estimate.js';
 import { describeSuggestions, suggestFirst } from '../../src/cost/suggest.js';
 import { loadExamples } from '../../src/server/examples.js';
 import { schema } from '../../src/graph/index.js';
-import { json, type FaultUpstream } from '../support/fault-upstream.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
-import { startUpstreamGateway } from '../support/fixtures.js';
+import { json } from '../support/fault-upstream.js';
+import { inProcessGateway } from '../support/gateway.js';
+import { forSuite, upstreamGatewayFor } from '../support/fixtures.js';
+import { answered } from '../support/assertions.js';
 
 function cost(query: string, variables?: Record<string, unknown>, batchSize = 50, operationName?: string): number | undefined {
   return estimateCost({ schema, document: parse(query), variables, batchSize, operationName, batchedSymbols })?.cost;
@@ -246,11 +247,7 @@ describe('the variables an estimate depends on', () => {
 });
 
 describe('the cost limit over HTTP', () => {
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    gw = await startGateway({ CACHE_ENABLED: 'false' });
-  });
-  afterAll(() => gw.close());
+  const gw = forSuite(() => inProcessGateway({ CACHE_ENABLED: 'false' }));
   const totalCalls = () => [...gw.gateway.sandbox!.calls.values()].reduce((a, b) => a + b, 0);
 
   it('rejects an operation over the budget before any upstream call: COST_LIMIT_EXCEEDED, HTTP 400, cost and budget', async () => {
@@ -330,13 +327,7 @@ describe('the cost limit over HTTP', () => {
 });
 
 describe('the runtime counter', () => {
-  let up: FaultUpstream;
-  let gw: RunningGateway;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    ({ up, gw: gw, close } = await startUpstreamGateway({ CACHE_ENABLED: 'false', COST_BUDGET: '21' }));
-  });
-  afterAll(() => close());
+  const { up, gw } = upstreamGatewayFor({ CACHE_ENABLED: 'false', COST_BUDGET: '21' });
 
   it('a list longer than `first` is cut at `first`: the calls made stay within the estimate', async () => {
     const ids = Array.from({ length: 30 }, (_, i) => `video${String(i).padStart(5, '0')}`);
@@ -350,9 +341,7 @@ describe('the runtime counter', () => {
       const id = new URL(String(call.body.url)).searchParams.get('v');
       return json(res, 200, { status: 200, response: `Title of ${id}\nText of ${id}`, metadata: { id } });
     });
-    const { status, body } = await gw.query('{ videositeSearch(query: "long") { videos(first: 20) { id: videoId transcript { title } } } }');
-    expect(status).toBe(200);
-    expect(body.errors).toBeUndefined();
+    const { body } = await answered(gw, '{ videositeSearch(query: "long") { videos(first: 20) { id: videoId transcript { title } } } }');
     const videos = body.data!.videositeSearch.videos as Array<{ id: string; transcript: { title: string } | null }>;
     expect(videos.map((v) => v.transcript)).toEqual(ids.slice(0, 20).map((id) => ({ title: `Title of ${id}` })));
     expect(up.calls).toHaveLength(21);
@@ -390,11 +379,7 @@ describe('the runtime counter', () => {
 });
 
 describe('the example operations of the graph', () => {
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    gw = await startGateway({ CACHE_ENABLED: 'false' });
-  });
-  afterAll(() => gw.close());
+  const gw = forSuite(() => inProcessGateway({ CACHE_ENABLED: 'false' }));
 
   it.each([
     ['20-company-graph', 4, 3],

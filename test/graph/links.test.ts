@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { startGateway, type TestGateway } from '../support/gateway.js';
 
 /** Links against the sandbox, with per-action upstream call counts. No cross-request cache. */
-let gw: RunningGateway;
+let gw: TestGateway;
 beforeAll(async () => {
   gw = await startGateway({ CACHE_ENABLED: 'false', COST_BUDGET: '200' });
 });

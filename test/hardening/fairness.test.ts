@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/security/api-keys.js';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { startGateway, type GraphQLResponse, type RunningGateway } from '../support/gateway.js';
+import { startGateway, type GraphQLResponse, type TestGateway } from '../support/gateway.js';
 
 const ATTACKER = 'attacker-key-0123456789abcdef';
 const VICTIM = 'victim-key-0123456789abcdef01';
@@ -18,7 +18,7 @@ const fresh = (prefix: string) => {
 const lookup = (name: string) => `{ domainInfo(domain: "${name}") { domainName } }`;
 
 let up: FaultUpstream | undefined;
-let gw: RunningGateway | undefined;
+let gw: TestGateway | undefined;
 afterEach(async () => {
   await gw?.close();
   await up?.close();
@@ -55,14 +55,14 @@ function twoClients(upstream: FaultUpstream, extra: Record<string, string> = {})
   );
 }
 
-async function timedQuery(g: RunningGateway, key: string, name: string): Promise<{ ms: number; res: GraphQLResponse }> {
+async function timedQuery(g: TestGateway, key: string, name: string): Promise<{ ms: number; res: GraphQLResponse }> {
   const started = performance.now();
   const res = await g.query(lookup(name), undefined, { 'x-api-key': key });
   return { ms: performance.now() - started, res };
 }
 
 /** The victim's healthy lookups, `workers` at a time, for `ms`. */
-async function victimLoad(g: RunningGateway, ms: number, workers = 2) {
+async function victimLoad(g: TestGateway, ms: number, workers = 2) {
   const latencies: number[] = [];
   const errors: string[] = [];
   const until = Date.now() + ms;
@@ -104,7 +104,7 @@ describe('fairness: one client flooding with hanging inputs', () => {
     );
     await sleep(300);
     const during = await victimLoad(gw, 5000);
-    const health = await (await fetch(`${gw.url}/healthz`)).json();
+    const health = await (await gw.fetch(`/healthz`)).json();
     attacking = false;
     await attack;
 
@@ -143,7 +143,7 @@ describe('fairness: one client flooding with hanging inputs', () => {
     expect(third.res.body.errors?.[0]?.message).toMatch(/failed for this input moments ago/);
     expect(up.calls.length).toBe(calls);
     // One input, however often it fails, is one failure for the breakers.
-    const health = await (await fetch(`${gw.url}/healthz`)).json();
+    const health = await (await gw.fetch(`/healthz`)).json();
     expect(health.upstream.breakers.domain_info).toMatchObject({ state: 'closed', consecutiveFailures: 1 });
   });
 });
@@ -158,7 +158,7 @@ describe('breakers: an attack by one client versus a real outage', () => {
     expect(attackerNow.res.body.errors?.[0]?.message).toMatch(/failing for this client/);
     const victim = await victimLoad(gw, 500, 1);
     expect(victim.errors).toEqual([]);
-    const breaker = (await (await fetch(`${gw.url}/healthz`)).json()).upstream.breakers.domain_info;
+    const breaker = (await (await gw.fetch(`/healthz`)).json()).upstream.breakers.domain_info;
     console.log("breaker after one client's attack:", JSON.stringify(breaker));
     expect(breaker).toMatchObject({ state: 'closed', clientsOpen: 1 });
   });
@@ -168,7 +168,7 @@ describe('breakers: an attack by one client versus a real outage', () => {
     gw = await twoClients(up);
     let calls = 0;
     for (let i = 0; i < 10; i += 1) {
-      const breaker = (await (await fetch(`${gw.url}/healthz`)).json()).upstream.breakers.domain_info;
+      const breaker = (await (await gw.fetch(`/healthz`)).json()).upstream.breakers.domain_info;
       if (breaker?.state === 'open') break;
       await timedQuery(gw, i % 2 ? ATTACKER : VICTIM, fresh('down'));
       calls += 1;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { startGateway, type TestGateway } from '../support/gateway.js';
 import { hasRedisServer, startOwnRedis, type OwnRedis } from '../support/own-redis.js';
 
 const canRun = await hasRedisServer();
@@ -15,7 +15,7 @@ const percentile = (values: number[], p: number) => {
 describe.skipIf(!canRun)('a frozen Redis (SIGSTOP) under load', () => {
   let redis: OwnRedis;
   let up: FaultUpstream;
-  let gw: RunningGateway;
+  let gw: TestGateway;
 
   beforeAll(async () => {
     redis = await startOwnRedis();
@@ -44,7 +44,7 @@ describe.skipIf(!canRun)('a frozen Redis (SIGSTOP) under load', () => {
   it('keeps cached lookups fast and failure-free, reports it in /healthz and the log, and recovers on SIGCONT', async () => {
     const domains = Array.from({ length: 20 }, (_, i) => `frozen-${i}.example`);
     await Promise.all(domains.map((d) => gw.query(`{ domainInfo(domain: "${d}") { domainName } }`)));
-    const health0 = await (await fetch(`${gw.url}/healthz`)).json();
+    const health0 = await (await gw.fetch(`/healthz`)).json();
     expect(health0.cache).toMatchObject({ backend: 'redis', healthy: true });
     expect(health0.clientRateLimit).toMatchObject({ backend: 'redis', healthy: true });
 
@@ -71,7 +71,7 @@ describe.skipIf(!canRun)('a frozen Redis (SIGSTOP) under load', () => {
     phase = 'frozen';
     redis.freeze();
     await sleep(2000);
-    const during = await (await fetch(`${gw.url}/healthz`)).json();
+    const during = await (await gw.fetch(`/healthz`)).json();
     phase = 'thawed';
     redis.thaw();
     await expect.poll(() => gw.gateway.cacheStatus().healthy, { timeout: 5000, interval: 50 }).toBe(true);
@@ -111,6 +111,6 @@ describe.skipIf(!canRun)('a frozen Redis (SIGSTOP) under load', () => {
         .slice(-20)
         .some((s) => s.source === 'cache'),
     ).toBe(true);
-    await expect.poll(async () => (await (await fetch(`${gw.url}/healthz`)).json()).clientRateLimit.healthy, { timeout: 5000 }).toBe(true);
+    await expect.poll(async () => (await (await gw.fetch(`/healthz`)).json()).clientRateLimit.healthy, { timeout: 5000 }).toBe(true);
   }, 30_000);
 });

@@ -17,19 +17,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/graph/index.js';
 import { CSRF_HEADER } from '../../src/security/csrf.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { forSuite } from '../support/fixtures.js';
+import { seeded } from '../support/load.js';
 
-/** mulberry32: a small seeded PRNG, so a failure is replayable with FUZZ_SEED. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
+// Seeded (support/load.ts), so a failure is replayable with FUZZ_SEED.
 const SEED = Number(process.env.FUZZ_SEED ?? 16_2026);
 const DOCUMENTS = Number(process.env.FUZZ_DOCUMENTS ?? 2000);
 const STRINGS = [
@@ -162,7 +153,7 @@ describe('fuzz: documents and variables generated from the schema', () => {
   });
 
   it(`${DOCUMENTS} seeded documents (seed ${SEED}): no 5xx, every error coded, nothing internal in any response or log`, async () => {
-    const next = generator(prng(SEED));
+    const next = generator(seeded(SEED));
     const bodies = Array.from({ length: DOCUMENTS }, next);
     const problems: string[] = [];
     const statuses = new Map<number, number>();
@@ -273,14 +264,10 @@ function hostileGenerator(random: () => number) {
 }
 
 describe('fuzz: hostile shapes (deep, long, wide)', () => {
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    gw = await startGateway({ LOG_LEVEL: 'info', CLIENT_RATE_LIMIT_PER_MINUTE: '0' });
-  });
-  afterAll(() => gw.close());
+  const gw = forSuite(() => startGateway({ LOG_LEVEL: 'info', CLIENT_RATE_LIMIT_PER_MINUTE: '0' }));
 
   it(`${HOSTILE} seeded hostile requests (seed ${SEED}): each refused with a code, no upstream call, no error log`, async () => {
-    const random = prng(SEED + 1);
+    const random = seeded(SEED + 1);
     const next = hostileGenerator(random);
     const calls = () => [...gw.gateway.sandbox!.calls.values()].reduce((sum, n) => sum + n, 0);
     const before = calls();

@@ -1,12 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { describe, expect, it } from 'vitest';
+import { inProcessGateway } from '../support/gateway.js';
+import { forSuite } from '../support/fixtures.js';
 
 describe('only queries exist', () => {
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    gw = await startGateway({ LOG_LEVEL: 'debug' });
-  });
-  afterAll(() => gw.close());
+  const gw = forSuite(() => inProcessGateway({ LOG_LEVEL: 'debug' }));
 
   it.each([
     ['mutation { x }', 'mutation'],

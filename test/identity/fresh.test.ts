@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cacheControlFor, combinedCacheControl } from '../../src/cache/cache-control.js';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { startGateway, type TestGateway } from '../support/gateway.js';
 
 let upstream: FaultUpstream;
-let gw: RunningGateway;
+let gw: TestGateway;
 let version = 0;
 beforeAll(async () => {
   upstream = await startFaultUpstream();

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeTypeNames } from '../../src/actions/node.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { startGateway, type TestGateway } from '../support/gateway.js';
 
-let gw: RunningGateway;
+let gw: TestGateway;
 beforeAll(async () => {
   gw = await startGateway();
 });

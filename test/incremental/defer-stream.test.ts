@@ -31,7 +31,7 @@ function sampleUpstream(up: FaultUpstream, delays: Record<string, number>, overr
 }
 
 async function okOperations(gw: RunningGateway): Promise<number> {
-  const text = await (await fetch(`${gw.url}/metrics`)).text();
+  const text = await (await gw.fetch(`/metrics`)).text();
   const line = text.split('\n').find((l) => l.startsWith('lookup_graph_graphql_operations_total{outcome="ok"}'));
   return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
 }

@@ -101,7 +101,7 @@ describe('incremental requests go through the same security as any other', () =>
     });
 
     it('an incremental request as a form POST → 403 CSRF_HEADER_REQUIRED, no upstream call', async () => {
-      const res = await fetch(`${gw.url}/graphql`, {
+      const res = await gw.fetch(`/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'multipart/mixed', 'x-api-key': KEY },
         body: `query=${encodeURIComponent(deferredExample.query)}`,

@@ -1,22 +1,14 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { requireRedisInCi, startRedisProxy } from '../support/redis.js';
-import { startFaultUpstream, type FaultUpstream } from '../support/fault-upstream.js';
+import { startSandboxLikeUpstream } from '../support/fault-upstream.js';
+import { forSuite } from '../support/fixtures.js';
 import { freePort, startBuilt, statusOf, waitFor } from '../support/processes.js';
-import { SANDBOX_ACTIONS } from '../../src/actions/sandbox-answers.js';
 
 const KEY = 'build-test-client-key';
 
 describe('node dist/main.js in production, with METRICS_PORT', () => {
-  let upstream: FaultUpstream;
-  beforeAll(async () => {
-    upstream = await startFaultUpstream();
-    upstream.handle((call, _req, res) => {
-      const payload = JSON.stringify({ status: 200, ...SANDBOX_ACTIONS[call.action]!.respond(call.body) });
-      res.writeHead(200, { 'content-type': 'application/json' }).end(payload);
-    });
-  });
-  afterAll(() => upstream.close());
+  const upstream = forSuite(startSandboxLikeUpstream);
 
   it('serves only /graphql, /healthz and /readyz publicly, /metrics on its own port, goes unready on SIGTERM and drains', async () => {
     const [port, metricsPort] = [await freePort(), await freePort()];

@@ -6,7 +6,7 @@ import type { CacheSettings } from '../../src/cache/settings.js';
 import { SANDBOX_ACTIONS } from '../../src/actions/sandbox-answers.js';
 import { startFaultUpstream, type FaultUpstream } from '../support/fault-upstream.js';
 import { haproxyInstalled, startHaproxy, type Haproxy } from '../support/haproxy.js';
-import { seeded, zipf } from '../support/load.js';
+import { mixedLookup, seeded, zipf, type Sample } from '../support/load.js';
 import { freePort, startBuilt, statusOf, waitFor, type Child } from '../support/processes.js';
 import { redisServersAvailable, startTopology, type RedisTopology } from '../support/redis-topologies.js';
 
@@ -21,13 +21,6 @@ const WORKERS = 6;
 const WARM_MS = 3_000; // load before the kill
 const TAIL_MS = 2_000; // load after the promotion
 const UPSTREAM_LATENCY_MS = 25;
-
-interface Sample {
-  started: number;
-  ended: number;
-  ok: boolean;
-  detail: string;
-}
 
 const canRun = (await redisServersAvailable()) && haproxyInstalled();
 if (!haproxyInstalled() && process.env.CI === 'true')
@@ -111,27 +104,9 @@ describe.runIf(canRun)('three replicas behind HAProxy sharing a Redis Cluster wh
       while (running) {
         const i = pick();
         const domain = random() < 2 / 3;
-        const input = domain ? `d${i}.example.com` : `user${i}`;
-        requested.add(`${domain ? 'domain_info' : 'get_photosocial_profile'}:${input}`);
-        const query = domain ? `{ domainInfo(domain: "${input}") { domainName } }` : `{ photosocialProfile(username: "${input}") { username } }`;
-        const started = Date.now();
-        let ok = false;
-        let detail = '';
-        try {
-          const res = await fetch(`${lb.url}/graphql`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ query }),
-          });
-          const text = await res.text();
-          detail = `${res.status} ${text.slice(0, 200)}`;
-          const body = JSON.parse(text) as { data?: Record<string, { domainName?: string; username?: string } | null>; errors?: unknown[] };
-          const value = body.data?.[domain ? 'domainInfo' : 'photosocialProfile'];
-          ok = res.status === 200 && !body.errors && (value?.domainName ?? value?.username) === input;
-        } catch (error) {
-          detail ||= String(error);
-        }
-        samples.push({ started, ended: Date.now(), ok, detail });
+        const { key, sample } = await mixedLookup(`${lb.url}/graphql`, i, domain, (status, body, echoed) => status === 200 && !body.errors && echoed);
+        requested.add(key);
+        samples.push(sample);
       }
     };
     const load = Promise.all(Array.from({ length: WORKERS }, worker));

@@ -10,10 +10,10 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFaultUpstream, type FaultUpstream } from '../support/fault-upstream.js';
+import { startSandboxLikeUpstream } from '../support/fault-upstream.js';
+import { forSuite } from '../support/fixtures.js';
 import { freePort, ROOT, waitFor } from '../support/processes.js';
 import { sleep } from '../support/wait.js';
-import { SANDBOX_ACTIONS } from '../../src/actions/sandbox-answers.js';
 
 const ENTRYPOINT = join(ROOT, 'deploy', 'entrypoint.sh');
 const MiB = 1024 * 1024;
@@ -110,15 +110,7 @@ describe('deploy/entrypoint.sh sizes memory from the container', () => {
 });
 
 describe('the built gateway in a 256 MiB pod', () => {
-  let upstream: FaultUpstream;
-  beforeAll(async () => {
-    upstream = await startFaultUpstream();
-    upstream.handle((call, _req, res) => {
-      const payload = JSON.stringify({ status: 200, ...SANDBOX_ACTIONS[call.action]!.respond(call.body) });
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }).end(payload);
-    });
-  });
-  afterAll(() => upstream.close());
+  const upstream = forSuite(startSandboxLikeUpstream);
 
   it('stays under its limit through an uncached and a cached load, with the cache filled and answering', { timeout: 90_000 }, async () => {
     const limitMb = 256;

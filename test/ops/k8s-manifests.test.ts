@@ -220,7 +220,7 @@ describe('the manifests agree with the gateway', () => {
     expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
     expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
     const gw = await startGateway();
-    const status = async (path: string) => (await fetch(`${gw.url}${path}`)).status;
+    const status = async (path: string) => (await gw.fetch(`${path}`)).status;
     for (const probe of [container.startupProbe, container.livenessProbe, container.readinessProbe]) expect(await status(probe.httpGet.path)).toBe(200);
     // On SIGTERM readiness fails while liveness holds, so Kubernetes stops routing without restarting the pod.
     gw.gateway.readiness.draining();

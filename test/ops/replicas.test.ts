@@ -1,11 +1,9 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_ACTIONS } from '../../src/actions/sandbox-answers.js';
 import { startFaultUpstream, type FaultUpstream } from '../support/fault-upstream.js';
+import { haproxyInstalled, startHaproxy, type Haproxy } from '../support/haproxy.js';
+import { mixedLookup, zipf, type Sample } from '../support/load.js';
 import { freePort, startBuilt, statusOf, waitFor, type Child } from '../support/processes.js';
 import { REDIS_HOST, REDIS_PORT, requireRedisInCi } from '../support/redis.js';
 
@@ -30,43 +28,10 @@ const isFault = (i: number) => i % 17 === 5; // ~6% of inputs: the upstream answ
 const keyOf = (n: number) => `replica-test-key-${n}`;
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** Zipf (s = 1) over 0..n-1, by inverse CDF. */
-function zipf(n: number): () => number {
-  const cdf: number[] = [];
-  let total = 0;
-  for (let k = 1; k <= n; k++) {
-    total += 1 / k;
-    cdf.push(total);
-  }
-  return () => {
-    const u = Math.random() * total;
-    let lo = 0;
-    let hi = n - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cdf[mid]! < u) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-}
-
-function haproxyInstalled(): boolean {
-  return spawnSync('haproxy', ['-v'], { stdio: 'ignore' }).status === 0;
-}
-
-interface Sample {
-  started: number;
-  ended: number;
-  ok: boolean;
-  detail: string;
-}
-
 describe('three replicas behind HAProxy, sharing Redis', () => {
   let upstream: FaultUpstream;
   const calls: Array<{ action: string; input: string; at: number }> = [];
-  let dir = '';
-  let haproxy: ChildProcess | null = null;
+  let haproxy: Haproxy | undefined;
   const replicas: Child[] = [];
   let run = false;
 
@@ -87,14 +52,12 @@ describe('three replicas behind HAProxy, sharing Redis', () => {
       );
       res.writeHead(faulty ? 500 : 200, { 'content-type': 'application/json' }).end(payload);
     });
-    dir = mkdtempSync(join(tmpdir(), 'lg-replicas-'));
   });
 
   afterAll(async () => {
     for (const replica of replicas) replica.child.kill('SIGKILL');
-    haproxy?.kill('SIGKILL');
+    haproxy?.close();
     if (run) await upstream.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('rolls one replica with no failed request, kills one with failures bounded to its in-flight requests, shares cache and rate limits', {
@@ -129,53 +92,8 @@ describe('three replicas behind HAProxy, sharing Redis', () => {
       startReplica(i);
     });
 
-    const cfg = join(dir, 'haproxy.cfg');
-    writeFileSync(
-      cfg,
-      `global
-  maxconn 2000
-defaults
-  mode http
-  timeout connect 1s
-  timeout client 30s
-  timeout server 30s
-  retries 3
-  option redispatch 1
-  # A connection refused or closed without an answer (a killed replica, an idle connection the draining
-  # replica closes) is retried on another replica: the operations are read-only lookups.
-  retry-on conn-failure empty-response junk-response
-frontend graphql
-  bind 127.0.0.1:${lbPort}
-  default_backend gateways
-frontend stats
-  bind 127.0.0.1:${statsPort}
-  stats enable
-  stats uri /stats
-backend gateways
-  balance roundrobin
-  option httpchk GET /readyz
-  http-check expect status 200
-  http-response set-header x-replica %s
-  # /readyz answers 503 at once when draining; two failed checks take a replica out. Generous check
-  # timeouts: a busy machine must not flap healthy replicas out.
-  timeout check 3s
-  default-server inter 250ms fall 2 rise 2
-${ports.map((port, i) => `  server g${i} 127.0.0.1:${port} check`).join('\n')}
-`,
-    );
-    haproxy = spawn('haproxy', ['-db', '-f', cfg], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let haproxyErr = '';
-    haproxy.stderr!.on('data', (chunk) => (haproxyErr += chunk));
-
-    const serverStates = async (): Promise<Record<string, string>> => {
-      const csv = await (await fetch(`http://127.0.0.1:${statsPort}/stats;csv`)).text();
-      const states: Record<string, string> = {};
-      for (const line of csv.split('\n')) {
-        const cols = line.split(',');
-        if (cols[0] === 'gateways' && /^g\d$/.test(cols[1]!)) states[cols[1]!] = cols[17]!;
-      }
-      return states;
-    };
+    haproxy = startHaproxy({ port: lbPort, statsPort, servers: ports });
+    const serverStates = () => haproxy!.serverStates();
     await waitFor(
       async () => {
         try {
@@ -185,7 +103,7 @@ ${ports.map((port, i) => `  server g${i} 127.0.0.1:${port} check`).join('\n')}
         }
       },
       30_000,
-      `three replicas UP in HAProxy ${haproxyErr}`,
+      `three replicas UP in HAProxy ${haproxy.output()}`,
     );
 
     const lb = `http://127.0.0.1:${lbPort}/graphql`;
@@ -207,7 +125,7 @@ ${ports.map((port, i) => `  server g${i} 127.0.0.1:${port} check`).join('\n')}
     expect({ allowed, limited }).toEqual({ allowed: RATE_LIMIT, limited: 15 });
 
     // The load: Zipf over INPUTS domains and INPUTS usernames, some of them faulting upstream.
-    const pick = zipf(INPUTS);
+    const pick = zipf(INPUTS, Math.random);
     const samples: Sample[] = [];
     const requested = new Set<string>();
     const t0 = Date.now();
@@ -217,27 +135,17 @@ ${ports.map((port, i) => `  server g${i} 127.0.0.1:${port} check`).join('\n')}
       while (Date.now() < stopAt) {
         const i = pick();
         const domain = Math.random() < 2 / 3;
-        const input = domain ? `d${i}.example.com` : `user${i}`;
-        requested.add(`${domain ? 'domain_info' : 'get_photosocial_profile'}:${input}`);
-        const query = domain ? `{ domainInfo(domain: "${input}") { domainName } }` : `{ photosocialProfile(username: "${input}") { username } }`;
-        const started = Date.now();
-        let ok = false;
-        let detail = '';
-        try {
-          const res = await post(keyOf(keyTurn++ % LOAD_KEYS), query);
-          const text = await res.text();
-          detail = `${res.status} ${text.slice(0, 200)}`;
-          const body = JSON.parse(text) as {
-            data?: Record<string, { domainName?: string; username?: string } | null>;
-            errors?: Array<{ extensions?: { code?: string } }>;
-          };
-          const value = body.data?.[domain ? 'domainInfo' : 'photosocialProfile'];
-          // A faulting input is a served request too: the field is null with the upstream's error code.
-          ok = res.status === 200 && (isFault(i) ? value === null && !!body.errors?.[0]?.extensions?.code : (value?.domainName ?? value?.username) === input);
-        } catch (error) {
-          detail ||= String(error);
-        }
-        samples.push({ started, ended: Date.now(), ok, detail });
+        // A faulting input is a served request too: the field is null with the upstream's error code.
+        const { key, sample } = await mixedLookup(
+          lb,
+          i,
+          domain,
+          (status, body, echoed) =>
+            status === 200 && (isFault(i) ? Object.values(body.data ?? {})[0] === null && !!body.errors?.[0]?.extensions?.code : echoed),
+          { 'x-api-key': keyOf(keyTurn++ % LOAD_KEYS) },
+        );
+        requested.add(key);
+        samples.push(sample);
       }
     };
     const load = Promise.all(Array.from({ length: WORKERS }, worker));
@@ -299,7 +207,7 @@ ${ports.map((port, i) => `  server g${i} 127.0.0.1:${port} check`).join('\n')}
         'failures:',
         failures.slice(0, 5).map((f) => `${f.started - t0}..${f.ended - t0} ${f.detail}`),
         { termAt: termAt - t0, backAt: backAt - t0, killAt: killAt - t0 },
-        haproxyErr.slice(-2000),
+        haproxy.output().slice(-2000),
       );
 
     expect(failuresAroundRoll).toEqual([]);

@@ -1,11 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { codeOf, domain, domainQuery, healthz, json, ok, rig, sleep, timed, until } from './support.js';
-
-let r: Awaited<ReturnType<typeof rig>> | undefined;
-afterEach(async () => {
-  await r?.close();
-  r = undefined;
-});
+import { describe, expect, it } from 'vitest';
+import { abortableQuery, codeOf, domain, domainQuery, healthz, json, ok, rig, sleep, timed, until } from './support.js';
 
 describe('concurrency bound', () => {
   it('a burst: at most UPSTREAM_MAX_IN_FLIGHT at the upstream, the queue waits, the excess is shed at once', async () => {
@@ -13,7 +7,7 @@ describe('concurrency bound', () => {
     // The upstream holds its answers until the excess has failed (10 s at most): had the excess waited
     // for a slot instead of failing fast, it would fail only after answers (no race with the clock).
     const answeredWhenFailed: number[] = [];
-    r = await rig(
+    const r = await rig(
       { UPSTREAM_MAX_IN_FLIGHT: '2', UPSTREAM_MAX_IN_FLIGHT_PER_CLIENT: '2', UPSTREAM_MAX_QUEUED: '2', UPSTREAM_TIMEOUT_MS: '20000' },
       async (call, _req, res) => {
         await until(() => answeredWhenFailed.length >= 4, 10_000).catch(() => undefined);
@@ -21,12 +15,12 @@ describe('concurrency bound', () => {
       },
     );
     const burst = Array.from({ length: 8 }, () =>
-      timed(() => r!.gw.query(domainQuery())).then((res) => {
-        if (res.body.errors) answeredWhenFailed.push(r!.load.answered);
+      timed(() => r.gw.query(domainQuery())).then((res) => {
+        if (res.body.errors) answeredWhenFailed.push(r.load.answered);
         return res;
       }),
     );
-    await until(() => r!.load.now === 2 && r!.gw.gateway.upstreamStatus().queued === 2);
+    await until(() => r.load.now === 2 && r.gw.gateway.upstreamStatus().queued === 2);
     expect(r.gw.gateway.upstreamStatus()).toMatchObject({ inFlight: 2, queued: 2 });
     const results = await Promise.all(burst);
     const failed = results.filter((res) => res.body.errors);
@@ -48,22 +42,16 @@ describe('concurrency bound', () => {
   });
 
   it('a request that goes away while queued leaves the queue without an upstream call', async () => {
-    r = await rig({ UPSTREAM_MAX_IN_FLIGHT: '1', UPSTREAM_MAX_QUEUED: '5', UPSTREAM_TIMEOUT_MS: '3000' }, (call, _req, res) => {
+    const r = await rig({ UPSTREAM_MAX_IN_FLIGHT: '1', UPSTREAM_MAX_QUEUED: '5', UPSTREAM_TIMEOUT_MS: '3000' }, (call, _req, res) => {
       setTimeout(() => ok(call, res), 400);
     });
     const first = r.gw.query(domainQuery());
-    await until(() => r!.load.now === 1);
-    const controller = new AbortController();
-    const second = fetch(`${r.gw.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: domainQuery() }),
-      signal: controller.signal,
-    }).catch((error: unknown) => error);
-    await until(() => r!.gw.gateway.upstreamStatus().queued === 1);
-    controller.abort();
-    await second;
-    await until(() => r!.gw.gateway.upstreamStatus().queued === 0, 1000);
+    await until(() => r.load.now === 1);
+    const second = abortableQuery(r.gw);
+    await until(() => r.gw.gateway.upstreamStatus().queued === 1);
+    second.abort();
+    await second.response;
+    await until(() => r.gw.gateway.upstreamStatus().queued === 0, 1000);
     expect((await first).body.errors).toBeUndefined();
     await sleep(50);
     expect(r.domainCalls()).toBe(1);
@@ -76,10 +64,10 @@ describe('circuit breaker per action', () => {
   const env = { UPSTREAM_BREAKER_FAILURES: '3', UPSTREAM_BREAKER_COOLDOWN_MS: '400', UPSTREAM_MAX_RETRIES: '0' };
 
   it('opens after N failures: then calls fail fast without the upstream, other actions unaffected', async () => {
-    r = await rig(env, (call, req, res) => (call.action === 'domain_info' ? fail500(call, req, res) : ok(call, res)));
+    const r = await rig(env, (call, req, res) => (call.action === 'domain_info' ? fail500(call, req, res) : ok(call, res)));
     for (let i = 0; i < 3; i += 1) expect(codeOf(await r.gw.query(domainQuery()))).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
     expect(r.domainCalls()).toBe(3);
-    const open = await timed(() => r!.gw.query(`{ domainInfo(domain: "${domain()}") { domainName } crmOwners(portal: "9") { id: ownerId } }`));
+    const open = await timed(() => r.gw.query(`{ domainInfo(domain: "${domain()}") { domainName } crmOwners(portal: "9") { id: ownerId } }`));
     expect(open.body.data).toEqual({ domainInfo: null, crmOwners: [{ id: '7' }] });
     expect(codeOf(open)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', action: 'domain_info' });
     expect(open.body.errors![0]!.message).toMatch(/not calling it for now/);
@@ -91,7 +79,7 @@ describe('circuit breaker per action', () => {
   });
 
   it('half-open after the cool-down: exactly one probe; its success closes the breaker', async () => {
-    r = await rig({ ...env, UPSTREAM_TIMEOUT_MS: '3000' }, fail500);
+    const r = await rig({ ...env, UPSTREAM_TIMEOUT_MS: '3000' }, fail500);
     for (let i = 0; i < 3; i += 1) await r.gw.query(domainQuery());
     expect((await healthz(r.gw)).upstream.breakers.domain_info.state).toBe('open');
     await sleep(450);
@@ -100,33 +88,33 @@ describe('circuit breaker per action', () => {
     r.handle((call, _req, res) => setTimeout(() => ok(call, res), 1000));
     const before = r.domainCalls();
     const started = performance.now();
-    const probes = await Promise.all([0, 1, 2].map(() => r!.gw.query(domainQuery())));
+    const probes = await Promise.all([0, 1, 2].map(() => r.gw.query(domainQuery())));
     expect(r.domainCalls() - before).toBe(1); // one probe only
     expect(probes.filter((res) => !res.body.errors)).toHaveLength(1);
     expect(probes.filter((res) => codeOf(res)?.code === 'UPSTREAM_UNAVAILABLE')).toHaveLength(2);
     console.info(`[timing] half-open probe round: ${(performance.now() - started).toFixed(0)} ms (probe held 1000 ms by the upstream)`);
     expect((await healthz(r.gw)).upstream.breakers.domain_info).toMatchObject({ state: 'closed', consecutiveFailures: 0 });
-    const closed = await Promise.all([0, 1].map(() => r!.gw.query(domainQuery())));
+    const closed = await Promise.all([0, 1].map(() => r.gw.query(domainQuery())));
     expect(closed.every((res) => !res.body.errors)).toBe(true);
     expect(r.domainCalls() - before).toBe(3);
   });
 
   it('a failed probe opens it again for another cool-down', async () => {
-    r = await rig(env, fail500);
+    const r = await rig(env, fail500);
     for (let i = 0; i < 3; i += 1) await r.gw.query(domainQuery());
     await sleep(450);
     expect(codeOf(await r.gw.query(domainQuery()))).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
     expect(r.domainCalls()).toBe(4);
-    const again = await timed(() => r!.gw.query(domainQuery()));
+    const again = await timed(() => r.gw.query(domainQuery()));
     expect(codeOf(again)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
     expect(r.domainCalls()).toBe(4);
     expect((await healthz(r.gw)).upstream.breakers.domain_info.state).toBe('open');
   });
 
   it('timeouts open it too', async () => {
-    r = await rig({ ...env, UPSTREAM_TIMEOUT_MS: '100' }, () => undefined);
+    const r = await rig({ ...env, UPSTREAM_TIMEOUT_MS: '100' }, () => undefined);
     for (let i = 0; i < 3; i += 1) expect(codeOf(await r.gw.query(domainQuery()))).toMatchObject({ code: 'UPSTREAM_TIMEOUT' });
-    const fast = await timed(() => r!.gw.query(domainQuery()));
+    const fast = await timed(() => r.gw.query(domainQuery()));
     expect(codeOf(fast)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
     expect(r.domainCalls()).toBe(3); // failed fast: no call was made (a wait would have ended in UPSTREAM_TIMEOUT)
   });
@@ -138,7 +126,7 @@ describe('circuit breaker per action', () => {
     ['401', 401, 'Unauthorized', 'UNAUTHENTICATED'],
     ['403', 403, 'Invalid token', 'UNAUTHENTICATED'],
   ])('%s does not open it', async (_name, status, error, code) => {
-    r = await rig(env, (_call, _req, res) => json(res, status, { status, response: null, error }));
+    const r = await rig(env, (_call, _req, res) => json(res, status, { status, response: null, error }));
     for (let i = 0; i < 6; i += 1) expect(codeOf(await r.gw.query(domainQuery()))).toMatchObject({ code });
     expect(r.domainCalls()).toBe(6);
     expect((await healthz(r.gw)).upstream.breakers.domain_info).toMatchObject({ state: 'closed', consecutiveFailures: 0 });
@@ -146,7 +134,7 @@ describe('circuit breaker per action', () => {
 
   it('an answer that shows the upstream alive resets the run of failures', async () => {
     let n = 0;
-    r = await rig(env, (call, req, res) => (++n % 3 === 0 ? json(res, 404, { status: 404, response: null }) : fail500(call, req, res)));
+    const r = await rig(env, (call, req, res) => (++n % 3 === 0 ? json(res, 404, { status: 404, response: null }) : fail500(call, req, res)));
     for (let i = 0; i < 9; i += 1) await r.gw.query(domainQuery());
     expect(r.domainCalls()).toBe(9); // never three failures in a row
     expect((await healthz(r.gw)).upstream.breakers.domain_info.state).toBe('closed');

@@ -1,16 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { codeOf, domain, domainQuery, json, ok, rig, sleep, timed, until } from './support.js';
-
-let r: Awaited<ReturnType<typeof rig>> | undefined;
-afterEach(async () => {
-  await r?.close();
-  r = undefined;
-});
+import { describe, expect, it } from 'vitest';
+import { abortableQuery, codeOf, domain, domainQuery, json, ok, rig, sleep, timed, until } from './support.js';
 
 describe('deadlines', () => {
   it('an upstream that never sends headers: UPSTREAM_TIMEOUT at the call deadline, one call', async () => {
-    r = await rig({ UPSTREAM_TIMEOUT_MS: '300' }, () => undefined);
-    const res = await timed(() => r!.gw.query(domainQuery()));
+    const r = await rig({ UPSTREAM_TIMEOUT_MS: '300' }, () => undefined);
+    const res = await timed(() => r.gw.query(domainQuery()));
     expect(res.body.data).toEqual({ domainInfo: null });
     expect(codeOf(res)).toMatchObject({ code: 'UPSTREAM_TIMEOUT', action: 'domain_info' });
     expect(res.body.errors![0]!.message).toMatch(/within 300 ms/);
@@ -23,11 +17,11 @@ describe('deadlines', () => {
   });
 
   it('an upstream that stalls mid-body: UPSTREAM_TIMEOUT, one call, not retried', async () => {
-    r = await rig({ UPSTREAM_TIMEOUT_MS: '300' }, (_call, _req, res) => {
+    const r = await rig({ UPSTREAM_TIMEOUT_MS: '300' }, (_call, _req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '400' });
       res.write('{"status":200,"response":{"domain_na');
     });
-    const res = await timed(() => r!.gw.query(domainQuery()));
+    const res = await timed(() => r.gw.query(domainQuery()));
     expect(codeOf(res)).toMatchObject({ code: 'UPSTREAM_TIMEOUT', action: 'domain_info' });
     expect(r.domainCalls()).toBe(1);
     expect(res.ms).toBeLessThan(10_000); // generous: only the deadline ends a stalled body before the test times out
@@ -35,11 +29,11 @@ describe('deadlines', () => {
   });
 
   it('the operation deadline: the fast field resolves, the slow one is null with UPSTREAM_TIMEOUT, within the deadline', async () => {
-    r = await rig({ UPSTREAM_TIMEOUT_MS: '60000', OPERATION_TIMEOUT_MS: '300' }, (call, _req, res) => {
+    const r = await rig({ UPSTREAM_TIMEOUT_MS: '60000', OPERATION_TIMEOUT_MS: '300' }, (call, _req, res) => {
       if (call.action === 'domain_info') return; // never answers
       ok(call, res);
     });
-    const res = await timed(() => r!.gw.query(`{ domainInfo(domain: "${domain()}") { domainName } crmOwners(portal: "42") { id: ownerId } }`));
+    const res = await timed(() => r.gw.query(`{ domainInfo(domain: "${domain()}") { domainName } crmOwners(portal: "42") { id: ownerId } }`));
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ domainInfo: null, crmOwners: [{ id: '7' }] });
     expect(res.body.errors).toHaveLength(1);
@@ -53,7 +47,7 @@ describe('deadlines', () => {
     // The upstream would answer after 20 s and the call deadline is 60 s: a close within the test's
     // time can only be the cancellation.
     const seen: { closedAt?: number; answered?: boolean } = {};
-    r = await rig({ UPSTREAM_TIMEOUT_MS: '60000' }, (_call, _req, res) => {
+    const r = await rig({ UPSTREAM_TIMEOUT_MS: '60000' }, (_call, _req, res) => {
       const timer = setTimeout(() => json(res, 200, { status: 200, response: { domain_name: 'late' } }), 20_000);
       res.on('close', () => {
         clearTimeout(timer);
@@ -61,27 +55,21 @@ describe('deadlines', () => {
         seen.answered = res.writableEnded;
       });
     });
-    const controller = new AbortController();
-    const request = fetch(`${r.gw.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: domainQuery() }),
-      signal: controller.signal,
-    }).catch((error: unknown) => error);
-    await until(() => r!.domainCalls() === 1);
-    controller.abort();
-    expect(await request).toBeInstanceOf(Error);
+    const request = abortableQuery(r.gw);
+    await until(() => r.domainCalls() === 1);
+    request.abort();
+    expect(await request.response).toBeInstanceOf(Error);
     await until(() => seen.closedAt !== undefined, 10_000);
     expect(seen.answered).toBe(false); // the upstream saw its socket closed before it answered
     expect(r.domainCalls()).toBe(1);
-    await until(() => r!.gw.gateway.upstreamStatus().inFlight === 0);
+    await until(() => r.gw.gateway.upstreamStatus().inFlight === 0);
     expect(r.gw.logs.join('\n')).toMatch(/cancelled because the client went away/);
   });
 
   it('a lookup still waiting for a slot when the operation deadline comes is shed (OVERLOADED), without a call', async () => {
-    r = await rig({ UPSTREAM_TIMEOUT_MS: '60000', OPERATION_TIMEOUT_MS: '300', UPSTREAM_MAX_IN_FLIGHT: '1', UPSTREAM_MAX_QUEUED: '5' }, () => undefined);
+    const r = await rig({ UPSTREAM_TIMEOUT_MS: '60000', OPERATION_TIMEOUT_MS: '300', UPSTREAM_MAX_IN_FLIGHT: '1', UPSTREAM_MAX_QUEUED: '5' }, () => undefined);
     // One slot: domain_info takes it and hangs; get_crm_owners waits in the queue until the deadline (less 50 ms).
-    const res = await timed(() => r!.gw.query(`{ domainInfo(domain: "${domain()}") { domainName } crmOwners(portal: "42") { id: ownerId } }`));
+    const res = await timed(() => r.gw.query(`{ domainInfo(domain: "${domain()}") { domainName } crmOwners(portal: "42") { id: ownerId } }`));
     expect(res.body.data).toEqual({ domainInfo: null, crmOwners: null });
     expect(codeOf(res)).toMatchObject({ code: 'UPSTREAM_TIMEOUT', action: 'domain_info' });
     // It could not start in time because the one slot was taken: the gateway's load, not the upstream's failure.

@@ -1,15 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { codeOf, domainQuery, expectNoSecrets, FAULT_TOKEN, healthz, json, ok, rig } from './support.js';
-
-let r: Awaited<ReturnType<typeof rig>> | undefined;
-afterEach(async () => {
-  await r?.close();
-  r = undefined;
-});
 
 describe('operators and secrets', () => {
   it('/healthz shows the upstream budget, breakers, in-flight and queued calls', async () => {
-    r = await rig({ UPSTREAM_MAX_IN_FLIGHT: '3', UPSTREAM_MAX_QUEUED: '7' }, (call, _req, res) =>
+    const r = await rig({ UPSTREAM_MAX_IN_FLIGHT: '3', UPSTREAM_MAX_QUEUED: '7' }, (call, _req, res) =>
       ok(call, res, { 'ratelimit-limit': '20', 'ratelimit-remaining': '17', 'ratelimit-reset': '42' }),
     );
     const before = await healthz(r.gw);
@@ -34,13 +28,13 @@ describe('operators and secrets', () => {
   it('the token is in no error and no log line, whatever happened upstream', async () => {
     type Res = Parameters<typeof json>[0];
     let fault: (res: Res) => void = () => undefined;
-    r = await rig({ UPSTREAM_TIMEOUT_MS: '150', UPSTREAM_BREAKER_FAILURES: '4' }, (call, _req, res) =>
+    const r = await rig({ UPSTREAM_TIMEOUT_MS: '150', UPSTREAM_BREAKER_FAILURES: '4' }, (call, _req, res) =>
       call.action === 'get_crm_owners' ? json(res, 429, { status: 429, response: null }, { 'retry-after': '30' }) : fault(res),
     );
     const texts: string[] = [];
     const codes: string[] = [];
     const run = async (query: string, path = 'domainInfo') => {
-      const res = await r!.gw.query(query);
+      const res = await r.gw.query(query);
       texts.push(res.text);
       codes.push(codeOf(res, path)!.code);
     };

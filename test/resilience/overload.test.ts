@@ -117,6 +117,13 @@ describe('overload: twice what one gateway can serve', () => {
     for (const o of refused) for (const code of o.codes) codes.set(code, (codes.get(code) ?? 0) + 1);
     const statuses = new Map<number, number>();
     for (const o of refused) statuses.set(o.status, (statuses.get(o.status) ?? 0) + 1);
+    const msAt = (of: typeof outcomes, q: number) =>
+      Math.round(
+        quantile(
+          of.map((o) => o.ms),
+          q,
+        ),
+      );
     const figures = {
       seconds: SECONDS,
       capacityPerSecond: CAPACITY,
@@ -128,31 +135,11 @@ describe('overload: twice what one gateway can serve', () => {
       shedShare: Math.round((refused.length / outcomes.length) * 1000) / 1000,
       refusedCodes: Object.fromEntries(codes),
       refusedStatuses: Object.fromEntries(statuses),
-      acceptedP50Ms: Math.round(
-        quantile(
-          accepted.map((o) => o.ms),
-          0.5,
-        ),
-      ),
-      acceptedP99Ms: Math.round(
-        quantile(
-          accepted.map((o) => o.ms),
-          0.99,
-        ),
-      ),
+      acceptedP50Ms: msAt(accepted, 0.5),
+      acceptedP99Ms: msAt(accepted, 0.99),
       acceptedMaxMs: Math.round(Math.max(...accepted.map((o) => o.ms))),
-      refusedP50Ms: Math.round(
-        quantile(
-          refused.map((o) => o.ms),
-          0.5,
-        ),
-      ),
-      refusedP99Ms: Math.round(
-        quantile(
-          refused.map((o) => o.ms),
-          0.99,
-        ),
-      ),
+      refusedP50Ms: msAt(refused, 0.5),
+      refusedP99Ms: msAt(refused, 0.99),
       upstreamCalls: upstream.calls.length,
       loadMs,
     };

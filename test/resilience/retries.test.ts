@@ -1,21 +1,15 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startGateway } from '../support/gateway.js';
 import { codeOf, domainQuery, expectNoSecrets, FAULT_TOKEN, healthz, json, ok, resettingFront, rig, sleep, type Rig } from './support.js';
-
-let r: Awaited<ReturnType<typeof rig>> | undefined;
-afterEach(async () => {
-  await r?.close();
-  r = undefined;
-});
 
 const retryLines = (rig: Rig) => rig.gw.logs.filter((line) => line.includes('"msg":"retrying upstream call"'));
 
 describe('retries: only where the request provably never ran, or the upstream asked for it', () => {
   it('503 then 200: retried once, one success', async () => {
     let n = 0;
-    r = await rig({}, (call, _req, res) => (++n === 1 ? res.writeHead(503, { 'retry-after': '0' }).end() : ok(call, res)));
+    const r = await rig({}, (call, _req, res) => (++n === 1 ? res.writeHead(503, { 'retry-after': '0' }).end() : ok(call, res)));
     const res = await r.gw.query(domainQuery('retry.example.com'));
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data).toEqual({ domainInfo: { domainName: 'retry.example.com' } });
@@ -24,7 +18,7 @@ describe('retries: only where the request provably never ran, or the upstream as
   });
 
   it('503 whose retry-after does not fit in the deadline: not retried', async () => {
-    r = await rig({}, (_call, _req, res) => json(res, 503, { status: 503, response: null, error: 'Maintenance' }, { 'retry-after': '5' }));
+    const r = await rig({}, (_call, _req, res) => json(res, 503, { status: 503, response: null, error: 'Maintenance' }, { 'retry-after': '5' }));
     const res = await r.gw.query(domainQuery());
     expect(codeOf(res)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', action: 'domain_info' });
     expect(r.domainCalls()).toBe(1);
@@ -32,14 +26,14 @@ describe('retries: only where the request provably never ran, or the upstream as
   });
 
   it('503 without retry-after: not retried (no sign of when the upstream is back)', async () => {
-    r = await rig({}, (_call, _req, res) => res.writeHead(503).end());
+    const r = await rig({}, (_call, _req, res) => res.writeHead(503).end());
     const res = await r.gw.query(domainQuery());
     expect(codeOf(res)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
     expect(r.domainCalls()).toBe(1);
   });
 
   it('503 with retry-after every time: at most UPSTREAM_MAX_RETRIES retries', async () => {
-    r = await rig({ UPSTREAM_MAX_RETRIES: '2', UPSTREAM_TIMEOUT_MS: '2000' }, (_call, _req, res) => res.writeHead(503, { 'retry-after': '0' }).end());
+    const r = await rig({ UPSTREAM_MAX_RETRIES: '2', UPSTREAM_TIMEOUT_MS: '2000' }, (_call, _req, res) => res.writeHead(503, { 'retry-after': '0' }).end());
     const res = await r.gw.query(domainQuery());
     expect(codeOf(res)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
     expect(r.domainCalls()).toBe(3);
@@ -90,7 +84,7 @@ describe('retries: only where the request provably never ran, or the upstream as
   });
 
   it('a connection reset after the request was written is NOT retried: one call, UPSTREAM_UNAVAILABLE', async () => {
-    r = await rig({}, (_call, req) => req.socket.destroy());
+    const r = await rig({}, (_call, req) => req.socket.destroy());
     const res = await r.gw.query(domainQuery());
     expect(codeOf(res)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', action: 'domain_info' });
     expect(r.domainCalls()).toBe(1);
@@ -98,14 +92,14 @@ describe('retries: only where the request provably never ran, or the upstream as
   });
 
   it('a 500 is NOT retried (the request ran upstream and may have been charged)', async () => {
-    r = await rig({}, (_call, _req, res) => json(res, 500, { status: 500, response: null, error: 'boom' }));
+    const r = await rig({}, (_call, _req, res) => json(res, 500, { status: 500, response: null, error: 'boom' }));
     const res = await r.gw.query(domainQuery());
     expect(codeOf(res)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
     expect(r.domainCalls()).toBe(1);
   });
 
   it('the retry budget: many failing calls retry at most the configured fraction', async () => {
-    r = await rig(
+    const r = await rig(
       { UPSTREAM_RETRY_BUDGET_PERCENT: '10', UPSTREAM_RETRY_BUDGET_MIN: '0', UPSTREAM_MAX_RETRIES: '3', UPSTREAM_BREAKER_FAILURES: '1000' },
       (_call, _req, res) => res.writeHead(503, { 'retry-after': '0' }).end(),
     );
@@ -126,7 +120,7 @@ describe('retries: only where the request provably never ran, or the upstream as
 describe('rate limits: the upstream budget is respected without touching it', () => {
   it('429 with a short retry-after: retried once, within the deadline', async () => {
     const arrivals: number[] = [];
-    r = await rig({ UPSTREAM_TIMEOUT_MS: '3000' }, (call, _req, res) => {
+    const r = await rig({ UPSTREAM_TIMEOUT_MS: '3000' }, (call, _req, res) => {
       arrivals.push(performance.now());
       if (arrivals.length === 1) json(res, 429, { status: 429, response: null, error: 'Too many requests' }, { 'retry-after': '1' });
       else ok(call, res);
@@ -140,7 +134,7 @@ describe('rate limits: the upstream budget is respected without touching it', ()
   });
 
   it('429 with a long retry-after: RATE_LIMITED with retryAfter, and the next call fails at once without an upstream call', async () => {
-    r = await rig({ UPSTREAM_TIMEOUT_MS: '1000' }, (_call, _req, res) =>
+    const r = await rig({ UPSTREAM_TIMEOUT_MS: '1000' }, (_call, _req, res) =>
       json(res, 429, { status: 429, response: null, error: 'Too many requests' }, { 'retry-after': '30' }),
     );
     const first = await r.gw.query(domainQuery());
@@ -159,7 +153,7 @@ describe('rate limits: the upstream budget is respected without touching it', ()
 
   it('ratelimit-remaining: 0 with ratelimit-reset: holds calls until the reset, then lets them through', async () => {
     let n = 0;
-    r = await rig({}, (call, _req, res) =>
+    const r = await rig({}, (call, _req, res) =>
       ok(
         call,
         res,
@@ -187,7 +181,7 @@ describe('rate limits: the upstream budget is respected without touching it', ()
   });
 
   it('a budget running low is logged and shown in /healthz', async () => {
-    r = await rig({}, (call, _req, res) => ok(call, res, { 'ratelimit-limit': '20', 'ratelimit-remaining': '2', 'ratelimit-reset': '40' }));
+    const r = await rig({}, (call, _req, res) => ok(call, res, { 'ratelimit-limit': '20', 'ratelimit-remaining': '2', 'ratelimit-reset': '40' }));
     const res = await r.gw.query(domainQuery());
     expect(res.body.errors).toBeUndefined();
     const low = r.gw.logs.filter((line) => line.includes('upstream rate limit running low'));

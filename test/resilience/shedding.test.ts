@@ -36,7 +36,7 @@ describe('shedding load', () => {
   const oneSlot = { UPSTREAM_MAX_IN_FLIGHT: '1', UPSTREAM_MAX_QUEUED: '0', UPSTREAM_TIMEOUT_MS: '20000' };
 
   it('an operation whose every lookup is shed is HTTP 503 with Retry-After and OVERLOADED, and nothing is called', async () => {
-    r = await rig(oneSlot, holding);
+    const r = await rig(oneSlot, holding);
     const first = r.gw.query(domainQuery());
     await until(() => held.length === 1);
     const shed = await r.gw.query(`{ a: domainInfo(domain: "${domain()}") { domainName } b: domainInfo(domain: "${domain()}") { domainName } }`);
@@ -50,11 +50,11 @@ describe('shedding load', () => {
     }
     expect(r.domainCalls()).toBe(1);
     // Reported, counted, and no sign of an upstream failure.
-    const ready = await fetch(`${r.gw.url}/readyz`);
+    const ready = await r.gw.fetch(`/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toMatchObject({ status: 'overloaded', ready: true, reasons: ['shedding-load'] });
     expect(await metric(r.gw.url, 'lookup_graph_upstream_shed_total', 'reason="queue-full"')).toBe(2);
-    expect((await fetch(`${r.gw.url}/metrics`).then((res) => res.text())).match(/^lookup_graph_upstream_overloaded (\d)/m)?.[1]).toBe('1');
+    expect((await r.gw.fetch(`/metrics`).then((res) => res.text())).match(/^lookup_graph_upstream_overloaded (\d)/m)?.[1]).toBe('1');
     expect(r.gw.logs.some((line) => line.includes('overloaded: shedding lookups'))).toBe(true);
     release();
     expect((await first).body.errors).toBeUndefined();
@@ -62,7 +62,7 @@ describe('shedding load', () => {
   });
 
   it('a response with some lookups served and some shed is 200 and carries Retry-After; shed lookups are not cached', async () => {
-    r = await rig({ ...oneSlot, CACHE_ENABLED: 'true' }, holding);
+    const r = await rig({ ...oneSlot, CACHE_ENABLED: 'true' }, holding);
     const cached = domain();
     const warm = r.gw.query(domainQuery(cached));
     await until(() => held.length === 1);
@@ -90,7 +90,7 @@ describe('shedding load', () => {
   });
 
   it('a batch with a shed operation keeps its 200 and carries Retry-After', async () => {
-    r = await rig({ ...oneSlot, MAX_BATCH_OPERATIONS: '5' }, holding);
+    const r = await rig({ ...oneSlot, MAX_BATCH_OPERATIONS: '5' }, holding);
     const first = r.gw.query(domainQuery());
     await until(() => held.length === 1);
     const batch = await r.gw.post(JSON.stringify([{ query: domainQuery() }, { query: '{ crmOwners(portal: "5") { id: ownerId } }' }]));
@@ -104,7 +104,7 @@ describe('shedding load', () => {
   });
 
   it("is HTTP 429 RATE_LIMITED with Retry-After when it is the client's own share that is full", async () => {
-    r = await rig({ UPSTREAM_MAX_PER_CLIENT: '1', UPSTREAM_TIMEOUT_MS: '20000' }, holding);
+    const r = await rig({ UPSTREAM_MAX_PER_CLIENT: '1', UPSTREAM_TIMEOUT_MS: '20000' }, holding);
     const first = r.gw.query(domainQuery());
     await until(() => held.length === 1);
     const own = await r.gw.query(domainQuery());
@@ -113,13 +113,13 @@ describe('shedding load', () => {
     expect(codeOf(own)).toMatchObject({ code: 'RATE_LIMITED', retryAfter: 1 });
     expect(await metric(r.gw.url, 'lookup_graph_upstream_shed_total', 'reason="client-share"')).toBe(1);
     // One client's share says nothing about the process.
-    expect(await (await fetch(`${r.gw.url}/readyz`)).json()).toMatchObject({ status: 'ready' });
+    expect(await (await r.gw.fetch(`/readyz`)).json()).toMatchObject({ status: 'ready' });
     release();
     await first;
   });
 
   it('a lookup still waiting for a slot when its wait deadline passes is shed with OVERLOADED, without a call', async () => {
-    r = await rig({ UPSTREAM_MAX_IN_FLIGHT: '1', UPSTREAM_QUEUE_TIMEOUT_MS: '200', UPSTREAM_TIMEOUT_MS: '20000' }, holding);
+    const r = await rig({ UPSTREAM_MAX_IN_FLIGHT: '1', UPSTREAM_QUEUE_TIMEOUT_MS: '200', UPSTREAM_TIMEOUT_MS: '20000' }, holding);
     const first = r.gw.query(domainQuery());
     await until(() => held.length === 1);
     const started = performance.now();

@@ -1,9 +1,10 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { expect } from 'vitest';
+import { expect, onTestFinished } from 'vitest';
+import { splice } from '../support/tcp.js';
 import { FAULT_TOKEN, json, startFaultUpstream, upstreamEnv, type FaultUpstream, type RecordedCall } from '../support/fault-upstream.js';
-import { startGateway, type GraphQLResponse, type RunningGateway } from '../support/gateway.js';
+import { startGateway, type GraphQLResponse, type RunningGateway, type TestGateway } from '../support/gateway.js';
 
 export { FAULT_TOKEN, json, upstreamEnv };
 export { sleep, until } from '../support/wait.js';
@@ -44,7 +45,7 @@ export interface Rig {
 
 type Handler = (call: RecordedCall, req: IncomingMessage, res: ServerResponse) => unknown;
 
-/** A fault upstream that measures its own concurrency, and a gateway in front of it. */
+/** A fault upstream that measures its own concurrency, and a gateway in front of it; both closed when the test ends. */
 export async function rig(
   env: Record<string, string>,
   handler: Handler = (call, _req, res) => ok(call, res),
@@ -64,7 +65,7 @@ export async function rig(
   });
   const url = baseUrl ? baseUrl(up) : up.url;
   const gw = await startGateway({ ...upstreamEnv(up), ACTION_BASE_URL: url, ...FAST, ...env });
-  return {
+  const running: Rig & { handle(h: Handler): void } = {
     up,
     gw,
     load,
@@ -78,6 +79,22 @@ export async function rig(
       await up.close();
     },
   };
+  onTestFinished(() => running.close());
+  return running;
+}
+
+/** Posts the domain query to `gw` with a signal, so the test can go away mid-request: `abort()` ends it (the promise then holds the error). */
+export function abortableQuery(gw: RunningGateway): { response: Promise<unknown>; abort(): void } {
+  const controller = new AbortController();
+  const response = gw
+    .fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: domainQuery() }),
+      signal: controller.signal,
+    })
+    .catch((error: unknown) => error);
+  return { response, abort: () => controller.abort() };
 }
 
 /** Runs a query and measures how long the gateway took to answer it. */
@@ -92,7 +109,7 @@ export function codeOf(response: GraphQLResponse, path = 'domainInfo'): Record<s
 }
 
 /** The upstream token and its bearer header appear in no response and no log line. */
-export function expectNoSecrets(gw: RunningGateway, ...texts: string[]) {
+export function expectNoSecrets(gw: TestGateway, ...texts: string[]) {
   const logs = gw.logs.join('\n');
   expect(logs).not.toContain(FAULT_TOKEN);
   expect(logs).not.toMatch(/Bearer/);
@@ -102,8 +119,8 @@ export function expectNoSecrets(gw: RunningGateway, ...texts: string[]) {
   }
 }
 
-export async function healthz(gw: RunningGateway): Promise<Record<string, any>> {
-  const res = await fetch(`${gw.url}/healthz`);
+export async function healthz(gw: TestGateway): Promise<Record<string, any>> {
+  const res = await gw.fetch(`/healthz`);
   return (await res.json()) as Record<string, any>;
 }
 
@@ -126,13 +143,7 @@ export async function resettingFront(target: string, resets: number): Promise<{ 
     sockets.add(socket);
     const upstream = connect(port, '127.0.0.1');
     sockets.add(upstream);
-    socket.pipe(upstream).pipe(socket);
-    const end = () => {
-      socket.destroy();
-      upstream.destroy();
-    };
-    socket.on('error', end).on('close', end);
-    upstream.on('error', end).on('close', end);
+    splice(socket, upstream);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

@@ -8,6 +8,16 @@ import { callDeadline } from '../../src/upstream/resilience/deadline.js';
 import { RateLimitGate, RateLimitGates } from '../../src/upstream/resilience/rate-limit-gate.js';
 import { backoffDelay, RetryBudget, retryDelay, SlidingCount } from '../../src/upstream/resilience/retry.js';
 
+/** Fake timers for each test of the enclosing block, the clock starting at 1,000,000 ms. */
+function useFakeClock() {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: 1_000_000 });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+}
+
 const clock = (start = 1_000_000) => {
   const c = { t: start, now: () => c.t };
   return c;
@@ -216,12 +226,7 @@ describe('concurrency limiter', () => {
   });
 
   describe('with the pace of recent calls', () => {
-    beforeEach(() => {
-      vi.useFakeTimers({ now: 1_000_000 });
-    });
-    afterEach(() => {
-      vi.useRealTimers();
-    });
+    useFakeClock();
 
     /** A limiter whose calls have held their slot `holdMs` each. */
     async function paced(maxInFlight: number, holdMs: number, limits: ConstructorParameters<typeof ConcurrencyLimiter>[2] = {}) {
@@ -282,12 +287,7 @@ describe('concurrency limiter', () => {
 });
 
 describe('overload state', () => {
-  beforeEach(() => {
-    vi.useFakeTimers({ now: 1_000_000 });
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  useFakeClock();
 
   it('turns on with the first lookup shed for load and off only after a quiet spell; a client held to its share does not count', () => {
     const changes: Array<OverloadEpisode | undefined> = [];

@@ -1,9 +1,9 @@
 import { getNamedType, type GraphQLField, type GraphQLObjectType, isAbstractType, isObjectType, isRequiredArgument } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/graph/index.js';
 import { SANDBOX_ACTIONS } from '../../src/actions/sandbox-answers.js';
 import { json } from '../support/fault-upstream.js';
-import { startUpstreamGateway } from '../support/fixtures.js';
+import { upstreamGatewayFor } from '../support/fixtures.js';
 
 /**
  * The upstream may leave any value out or send null for it ("treat every 'not shown' as 'can
@@ -62,16 +62,14 @@ function subSelection(type: ReturnType<typeof getNamedType>, depth: number): str
 }
 
 describe.each<Sparse>(['left out', 'null'])('a lookup whose upstream sends every value %s', (how) => {
-  let rig: Awaited<ReturnType<typeof startUpstreamGateway>>;
-  beforeAll(async () => {
-    rig = await startUpstreamGateway({ COST_BUDGET: '1000', MAX_TOKENS: '1000000', MAX_DEPTH: '100', MAX_REQUEST_BYTES: '10000000' });
+  const rig = upstreamGatewayFor({ COST_BUDGET: '1000', MAX_TOKENS: '1000000', MAX_DEPTH: '100', MAX_REQUEST_BYTES: '10000000' });
+  beforeAll(() => {
     rig.up.handle((call, _req, res) => {
       const { response, ...rest } = SANDBOX_ACTIONS[call.action]!.respond(call.body);
       // The transcript's `response` is the one value the loader requires (a string; anything else is a coded error).
       json(res, 200, { status: 200, response: typeof response === 'string' ? '' : sparse(response, how), ...(sparse(rest, how) as object) });
     });
   });
-  afterAll(() => rig.close());
 
   it.each(Object.keys(ROOT_ARGS))('%s keeps every object, with null where a value is missing', async (root) => {
     const field = schema.getQueryType()!.getFields()[root]!;

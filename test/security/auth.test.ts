@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeys, hashApiKey } from '../../src/security/api-keys.js';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { startGateway, type TestGateway } from '../support/gateway.js';
+import { upstreamGatewayFor } from '../support/fixtures.js';
 import { expectNoLeak, expectRefused } from './support.js';
 
 const KEY = 'lg_live_4f1c2a9e7b3d46c8a0e5f91b2c7d3e6a';
@@ -14,7 +15,7 @@ const OWNERS = [{ id: '7', email: 'a@b.example', firstName: 'A', lastName: 'B', 
 
 describe('API keys (GATEWAY_AUTH=api-key, production)', () => {
   let up: FaultUpstream;
-  let gw: RunningGateway;
+  let gw: TestGateway;
   beforeAll(async () => {
     up = await startFaultUpstream();
     up.handle((_call, _req, res) => json(res, 200, { status: 200, response: OWNERS }));
@@ -101,17 +102,8 @@ describe('production without keys and without GATEWAY_AUTH', () => {
 describe("forward mode (GATEWAY_AUTH=forward): each client's own token goes upstream", () => {
   const ALICE = 'alice-upstream-token-aaaaaaaaaaaa';
   const BOB = 'bob-upstream-token-bbbbbbbbbbbbbb';
-  let up: FaultUpstream;
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    up = await startFaultUpstream();
-    up.handle((_call, _req, res) => json(res, 200, { status: 200, response: OWNERS }));
-    gw = await startGateway(upstreamEnv(up, { NODE_ENV: 'production', GATEWAY_AUTH: 'forward' }));
-  });
-  afterAll(async () => {
-    await gw.close();
-    await up.close();
-  });
+  const { up, gw } = upstreamGatewayFor({ NODE_ENV: 'production', GATEWAY_AUTH: 'forward' });
+  beforeAll(() => up.handle((_call, _req, res) => json(res, 200, { status: 200, response: OWNERS })));
 
   it('no bearer token → 401 UNAUTHENTICATED, no upstream call', async () => {
     const res = await gw.query(QUERY, undefined, { 'x-api-key': 'not-a-bearer' });

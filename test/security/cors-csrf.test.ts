@@ -1,25 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { describe, expect, it } from 'vitest';
+import { inProcessGateway, type TestGateway } from '../support/gateway.js';
+import { forSuite } from '../support/fixtures.js';
 import { expectNoLeak, sandboxCalls } from './support.js';
 
 const LISTED = 'https://app.example.com';
 const QUERY = '{ domainInfo(domain: "example.com") { domainName } }';
 
-function preflight(gw: RunningGateway, origin: string) {
-  return fetch(`${gw.url}/graphql`, {
+function preflight(gw: TestGateway, origin: string) {
+  return gw.fetch(`/graphql`, {
     method: 'OPTIONS',
     headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, x-api-key' },
   });
 }
 
 describe('CORS with an allowlist (CORS_ORIGINS)', () => {
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    gw = await startGateway({ CORS_ORIGINS: `${LISTED}, https://admin.example.com` });
-  });
-  afterAll(async () => {
-    await gw.close();
-  });
+  const gw = forSuite(() => inProcessGateway({ CORS_ORIGINS: `${LISTED}, https://admin.example.com` }));
 
   it('a preflight from an unlisted origin → 403 with no Access-Control-Allow-Origin', async () => {
     const res = await preflight(gw, 'https://evil.example');
@@ -47,13 +42,7 @@ describe('CORS with an allowlist (CORS_ORIGINS)', () => {
 });
 
 describe('CORS by default: no cross-origin access', () => {
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    gw = await startGateway();
-  });
-  afterAll(async () => {
-    await gw.close();
-  });
+  const gw = forSuite(() => inProcessGateway());
 
   it('no origin is reflected, in a preflight or an answer', async () => {
     const res = await preflight(gw, 'https://evil.example');
@@ -66,17 +55,11 @@ describe('CORS by default: no cross-origin access', () => {
 });
 
 describe('CSRF prevention', () => {
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    gw = await startGateway();
-  });
-  afterAll(async () => {
-    await gw.close();
-  });
+  const gw = forSuite(() => inProcessGateway());
 
   async function blocked(init: RequestInit, path = '/graphql') {
     const before = sandboxCalls(gw);
-    const res = await fetch(`${gw.url}${path}`, init);
+    const res = await gw.fetch(`${path}`, init);
     const text = await res.text();
     expect({ status: res.status, code: JSON.parse(text).errors?.[0]?.extensions?.code }).toEqual({ status: 403, code: 'CSRF_HEADER_REQUIRED' });
     expect(sandboxCalls(gw) - before).toBe(0);
@@ -105,13 +88,13 @@ describe('CSRF prevention', () => {
   });
 
   it('a GET with the header, and a JSON POST (what GraphiQL sends), run', async () => {
-    const get = await fetch(`${gw.url}${getPath}`, { headers: { accept: 'application/json', 'x-graphql-yoga-csrf': '1' } });
+    const get = await gw.fetch(`${getPath}`, { headers: { accept: 'application/json', 'x-graphql-yoga-csrf': '1' } });
     expect(get.status).toBe(200);
     expect((await gw.query(QUERY)).status).toBe(200);
   });
 
   it('the GraphiQL page itself still loads in development', async () => {
-    const page = await fetch(`${gw.url}/graphql`, { headers: { accept: 'text/html' } });
+    const page = await gw.fetch(`/graphql`, { headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);
     expect(await page.text()).toMatch(/graphiql/i);
   });

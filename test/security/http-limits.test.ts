@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { describe, expect, it } from 'vitest';
+import { startGateway } from '../support/gateway.js';
+import { forSuite } from '../support/fixtures.js';
 import { sandboxCalls } from './support.js';
 
 /** Everything the server sends on one raw connection until it closes it, and whether it reset the connection. */
@@ -34,11 +35,7 @@ function parseResponse(text: string): { status: number; headers: string; body: {
 const longGet = (bytes: number) => `GET /graphql?query=${encodeURIComponent('{ __typename }')}&pad=${'x'.repeat(bytes)} HTTP/1.1\r\nhost: gateway\r\n\r\n`;
 
 describe('requests the HTTP parser refuses get a coded JSON answer, not a reset', () => {
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    gw = await startGateway({ CLIENT_RATE_LIMIT_PER_MINUTE: '0' });
-  });
-  afterAll(() => gw.close());
+  const gw = forSuite(() => startGateway({ CLIENT_RATE_LIMIT_PER_MINUTE: '0' }));
 
   it('a GET with a 100 KB query string, sent in one piece → 414 URI_TOO_LONG with the limit', async () => {
     const { text, reset } = await exchange(gw.url, [longGet(100_000)]);
@@ -52,7 +49,7 @@ describe('requests the HTTP parser refuses get a coded JSON answer, not a reset'
   });
 
   it('the same through fetch (undici): the client reads the answer', async () => {
-    const res = await fetch(`${gw.url}/graphql?query=${encodeURIComponent('{ __typename }')}&pad=${'x'.repeat(100_000)}`);
+    const res = await gw.fetch(`/graphql?query=${encodeURIComponent('{ __typename }')}&pad=${'x'.repeat(100_000)}`);
     expect(res.status).toBe(414);
     expect(((await res.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('URI_TOO_LONG');
   });
@@ -103,7 +100,7 @@ describe('HTTP_MAX_HEADER_BYTES', () => {
   it('raises the limit: a 20 KB query string is served', async () => {
     const gw = await startGateway({ HTTP_MAX_HEADER_BYTES: '65536' });
     try {
-      const res = await fetch(`${gw.url}/graphql?query=${encodeURIComponent('{ __typename }')}&pad=${'x'.repeat(20_000)}`, {
+      const res = await gw.fetch(`/graphql?query=${encodeURIComponent('{ __typename }')}&pad=${'x'.repeat(20_000)}`, {
         headers: { 'x-graphql-yoga-csrf': '1' },
       });
       expect(res.status).toBe(200);

@@ -1,6 +1,7 @@
 import { getIntrospectionQuery } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type GraphQLResponse, type RunningGateway } from '../support/gateway.js';
+import { describe, expect, it } from 'vitest';
+import { inProcessGateway, startGateway, type GraphQLResponse } from '../support/gateway.js';
+import { forSuite } from '../support/fixtures.js';
 import { expectNoLeak, expectRefused, postChunked, repeat, sandboxCalls } from './support.js';
 
 /**
@@ -8,13 +9,7 @@ import { expectNoLeak, expectRefused, postChunked, repeat, sandboxCalls } from '
  * status and code, and the upstream is not called at all.
  */
 describe('operation limits (defaults)', () => {
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    gw = await startGateway();
-  });
-  afterAll(async () => {
-    await gw.close();
-  });
+  const gw = forSuite(() => startGateway());
 
   async function refused(send: () => Promise<GraphQLResponse>, status: number, code: string): Promise<GraphQLResponse> {
     const before = sandboxCalls(gw);
@@ -131,13 +126,7 @@ describe('operation limits (defaults)', () => {
 });
 
 describe('operation limits, each one alone (the others raised)', () => {
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    gw = await startGateway({ MAX_TOKENS: '1000000', MAX_ROOT_FIELDS: '100000', MAX_DEPTH: '3', MAX_REQUEST_BYTES: '4000000' });
-  });
-  afterAll(async () => {
-    await gw.close();
-  });
+  const gw = forSuite(() => inProcessGateway({ MAX_TOKENS: '1000000', MAX_ROOT_FIELDS: '100000', MAX_DEPTH: '3', MAX_REQUEST_BYTES: '4000000' }));
 
   async function refused(query: string, code: string) {
     const before = sandboxCalls(gw);
@@ -202,13 +191,7 @@ describe('operation limits, each one alone (the others raised)', () => {
 });
 
 describe('batching when enabled (MAX_BATCH_OPERATIONS=3)', () => {
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    gw = await startGateway({ MAX_BATCH_OPERATIONS: '3' });
-  });
-  afterAll(async () => {
-    await gw.close();
-  });
+  const gw = forSuite(() => inProcessGateway({ MAX_BATCH_OPERATIONS: '3' }));
 
   it('runs a batch of 2', async () => {
     const res = await gw.post(JSON.stringify([{ query: '{ a: __typename }' }, { query: '{ b: __typename }' }]));

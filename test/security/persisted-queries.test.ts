@@ -16,7 +16,8 @@ import { print, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSRF_HEADER } from '../../src/security/csrf.js';
 import { configProblems } from '../support/config.js';
-import { startGateway, type GraphQLResponse, type RunningGateway } from '../support/gateway.js';
+import { inProcessGateway, startGateway, type GraphQLResponse, type RunningGateway } from '../support/gateway.js';
+import { forSuite } from '../support/fixtures.js';
 import { REDIS_HOST, REDIS_PORT, requireRedisInCi } from '../support/redis.js';
 import { expectRefused, sandboxCalls } from './support.js';
 
@@ -48,11 +49,7 @@ function expectNotFound(res: GraphQLResponse) {
 }
 
 describe('the APQ protocol', () => {
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    gw = await startGateway({ CLIENT_RATE_LIMIT_PER_MINUTE: '0' });
-  });
-  afterAll(() => gw.close());
+  const gw = forSuite(() => inProcessGateway({ CLIENT_RATE_LIMIT_PER_MINUTE: '0' }));
 
   it('an unknown hash → HTTP 200 PERSISTED_QUERY_NOT_FOUND under both media types, no upstream call', async () => {
     const before = sandboxCalls(gw);
@@ -78,7 +75,7 @@ describe('the APQ protocol', () => {
     const query = distinct('by GET');
     await gw.post(withQuery(query));
     const extensions = encodeURIComponent(JSON.stringify({ persistedQuery: { version: 1, sha256Hash: sha256(query) } }));
-    const res = await fetch(`${gw.url}/graphql?extensions=${extensions}`, { headers: { [CSRF_HEADER]: '1', accept: 'application/json' } });
+    const res = await gw.fetch(`/graphql?extensions=${extensions}`, { headers: { [CSRF_HEADER]: '1', accept: 'application/json' } });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { data: unknown }).data).toEqual({ domainInfo: { domainName: 'example.com' } });
   });
@@ -115,11 +112,7 @@ describe('the APQ protocol', () => {
 });
 
 describe('client libraries against a real gateway', () => {
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    gw = await startGateway({ CLIENT_RATE_LIMIT_PER_MINUTE: '0' });
-  });
-  afterAll(() => gw.close());
+  const gw = forSuite(() => startGateway({ CLIENT_RATE_LIMIT_PER_MINUTE: '0' }));
 
   it("Apollo Client's PersistedQueryLink: a miss, then the text with the hash; a fresh client then sends the hash alone", async () => {
     const query = gql`

@@ -1,25 +1,17 @@
 import { GraphQLError } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config.js';
 import { maskError } from '../../src/kernel/graphql-errors.js';
-import { FAULT_TOKEN, json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { startGateway, type GraphQLResponse, type RunningGateway } from '../support/gateway.js';
+import { FAULT_TOKEN, json, startFaultUpstream, upstreamEnv } from '../support/fault-upstream.js';
+import { startGateway, type GraphQLResponse } from '../support/gateway.js';
+import { forSuite, upstreamGatewayFor } from '../support/fixtures.js';
 import { expectNoLeak, expectRefused } from './support.js';
 
 const OWNERS = [{ id: '7', email: 'a@b.example', firstName: 'A', lastName: 'B', teams: [] }];
 
 describe('production mode (NODE_ENV=production)', () => {
-  let up: FaultUpstream;
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    up = await startFaultUpstream();
-    up.handle((_call, _req, res) => json(res, 200, { status: 200, response: OWNERS }));
-    gw = await startGateway(upstreamEnv(up, { NODE_ENV: 'production', GATEWAY_AUTH: 'none' }));
-  });
-  afterAll(async () => {
-    await gw.close();
-    await up.close();
-  });
+  const { up, gw } = upstreamGatewayFor({ NODE_ENV: 'production', GATEWAY_AUTH: 'none' });
+  beforeAll(() => up.handle((_call, _req, res) => json(res, 200, { status: 200, response: OWNERS })));
 
   async function refused(send: () => Promise<GraphQLResponse>, status: number, code: string) {
     const before = up.calls.length;
@@ -53,12 +45,12 @@ describe('production mode (NODE_ENV=production)', () => {
 
   it('GraphiQL is not served (no page, a coded refusal)', async () => {
     // A browser asking for the page: there is no HTML to give (406), and nothing of GraphiQL.
-    const page = await fetch(`${gw.url}/graphql`, { headers: { accept: 'text/html' } });
+    const page = await gw.fetch(`/graphql`, { headers: { accept: 'text/html' } });
     expect(page.status).toBe(406);
     expect(page.headers.get('content-type') ?? '').not.toContain('text/html');
     expect(await page.text()).not.toMatch(/graphiql/i);
     // The same GET accepting anything is a GraphQL request, and a GET needs the CSRF header.
-    const res = await fetch(`${gw.url}/graphql`, { headers: { accept: 'text/html, */*' } });
+    const res = await gw.fetch(`/graphql`, { headers: { accept: 'text/html, */*' } });
     expect(res.status).toBe(403);
     expect((await res.json()).errors[0].extensions.code).toBe('CSRF_HEADER_REQUIRED');
   });
@@ -80,13 +72,7 @@ describe('production mode (NODE_ENV=production)', () => {
 });
 
 describe('production switches', () => {
-  let up: FaultUpstream;
-  beforeAll(async () => {
-    up = await startFaultUpstream();
-  });
-  afterAll(async () => {
-    await up.close();
-  });
+  const up = forSuite(startFaultUpstream);
 
   it('ENABLE_INTROSPECTION=true and ENABLE_GRAPHIQL=true turn them back on', async () => {
     const gw = await startGateway(upstreamEnv(up, { NODE_ENV: 'production', GATEWAY_AUTH: 'none', ENABLE_INTROSPECTION: 'true', ENABLE_GRAPHIQL: 'true' }));
@@ -94,7 +80,7 @@ describe('production switches', () => {
       const res = await gw.query('{ __schema { queryType { name } } }');
       expect(res.status).toBe(200);
       expect(res.body.data).toEqual({ __schema: { queryType: { name: 'Query' } } });
-      const page = await fetch(`${gw.url}/graphql`, { headers: { accept: 'text/html' } });
+      const page = await gw.fetch(`/graphql`, { headers: { accept: 'text/html' } });
       expect(page.status).toBe(200);
       expect(await page.text()).toMatch(/graphiql/i);
     } finally {

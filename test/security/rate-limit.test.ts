@@ -1,14 +1,14 @@
-import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { it } from '../support/fixtures.js';
+import { describe, expect } from 'vitest';
+import { forSuite, it } from '../support/fixtures.js';
 import { hashApiKey } from '../../src/security/api-keys.js';
 import { MemoryRateLimiter } from '../../src/security/rate-limit.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { inProcessGateway, startGateway, type TestGateway } from '../support/gateway.js';
 import { REDIS_FORMS, redisServersAvailable, topologyFor } from '../support/redis-topologies.js';
 import { expectRefused, sandboxCalls } from './support.js';
 
 const QUERY = '{ domainInfo(domain: "example.com") { domainName } }';
 
-async function expectLimited(gw: RunningGateway, headers: Record<string, string> = {}) {
+async function expectLimited(gw: TestGateway, headers: Record<string, string> = {}) {
   const before = sandboxCalls(gw);
   const res = await gw.query(QUERY, undefined, headers);
   expectRefused(res, 429, 'RATE_LIMITED', Object.values(headers));
@@ -22,13 +22,7 @@ async function expectLimited(gw: RunningGateway, headers: Record<string, string>
 describe('per-client rate limit in memory', () => {
   const A = 'client-a-key-0123456789';
   const B = 'client-b-key-0123456789';
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    gw = await startGateway({ CLIENT_RATE_LIMIT_PER_MINUTE: '3', GATEWAY_API_KEY_HASHES: `${hashApiKey(A)},${hashApiKey(B)}` });
-  });
-  afterAll(async () => {
-    await gw.close();
-  });
+  const gw = forSuite(() => inProcessGateway({ CLIENT_RATE_LIMIT_PER_MINUTE: '3', GATEWAY_API_KEY_HASHES: `${hashApiKey(A)},${hashApiKey(B)}` }));
 
   it('the 4th request of a key in a minute → 429 RATE_LIMITED with Retry-After; another key is not affected', async () => {
     for (let i = 0; i < 3; i += 1) expect((await gw.query(QUERY, undefined, { 'x-api-key': A })).status).toBe(200);
@@ -84,7 +78,7 @@ describe.runIf(await redisServersAvailable()).each(REDIS_FORMS)('per-client rate
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(60_000);
     expect(one.logs.join('\n')).not.toMatch(/counting in memory/);
-    expect((await (await fetch(`${one.url}/healthz`)).json()).clientRateLimit).toMatchObject({ backend: 'redis', form, healthy: true });
+    expect((await (await one.fetch(`/healthz`)).json()).clientRateLimit).toMatchObject({ backend: 'redis', form, healthy: true });
   });
 });
 

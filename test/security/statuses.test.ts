@@ -3,7 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type GraphQLResponse, type RunningGateway } from '../support/gateway.js';
+import { inProcessGateway, startGateway, type GraphQLResponse, type TestGateway } from '../support/gateway.js';
+import { forSuite } from '../support/fixtures.js';
 import { expectRefused, repeat, sandboxCalls } from './support.js';
 
 /**
@@ -80,7 +81,7 @@ const OPEN_GATEWAY: Case[] = [
   { name: 'not a query', status: 400, code: 'OPERATION_NOT_SUPPORTED', body: query('mutation { __typename }') },
 ];
 
-async function expectSameRefusal(gw: RunningGateway, refusal: Case) {
+async function expectSameRefusal(gw: TestGateway, refusal: Case) {
   const answers: GraphQLResponse[] = [];
   for (const accept of MEDIA_TYPES) {
     const before = sandboxCalls(gw);
@@ -94,11 +95,7 @@ async function expectSameRefusal(gw: RunningGateway, refusal: Case) {
 }
 
 describe('every protection answers one status under both response media types', () => {
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    gw = await startGateway({ CLIENT_RATE_LIMIT_PER_MINUTE: '0', COST_BUDGET: '50', ENABLE_INTROSPECTION: 'false' });
-  });
-  afterAll(() => gw.close());
+  const gw = forSuite(() => inProcessGateway({ CLIENT_RATE_LIMIT_PER_MINUTE: '0', COST_BUDGET: '50', ENABLE_INTROSPECTION: 'false' }));
 
   it.each(OPEN_GATEWAY)('$name → $status $code', (refusal) => expectSameRefusal(gw, refusal));
 
@@ -115,7 +112,7 @@ describe('trusted documents, API keys and the client rate limit answer one statu
   const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
   const trusted = '{ __typename }';
   const key = 'statuses-test-key';
-  let gw: RunningGateway;
+  let gw: TestGateway;
   beforeAll(async () => {
     const file = join(tmpdir(), `lookup-graph-statuses-${process.pid}.json`);
     writeFileSync(file, JSON.stringify({ [`sha256:${sha256(trusted)}`]: trusted }));
@@ -144,11 +141,7 @@ describe('trusted documents, API keys and the client rate limit answer one statu
 });
 
 describe('the client rate limit answers one status', () => {
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    gw = await startGateway({ CLIENT_RATE_LIMIT_PER_MINUTE: '1' });
-  });
-  afterAll(() => gw.close());
+  const gw = forSuite(() => inProcessGateway({ CLIENT_RATE_LIMIT_PER_MINUTE: '1' }));
 
   it('over the limit → 429 RATE_LIMITED with Retry-After, under both media types', async () => {
     await gw.query('{ __typename }');

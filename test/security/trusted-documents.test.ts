@@ -11,7 +11,7 @@ import { trustedDocuments } from '../../src/security/trusted-documents-cli.js';
 import { persistedDocumentsOf } from '../../src/security/trusted-documents.js';
 import { EXAMPLES_DIR, loadExamples } from '../../src/server/examples.js';
 import { configProblems } from '../support/config.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { startGateway, type TestGateway } from '../support/gateway.js';
 import { expectRefused, sandboxCalls } from './support.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -105,7 +105,7 @@ describe('TRUSTED_DOCUMENTS_FILE formats', () => {
 });
 
 describe('trusted documents at the gateway: every way clients name a document', () => {
-  let gw: RunningGateway;
+  let gw: TestGateway;
   const documents = trustedDocuments([EXAMPLES_DIR]);
   const [domainInfoId, domainInfoText] = Object.entries(documents).find(
     ([, text]) => text.includes('domainInfo(domain: "example.com")') && text.startsWith('query DomainInfo'),
@@ -132,7 +132,7 @@ describe('trusted documents at the gateway: every way clients name a document', 
   });
 
   it('runs a GET with documentId and the CSRF header', async () => {
-    const res = await fetch(`${gw.url}/graphql?documentId=${encodeURIComponent(domainInfoId)}`, {
+    const res = await gw.fetch(`/graphql?documentId=${encodeURIComponent(domainInfoId)}`, {
       headers: { accept: 'application/graphql-response+json', 'x-graphql-yoga-csrf': '1' },
     });
     expect(res.status).toBe(200);

@@ -1,9 +1,29 @@
 import { expect } from 'vitest';
-import { restPayloadBytes, type GraphQLResponse, type RunningGateway } from './gateway.js';
+import { restPayloadBytes, type GraphQLResponse, type TestGateway } from './gateway.js';
+import { it } from './fixtures.js';
 
-/** Every call the built-in sandbox of `gw` has answered so far, all actions together. */
-export function sandboxCalls(gw: RunningGateway): number {
-  return [...gw.gateway.sandbox!.calls.values()].reduce((sum, n) => sum + n, 0);
+/** Calls the built-in sandbox of `gw` has answered so far: of one action, or of all together. */
+export function sandboxCalls(gw: TestGateway, action?: string): number {
+  const calls = gw.gateway.sandbox!.calls;
+  return action === undefined ? [...calls.values()].reduce((sum, n) => sum + n, 0) : (calls.get(action) ?? 0);
+}
+
+/** Runs `query` and checks it was answered 200 without errors; returns the response for further checks. */
+export async function answered(gw: TestGateway, query: string, variables?: Record<string, unknown>): Promise<GraphQLResponse> {
+  const response = await gw.query(query, variables);
+  expect(response.status).toBe(200);
+  expect(response.body.errors).toBeUndefined();
+  return response;
+}
+
+/** Runs `query` on a gateway over the sandbox and checks its data (no errors) and that it cost `calls` calls of `action`. */
+export async function answersWithCalls(gw: TestGateway, action: string, query: string, data: unknown, calls = 1): Promise<GraphQLResponse> {
+  const before = sandboxCalls(gw, action);
+  const response = await gw.query(query);
+  expect(response.body.errors).toBeUndefined();
+  expect(response.body.data).toEqual(data);
+  expect(sandboxCalls(gw, action) - before).toBe(calls);
+  return response;
 }
 
 export interface Rejection {
@@ -21,7 +41,7 @@ export interface Rejection {
  * extensions.gateway.upstreamCalls is 0). Returns the response for further checks.
  */
 export async function rejectsBeforeUpstream(
-  gw: RunningGateway,
+  gw: TestGateway,
   query: string,
   variables: Record<string, unknown> | undefined,
   expected: Rejection,
@@ -51,7 +71,7 @@ export interface SizeComparison {
 }
 
 /** Checks that a few-field GraphQL answer is a small fraction of the REST payload of the same lookup, and logs both sizes. */
-export async function smallerThanRest(gw: RunningGateway, expected: SizeComparison): Promise<void> {
+export async function smallerThanRest(gw: TestGateway, expected: SizeComparison): Promise<void> {
   const restBytes = await restPayloadBytes(gw, expected.action, expected.body);
   const { body, text } = await gw.query(expected.query);
   expect(body.errors).toBeUndefined();
@@ -61,4 +81,14 @@ export async function smallerThanRest(gw: RunningGateway, expected: SizeComparis
   );
   if (expected.maxBytes !== undefined) expect(graphqlBytes).toBeLessThan(expected.maxBytes);
   expect(graphqlBytes * expected.factor).toBeLessThan(restBytes);
+}
+
+/**
+ * One test per case: `field(argument: value) { selection }` is refused before any upstream call
+ * (see rejectsBeforeUpstream), with an error message containing the case's text when it has one.
+ */
+export function itRejectsBeforeUpstream(field: string, argument: string, selection: string, cases: Array<[value: string, message?: string]>): void {
+  it.for(cases)(`rejects ${argument} %j before any upstream call`, async ([value, message], { sandbox: gw }) => {
+    await rejectsBeforeUpstream(gw, `query($value: String!) { ${field}(${argument}: $value) { ${selection} } }`, { value }, { field, argument, message });
+  });
 }

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Socket } from 'node:net';
+import { actionNamed } from '../../src/actions/all.js';
 
 export interface RecordedCall {
   action: string;
@@ -70,4 +71,24 @@ export function json(res: ServerResponse, status: number, body: unknown, headers
 export function upstreamEnv(upstream: FaultUpstream, extra: Record<string, string> = {}): Record<string, string> {
   // Upstream behaviour is under test: no cross-request cache unless a test asks for one.
   return { ACTION_BASE_URL: upstream.url, ACTION_TOKEN: upstream.token, CACHE_ENABLED: 'false', ...extra };
+}
+
+/**
+ * Answers every call as the built-in sandbox would (each descriptor's sample answer), except the calls
+ * `fail` picks: those get an HTTP 500 (UPSTREAM_UNAVAILABLE, not retried).
+ */
+export function answerLikeSandbox(up: FaultUpstream, fail: (call: RecordedCall) => boolean = () => false): void {
+  up.handle((call, _req, res) => {
+    const descriptor = actionNamed(call.action);
+    if (!descriptor) return json(res, 404, { status: 404, response: null, error: "The requested page doesn't exist." });
+    if (fail(call)) return json(res, 500, { status: 500, response: null, error: 'Internal error' });
+    json(res, 200, { status: 200, ...descriptor.sandbox.respond(call.body) });
+  });
+}
+
+/** A fault upstream that answers like the built-in sandbox (see answerLikeSandbox). */
+export async function startSandboxLikeUpstream(): Promise<FaultUpstream> {
+  const up = await startFaultUpstream();
+  answerLikeSandbox(up);
+  return up;
 }

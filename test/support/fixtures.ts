@@ -2,22 +2,25 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, test as base, beforeAll } from 'vitest';
 import { startFaultUpstream, upstreamEnv, type FaultUpstream } from './fault-upstream.js';
-import { startGateway, type RunningGateway } from './gateway.js';
+import { inProcessGateway, startGateway, type RunningGateway, type TestGateway } from './gateway.js';
 import { REDIS_HOST, REDIS_PORT } from './redis.js';
 
 type Env = Record<string, string>;
+type Closable = { close(): Promise<void> };
 
 export interface RigFixtures {
-  /** A gateway over the built-in sandbox with default settings, shared by the file's tests. */
-  sandbox: RunningGateway;
+  /** A gateway over the built-in sandbox with default settings, in process, shared by the file's tests. */
+  sandbox: TestGateway;
+  /** The same behind the real HTTP server, for what crosses the wire (compression, streams). */
+  servedSandbox: RunningGateway;
   /** A fault upstream shared by the file's tests (each test sets its own `handle`). */
   upstream: FaultUpstream;
   /**
-   * A gateway over `upstream` with these settings (and no cache unless asked), started once per
-   * file and settings, closed after the file's last test.
+   * A gateway in process over `upstream` with these settings (and no cache unless asked), started once
+   * per file and settings, closed after the file's last test.
    */
-  gatewayOver: (env?: Env) => Promise<RunningGateway>;
-  /** Starts a gateway of its own for this test (the sandbox unless `env` names an upstream); closed after the test. */
+  gatewayOver: (env?: Env) => Promise<TestGateway>;
+  /** Starts a gateway of its own over HTTP for this test (the sandbox unless `env` names an upstream); closed after the test. */
   startGateway: (env?: Env) => Promise<RunningGateway>;
   /**
    * The shared Redis with a key prefix of this file's own: `env` points a gateway's cache and rate
@@ -27,32 +30,31 @@ export interface RigFixtures {
   redis: { url: string; prefix: string; env: Env; client: Redis };
 }
 
+/** A fixture shared by the file's tests: started by the first test that uses it, closed after the last. */
+function perFile<T extends Closable>(start: () => Promise<T>): [(context: object, use: (value: T) => Promise<void>) => Promise<void>, { scope: 'file' }] {
+  return [
+    async ({}, use: (value: T) => Promise<void>) => {
+      const value = await start();
+      await use(value);
+      await value.close();
+    },
+    { scope: 'file' },
+  ];
+}
+
 /** The test function with the gateway, upstream and Redis fixtures; each is set up only for the tests that use it. */
 export const test = base.extend<RigFixtures>({
-  sandbox: [
-    async ({}, use) => {
-      const gw = await startGateway();
-      await use(gw);
-      await gw.close();
-    },
-    { scope: 'file' },
-  ],
-  upstream: [
-    async ({}, use) => {
-      const up = await startFaultUpstream();
-      await use(up);
-      await up.close();
-    },
-    { scope: 'file' },
-  ],
+  sandbox: perFile(() => inProcessGateway()),
+  servedSandbox: perFile(() => startGateway()),
+  upstream: perFile(startFaultUpstream),
   gatewayOver: [
     async ({ upstream }, use) => {
-      const started = new Map<string, Promise<RunningGateway>>();
+      const started = new Map<string, Promise<TestGateway>>();
       await use((env = {}) => {
         const key = JSON.stringify(env);
         let gw = started.get(key);
         if (!gw) {
-          gw = startGateway(upstreamEnv(upstream, env));
+          gw = inProcessGateway(upstreamEnv(upstream, env));
           started.set(key, gw);
         }
         return gw;
@@ -87,38 +89,31 @@ export const test = base.extend<RigFixtures>({
 export const it = test;
 
 /**
- * A fault upstream and a gateway over it with these settings, for a suite's beforeAll; `close`
- * closes both. (The `upstream` and `gatewayOver` fixtures do the same for single tests.)
+ * Something the enclosing describe block (or file) shares: `start` runs in its beforeAll and the result
+ * is closed in its afterAll. The returned object stands for the result (a proxy), so it is read inside
+ * hooks and tests like the value itself: `const gw = forSuite(() => inProcessGateway({ ... }))`.
  */
-export async function startUpstreamGateway(env: Env = {}): Promise<{ up: FaultUpstream; gw: RunningGateway; close(): Promise<void> }> {
-  const up = await startFaultUpstream();
-  const gw = await startGateway(upstreamEnv(up, env));
-  return {
-    up,
-    gw,
-    async close() {
-      await gw.close();
-      await up.close();
+export function forSuite<T extends Closable>(start: () => Promise<T>): T {
+  let value: T | undefined;
+  beforeAll(async () => {
+    value = await start();
+  });
+  afterAll(() => value?.close());
+  return new Proxy({} as T, {
+    get(_target, property) {
+      if (!value) throw new Error(`forSuite: ${String(property)} was read before the suite's beforeAll`);
+      const member = Reflect.get(value, property, value);
+      return typeof member === 'function' ? member.bind(value) : member;
     },
-  };
+  });
 }
 
 /**
- * A fault upstream and a gateway over it for the enclosing describe block (or file): started in its
- * beforeAll, closed in its afterAll. Read `up` and `gw` inside hooks and tests.
+ * A fault upstream and a gateway in process over it with these settings, for the enclosing describe
+ * block (or file): started in its beforeAll, closed in its afterAll (see forSuite).
  */
-export function upstreamGatewayFor(env: Env = {}): { readonly up: FaultUpstream; readonly gw: RunningGateway } {
-  let rig: Awaited<ReturnType<typeof startUpstreamGateway>> | undefined;
-  beforeAll(async () => {
-    rig = await startUpstreamGateway(env);
-  });
-  afterAll(() => rig?.close());
-  return {
-    get up() {
-      return rig!.up;
-    },
-    get gw() {
-      return rig!.gw;
-    },
-  };
+export function upstreamGatewayFor(env: Env = {}): { up: FaultUpstream; gw: TestGateway } {
+  const up = forSuite(startFaultUpstream);
+  const gw = forSuite(() => inProcessGateway(upstreamEnv(up, env)));
+  return { up, gw };
 }

@@ -17,22 +17,24 @@ export interface GraphQLResponse {
   text: string;
 }
 
-export interface RunningGateway {
-  url: string;
+/** A gateway the test talks to: in process through `yoga.fetch`, or over HTTP (`RunningGateway`). */
+export interface TestGateway {
   gateway: Gateway;
   /** Every log line the gateway wrote, as raw JSON text. */
   logs: string[];
+  /** A request to a path of the gateway (`/graphql`, `/healthz`, ...). */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
   query(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResponse>;
   post(body: string, headers?: Record<string, string>): Promise<GraphQLResponse>;
   close(): Promise<void>;
 }
 
-/**
- * Starts the real gateway on a real port (a free one unless `port` is given: a test that restarts a gateway
- * behind a router keeps its address). With no ACTION_BASE_URL in `env` it starts the built-in sandbox,
- * exactly as `npm start` does.
- */
-export async function startGateway(env: Record<string, string> = {}, port = 0): Promise<RunningGateway> {
+/** A gateway behind the real node:http server on a real port. */
+export interface RunningGateway extends TestGateway {
+  url: string;
+}
+
+async function createTestGateway(env: Record<string, string>) {
   const config = loadConfig({ LOG_LEVEL: 'debug', ...env });
   const logs: string[] = [];
   const sink = new Writable({
@@ -42,14 +44,13 @@ export async function startGateway(env: Record<string, string> = {}, port = 0): 
     },
   });
   const logger = createLogger(config.logLevel, sink, [config.upstream.token]);
-  const gateway = await createGateway(config, logger);
-  const server: Server = createHttpServer(gateway.yoga, config.http, logger).server;
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  gateway.readiness.serving();
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { config, logger, logs, gateway: await createGateway(config, logger) };
+}
 
+/** query/post over a fetch function: a JSON POST to /graphql, its status, headers, parsed body and text. */
+function graphqlClient(fetchPath: TestGateway['fetch']): Pick<TestGateway, 'query' | 'post'> {
   const post = async (body: string, headers: Record<string, string> = {}): Promise<GraphQLResponse> => {
-    const res = await fetch(`${url}/graphql`, {
+    const res = await fetchPath('/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', ...headers },
       body,
@@ -63,13 +64,39 @@ export async function startGateway(env: Record<string, string> = {}, port = 0): 
     }
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
+  return { post, query: (query, variables, headers) => post(JSON.stringify({ query, variables }), headers) };
+}
+
+/**
+ * The real gateway in this process, asked through `yoga.fetch`: every plugin of the one pipeline, no
+ * socket. For tests where HTTP adds nothing. With no ACTION_BASE_URL in `env` it starts the built-in sandbox.
+ */
+export async function inProcessGateway(env: Record<string, string> = {}): Promise<TestGateway> {
+  const { gateway, logs } = await createTestGateway(env);
+  gateway.readiness.serving();
+  const fetchPath: TestGateway['fetch'] = async (path, init) => gateway.yoga.fetch(`http://127.0.0.1${path}`, init as Parameters<typeof gateway.yoga.fetch>[1]);
+  return { gateway, logs, fetch: fetchPath, ...graphqlClient(fetchPath), close: () => gateway.close() };
+}
+
+/**
+ * Starts the real gateway on a real port (a free one unless `port` is given: a test that restarts a gateway
+ * behind a router keeps its address). With no ACTION_BASE_URL in `env` it starts the built-in sandbox,
+ * exactly as `npm start` does.
+ */
+export async function startGateway(env: Record<string, string> = {}, port = 0): Promise<RunningGateway> {
+  const { config, logger, logs, gateway } = await createTestGateway(env);
+  const server: Server = createHttpServer(gateway.yoga, config.http, logger).server;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  gateway.readiness.serving();
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const fetchPath: TestGateway['fetch'] = (path, init) => fetch(`${url}${path}`, init);
 
   return {
     url,
     gateway,
     logs,
-    post,
-    query: (query, variables, headers) => post(JSON.stringify({ query, variables }), headers),
+    fetch: fetchPath,
+    ...graphqlClient(fetchPath),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -79,7 +106,7 @@ export async function startGateway(env: Record<string, string> = {}, port = 0): 
 }
 
 /** Bytes of the raw REST payload the sandbox sends for one action, to compare response sizes with. */
-export async function restPayloadBytes(gw: RunningGateway, action: string, body: Record<string, unknown>): Promise<number> {
+export async function restPayloadBytes(gw: TestGateway, action: string, body: Record<string, unknown>): Promise<number> {
   const sandbox = gw.gateway.sandbox!;
   const res = await fetch(`${sandbox.url}/v1/action/${action}`, {
     method: 'POST',

@@ -64,3 +64,42 @@ export function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
+
+/** One request of a replica test's load: when it ran, whether it came back right, and what came back. */
+export interface Sample {
+  started: number;
+  ended: number;
+  ok: boolean;
+  detail: string;
+}
+
+type LookupBody = { data?: Record<string, { domainName?: string; username?: string } | null>; errors?: Array<{ extensions?: { code?: string } }> };
+
+/**
+ * The replica tests' mixed load: input `i` of the domain lookup (`domain`) or of the photo-social one,
+ * posted to `url`; `ok` when `accept` takes the status, the body and the value the input should echo.
+ */
+export async function mixedLookup(
+  url: string,
+  i: number,
+  domain: boolean,
+  accept: (status: number, body: LookupBody, echoed: boolean) => boolean,
+  headers: Record<string, string> = {},
+): Promise<{ key: string; sample: Sample }> {
+  const input = domain ? `d${i}.example.com` : `user${i}`;
+  const query = domain ? `{ domainInfo(domain: "${input}") { domainName } }` : `{ photosocialProfile(username: "${input}") { username } }`;
+  const started = Date.now();
+  let ok = false;
+  let detail = '';
+  try {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) });
+    const text = await res.text();
+    detail = `${res.status} ${text.slice(0, 200)}`;
+    const body = JSON.parse(text) as LookupBody;
+    const value = body.data?.[domain ? 'domainInfo' : 'photosocialProfile'];
+    ok = accept(res.status, body, (value?.domainName ?? value?.username) === input);
+  } catch (error) {
+    detail ||= String(error);
+  }
+  return { key: `${domain ? 'domain_info' : 'get_photosocial_profile'}:${input}`, sample: { started, ended: Date.now(), ok, detail } };
+}

@@ -1,5 +1,6 @@
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { splice } from './tcp.js';
 
 export const REDIS_HOST = '127.0.0.1';
 export const REDIS_PORT = 6379;
@@ -46,13 +47,7 @@ export async function startRedisProxy(): Promise<{ url: string; cut(): Promise<v
       server = createServer((client) => {
         const upstream = createConnection({ host: REDIS_HOST, port: REDIS_PORT });
         sockets.add(client).add(upstream);
-        client.pipe(upstream).pipe(client);
-        const end = () => {
-          client.destroy();
-          upstream.destroy();
-        };
-        client.on('error', end).on('close', end);
-        upstream.on('error', end).on('close', end);
+        splice(client, upstream);
       });
       server.listen(port, REDIS_HOST, () => {
         port = (server!.address() as AddressInfo).port;

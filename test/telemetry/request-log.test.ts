@@ -7,11 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/kernel/logger.js';
 import { OperationLabels } from '../../src/telemetry/operation-label.js';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { startGateway, type TestGateway } from '../support/gateway.js';
 import { startOtlpReceiver, until } from './support.js';
 
 let up: FaultUpstream;
-let gw: RunningGateway;
+let gw: TestGateway;
 beforeAll(async () => {
   up = await startFaultUpstream();
   up.handle((call, _req, res) => {
@@ -79,7 +79,7 @@ describe('one log line per request', () => {
       const refused = await limited.query(DOMAIN, { domain: 'twice.example' });
       expect(refused.status).toBe(429);
       expect(requestLines(limited.logs)[1].request).toMatchObject({ status: 429, upstreamCalls: 0, errorCodes: ['RATE_LIMITED'] });
-      const text = await (await fetch(`${limited.url}/metrics`)).text();
+      const text = await (await limited.fetch(`/metrics`)).text();
       expect(sample(text, 'lookup_graph_graphql_errors_total', { code: 'RATE_LIMITED' })).toBe(1);
     } finally {
       await limited.close();
@@ -115,14 +115,14 @@ describe('one log line per request', () => {
 
 describe('request metrics', () => {
   it('observe the duration by bounded operation label and count errors by code', async () => {
-    const before = await (await fetch(`${gw.url}/metrics`)).text();
+    const before = await (await gw.fetch(`/metrics`)).text();
     const count = (text: string, operation: string) => sample(text, 'lookup_graph_graphql_request_duration_seconds_count', { operation }) ?? 0;
     const errors = (text: string, code: string) => sample(text, 'lookup_graph_graphql_errors_total', { code }) ?? 0;
     await gw.query(DOMAIN, { domain: 'metrics.example' });
     await gw.query('query Owners { crmOwners(portal: "2") { id } }');
     await gw.query('query ClientChosenName { domainInfo(domain: "metrics.example") { domainName } }');
     await gw.query('{ domainInfo(domain: "metrics.example") { domainName } }');
-    const after = await (await fetch(`${gw.url}/metrics`)).text();
+    const after = await (await gw.fetch(`/metrics`)).text();
     expect(count(after, 'Domain') - count(before, 'Domain')).toBe(1);
     expect(count(after, 'Owners') - count(before, 'Owners')).toBe(1);
     expect(count(after, 'other') - count(before, 'other')).toBe(1);

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { inProcessGateway, startGateway } from '../support/gateway.js';
+import { forSuite } from '../support/fixtures.js';
 import { configProblems } from '../support/config.js';
 import { REDIS_HOST, REDIS_PORT, redisAnswers } from '../support/redis.js';
 import { startOtlpReceiver, until, type OtlpReceiver, type ReceivedSpan } from './support.js';
@@ -36,11 +37,7 @@ const tracingEnv = (extra: Record<string, string> = {}) =>
 const childrenOf = (spans: ReceivedSpan[], parent: ReceivedSpan) => spans.filter((span) => span.parentSpanId === parent.spanId);
 
 describe('tracing over OTLP/HTTP (http/json)', () => {
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    gw = await startGateway(tracingEnv({ TRACE_PROPAGATE_UPSTREAM: 'true' }));
-  });
-  afterAll(() => gw.close());
+  const gw = forSuite(() => inProcessGateway(tracingEnv({ TRACE_PROPAGATE_UPSTREAM: 'true' })));
 
   it("exports the span tree of one operation with two lookups, one cached and one upstream, in the client's trace", async () => {
     await gw.query('{ domainInfo(domain: "cached.example") { domainName } }'); // fills the cache
