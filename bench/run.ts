@@ -39,7 +39,7 @@ import {
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const settings = {
   /** The container memory the gateways are sized for, as MEMORY_LIMIT_MB of deploy/entrypoint.sh. */
-  memoryLimitMb: num('BENCH_MEMORY_LIMIT_MB', 512),
+  memoryLimitMb: num('BENCH_MEMORY_LIMIT_MB', 256),
   /** The guard rail on each gateway's resident memory after the load. */
   residentLimitMb: 256,
   sandboxLatencyMs: num('BENCH_SANDBOX_LATENCY_MS', 0),
