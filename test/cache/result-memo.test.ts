@@ -198,9 +198,20 @@ describe.runIf(await redisServersAvailable()).each(REDIS_FORMS)('remembered resu
     expect(await replays(a)).toBe(1); // the third request, from the result remembered at the second
     const refreshed = await registrar(b, DOMAIN_QUERY.replace('(domain: $domain) {', '(domain: $domain) @fresh {'));
     expect(refreshed).not.toBe(first);
-    // Not the remembered result, nor a's in-process copy: b announced its newer entry through Redis.
-    expect(await registrar(a)).toBe(refreshed);
-    expect(await replays(a)).toBe(1);
+    // Not the remembered result, nor a's in-process copy, once b's write and its announcement have reached
+    // Redis and a (a moment after b answered, longer on a busy machine): until then a answers what it held.
+    let stale = 0;
+    await expect
+      .poll(
+        async () => {
+          const name = await registrar(a);
+          if (name !== refreshed) stale += 1;
+          return name;
+        },
+        { timeout: 5_000, interval: 20 },
+      )
+      .toBe(refreshed);
+    expect(await replays(a)).toBe(1 + stale);
     expect(upstream.calls).toHaveLength(2);
   });
 });
