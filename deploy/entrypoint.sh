@@ -8,8 +8,8 @@
 # their own defaults. From M (docs/operations.md, "Sizing memory"):
 #   --max-old-space-size   M/2      V8's old generation: the caches' bounds, the code and the garbage between collections
 #   --max-semi-space-size  M/32, at most 16   each of the young generation's two halves
-#   CACHE_MAX_MB           M/8      unless set: the in-memory cache (its parsed copies take up to M/32 more)
-#   CACHE_RESULTS_MB       M/32     unless set: the remembered results
+#   CACHE_MAX_MB           M/16     unless set: the in-memory cache (its parsed copies take up to M/128 more)
+#   CACHE_RESULTS_MB       M/64     unless set: the remembered results
 # The rest of M (about 70 MiB at 256) is node's own binary and native memory. A --max-old-space-size
 # already in NODE_OPTIONS wins: the heap flags are then left out (the cache bounds are still derived).
 #
@@ -58,8 +58,8 @@ if [ "$limit_mb" -lt "$MIN_MB" ]; then
   fail "the gateway needs at least $MIN_MB MiB of memory, got $limit_mb MiB (from $source); give the container more or set MEMORY_LIMIT_MB"
 fi
 
-CACHE_MAX_MB="${CACHE_MAX_MB:-$((limit_mb / 8))}"
-CACHE_RESULTS_MB="${CACHE_RESULTS_MB:-$((limit_mb / 32))}"
+CACHE_MAX_MB="${CACHE_MAX_MB:-$((limit_mb / 16))}"
+CACHE_RESULTS_MB="${CACHE_RESULTS_MB:-$((limit_mb / 64))}"
 export CACHE_MAX_MB CACHE_RESULTS_MB
 
 case " ${NODE_OPTIONS:-} " in

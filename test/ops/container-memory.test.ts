@@ -61,11 +61,11 @@ describe('deploy/entrypoint.sh sizes memory from the container', () => {
     return dir;
   };
 
-  it('reads a cgroup v2 limit: half of it for the old generation, an eighth for the cache, a 32nd for remembered results', () => {
+  it('reads a cgroup v2 limit: half of it for the old generation, a sixteenth for the cache, a 64th for remembered results', () => {
     const { status, out } = sizedBy({ CGROUP_ROOT: cgroup('v2', { 'memory.max': `${256 * MiB}\n` }) });
     expect(status).toBe(0);
     expect(out.execArgv).toEqual(['--max-old-space-size=128', '--max-semi-space-size=8']);
-    expect(out).toMatchObject({ cache: '32', results: '8' });
+    expect(out).toMatchObject({ cache: '16', results: '4' });
     // V8's own limit covers the old generation and the young one (two semispaces and their large objects).
     expect(out.heapLimitMb).toBeGreaterThanOrEqual(128);
     expect(out.heapLimitMb).toBeLessThanOrEqual(128 + 3 * 8);
@@ -73,7 +73,7 @@ describe('deploy/entrypoint.sh sizes memory from the container', () => {
 
   it('reads a cgroup v1 limit, and caps the semispaces at 16 MiB for large pods', () => {
     const { out } = sizedBy({ CGROUP_ROOT: cgroup('v1', { 'memory/memory.limit_in_bytes': `${2048 * MiB}\n` }) });
-    expect(out).toMatchObject({ execArgv: ['--max-old-space-size=1024', '--max-semi-space-size=16'], cache: '256', results: '64' });
+    expect(out).toMatchObject({ execArgv: ['--max-old-space-size=1024', '--max-semi-space-size=16'], cache: '128', results: '32' });
   });
 
   it('sizes nothing without a limit (v2 "max", v1 near 2^63, no cgroup files)', () => {
@@ -90,12 +90,12 @@ describe('deploy/entrypoint.sh sizes memory from the container', () => {
     const dir = cgroup('v2-big', { 'memory.max': `${4096 * MiB}` });
     expect(sizedBy({ CGROUP_ROOT: dir, MEMORY_LIMIT_MB: '512' }).out).toMatchObject({
       execArgv: ['--max-old-space-size=256', '--max-semi-space-size=16'],
-      cache: '64',
-      results: '16',
+      cache: '32',
+      results: '8',
     });
-    expect(sizedBy({ MEMORY_LIMIT_MB: '512', CACHE_MAX_MB: '20' }).out).toMatchObject({ cache: '20', results: '16' });
+    expect(sizedBy({ MEMORY_LIMIT_MB: '512', CACHE_MAX_MB: '20' }).out).toMatchObject({ cache: '20', results: '8' });
     const own = sizedBy({ MEMORY_LIMIT_MB: '512', NODE_OPTIONS: '--max-old-space-size=300' }).out;
-    expect(own).toMatchObject({ execArgv: [], cache: '64' });
+    expect(own).toMatchObject({ execArgv: [], cache: '32' });
     expect(own.heapLimitMb).toBeGreaterThanOrEqual(300);
   });
 
@@ -191,7 +191,7 @@ describe('the built gateway in a 256 MiB pod', () => {
         return sent;
       };
 
-      // Uncached: new profiles until the cache is near its bound (32 MiB at 256), at most 25 s.
+      // Uncached: new profiles until the cache is near its bound (16 MiB at 256), at most 25 s.
       let fresh = 0;
       const uncached = await load(
         25_000,
@@ -199,7 +199,7 @@ describe('the built gateway in a 256 MiB pod', () => {
           fresh += PER_REQUEST;
           return fresh - PER_REQUEST;
         },
-        async () => (await metric('lookup_graph_cache_bytes{part="entries"}')) > 30 * MiB,
+        async () => (await metric('lookup_graph_cache_bytes{part="entries"}')) > 15 * MiB,
       );
       const callsAfterUncached = upstream.calls.length;
       const cacheBytes = await metric('lookup_graph_cache_bytes{part="entries"}');
@@ -215,7 +215,7 @@ describe('the built gateway in a 256 MiB pod', () => {
         `container memory: limit ${limitMb} MiB; heap bound --max-old-space-size=128 --max-semi-space-size=8; ` +
           `resident at start ${(atStart / MiB).toFixed(0)} MiB, after ${uncached} uncached and ${cached} cached requests ` +
           `${(afterLoad / MiB).toFixed(0)} MiB (peak ${(peak / MiB).toFixed(0)} MiB); heap used ${(heapUsed / MiB).toFixed(0)} MiB; ` +
-          `cache entries ${(cacheBytes / MiB).toFixed(1)} MiB of 32; upstream calls ${callsAfterUncached} uncached, ${upstream.calls.length - callsAfterUncached} during the cached load`,
+          `cache entries ${(cacheBytes / MiB).toFixed(1)} MiB of 16; upstream calls ${callsAfterUncached} uncached, ${upstream.calls.length - callsAfterUncached} during the cached load`,
       );
 
       // Every uncached request made its calls; the cached load made none: the cache answered.
@@ -223,8 +223,8 @@ describe('the built gateway in a 256 MiB pod', () => {
       expect(upstream.calls.length).toBe(callsAfterUncached);
       expect(hits).toBeGreaterThanOrEqual(PER_REQUEST * cached);
       // The cache filled towards its bound without passing it.
-      expect(cacheBytes).toBeGreaterThan(16 * MiB);
-      expect(cacheBytes).toBeLessThanOrEqual(32 * MiB);
+      expect(cacheBytes).toBeGreaterThan(8 * MiB);
+      expect(cacheBytes).toBeLessThanOrEqual(16 * MiB);
       expect(peak).toBeLessThan(limitMb * MiB);
       expect(output).not.toMatch(/heap out of memory|FATAL/i);
     } finally {

@@ -249,13 +249,13 @@ describe('the manifests agree with the gateway', () => {
       resource: 'limits.memory',
       divisor: '1Mi',
     });
-    // deploy/entrypoint.sh: CACHE_MAX_MB = M/8, CACHE_RESULTS_MB = M/32 (test/ops/container-memory.test.ts runs it).
+    // deploy/entrypoint.sh: CACHE_MAX_MB = M/16, CACHE_RESULTS_MB = M/64 (test/ops/container-memory.test.ts runs it).
     const entry = readFileSync(join(ROOT, 'deploy', 'entrypoint.sh'), 'utf8');
-    expect(entry).toMatch(/^CACHE_MAX_MB="\$\{CACHE_MAX_MB:-\$\(\(limit_mb \/ 8\)\)\}"$/m);
-    expect(entry).toMatch(/^CACHE_RESULTS_MB="\$\{CACHE_RESULTS_MB:-\$\(\(limit_mb \/ 32\)\)\}"$/m);
-    const sized = loadConfig({ ...podEnv(base), CACHE_MAX_MB: String(256 / 8), CACHE_RESULTS_MB: String(256 / 32) });
-    expect(sized.cache.maxBytes).toBe(config.cache.maxBytes);
-    expect(sized.cache.resultsMaxBytes).toBe(config.cache.resultsMaxBytes);
+    expect(entry).toMatch(/^CACHE_MAX_MB="\$\{CACHE_MAX_MB:-\$\(\(limit_mb \/ 16\)\)\}"$/m);
+    expect(entry).toMatch(/^CACHE_RESULTS_MB="\$\{CACHE_RESULTS_MB:-\$\(\(limit_mb \/ 64\)\)\}"$/m);
+    const sized = loadConfig({ ...podEnv(base), CACHE_MAX_MB: String(256 / 16), CACHE_RESULTS_MB: String(256 / 64) });
+    expect(sized.cache.maxBytes).toBe(16 * 1024 * 1024);
+    expect(sized.cache.resultsMaxBytes).toBe(4 * 1024 * 1024);
     expect(find(base, 'ConfigMap').data).not.toHaveProperty('CACHE_MAX_MB');
   });
 
