@@ -19,7 +19,7 @@ import { createSecurity } from './security/index.js';
 import { costLimit } from './cost/plugin.js';
 import { retryAfter } from './security/retry-after.js';
 import { cacheControl } from './cache/cache-control.js';
-import { gatewayExtensions } from './server/gateway-extensions.js';
+import { gatewayExtensions, gatewayReport } from './server/gateway-extensions.js';
 import { ResultMemo, rememberedResults } from './cache/result-memo.js';
 import { OperationLabels } from './telemetry/operation-label.js';
 import { requestLog } from './telemetry/request-log.js';
@@ -72,10 +72,12 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     observe: metrics.observeRequest,
     logVariables: config.telemetry.logVariables,
   };
-  const telemetryPlugins = [...(tracing.enabled ? [tracingPlugin(tracing)] : []), requestLog(requestLogOptions)];
+  const requests = requestLog(requestLogOptions);
+  const telemetryPlugins = [...(tracing.enabled ? [tracingPlugin(tracing)] : []), requests];
   // Remembered results: not with tracing on, where every lookup has its span.
   memo = cache.remembersResults && !tracing.enabled && config.cache.resultsMaxBytes > 0 ? new ResultMemo(cache, config.cache.resultsMaxBytes) : null;
   const shareable = config.security.auth.mode === 'none';
+  const cacheHeaders = cacheControl({ shareable });
 
   const security = await createSecurity(config.security, logger, config.cache.redisGuard);
   const examples = loadExamples();
@@ -120,7 +122,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       ...security.plugins,
       gatewayExtensions(sandbox !== null),
       retryAfter(),
-      cacheControl({ shareable }),
+      cacheHeaders,
       metrics.plugin(),
       variableCheck(),
       ...incrementalDelivery(maskError),
@@ -129,8 +131,20 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       // Operations with @defer/@stream run on Yoga's own executor, which delivers incrementally
       // (src/incremental); every other operation keeps graphql-jit.
       useGraphQlJit({}, { enableIf: (args) => !usesIncrementalDelivery(args.document) }),
-      // After jit, whose executor it wraps: repeats of an operation answered from the cache alone.
-      ...(memo ? [rememberedResults(memo, metrics.observeReplay)] : []),
+      // Answers a repeat of an operation made from the cache alone at onParams; after jit, whose results it records.
+      ...(memo
+        ? [
+            rememberedResults(memo, {
+              fingerprintOf: (request) => path.fingerprintFor(security.upstreamTokenFor(request)),
+              replayed(request, replay, params) {
+                metrics.observeReplay();
+                cacheHeaders.note(request, replay.lookups);
+                requests.note(request, { name: replay.operationName, usage: { upstreamCalls: 0, cost: replay.cost }, variables: params.variables });
+                return { gateway: gatewayReport(sandbox !== null, { upstreamCalls: 0, cost: replay.cost, lookups: replay.lookups }) };
+              },
+            }),
+          ]
+        : []),
       // Last: it compresses the response every other plugin has finished (headers included).
       ...(config.compressMinBytes > 0 ? [compression(config.compressMinBytes)] : []),
     ],

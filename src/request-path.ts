@@ -47,6 +47,8 @@ export async function createRequestPath({ config, logger, target, sandbox, metri
   const operationTimeoutMs = config.resilience.operationTimeoutMs;
 
   /** The context of one operation: its own Operation, and the budget in front of every call it makes. */
+  /** The cache scope of an upstream token (null: the configured one). */
+  const fingerprintFor = (upstreamToken: string | null) => cache.fingerprint(upstreamToken ?? target.token);
   const contextFor = (request: RequestFacts): GatewayContext => {
     const upstreamToken = request.upstreamToken ?? null;
     const operation = new Operation(Date.now() + operationTimeoutMs, request.signal, new SymbolMeter(), new FreshReads());
@@ -56,7 +58,7 @@ export async function createRequestPath({ config, logger, target, sandbox, metri
       sandbox,
       operation,
       cache,
-      tokenFingerprint: cache.fingerprint(upstreamToken ?? target.token),
+      tokenFingerprint: fingerprintFor(upstreamToken),
       loaders: new Map(),
       upstreamToken,
       callAction: (action, body, signal) => {
@@ -76,6 +78,7 @@ export async function createRequestPath({ config, logger, target, sandbox, metri
 
   return {
     contextFor,
+    fingerprintFor,
     cache,
     cacheStatus,
     upstream,

@@ -42,9 +42,17 @@ export function combinedCacheControl(values: readonly string[] | undefined): str
   return `${values.every((v) => v.startsWith('public')) ? 'public' : 'private'}, max-age=${maxAge}`;
 }
 
-export function cacheControl(options: { shareable: boolean }): Plugin<GatewayContext> {
+/** The plugin, and `note` for an operation answered before it executes (a remembered result). */
+export function cacheControl(options: { shareable: boolean }): Plugin<GatewayContext> & { note(request: Request, lookups: readonly LookupReport[]): void } {
   const headers = new WeakMap<Request, string[]>();
+  const note = (request: Request, lookups: readonly LookupReport[], hasErrors = false) => {
+    const value = cacheControlFor(lookups, hasErrors, options.shareable);
+    const list = headers.get(request);
+    if (list) list.push(value);
+    else headers.set(request, [value]);
+  };
   return {
+    note,
     onValidate({ addValidationRule }) {
       addValidationRule(freshOnLookupFields);
     },
@@ -53,10 +61,7 @@ export function cacheControl(options: { shareable: boolean }): Plugin<GatewayCon
       return {
         onExecuteDone({ result }) {
           if (Symbol.asyncIterator in result || !context.request) return;
-          const value = cacheControlFor(context.operation.lookups, (result.errors?.length ?? 0) > 0, options.shareable);
-          const list = headers.get(context.request);
-          if (list) list.push(value);
-          else headers.set(context.request, [value]);
+          note(context.request, context.operation.lookups, (result.errors?.length ?? 0) > 0);
         },
       };
     },

@@ -1,19 +1,22 @@
 /**
  * Remembered results: an operation answered entirely from the cache is remembered, from the
- * second time it is made, with the cache entries it was built from. The same operation (document,
- * operation name, variables, upstream token) is then answered from it without running a resolver or
- * serialising the data again, for as long as each of those entries is still the one in the cache: a
- * refreshed (@fresh), expired or evicted entry makes the next request run the operation again.
+ * second time it is made, with the cache entries it was built from. The same request (query text,
+ * operation name, variables, upstream token) is then answered from it as soon as Yoga has its
+ * parameters (`onParams`): no parsing, validation, context or resolver, and no serialising of the data,
+ * for as long as each of those entries is still the one in the cache: a refreshed (@fresh), expired or
+ * evicted entry makes the next request run the operation again.
  *
- * Each entry is known by when it was fetched (its `t`): from memory it is read at once; from Redis with
- * the tick's one MGET, the same round trip a cached lookup makes, so a refresh by another replica ends
- * the remembered result too. Only the data is remembered: `extensions.gateway` (sources, ages),
- * Cache-Control, the cost estimate, the lookup metrics and the request log are made for each request as
- * for any other. Not used with tracing on (every lookup has its span), for @fresh, @defer or @stream,
- * for large variables, or for a result with errors or a failed lookup.
+ * Every protection that reads the request itself (auth, rate limit, CSRF, body and batch limits, input
+ * depth, persisted and trusted documents) has run by then; the checks of the document (operation
+ * limits, cost) gave their verdict when the same text was first run. Each entry is known by when it was
+ * fetched (its `t`): from memory it is read at once; from Redis with the tick's one MGET, the same round
+ * trip a cached lookup makes, so a refresh by another replica ends the remembered result too. Only the
+ * data is remembered: `extensions.gateway` (sources, ages), Cache-Control, the lookup metrics and the
+ * request log line are made for each request. Not used with tracing on (every lookup has its span), for
+ * @fresh, @defer or @stream, for large variables, or for a result with errors or a failed lookup.
  */
 import { type DocumentNode, type ExecutionResult, getOperationAST, Kind } from 'graphql';
-import { isPromise, type Plugin } from 'graphql-yoga';
+import { isPromise, type GraphQLParams, type Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import { lookupReport } from './lookup-report.js';
 import type { GatewayContext } from '../kernel/context.js';
@@ -46,7 +49,7 @@ interface Remembered {
 }
 
 /** A remembered result whose entries all still stand, with this request's lookup reports. */
-type Replay = Omit<Remembered, 'dependencies'> & { lookups: LookupReport[] };
+export type Replay = Omit<Remembered, 'dependencies'> & { lookups: LookupReport[] };
 
 /** The JSON of a result whose data is `json` already: only the extensions are serialised. */
 function stringifierFor(data: unknown, json: string): (result: ExecutionResult) => string {
@@ -62,13 +65,21 @@ function stringifierFor(data: unknown, json: string): (result: ExecutionResult) 
 
 const FRESH_READS = new Set([FRESH]);
 
+function keyOf(textId: number, params: GraphQLParams, fingerprint: string): string | null {
+  const key = `${textId}\u0000${params.operationName ?? ''}\u0000${fingerprint}\u0000${JSON.stringify(params.variables ?? null)}`;
+  // Operations with large variables run every time rather than hold their variables in memory.
+  return key.length <= MAX_KEY_LENGTH ? key : null;
+}
+
 export class ResultMemo {
   private readonly results: LRUCache<string, Remembered>;
   /** Keys of operations run once: a result is remembered the second time it is made, so one-off operations cost nothing. */
   private readonly seen: LRUCache<string, true>;
-  /** Per document: its id in memo keys, or null when its operations always run. */
-  private readonly documents = new WeakMap<DocumentNode, number | null>();
-  private nextDocumentId = 0;
+  /** Per document: whether its operations may be remembered. */
+  private readonly documents = new WeakMap<DocumentNode, boolean>();
+  /** The query texts of remembered documents, each with the id its results are keyed by. */
+  private readonly texts: LRUCache<string, number>;
+  private nextTextId = 0;
 
   constructor(
     private readonly cache: LookupCache,
@@ -77,21 +88,43 @@ export class ResultMemo {
     // A remembered result holds its data and its JSON: about three times the JSON's length in the heap.
     this.results = new LRUCache({ maxSize: maxBytes, sizeCalculation: (_value, key) => key.length });
     this.seen = new LRUCache({ max: 10_000, maxSize: Math.max(1, maxBytes / 4), sizeCalculation: (_value, key) => key.length });
+    this.texts = new LRUCache({ max: 10_000, maxSize: Math.max(1, maxBytes / 4), sizeCalculation: (_value, text) => text.length });
   }
 
-  /** The memo key of an operation, or null when it is not remembered. */
-  keyOf(document: DocumentNode, operationName: string | null | undefined, variablesJson: string, fingerprint: string): string | null {
-    let id = this.documents.get(document);
-    if (id === undefined) {
-      const remembered = document.definitions.every((definition) => definition.kind !== Kind.OPERATION_DEFINITION || definition.operation === 'query');
+  /** Whether the operations of `document` may be remembered: queries without @fresh, @defer or @stream. */
+  remembers(document: DocumentNode): boolean {
+    let remembered = this.documents.get(document);
+    if (remembered === undefined) {
       // A fresh read always goes upstream; incremental delivery runs on its own executor.
-      id = remembered && !usesDirective(document, FRESH_READS) && !usesIncrementalDelivery(document) ? this.nextDocumentId++ : null;
-      this.documents.set(document, id);
+      remembered =
+        document.definitions.every((definition) => definition.kind !== Kind.OPERATION_DEFINITION || definition.operation === 'query') &&
+        !usesDirective(document, FRESH_READS) &&
+        !usesIncrementalDelivery(document);
+      this.documents.set(document, remembered);
     }
-    if (id === null) return null;
-    const key = `${id}\u0000${operationName ?? ''}\u0000${fingerprint}\u0000${variablesJson}`;
-    // Operations with large variables run every time rather than hold their variables in memory.
-    return key.length <= MAX_KEY_LENGTH ? key : null;
+    return remembered;
+  }
+
+  /** Whether operations of this query text have been remembered: a request with another text runs. */
+  knows(query: unknown): boolean {
+    return typeof query === 'string' && this.texts.has(query);
+  }
+
+  /** The memo key of a request's parameters before they are parsed: null unless their text has been remembered. */
+  replayKey(params: GraphQLParams, fingerprint: string): string | null {
+    const id = typeof params.query === 'string' ? this.texts.get(params.query) : undefined;
+    return id === undefined ? null : keyOf(id, params, fingerprint);
+  }
+
+  /** The memo key of an operation of `document` about to run, or null when it is not remembered. */
+  recordKey(params: GraphQLParams, fingerprint: string, document: DocumentNode): string | null {
+    if (typeof params.query !== 'string' || !this.remembers(document)) return null;
+    let id = this.texts.get(params.query);
+    if (id === undefined) {
+      id = this.nextTextId++;
+      this.texts.set(params.query, id);
+    }
+    return keyOf(id, params, fingerprint);
   }
 
   /**
@@ -151,34 +184,40 @@ export class ResultMemo {
   }
 }
 
+/** What the composition root gives the plugin: the request's cache scope, and what a replay tells the other plugins. */
+export interface ReplayHooks {
+  /** The fingerprint of the upstream token a request uses (its cache scope). */
+  fingerprintOf(request: Request): string;
+  /** A request answered from a remembered result: returns the response's extensions (and tells the metrics, log and headers). */
+  replayed(request: Request, replay: Replay, params: GraphQLParams): Record<string, unknown>;
+}
+
 /**
- * The plugin: after graphql-jit (so it wraps the executor jit chose), answers a remembered operation
- * from the memo and remembers the others. `onReplay` is told each time (a metric).
+ * The plugin: answers a remembered request at `onParams`, and remembers the others when they are done
+ * (after graphql-jit, whose result it records).
  */
-export function rememberedResults(memo: ResultMemo, onReplay: () => void): Plugin<GatewayContext> {
+export function rememberedResults(memo: ResultMemo, hooks: ReplayHooks): Plugin<GatewayContext> {
   return {
-    onExecute({ args, executeFn, setExecuteFn }) {
-      const ctx = args.contextValue;
-      const key = memo.keyOf(args.document, args.operationName, ctx.operation.variablesJson(args.variableValues), ctx.tokenFingerprint);
+    onParams({ params, request, setResult }) {
+      if (!memo.knows(params.query)) return;
+      const fingerprint = hooks.fingerprintOf(request);
+      const key = memo.replayKey(params, fingerprint);
       if (key === null) return;
-      setExecuteFn((executionArgs) => {
-        const remember = (result: Awaited<ReturnType<typeof executeFn>>) => {
+      const answer = (replay: Replay | undefined) => {
+        if (replay) setResult({ data: replay.data, extensions: hooks.replayed(request, replay, params), stringify: replay.stringify } as ExecutionResult);
+      };
+      const replay = memo.replay(key, fingerprint);
+      return isPromise(replay) ? replay.then(answer) : answer(replay);
+    },
+    onExecute({ args }) {
+      const ctx = args.contextValue as GatewayContext & { params?: GraphQLParams };
+      const key = ctx.params ? memo.recordKey(ctx.params, ctx.tokenFingerprint, args.document) : null;
+      if (key === null) return;
+      return {
+        onExecuteDone({ result }) {
           if (!(Symbol.asyncIterator in result)) memo.record(key, ctx, result, () => nameOf(args.document, args.operationName));
-          return result;
-        };
-        const run = () => {
-          const result = executeFn(executionArgs);
-          return isPromise(result) ? result.then(remember) : remember(result);
-        };
-        const answer = (replayed: Replay | undefined) => {
-          if (!replayed) return run();
-          ctx.operation.lookups.push(...replayed.lookups);
-          onReplay();
-          return { data: replayed.data, stringify: replayed.stringify } as ExecutionResult;
-        };
-        const replayed = memo.replay(key, ctx.tokenFingerprint);
-        return isPromise(replayed) ? replayed.then(answer) : answer(replayed);
-      });
+        },
+      };
     },
   };
 }

@@ -10,7 +10,7 @@ import { traceIdOf } from './spans.js';
 interface OperationRecord {
   name: string | null;
   type: string;
-  usage: Operation | null;
+  usage: Pick<Operation, 'upstreamCalls' | 'cost'> | null;
   variables?: unknown;
 }
 
@@ -40,10 +40,21 @@ const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}/;
  * LOG_VARIABLES=true. The same observation feeds the request-duration and error metrics.
  * Installed first among the plugins, so requests refused by the protections are logged too.
  */
-export function requestLog(options: RequestLogOptions): Plugin<GatewayContext> {
+export function requestLog(options: RequestLogOptions): Plugin<GatewayContext> & {
+  /** An operation answered before it executes (a remembered result), for the request's line. */
+  note(request: Request, operation: { name: string | null; usage: Pick<Operation, 'upstreamCalls' | 'cost'>; variables?: unknown }): void;
+} {
   const records = new WeakMap<Request, RequestRecord>();
   const recordOf = (request: Request | undefined) => (request ? records.get(request) : undefined);
   return {
+    note(request, operation) {
+      recordOf(request)?.operations.push({
+        name: operation.name,
+        type: 'query',
+        usage: operation.usage,
+        ...(options.logVariables ? { variables: operation.variables ?? undefined } : {}),
+      });
+    },
     onRequest({ request, url }) {
       if (url.pathname !== '/graphql') return;
       records.set(request, { started: performance.now(), requestedNames: [], operations: [], errorCodes: [] });

@@ -1,6 +1,6 @@
 import { FreshReads } from '../../src/cache/fresh.js';
-import { SymbolMeter } from '../../src/cost/meter.js';
 import { parse } from 'graphql';
+import { SymbolMeter } from '../../src/cost/meter.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LookupCache } from '../../src/cache/lookup-cache.js';
 import { MemoryStore } from '../../src/cache/memory-store.js';
@@ -60,6 +60,18 @@ describe('remembered results: a repeat answered from the cache alone runs no res
     const other = await gw.query(DOMAIN_QUERY, { domain: 'other.example' });
     expect(other.body.extensions!.gateway.lookups[0].source).toBe('cache');
     expect(await replays(gw)).toBe(before + 1);
+  });
+
+  it('is logged like a run: its operation, cost and no upstream call', async () => {
+    const variables = { domain: 'logged.example' };
+    for (let i = 0; i < 2; i++) await gw.query(DOMAIN_QUERY, variables);
+    const before = await replays(gw);
+    gw.logs.length = 0;
+    const replayed = await gw.query(DOMAIN_QUERY, variables);
+    expect(await replays(gw)).toBe(before + 1);
+    const line = gw.logs.map((text) => JSON.parse(text)).find((entry) => entry.request)?.request;
+    expect(line).toMatchObject({ operation: 'Domain', operationType: 'query', status: 200, upstreamCalls: 0, cost: replayed.body.extensions!.gateway.cost });
+    expect(line.cost).toMatchObject({ estimated: 1 });
   });
 
   it('runs the operation again once an entry it was built from is refreshed (@fresh) or expires', async () => {
@@ -157,7 +169,9 @@ describe('ResultMemo', () => {
       operation.lookups.push({ action: 'domain_info', key: 'race.example', source: 'upstream', ageSeconds: 0, ttlSeconds: 60, storedAt });
       return { operation, tokenFingerprint: 'fp', cache } as unknown as GatewayContext;
     };
-    const key = memo.keyOf(parse('{ domainInfo(domain: "race.example") { domainName } }'), undefined, 'null', 'fp')!;
+    const query = '{ domainInfo(domain: "race.example") { domainName } }';
+    const key = memo.recordKey({ query }, 'fp', parse(query))!;
+    expect(memo.replayKey({ query }, 'fp')).toBe(key);
     const result = () => ({ data: { domainInfo: { domainName: 'race.example' } } });
 
     // The value was fetched at t=1, but a @fresh read of another request has stored t=2 since.
