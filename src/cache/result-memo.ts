@@ -105,13 +105,15 @@ export class ResultMemo {
     return remembered;
   }
 
-  /**
-   * The memo key of a request's parameters before they are parsed: null unless their text has been
-   * remembered (the token's fingerprint is read only then).
-   */
-  replayKey(params: GraphQLParams, fingerprint: () => string): string | null {
+  /** Whether operations of this query text have been remembered: a request with another text runs. */
+  knows(query: unknown): boolean {
+    return typeof query === 'string' && this.texts.has(query);
+  }
+
+  /** The memo key of a request's parameters before they are parsed: null unless their text has been remembered. */
+  replayKey(params: GraphQLParams, fingerprint: string): string | null {
     const id = typeof params.query === 'string' ? this.texts.get(params.query) : undefined;
-    return id === undefined ? null : keyOf(id, params, fingerprint());
+    return id === undefined ? null : keyOf(id, params, fingerprint);
   }
 
   /** The memo key of an operation of `document` about to run, or null when it is not remembered. */
@@ -197,8 +199,9 @@ export interface ReplayHooks {
 export function rememberedResults(memo: ResultMemo, hooks: ReplayHooks): Plugin<GatewayContext> {
   return {
     onParams({ params, request, setResult }) {
-      let fingerprint = '';
-      const key = memo.replayKey(params, () => (fingerprint = hooks.fingerprintOf(request)));
+      if (!memo.knows(params.query)) return;
+      const fingerprint = hooks.fingerprintOf(request);
+      const key = memo.replayKey(params, fingerprint);
       if (key === null) return;
       const answer = (replay: Replay | undefined) => {
         if (replay) setResult({ data: replay.data, extensions: hooks.replayed(request, replay, params), stringify: replay.stringify } as ExecutionResult);
