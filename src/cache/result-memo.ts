@@ -40,8 +40,8 @@ interface Dependency {
 interface Remembered {
   data: Record<string, unknown>;
   dependencies: Dependency[];
-  /** The response body for this data, with the request's own extensions spliced in (see `stringify`). */
-  stringify: (result: ExecutionResult) => string;
+  /** The response body for this data, with the request's own extensions spliced in (see `stringifierFor`). */
+  stringify: Stringify;
   /** The operation's name as the request log and metrics label it. */
   operationName: string | null;
   /** Its cost estimate: the same document and variables are estimated the same every time. */
@@ -51,16 +51,27 @@ interface Remembered {
 /** A remembered result whose entries all still stand, with this request's lookup reports. */
 export type Replay = Omit<Remembered, 'dependencies'> & { lookups: LookupReport[] };
 
-/** The JSON of a result whose data is `json` already: only the extensions are serialised. */
-function stringifierFor(data: unknown, json: string): (result: ExecutionResult) => string {
-  return (result) => {
+/** A result's `stringify`, as Yoga types it. */
+type Stringify = (result: ExecutionResult) => string;
+
+/**
+ * The response body of a result whose data is `json` already: only the extensions are serialised. It is
+ * UTF-8 bytes, not text: Yoga hands what `stringify` returns to `new Response()`, which takes both, and a
+ * body of bytes is not encoded again for every request (the sandbox's profiles hold emoji, so their text
+ * is two bytes a character and encoding 12 KB of it cost more than everything else a replay does).
+ */
+function stringifierFor(data: unknown, json: string): Stringify {
+  const head = Buffer.from(`{"data":${json}`);
+  const stringify = (result: ExecutionResult): string | Buffer => {
     for (const name of Object.keys(result)) {
       // Anything but the remembered data and the extensions (errors, a payload of another shape): the plain way.
       if (name !== 'data' && name !== 'extensions' && name !== 'stringify') return JSON.stringify(result);
     }
     if (result.data !== data) return JSON.stringify(result);
-    return result.extensions === undefined ? `{"data":${json}}` : `{"data":${json},"extensions":${JSON.stringify(result.extensions)}}`;
+    const tail = result.extensions === undefined ? '}' : `,"extensions":${JSON.stringify(result.extensions)}}`;
+    return Buffer.concat([head, Buffer.from(tail)]);
   };
+  return stringify as Stringify;
 }
 
 const FRESH_READS = new Set([FRESH]);

@@ -26,14 +26,17 @@ describe('remembered results: a repeat answered from the cache alone runs no res
   const rig = upstreamGatewayFor({ CACHE_ENABLED: 'true', CACHE_TTL_SECONDS: 'domain_info=1', UPSTREAM_MAX_RETRIES: '0' });
   let up: FaultUpstream;
   let gw: TestGateway;
-  /** Every upstream answer names the call that made it, so a stale remembered result shows. */
+  /** Every upstream answer names the call that made it, so a stale remembered result shows (in text beyond ASCII). */
   let call = 0;
   beforeAll(() => {
     ({ up, gw } = rig);
     up.handle((request, _req, res) => {
       call += 1;
       if (request.action === 'domain_info') {
-        return json(res, 200, { status: 200, response: { domain_name: request.body.domain, domain_registrar: { registrar_name: `call ${call}` } } });
+        return json(res, 200, {
+          status: 200,
+          response: { domain_name: request.body.domain, domain_registrar: { registrar_name: `call ${call} · Régistrar 📷` } },
+        });
       }
       return json(res, 500, { status: 500, response: null, error: 'down' });
     });
@@ -88,6 +91,28 @@ describe('remembered results: a repeat answered from the cache alone runs no res
     expect(expired.body.extensions!.gateway.lookups[0].source).toBe('upstream');
     expect(expired.body.data!.domainInfo.registrar.name).not.toBe(after.body.data!.domainInfo.registrar.name);
     expect(await replays(gw)).toBe(before);
+  });
+
+  it('answers text beyond ASCII byte for byte, as JSON and as an event stream', async () => {
+    const variables = { domain: 'text.example' };
+    const post = (accept: string) =>
+      gw.fetch('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept },
+        body: JSON.stringify({ query: DOMAIN_QUERY, variables }),
+      });
+    const first = await gw.query(DOMAIN_QUERY, variables);
+    await gw.query(DOMAIN_QUERY, variables);
+    const before = await replays(gw);
+    const replayed = await post('application/graphql-response+json');
+    const bytes = Buffer.from(await replayed.arrayBuffer());
+    expect(replayed.headers.get('content-type')).toBe('application/graphql-response+json; charset=utf-8');
+    expect(JSON.parse(bytes.toString('utf8')).data).toEqual(first.body.data);
+    expect(JSON.parse(bytes.toString('utf8')).data.domainInfo.registrar.name).toMatch(/^call \d+ · Régistrar 📷$/);
+    const streamed = await (await post('text/event-stream')).text();
+    const event = streamed.split('\n').find((line) => line.startsWith('data: {"data"'));
+    expect(JSON.parse(event!.slice('data: '.length)).data).toEqual(first.body.data);
+    expect(await replays(gw)).toBe(before + 2);
   });
 
   it('never remembers a result with errors, nor an operation marked @fresh', async () => {
@@ -193,7 +218,7 @@ describe.runIf(await redisServersAvailable()).each(REDIS_FORMS)('remembered resu
     let call = 0;
     upstream.handle((request, _req, res) => {
       call += 1;
-      json(res, 200, { status: 200, response: { domain_name: request.body.domain, domain_registrar: { registrar_name: `call ${call}` } } });
+      json(res, 200, { status: 200, response: { domain_name: request.body.domain, domain_registrar: { registrar_name: `call ${call} · Régistrar 📷` } } });
     });
     upstream.calls.length = 0;
     // A generous deadline: on a busy machine a gateway that skips Redis serves its own copy, which is not what this checks.
