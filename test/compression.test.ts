@@ -45,6 +45,20 @@ describe('response compression', () => {
     }
   });
 
+  test('a compressible response from an allowed origin varies on both the Origin and the encoding', async ({ startGateway }) => {
+    const gw = await startGateway({ CORS_ORIGINS: 'https://app.example' });
+    const res = await request(`${gw.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://app.example', 'accept-encoding': 'gzip' },
+      body: JSON.stringify({ query: FULL_PROFILE_PART }),
+    });
+    const body = Buffer.from(await res.body.arrayBuffer());
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(String(res.headers.vary).split(/,\s*/)).toEqual(['Origin', 'Accept-Encoding']);
+    expect(res.headers['access-control-allow-origin']).toBe('https://app.example');
+    expect(JSON.parse(gunzipSync(body).toString()).data.photosocialProfile.username).toBe('natgeo');
+  });
+
   test('identity when nothing acceptable is offered', async ({ servedSandbox: sandbox }) => {
     for (const accept of ['identity', 'gzip;q=0, br;q=0', 'deflate', '*;q=0']) {
       const res = await raw(sandbox.url, FULL_PROFILE_PART, accept);

@@ -1,4 +1,5 @@
 import type { Plugin } from 'graphql-yoga';
+import { addVary } from '../kernel/vary.js';
 
 const ALLOWED_HEADERS = 'accept, content-type, authorization, x-api-key, x-graphql-yoga-csrf';
 
@@ -36,7 +37,7 @@ export function useCorsAllowlist(origins: string[]): Plugin {
     onResponse({ request, response }) {
       if (request.method === 'OPTIONS') return;
       for (const [name, value] of headersFor(request.headers.get('origin'))) {
-        if (name === 'Vary') response.headers.append(name, value);
+        if (name === 'Vary') addVary(response.headers, value);
         else response.headers.set(name, value);
       }
     },

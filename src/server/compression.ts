@@ -12,6 +12,7 @@
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 import type { Plugin } from 'graphql-yoga';
+import { addVary } from '../kernel/vary.js';
 
 export type Encoding = 'br' | 'gzip';
 
@@ -69,7 +70,7 @@ export function compression(minBytes: number): Plugin {
       if (!(length >= minBytes) || request.method === 'HEAD' || response.headers.has('content-encoding')) return;
       if (!COMPRESSIBLE_TYPE.test(response.headers.get('content-type') ?? '')) return;
       // A cache in between must keep the encodings apart, whichever one this client gets.
-      response.headers.append('vary', 'Accept-Encoding');
+      addVary(response.headers, 'Accept-Encoding');
       const encoding = chooseEncoding(request.headers.get('accept-encoding'));
       if (!encoding) return;
       return response.arrayBuffer().then(async (bytes) => {
