@@ -333,7 +333,7 @@ describe('soak: three replicas behind HAProxy on one Redis, through Redis, repli
     await at(AT.roll);
     mark('roll');
     replicas[0]!.child.kill('SIGTERM');
-    expect(await replicas[0]!.exited).toBe(0);
+    expect(await replicas[0]!.exited, `the rolled g0 did not stop cleanly; its last output:\n${replicas[0]!.output().slice(-4000)}`).toBe(0);
     start(0);
     await waitUp(['g0'], 'the rolled g0 UP again');
     mark('rolledBack');
