@@ -86,31 +86,3 @@ export const TEN_REPRESENTATIONS = [
   { __typename: 'PhotosocialProfile', username: '@natgeo' },
   { __typename: 'ProfessionalProfile', handle: 'sam-rivera' },
 ];
-
-/** A Zipf(s) sampler over `n` ranks (rank 1 most popular), deterministic for a seed. */
-export function zipf(n: number, s: number, seed: number): () => number {
-  const weights = Array.from({ length: n }, (_, k) => 1 / (k + 1) ** s);
-  const total = weights.reduce((a, b) => a + b, 0);
-  const cumulative: number[] = [];
-  let sum = 0;
-  for (const weight of weights) {
-    sum += weight / total;
-    cumulative.push(sum);
-  }
-  let state = seed >>> 0;
-  const random = () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-  return () => {
-    const r = random();
-    let low = 0;
-    let high = n - 1;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if (cumulative[mid]! < r) low = mid + 1;
-      else high = mid;
-    }
-    return low + 1;
-  };
-}

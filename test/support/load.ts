@@ -1,4 +1,4 @@
-/** Seeded randomness, input distributions and latency figures for the load tests (overload, soak). */
+/** Seeded randomness, input distributions and latency figures for the load tests (overload, soak) and the bench. */
 
 /** mulberry32: a small seeded PRNG, so that a run is replayable from its seed. */
 export function seeded(seed: number): () => number {
@@ -12,12 +12,12 @@ export function seeded(seed: number): () => number {
   };
 }
 
-/** Zipf (s = 1) over 0..n-1 by inverse CDF: a few inputs asked very often, a long tail asked rarely. */
-export function zipf(n: number, random: () => number): () => number {
+/** Zipf (exponent s) over 0..n-1 by inverse CDF: a few inputs asked very often, a long tail asked rarely. */
+export function zipf(n: number, random: () => number, s = 1): () => number {
   const cdf: number[] = [];
   let total = 0;
   for (let k = 1; k <= n; k++) {
-    total += 1 / k;
+    total += 1 / k ** s;
     cdf.push(total);
   }
   return () => {
