@@ -46,9 +46,9 @@ export async function createRequestPath({ config, logger, target, sandbox, metri
   const budget = config.costBudget;
   const operationTimeoutMs = config.resilience.operationTimeoutMs;
 
-  /** The context of one operation: its own Operation, and the budget in front of every call it makes. */
   /** The cache scope of an upstream token (null: the configured one). */
   const fingerprintFor = (upstreamToken: string | null) => cache.fingerprint(upstreamToken ?? target.token);
+  /** The context of one operation: its own Operation, and the budget in front of every call it makes. */
   const contextFor = (request: RequestFacts): GatewayContext => {
     const upstreamToken = request.upstreamToken ?? null;
     const operation = new Operation(Date.now() + operationTimeoutMs, request.signal, new SymbolMeter(), new FreshReads());

@@ -116,11 +116,6 @@ export class ResultMemo {
     return remembered;
   }
 
-  /** Whether operations of this query text have been remembered: a request with another text runs. */
-  knows(query: unknown): boolean {
-    return typeof query === 'string' && this.texts.has(query);
-  }
-
   /** The memo key of a request's parameters before they are parsed: null unless their text has been remembered. */
   replayKey(params: GraphQLParams, fingerprint: string): string | null {
     const id = typeof params.query === 'string' ? this.texts.get(params.query) : undefined;
@@ -210,7 +205,6 @@ export interface ReplayHooks {
 export function rememberedResults(memo: ResultMemo, hooks: ReplayHooks): Plugin<GatewayContext> {
   return {
     onParams({ params, request, setResult }) {
-      if (!memo.knows(params.query)) return;
       const fingerprint = hooks.fingerprintOf(request);
       const key = memo.replayKey(params, fingerprint);
       if (key === null) return;

@@ -240,7 +240,7 @@ describe('the manifests agree with the gateway', () => {
     expect(probe.periodSeconds * probe.failureThreshold * 1000).toBeLessThanOrEqual(config.ops.drainDelayMs);
   });
 
-  it('memory: the limit reaches the entry point as MEMORY_LIMIT_MB, requests equal limits, and the caches derived from it are the defaults', () => {
+  it('memory: the limit reaches the entry point as MEMORY_LIMIT_MB, requests equal limits, and the caches are sized from it', () => {
     const { requests, limits } = container.resources;
     expect(requests.memory).toBe(limits.memory);
     expect(limits.memory).toBe('256Mi');
@@ -253,9 +253,11 @@ describe('the manifests agree with the gateway', () => {
     const entry = readFileSync(join(ROOT, 'deploy', 'entrypoint.sh'), 'utf8');
     expect(entry).toMatch(/^CACHE_MAX_MB="\$\{CACHE_MAX_MB:-\$\(\(limit_mb \/ 16\)\)\}"$/m);
     expect(entry).toMatch(/^CACHE_RESULTS_MB="\$\{CACHE_RESULTS_MB:-\$\(\(limit_mb \/ 64\)\)\}"$/m);
-    const sized = loadConfig({ ...podEnv(base), CACHE_MAX_MB: String(256 / 16), CACHE_RESULTS_MB: String(256 / 64) });
-    expect(sized.cache.maxBytes).toBe(16 * 1024 * 1024);
-    expect(sized.cache.resultsMaxBytes).toBe(4 * 1024 * 1024);
+    // What the entry point exports for this pod's limit is what the gateway then holds, nothing in the manifests overriding it.
+    const limitMb = Number.parseInt(limits.memory, 10);
+    const sized = loadConfig({ ...podEnv(base), CACHE_MAX_MB: String(limitMb / 16), CACHE_RESULTS_MB: String(limitMb / 64) });
+    expect(sized.cache.maxBytes).toBe((limitMb / 16) * 1024 * 1024);
+    expect(sized.cache.resultsMaxBytes).toBe((limitMb / 64) * 1024 * 1024);
     expect(find(base, 'ConfigMap').data).not.toHaveProperty('CACHE_MAX_MB');
   });
 
