@@ -1,16 +1,40 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-export function freePort(): Promise<number> {
+/** The lowest port the kernel hands to outgoing connections (Linux's default when it cannot be read). */
+function lowestEphemeralPort(): number {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32768;
+  } catch {
+    return 32768;
+  }
+}
+
+const FIRST_PORT = 20000;
+const LAST_PORT = lowestEphemeralPort() - 1;
+
+function canListen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/**
+ * A loopback port nothing listens on, for a process started next. It is picked below the kernel's range
+ * for outgoing connections: a port from that range (what listening on port 0 gives) can be taken by any
+ * test's outgoing connection before the process binds it.
+ */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = FIRST_PORT + Math.floor(Math.random() * (LAST_PORT - FIRST_PORT + 1));
+    if (await canListen(port)) return port;
+  }
 }
 
 export interface Child {
