@@ -19,7 +19,8 @@ import { createSecurity } from './security/index.js';
 import { costLimit } from './cost/plugin.js';
 import { retryAfter } from './security/retry-after.js';
 import { cacheControl } from './cache/cache-control.js';
-import { gatewayExtensions, gatewayReport } from './server/gateway-extensions.js';
+import { gatewayExtensions } from './server/gateway-extensions.js';
+import { AnsweredOperations } from './kernel/answered.js';
 import { ResultMemo, rememberedResults } from './cache/result-memo.js';
 import { OperationLabels } from './telemetry/operation-label.js';
 import { requestLog } from './telemetry/request-log.js';
@@ -66,18 +67,20 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   const tracing = await startTracing(config.telemetry, config.cache.keySecret);
   path = await createRequestPath({ config, logger, target, sandbox: sandbox !== null, metrics, tracing });
   const { cache, cacheStatus, upstream } = path;
-  const requestLogOptions = {
+  // The operations each request is answered with, executed or remembered: what the response's headers, extensions and log line describe.
+  const answered = new AnsweredOperations();
+  const requests = requestLog({
     logger,
     labels: new OperationLabels(config.security.trustedDocuments, config.telemetry.metricsOperationNames),
     observe: metrics.observeRequest,
     logVariables: config.telemetry.logVariables,
-  };
-  const requests = requestLog(requestLogOptions);
+    answered,
+  });
   const telemetryPlugins = [...(tracing.enabled ? [tracingPlugin(tracing)] : []), requests];
   // Remembered results: not with tracing on, where every lookup has its span.
   memo = cache.remembersResults && !tracing.enabled && config.cache.resultsMaxBytes > 0 ? new ResultMemo(cache, config.cache.resultsMaxBytes) : null;
   const shareable = config.security.auth.mode === 'none';
-  const cacheHeaders = cacheControl({ shareable });
+  const cacheHeaders = cacheControl({ shareable, answered });
 
   const security = await createSecurity(config.security, logger, config.cache.redisGuard);
   const examples = loadExamples();
@@ -118,9 +121,10 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     renderGraphiQL: (options) => import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) => renderGraphiQL(options)),
     plugins: [
       ...telemetryPlugins,
+      answered.plugin(),
       probes,
       ...security.plugins,
-      gatewayExtensions(sandbox !== null),
+      gatewayExtensions(sandbox !== null, answered),
       retryAfter(),
       cacheHeaders,
       metrics.plugin(),
@@ -136,12 +140,8 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
         ? [
             rememberedResults(memo, {
               fingerprintOf: (request) => path.fingerprintFor(security.upstreamTokenFor(request)),
-              replayed(request, replay, params) {
-                metrics.observeReplay();
-                cacheHeaders.note(request, replay.lookups);
-                requests.note(request, { name: replay.operationName, usage: { upstreamCalls: 0, cost: replay.cost }, variables: params.variables });
-                return { gateway: gatewayReport(sandbox !== null, { upstreamCalls: 0, cost: replay.cost, lookups: replay.lookups }) };
-              },
+              answered,
+              countReplay: metrics.observeReplay,
             }),
           ]
         : []),

@@ -13,6 +13,7 @@
  * (TTL, failure) out of `extensions`.
  */
 import type { Plugin } from 'graphql-yoga';
+import type { AnsweredOperations } from '../kernel/answered.js';
 import type { GatewayContext } from '../kernel/context.js';
 import type { LookupReport } from '../kernel/operation.js';
 import { freshOnLookupFields } from './fresh.js';
@@ -42,32 +43,17 @@ export function combinedCacheControl(values: readonly string[] | undefined): str
   return `${values.every((v) => v.startsWith('public')) ? 'public' : 'private'}, max-age=${maxAge}`;
 }
 
-/** The plugin, and `note` for an operation answered before it executes (a remembered result). */
-export function cacheControl(options: { shareable: boolean }): Plugin<GatewayContext> & { note(request: Request, lookups: readonly LookupReport[]): void } {
-  const headers = new WeakMap<Request, string[]>();
-  const note = (request: Request, lookups: readonly LookupReport[], hasErrors = false) => {
-    const value = cacheControlFor(lookups, hasErrors, options.shareable);
-    const list = headers.get(request);
-    if (list) list.push(value);
-    else headers.set(request, [value]);
-  };
+/** The plugin: the header from the operations the request was answered with, executed or remembered. */
+export function cacheControl(options: { shareable: boolean; answered: AnsweredOperations }): Plugin<GatewayContext> {
   return {
-    note,
     onValidate({ addValidationRule }) {
       addValidationRule(freshOnLookupFields);
     },
-    onExecute({ args }) {
-      const context = args.contextValue as GatewayContext & { request?: Request };
-      return {
-        onExecuteDone({ result }) {
-          if (Symbol.asyncIterator in result || !context.request) return;
-          note(context.request, context.operation.lookups, (result.errors?.length ?? 0) > 0);
-        },
-      };
-    },
     onResponse({ request, response }) {
       if (!response.headers.get('content-type')?.includes('json')) return;
-      response.headers.set('cache-control', combinedCacheControl(headers.get(request)));
+      // An operation without a single result of its own (it failed before one was made) is not cacheable.
+      const values = options.answered.of(request).map((operation) => cacheControlFor(operation.usage.lookups, operation.errors !== false, options.shareable));
+      response.headers.set('cache-control', combinedCacheControl(values));
     },
   };
 }

@@ -19,6 +19,7 @@ import { type DocumentNode, type ExecutionResult, getOperationAST, Kind } from '
 import { isPromise, type GraphQLParams, type Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import { lookupReport } from './lookup-report.js';
+import type { AnsweredOperations } from '../kernel/answered.js';
 import type { GatewayContext } from '../kernel/context.js';
 import type { CostReport } from '../cost/meter.js';
 import type { LookupReport } from '../kernel/operation.js';
@@ -190,26 +191,37 @@ export class ResultMemo {
   }
 }
 
-/** What the composition root gives the plugin: the request's cache scope, and what a replay tells the other plugins. */
-export interface ReplayHooks {
+/** What the composition root gives the plugin. */
+export interface ReplayOptions {
   /** The fingerprint of the upstream token a request uses (its cache scope). */
   fingerprintOf(request: Request): string;
-  /** A request answered from a remembered result: returns the response's extensions (and tells the metrics, log and headers). */
-  replayed(request: Request, replay: Replay, params: GraphQLParams): Record<string, unknown>;
+  /** Where a replay is added as the request's operation, for Cache-Control, the request log and `extensions.gateway`. */
+  answered: AnsweredOperations;
+  /** Told of each replay (the metrics). */
+  countReplay(): void;
 }
 
 /**
  * The plugin: answers a remembered request at `onParams`, and remembers the others when they are done
  * (after graphql-jit, whose result it records).
  */
-export function rememberedResults(memo: ResultMemo, hooks: ReplayHooks): Plugin<GatewayContext> {
+export function rememberedResults(memo: ResultMemo, options: ReplayOptions): Plugin<GatewayContext> {
   return {
     onParams({ params, request, setResult }) {
-      const fingerprint = hooks.fingerprintOf(request);
+      const fingerprint = options.fingerprintOf(request);
       const key = memo.replayKey(params, fingerprint);
       if (key === null) return;
       const answer = (replay: Replay | undefined) => {
-        if (replay) setResult({ data: replay.data, extensions: hooks.replayed(request, replay, params), stringify: replay.stringify } as ExecutionResult);
+        if (!replay) return;
+        options.countReplay();
+        options.answered.add(request, {
+          name: replay.operationName,
+          type: 'query',
+          usage: { upstreamCalls: 0, cost: replay.cost, lookups: replay.lookups },
+          variables: params.variables,
+          errors: false,
+        });
+        setResult({ data: replay.data, stringify: replay.stringify } as ExecutionResult);
       };
       const replay = memo.replay(key, fingerprint);
       return isPromise(replay) ? replay.then(answer) : answer(replay);

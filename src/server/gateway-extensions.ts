@@ -1,5 +1,6 @@
 import type { Plugin } from 'graphql-yoga';
 import { publicReport } from '../cache/cache-control.js';
+import type { AnsweredOperations } from '../kernel/answered.js';
 import type { GatewayContext } from '../kernel/context.js';
 import type { Operation } from '../kernel/operation.js';
 
@@ -15,10 +16,15 @@ export function gatewayReport(sandbox: boolean, operation: Pick<Operation, 'upst
   };
 }
 
-/** Reports on every response whether the upstream is the sandbox and how many upstream calls it made. */
-export function gatewayExtensions(sandbox: boolean): Plugin<GatewayContext> {
-  const report = (operation: Operation | null) => gatewayReport(sandbox, operation);
-  const stamp = (result: { extensions?: Record<string, unknown> }, operation: Operation | null) => ({
+type Usage = Pick<Operation, 'upstreamCalls' | 'cost' | 'lookups'>;
+
+/**
+ * Reports on every response whether the upstream is the sandbox and how many upstream calls it made:
+ * an executed operation's when it is done, a remembered result's from what answered it.
+ */
+export function gatewayExtensions(sandbox: boolean, answered: AnsweredOperations): Plugin<GatewayContext> {
+  const report = (operation: Usage | null) => gatewayReport(sandbox, operation);
+  const stamp = (result: { extensions?: Record<string, unknown> }, operation: Usage | null) => ({
     ...result,
     extensions: { ...result.extensions, gateway: report(operation) },
   });
@@ -41,9 +47,9 @@ export function gatewayExtensions(sandbox: boolean): Plugin<GatewayContext> {
         },
       };
     },
-    onResultProcess({ result, setResult }) {
+    onResultProcess({ request, result, setResult }) {
       if (Array.isArray(result) || Symbol.asyncIterator in result) return;
-      if (!result.extensions?.gateway) setResult(stamp(result, null));
+      if (!result.extensions?.gateway) setResult(stamp(result, answered.of(request)[0]?.usage ?? null));
     },
   };
 }

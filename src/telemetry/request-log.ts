@@ -1,24 +1,17 @@
-import { getOperationAST, type ExecutionResult } from 'graphql';
+import type { ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
+import type { AnsweredOperations } from '../kernel/answered.js';
 import type { GatewayContext } from '../kernel/context.js';
 import type { Operation } from '../kernel/operation.js';
 import { errorCodesOf } from './errors.js';
 import type { OperationLabels } from './operation-label.js';
 import { traceIdOf } from './spans.js';
 
-interface OperationRecord {
-  name: string | null;
-  type: string;
-  usage: Pick<Operation, 'upstreamCalls' | 'cost'> | null;
-  variables?: unknown;
-}
-
 interface RequestRecord {
   started: number;
   /** operationName of the request's parameters, for operations refused before they execute. */
   requestedNames: Array<string | null>;
-  operations: OperationRecord[];
   errorCodes: string[];
 }
 
@@ -29,6 +22,8 @@ export interface RequestLogOptions {
   observe: (operation: string, seconds: number, errorCodes: readonly string[]) => void;
   /** LOG_VARIABLES: add each operation's variables to the line. */
   logVariables: boolean;
+  /** The operations each request was answered with. */
+  answered: AnsweredOperations;
 }
 
 const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}/;
@@ -40,38 +35,16 @@ const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}/;
  * LOG_VARIABLES=true. The same observation feeds the request-duration and error metrics.
  * Installed first among the plugins, so requests refused by the protections are logged too.
  */
-export function requestLog(options: RequestLogOptions): Plugin<GatewayContext> & {
-  /** An operation answered before it executes (a remembered result), for the request's line. */
-  note(request: Request, operation: { name: string | null; usage: Pick<Operation, 'upstreamCalls' | 'cost'>; variables?: unknown }): void;
-} {
+export function requestLog(options: RequestLogOptions): Plugin<GatewayContext> {
   const records = new WeakMap<Request, RequestRecord>();
   const recordOf = (request: Request | undefined) => (request ? records.get(request) : undefined);
   return {
-    note(request, operation) {
-      recordOf(request)?.operations.push({
-        name: operation.name,
-        type: 'query',
-        usage: operation.usage,
-        ...(options.logVariables ? { variables: operation.variables ?? undefined } : {}),
-      });
-    },
     onRequest({ request, url }) {
       if (url.pathname !== '/graphql') return;
-      records.set(request, { started: performance.now(), requestedNames: [], operations: [], errorCodes: [] });
+      records.set(request, { started: performance.now(), requestedNames: [], errorCodes: [] });
     },
     onParams({ request, params }) {
       recordOf(request)?.requestedNames.push(typeof params.operationName === 'string' ? params.operationName : null);
-    },
-    onExecute({ args }) {
-      const record = recordOf((args.contextValue as { request?: Request }).request);
-      if (!record) return;
-      const operation = getOperationAST(args.document, args.operationName);
-      record.operations.push({
-        name: operation?.name?.value ?? args.operationName ?? null,
-        type: operation?.operation ?? 'query',
-        usage: args.contextValue.operation ?? null,
-        ...(options.logVariables ? { variables: args.variableValues ?? undefined } : {}),
-      });
     },
     onResultProcess({ request, result }) {
       const record = recordOf(request);
@@ -85,25 +58,26 @@ export function requestLog(options: RequestLogOptions): Plugin<GatewayContext> &
       const record = recordOf(request);
       if (!record) return;
       records.delete(request);
+      const operations = options.answered.of(request);
       const batch = record.requestedNames.length > 1;
-      const names = record.operations.length > 0 ? record.operations.map((operation) => operation.name) : record.requestedNames;
+      const names = operations.length > 0 ? operations.map((operation) => operation.name) : record.requestedNames;
       reportRequest(options, {
         operation: batch ? null : (names[0] ?? null),
-        operationType: batch ? null : (record.operations[0]?.type ?? null),
+        operationType: batch ? null : (operations[0]?.type ?? null),
         batch: batch ? names : null,
         status: response.status,
         durationMs: performance.now() - record.started,
-        usages: record.operations.map((operation) => operation.usage),
+        usages: operations.map((operation) => operation.usage),
         errorCodes: record.errorCodes,
         traceId: traceIdOf(request) ?? traceparentId(request.headers.get('traceparent')),
-        variables: () => record.operations.map((op) => op.variables ?? null),
+        variables: () => operations.map((operation) => operation.variables ?? null),
       });
     },
   };
 }
 
 /** A /graphql request once its response is out, as the request log and the request metrics take it. */
-export interface FinishedRequest {
+interface FinishedRequest {
   operation: string | null;
   operationType: string | null;
   /** The operation names of a batch; null for a single operation. */
@@ -118,8 +92,8 @@ export interface FinishedRequest {
   variables: () => unknown[];
 }
 
-/** Observes the request (metrics) and writes its log line: for requests through Yoga and replays before it (src/replay-route.ts). */
-export function reportRequest(options: RequestLogOptions, finished: FinishedRequest): void {
+/** Observes the request (metrics) and writes its log line. */
+function reportRequest(options: RequestLogOptions, finished: FinishedRequest): void {
   options.observe(finished.batch ? 'batch' : options.labels.label(finished.operation), finished.durationMs / 1000, finished.errorCodes);
   if (!options.logger.isLevelEnabled('info')) return;
   let upstreamCalls = 0;
@@ -151,6 +125,6 @@ export function reportRequest(options: RequestLogOptions, finished: FinishedRequ
 }
 
 /** The trace id of a client's `traceparent` header, when tracing is off. */
-export function traceparentId(header: string | null | undefined): string | undefined {
+function traceparentId(header: string | null | undefined): string | undefined {
   return TRACEPARENT.exec(header ?? '')?.[1];
 }

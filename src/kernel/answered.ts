@@ -1,0 +1,62 @@
+import { getOperationAST } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { GatewayContext } from './context.js';
+import type { Operation } from './operation.js';
+
+/** One operation of a request and what answered it: its own execution, or a remembered result. */
+export interface AnsweredOperation {
+  /** Its name, as the document gives it or else as the request asked for it. */
+  name: string | null;
+  type: string;
+  /** Its upstream calls, cost estimate and lookups (the live `Operation` of an executed one). */
+  usage: Pick<Operation, 'upstreamCalls' | 'cost' | 'lookups'>;
+  /** The variables it ran with. */
+  variables: unknown;
+  /** Whether its result carried errors; null until it has a single result (and for @defer/@stream). */
+  errors: boolean | null;
+}
+
+/**
+ * The operations each request was answered with, for the plugins that describe the whole response
+ * when it goes out (Cache-Control, the request log, `extensions.gateway` of a remembered result).
+ * Executed operations are added by `plugin()`; an operation answered before it executes is added by
+ * whatever answered it.
+ */
+export class AnsweredOperations {
+  private readonly byRequest = new WeakMap<Request, AnsweredOperation[]>();
+
+  add(request: Request, operation: AnsweredOperation): void {
+    const list = this.byRequest.get(request);
+    if (list) list.push(operation);
+    else this.byRequest.set(request, [operation]);
+  }
+
+  /** The request's operations so far, in the order they started. */
+  of(request: Request): readonly AnsweredOperation[] {
+    return this.byRequest.get(request) ?? [];
+  }
+
+  /** Adds each operation when it starts executing, and whether its result carried errors when it has one. */
+  plugin(): Plugin<GatewayContext> {
+    return {
+      onExecute: ({ args }) => {
+        const request = (args.contextValue as { request?: Request }).request;
+        if (!request) return;
+        const document = getOperationAST(args.document, args.operationName);
+        const answered: AnsweredOperation = {
+          name: document?.name?.value ?? args.operationName ?? null,
+          type: document?.operation ?? 'query',
+          usage: args.contextValue.operation,
+          variables: args.variableValues,
+          errors: null,
+        };
+        this.add(request, answered);
+        return {
+          onExecuteDone: ({ result }) => {
+            if (!(Symbol.asyncIterator in result)) answered.errors = (result.errors?.length ?? 0) > 0;
+          },
+        };
+      },
+    };
+  }
+}
