@@ -199,16 +199,27 @@ export class RedisConnection {
     return state;
   }
 
-  /** Resolves once connected, or after `timeoutMs` (callers work either way). */
+  /**
+   * Resolves once connected (a cluster: and its nodes, which connect once it is ready), or after
+   * `timeoutMs` (callers work either way).
+   */
   async ready(timeoutMs = 1000): Promise<void> {
-    if (this.client.status === 'ready') return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, timeoutMs);
-      this.client.once('ready', () => {
-        clearTimeout(timer);
-        resolve();
+    const client = this.client;
+    const deadline = Date.now() + timeoutMs;
+    if (client.status !== 'ready') {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          client.off('ready', done);
+          resolve();
+        };
+        const timer = setTimeout(done, timeoutMs);
+        client.once('ready', done);
       });
-    });
+    }
+    if (client instanceof Cluster && client.status === 'ready') {
+      await Promise.all(client.nodes('all').map((node) => nodeSettled(node, deadline - Date.now())));
+    }
   }
 
   /** A second connection to the same Redis, for a subscription (which takes a connection for itself). */
@@ -291,10 +302,36 @@ function createClient(target: RedisTarget, settings: RedisGuardSettings): Redis 
   const cluster = new Cluster(target.nodes, options);
   // Every node connected as soon as it is known, not on its first command: a first command must not
   // spend its bounded wait connecting, and a replica is ready to serve reads when its master dies.
-  cluster.on('+node', (node: Redis) => {
+  // Not before the client is ready, though: once it has the slot map, ioredis checks the cluster
+  // (CLUSTER INFO) on any node of its pool, and without an offline queue it refuses to send that to a
+  // node still connecting ("Connection is closed."): the check fails, and the client drops every
+  // connection ('close') and starts again. A node left waiting connects for that one command instead.
+  const connect = (node: Redis) => {
     if (node.status === 'wait') node.connect().catch(() => undefined);
+  };
+  cluster.on('+node', (node: Redis) => {
+    if (cluster.status === 'ready') connect(node);
+  });
+  cluster.on('ready', () => {
+    for (const node of cluster.nodes('all')) connect(node);
   });
   return cluster;
+}
+
+/** Resolves once `node` is connected or has given up ('end'), or after `timeoutMs`. */
+function nodeSettled(node: Redis, timeoutMs: number): Promise<void> {
+  if (node.status === 'ready' || node.status === 'end') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      node.off('ready', done);
+      node.off('end', done);
+      resolve();
+    };
+    const timer = setTimeout(done, Math.max(timeoutMs, 0));
+    node.once('ready', done);
+    node.once('end', done);
+  });
 }
 
 const LIVE = new Set(['ready', 'wait', 'connect', 'connecting']);

@@ -38,8 +38,9 @@ describe.runIf(canRun).each(REDIS_FORMS)('the shared cache on %s Redis', (form) 
       expect(second.body.data).toEqual(first.body.data);
       expect(up.calls).toHaveLength(1);
       expect(second.body.extensions!.gateway.lookups[0].source).toBe('cache');
-      // Healthy now; lastError may name a node connection the cluster client closed and reopened while it started.
-      expect(a.gateway.cacheStatus()).toMatchObject({ backend: 'redis', form, healthy: true });
+      // Healthy, and nothing went wrong on the way: starting up (a cluster client learning its nodes) records no error.
+      expect(a.gateway.cacheStatus()).toMatchObject({ backend: 'redis', form, healthy: true, lastError: null });
+      expect(b.gateway.cacheStatus()).toMatchObject({ backend: 'redis', form, healthy: true, lastError: null });
     } finally {
       await a.close();
       await b.close();
@@ -119,8 +120,17 @@ describe.runIf(canRun).each(REDIS_FORMS)('the shared cache on %s Redis', (form) 
         cluster: { cluster: { masters: 3, replicas: expect.any(Number), slotsCovered: 16_384, unreachable: [] } },
         sentinel: { sentinel: { masterName: 'lookup-graph', master: expect.stringMatching(/^127\.0\.0\.1:\d+$/) } },
       }[form];
-      expect(health.cache).toMatchObject({ backend: 'redis', form, healthy: true, target: rig.topology.url, pendingWrites: 0, droppedWrites: 0, ...expected });
-      expect(health.clientRateLimit).toMatchObject({ backend: 'redis', form, healthy: true, ...expected });
+      expect(health.cache).toMatchObject({
+        backend: 'redis',
+        form,
+        healthy: true,
+        lastError: null,
+        target: rig.topology.url,
+        pendingWrites: 0,
+        droppedWrites: 0,
+        ...expected,
+      });
+      expect(health.clientRateLimit).toMatchObject({ backend: 'redis', form, healthy: true, lastError: null, ...expected });
       if (form === 'cluster') expect(health.cache.cluster.replicas).toBeGreaterThan(0);
       expect((await gw.fetch(`/readyz`)).status).toBe(200);
     } finally {
