@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { describeRedisTarget, parseRedisUrl } from '../../src/cache/redis-url.js';
+import { describeRedisTarget, parseRedisUrl, type RedisTarget } from '../../src/cache/redis-url.js';
 
 const target = (url: string) => {
   const parsed = parseRedisUrl(url);
@@ -18,44 +18,58 @@ describe('REDIS_URL forms', () => {
     expect(target('rediss://user:secret@cache.example:6380/2')).toEqual({ form: 'single', url: 'rediss://user:secret@cache.example:6380/2' });
   });
 
-  it('redis-cluster://: seed nodes (port 6379 when left out), credentials for every node, TLS with rediss-cluster://', () => {
-    expect(target('redis-cluster://10.0.0.1:7000,10.0.0.2:7001,node-3.internal')).toEqual({
-      form: 'cluster',
-      nodes: [
-        { host: '10.0.0.1', port: 7000 },
-        { host: '10.0.0.2', port: 7001 },
-        { host: 'node-3.internal', port: 6379 },
+  // Each form: the URL and the target it gives ioredis, plain (defaults filled in), then with TLS and credentials.
+  const forms: Array<{ title: string; urls: Array<[string, RedisTarget]> }> = [
+    {
+      title: 'redis-cluster://: seed nodes (port 6379 when left out), credentials for every node, TLS with rediss-cluster://',
+      urls: [
+        [
+          'redis-cluster://10.0.0.1:7000,10.0.0.2:7001,node-3.internal',
+          {
+            form: 'cluster',
+            nodes: [
+              { host: '10.0.0.1', port: 7000 },
+              { host: '10.0.0.2', port: 7001 },
+              { host: 'node-3.internal', port: 6379 },
+            ],
+            tls: false,
+          },
+        ],
+        ['rediss-cluster://app:p%40ss@[::1]:7000/', { form: 'cluster', nodes: [{ host: '::1', port: 7000 }], tls: true, username: 'app', password: 'p@ss' }],
       ],
-      tls: false,
-    });
-    expect(target('rediss-cluster://app:p%40ss@[::1]:7000/')).toEqual({
-      form: 'cluster',
-      nodes: [{ host: '::1', port: 7000 }],
-      tls: true,
-      username: 'app',
-      password: 'p@ss',
-    });
-  });
-
-  it('redis-sentinel://: sentinels (port 26379 when left out) and the master set name; sentinel credentials as parameters', () => {
-    expect(target('redis-sentinel://s1:26380,s2/mymaster')).toEqual({
-      form: 'sentinel',
-      sentinels: [
-        { host: 's1', port: 26380 },
-        { host: 's2', port: 26379 },
+    },
+    {
+      title: 'redis-sentinel://: sentinels (port 26379 when left out) and the master set name; sentinel credentials as parameters',
+      urls: [
+        [
+          'redis-sentinel://s1:26380,s2/mymaster',
+          {
+            form: 'sentinel',
+            sentinels: [
+              { host: 's1', port: 26380 },
+              { host: 's2', port: 26379 },
+            ],
+            masterName: 'mymaster',
+            tls: false,
+          },
+        ],
+        [
+          'rediss-sentinel://:data-pass@s1:26379/cache?sentinelUsername=watch&sentinelPassword=s3cret',
+          {
+            form: 'sentinel',
+            sentinels: [{ host: 's1', port: 26379 }],
+            masterName: 'cache',
+            tls: true,
+            password: 'data-pass',
+            sentinelUsername: 'watch',
+            sentinelPassword: 's3cret',
+          },
+        ],
       ],
-      masterName: 'mymaster',
-      tls: false,
-    });
-    expect(target('rediss-sentinel://:data-pass@s1:26379/cache?sentinelUsername=watch&sentinelPassword=s3cret')).toEqual({
-      form: 'sentinel',
-      sentinels: [{ host: 's1', port: 26379 }],
-      masterName: 'cache',
-      tls: true,
-      password: 'data-pass',
-      sentinelUsername: 'watch',
-      sentinelPassword: 's3cret',
-    });
+    },
+  ];
+  it.each(forms)('$title', ({ urls }) => {
+    for (const [url, expected] of urls) expect(target(url), url).toEqual(expected);
   });
 
   it('refuses what it cannot connect to, naming REDIS_URL and never quoting a password', () => {
