@@ -206,19 +206,11 @@ export class RedisConnection {
   async ready(timeoutMs = 1000): Promise<void> {
     const client = this.client;
     const deadline = Date.now() + timeoutMs;
-    if (client.status !== 'ready') {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          client.off('ready', done);
-          resolve();
-        };
-        const timer = setTimeout(done, timeoutMs);
-        client.once('ready', done);
-      });
-    }
+    if (client.status !== 'ready') await untilEvent(client, ['ready'], timeoutMs);
     if (client instanceof Cluster && client.status === 'ready') {
-      await Promise.all(client.nodes('all').map((node) => nodeSettled(node, deadline - Date.now())));
+      // Each node connected, or given up ('end').
+      const pending = client.nodes('all').filter((node) => node.status !== 'ready' && node.status !== 'end');
+      await Promise.all(pending.map((node) => untilEvent(node, ['ready', 'end'], deadline - Date.now())));
     }
   }
 
@@ -318,19 +310,16 @@ function createClient(target: RedisTarget, settings: RedisGuardSettings): Redis 
   return cluster;
 }
 
-/** Resolves once `node` is connected or has given up ('end'), or after `timeoutMs`. */
-function nodeSettled(node: Redis, timeoutMs: number): Promise<void> {
-  if (node.status === 'ready' || node.status === 'end') return Promise.resolve();
+/** Resolves at the first of `events` from `emitter`, or after `timeoutMs`. */
+function untilEvent(emitter: Redis | Cluster, events: string[], timeoutMs: number): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);
-      node.off('ready', done);
-      node.off('end', done);
+      for (const event of events) emitter.off(event, done);
       resolve();
     };
     const timer = setTimeout(done, Math.max(timeoutMs, 0));
-    node.once('ready', done);
-    node.once('end', done);
+    for (const event of events) emitter.once(event, done);
   });
 }
 

@@ -15,11 +15,11 @@
  * request log line are made for each request. Not used with tracing on (every lookup has its span), for
  * @fresh, @defer or @stream, for large variables, or for a result with errors or a failed lookup.
  */
-import { type DocumentNode, type ExecutionResult, getOperationAST, Kind } from 'graphql';
+import { type DocumentNode, type ExecutionResult, Kind } from 'graphql';
 import { isPromise, type GraphQLParams, type Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import { lookupReport } from './lookup-report.js';
-import type { AnsweredOperations } from '../kernel/answered.js';
+import { type AnsweredOperations, describeOperation } from '../kernel/answered.js';
 import type { GatewayContext } from '../kernel/context.js';
 import type { CostReport } from '../cost/meter.js';
 import type { LookupReport } from '../kernel/operation.js';
@@ -232,14 +232,9 @@ export function rememberedResults(memo: ResultMemo, options: ReplayOptions): Plu
       if (key === null) return;
       return {
         onExecuteDone({ result }) {
-          if (!(Symbol.asyncIterator in result)) memo.record(key, ctx, result, () => nameOf(args.document, args.operationName));
+          if (!(Symbol.asyncIterator in result)) memo.record(key, ctx, result, () => describeOperation(args.document, args.operationName).name);
         },
       };
     },
   };
-}
-
-/** The operation's name as the request log reports it: the one the document gives, else the one asked for. */
-function nameOf(document: DocumentNode, operationName: string | null | undefined): string | null {
-  return getOperationAST(document, operationName)?.name?.value ?? operationName ?? null;
 }

@@ -1,4 +1,4 @@
-import { getOperationAST } from 'graphql';
+import { type DocumentNode, getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from './context.js';
 import type { Operation } from './operation.js';
@@ -14,6 +14,12 @@ export interface AnsweredOperation {
   variables: unknown;
   /** Whether its result carried errors; null until it has a single result (and for @defer/@stream). */
   errors: boolean | null;
+}
+
+/** An operation's name and type as logs, spans and metrics report them: the name its document gives, else the one asked for. */
+export function describeOperation(document: DocumentNode, operationName: string | null | undefined): { name: string | null; type: string } {
+  const operation = getOperationAST(document, operationName);
+  return { name: operation?.name?.value ?? operationName ?? null, type: operation?.operation ?? 'query' };
 }
 
 /**
@@ -42,10 +48,8 @@ export class AnsweredOperations {
       onExecute: ({ args }) => {
         const request = (args.contextValue as { request?: Request }).request;
         if (!request) return;
-        const document = getOperationAST(args.document, args.operationName);
         const answered: AnsweredOperation = {
-          name: document?.name?.value ?? args.operationName ?? null,
-          type: document?.operation ?? 'query',
+          ...describeOperation(args.document, args.operationName),
           usage: args.contextValue.operation,
           variables: args.variableValues,
           errors: null,

@@ -1,5 +1,5 @@
 import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
-import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
+import type { ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { LookupOutcome } from '../cache/lookup-cache.js';
 import type { CacheStore } from '../cache/store.js';
@@ -7,6 +7,7 @@ import type { GatewayContext } from '../kernel/context.js';
 import type { Operation } from '../kernel/operation.js';
 import type { CallAction } from '../upstream/index.js';
 import type { CallObserver, CallOutcome } from '../upstream/client.js';
+import { describeOperation } from '../kernel/answered.js';
 import { ActionError } from '../kernel/errors.js';
 import { errorCodesOf } from './errors.js';
 import type { Tracing } from './tracing.js';
@@ -97,11 +98,6 @@ export function tracingPlugin(tracing: Tracing): Plugin<GatewayContext> {
       owner.span.end();
     },
   };
-}
-
-function describeOperation(document: DocumentNode, operationName: string | null | undefined): { type: string; name: string | undefined } {
-  const operation = getOperationAST(document, operationName);
-  return { type: operation?.operation ?? 'query', name: operation?.name?.value ?? operationName ?? undefined };
 }
 
 function endOperation(span: Span, usage: Operation, result: ExecutionResult): void {

@@ -42,9 +42,6 @@ interface Options {
   sentinel?: string;
 }
 
-/** The server ended before it answered: its port (or its cluster bus port) was taken meanwhile. */
-class EndedEarly extends Error {}
-
 async function launch(port: number, args: string[], options: Options): Promise<Running> {
   const mode = options.sentinel ? [options.sentinel, '--sentinel'] : [];
   // Its own directory: a replica writes the snapshot it receives there.
@@ -70,10 +67,9 @@ async function launch(port: number, args: string[], options: Options): Promise<R
   );
   const until = Date.now() + 5000;
   while (!(await redisAnswersAt('127.0.0.1', port, 200))) {
-    if (exitedYet) throw new EndedEarly(`redis-server ${args.join(' ')} ended before it answered on port ${port}:\n${output}`);
-    if (Date.now() > until) {
-      process.kill(pid, 'SIGKILL');
-      throw new Error(`redis-server ${args.join(' ')} did not answer on port ${port} within 5 s:\n${output}`);
+    if (Date.now() > until || exitedYet) {
+      if (!exitedYet) process.kill(pid, 'SIGKILL');
+      throw new Error(`redis-server ${args.join(' ')} did not start on port ${port}; its output:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -82,23 +78,11 @@ async function launch(port: number, args: string[], options: Options): Promise<R
 
 /**
  * A private redis-server on a free loopback port, no persistence, ended by its pid. `args` are more
- * redis-server options (cluster mode, replication); a function when they name ports of their own, so a
- * retry picks those afresh too.
+ * redis-server options (cluster mode, replication).
  */
-export async function startOwnRedis(argsOrPick: string[] | (() => Promise<string[]>) = [], options: Options = {}): Promise<OwnRedis> {
-  // A free port can be taken by another process before redis-server binds it: try again on new ones.
-  let port = 0;
-  let args: string[] = [];
-  let running: Running | null = null;
-  for (let attempt = 1; running === null; attempt++) {
-    port = await freePort();
-    args = typeof argsOrPick === 'function' ? await argsOrPick() : argsOrPick;
-    try {
-      running = await launch(port, args, options);
-    } catch (error) {
-      if (!(error instanceof EndedEarly) || attempt === 3) throw error;
-    }
-  }
+export async function startOwnRedis(args: string[] = [], options: Options = {}): Promise<OwnRedis> {
+  const port = await freePort();
+  let running: Running | null = await launch(port, args, options);
   let frozen = false;
   const signal = (name: NodeJS.Signals) => {
     if (running) process.kill(running.pid, name);

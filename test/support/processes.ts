@@ -25,6 +25,9 @@ function canListen(port: number): Promise<boolean> {
   });
 }
 
+/** Ports this process has handed out: two processes started side by side never get the same one. */
+const handedOut = new Set<number>();
+
 /**
  * A loopback port nothing listens on, for a process started next. It is picked below the kernel's range
  * for outgoing connections: a port from that range (what listening on port 0 gives) can be taken by any
@@ -33,6 +36,8 @@ function canListen(port: number): Promise<boolean> {
 export async function freePort(): Promise<number> {
   for (;;) {
     const port = FIRST_PORT + Math.floor(Math.random() * (LAST_PORT - FIRST_PORT + 1));
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
     if (await canListen(port)) return port;
   }
 }

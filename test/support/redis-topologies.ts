@@ -156,32 +156,30 @@ async function startSingle(): Promise<RedisTopology> {
 async function startCluster(): Promise<RedisTopology> {
   const dir = mkdtempSync(join(tmpdir(), 'lg-cluster-'));
   const nodes = await Promise.all(
-    Array.from({ length: 6 }, (_, index) =>
+    Array.from({ length: 6 }, async (_, index) => {
       // The cluster bus needs a port of its own: a free one, not port + 10000 (beyond 65535 for high ports).
-      startOwnRedis(async () => {
-        const busPort = await freePort();
-        return [
-          '--cluster-enabled',
-          'yes',
-          '--cluster-config-file',
-          join(dir, `nodes-${index}-${busPort}.conf`),
-          '--cluster-port',
-          String(busPort),
-          // Two seconds: a loaded test machine must not make nodes think each other failed.
-          '--cluster-node-timeout',
-          '2000',
-          // A replica always stands in for its master, however long since it last heard from it.
-          '--cluster-replica-validity-factor',
-          '0',
-          // Only a failed master's slots stop while its replica is promoted, not the whole cluster; its
-          // reads go on from the replica (what docs/caching.md recommends).
-          '--cluster-require-full-coverage',
-          'no',
-          '--cluster-allow-reads-when-down',
-          'yes',
-        ];
-      }),
-    ),
+      const busPort = await freePort();
+      return startOwnRedis([
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        join(dir, `nodes-${index}.conf`),
+        '--cluster-port',
+        String(busPort),
+        // Two seconds: a loaded test machine must not make nodes think each other failed.
+        '--cluster-node-timeout',
+        '2000',
+        // A replica always stands in for its master, however long since it last heard from it.
+        '--cluster-replica-validity-factor',
+        '0',
+        // Only a failed master's slots stop while its replica is promoted, not the whole cluster; its
+        // reads go on from the replica (what docs/caching.md recommends).
+        '--cluster-require-full-coverage',
+        'no',
+        '--cluster-allow-reads-when-down',
+        'yes',
+      ]);
+    }),
   );
   const created = spawnSync(
     'redis-cli',
