@@ -87,6 +87,7 @@ export class ActionClient {
       keepAliveTimeout: 30_000,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
+      maxResponseSize: options.maxResponseBytes,
     });
     this.pathPrefix = options.baseUrl.pathname.replace(/\/+$/, '');
     this.defaultAuthorization = `Bearer ${options.token}`;
@@ -161,10 +162,13 @@ export class ActionClient {
       sawStatus(res.statusCode);
       phase = 'body';
       options.onResponse?.(responseFacts(action, res.statusCode, res.headers));
-      const text = await readCapped(res.body, res.headers['content-length'], this.options.maxResponseBytes, action);
+      const text = await res.body.text();
       return parseEnvelope(action, res.statusCode, header(res.headers['retry-after']), text, options.token ?? this.options.token, options.token !== undefined);
     } catch (error) {
       if (error instanceof ActionError) throw error;
+      if (error instanceof undiciErrors.ResponseExceededMaxSizeError) {
+        throw new ActionError('UPSTREAM_BAD_RESPONSE', `The upstream response exceeded the ${this.options.maxResponseBytes}-byte limit`, { action });
+      }
       if (expired) throw timedOut();
       if (signal.aborted) throw cancelledError(action);
       throw transportError(action, error, phase);
@@ -203,34 +207,6 @@ export function responseFacts(action: string, status: number, headers: Record<st
     if (Number.isFinite(parsed)) facts.resetAt = parsed;
   }
   return facts;
-}
-
-type Body = AsyncIterable<Buffer> & { destroy(error?: Error): unknown; on(event: 'error', listener: () => void): unknown };
-
-/** Drops a body we will not read; undici reports that as an 'error' event, which must have a listener. */
-function discard(body: Body) {
-  body.on('error', () => undefined);
-  body.destroy();
-}
-
-async function readCapped(body: Body, contentLength: string | string[] | undefined, cap: number, action: string): Promise<string> {
-  const tooLarge = () => new ActionError('UPSTREAM_BAD_RESPONSE', `The upstream response exceeded the ${cap}-byte limit`, { action });
-  const declared = Number(header(contentLength));
-  if (Number.isFinite(declared) && declared > cap) {
-    discard(body);
-    throw tooLarge();
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > cap) {
-      discard(body);
-      throw tooLarge();
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, size).toString('utf8');
 }
 
 /** Decides success or failure from the HTTP status and the envelope, as the service's own clients do. */
