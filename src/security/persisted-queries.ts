@@ -36,8 +36,7 @@ export function useAutomaticPersistedQueries(store: PersistedQueryStore): Plugin
   // Hashes whose query arrived with them in a request, by request (a batch holds several), until validated.
   const pending = new WeakMap<Request, Map<string, string>>();
   return {
-    // Synchronous unless the store must be read: an async hook would put every request behind a promise.
-    onParams({ params, setParams, request }) {
+    async onParams({ params, setParams, request }) {
       const persisted = persistedQueryOf(params.extensions);
       if (!persisted) return;
       const hash = typeof persisted.sha256Hash === 'string' ? persisted.sha256Hash.toLowerCase() : null;
@@ -49,12 +48,10 @@ export function useAutomaticPersistedQueries(store: PersistedQueryStore): Plugin
         );
       }
       if (typeof params.query !== 'string') {
-        const registered = (query: string | null) => {
-          if (query === null) throw notFound();
-          setParams({ ...params, query });
-        };
-        const query = store.get(hash);
-        return query instanceof Promise ? query.then(registered) : registered(query);
+        const query = await store.get(hash);
+        if (query === null) throw notFound();
+        setParams({ ...params, query });
+        return;
       }
       if (sha256Hex(params.query) !== hash) {
         throw rejection('PERSISTED_QUERY_HASH_MISMATCH', 'extensions.persistedQuery.sha256Hash is not the sha256 of the query text sent with it.', 400);
