@@ -166,12 +166,9 @@ export class ActionClient {
       return parseEnvelope(action, res.statusCode, header(res.headers['retry-after']), text, options.token ?? this.options.token, options.token !== undefined);
     } catch (error) {
       if (error instanceof ActionError) throw error;
-      if (error instanceof undiciErrors.ResponseExceededMaxSizeError) {
-        throw new ActionError('UPSTREAM_BAD_RESPONSE', `The upstream response exceeded the ${this.options.maxResponseBytes}-byte limit`, { action });
-      }
       if (expired) throw timedOut();
       if (signal.aborted) throw cancelledError(action);
-      throw transportError(action, error, phase);
+      throw transportError(action, error, phase, this.options.maxResponseBytes);
     } finally {
       clearTimeout(timer);
       followed?.removeEventListener('abort', follow);
@@ -268,7 +265,10 @@ export function provedNeverSent(error: unknown): boolean {
   return false;
 }
 
-function transportError(action: string, error: unknown, phase: 'request' | 'body'): ActionError {
+function transportError(action: string, error: unknown, phase: 'request' | 'body', maxResponseBytes: number): ActionError {
+  if (error instanceof undiciErrors.ResponseExceededMaxSizeError) {
+    return new ActionError('UPSTREAM_BAD_RESPONSE', `The upstream response exceeded the ${maxResponseBytes}-byte limit`, { action });
+  }
   if (error instanceof undiciErrors.ConnectTimeoutError) {
     return new ActionError('UPSTREAM_TIMEOUT', 'Connecting to the upstream timed out', { action, neverSent: true });
   }
