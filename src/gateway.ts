@@ -17,7 +17,6 @@ import { createReadiness, probesPlugin, readinessReporter, type ClientRateLimitS
 import type { CacheStatus, LookupCache } from './cache/index.js';
 import { createSecurity } from './security/index.js';
 import { costLimit } from './cost/plugin.js';
-import { retryAfter } from './security/retry-after.js';
 import { cacheControl } from './cache/cache-control.js';
 import { gatewayExtensions } from './server/gateway-extensions.js';
 import { AnsweredOperations } from './kernel/answered.js';
@@ -45,7 +44,7 @@ export interface Gateway {
   readiness: Readiness;
   /** What /readyz answers now. */
   ready(): ReadyReport;
-  /** The Prometheus registry, for the METRICS_PORT listener. */
+  /** The Prometheus metrics, for the METRICS_PORT listener. */
   metrics: Metrics;
   close(): Promise<void>;
 }
@@ -93,6 +92,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     upstreamStatus: () => upstream.status(),
     clientRateLimit: security.rateLimitStatus,
     detailed: !config.production,
+    metrics: config.production ? undefined : metrics.exposition,
   });
   // FEDERATION=true: the same schema served as a Federation v2 subgraph (src/server/federation.ts).
   const federation = config.federation.enabled ? await import('./server/federation.js').then((m) => m.federated(config.federation)) : null;
@@ -125,9 +125,8 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       probes,
       ...security.plugins,
       gatewayExtensions(sandbox !== null, answered),
-      retryAfter(),
       cacheHeaders,
-      metrics.plugin(),
+      metrics.incrementalOutcomes(),
       variableCheck(),
       ...incrementalDelivery(maskError),
       costLimit({ budget: config.costBudget, batchSize: config.financialBatchSize, batchedSymbols }),

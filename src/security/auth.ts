@@ -17,7 +17,8 @@ export interface Admitted {
 }
 
 export interface ClientAuth {
-  plugin: Plugin;
+  /** The check of each request; none when the gateway is open (GATEWAY_AUTH=none). */
+  plugin: Plugin | null;
   /** Forward mode: this request's own bearer token, to send upstream; otherwise null (ACTION_TOKEN). */
   upstreamTokenFor(request: Request): string | null;
   /** The authenticated API key's id (for per-client limits), or null. */
@@ -55,13 +56,16 @@ export function createClientAuth(settings: SecuritySettings['auth']): ClientAuth
     return client ? { client, upstreamToken: null } : rejection('UNAUTHENTICATED', 'The API key is not valid.', 401, { headers: CHALLENGE });
   };
 
-  const plugin: Plugin = {
-    onRequestParse({ request }) {
-      const verdict = check((name) => request.headers.get(name));
-      if (verdict instanceof GraphQLError) throw verdict;
-      if (verdict.client !== null) clients.set(request, verdict.client);
-    },
-  };
+  const plugin: Plugin | null =
+    settings.mode === 'none'
+      ? null
+      : {
+          onRequestParse({ request }) {
+            const verdict = check((name) => request.headers.get(name));
+            if (verdict instanceof GraphQLError) throw verdict;
+            if (verdict.client !== null) clients.set(request, verdict.client);
+          },
+        };
 
   return {
     plugin,

@@ -11,8 +11,7 @@ const ALLOWED_HEADERS = 'accept, content-type, authorization, x-api-key, x-graph
  */
 export function useCorsAllowlist(origins: string[]): Plugin {
   const allowed = new Set(origins);
-  const headersFor = corsHeaders(origins);
-  return {
+  const preflight: Plugin = {
     onRequest({ request, endResponse, fetchAPI }) {
       if (request.method !== 'OPTIONS') return;
       const origin = request.headers.get('origin');
@@ -34,9 +33,14 @@ export function useCorsAllowlist(origins: string[]): Plugin {
         endResponse(new fetchAPI.Response(null, { status: 403, headers: { Vary: 'Origin', 'Content-Length': '0' } }));
       }
     },
+  };
+  // An empty list: answers carry no CORS header (preflights are still refused).
+  if (allowed.size === 0) return preflight;
+  return {
+    ...preflight,
     onResponse({ request, response }) {
       if (request.method === 'OPTIONS') return;
-      for (const [name, value] of headersFor(request.headers.get('origin'))) {
+      for (const [name, value] of corsHeaders(allowed, request.headers.get('origin'))) {
         if (name === 'Vary') addVary(response.headers, value);
         else response.headers.set(name, value);
       }
@@ -44,16 +48,12 @@ export function useCorsAllowlist(origins: string[]): Plugin {
   };
 }
 
-/** The CORS headers of an answer (not a preflight) to a request from `origin`: none when the allowlist is empty. */
-function corsHeaders(origins: string[]): (origin: string | null | undefined) => Array<[string, string]> {
-  const allowed = new Set(origins);
-  return (origin) => {
-    if (allowed.size === 0) return [];
-    if (!origin || !allowed.has(origin)) return [['Vary', 'Origin']];
-    return [
-      ['Vary', 'Origin'],
-      ['Access-Control-Allow-Origin', origin],
-      ['Access-Control-Expose-Headers', 'Retry-After'],
-    ];
-  };
+/** The CORS headers of an answer (not a preflight) to a request from `origin`, for a non-empty allowlist. */
+function corsHeaders(allowed: ReadonlySet<string>, origin: string | null): Array<[string, string]> {
+  if (!origin || !allowed.has(origin)) return [['Vary', 'Origin']];
+  return [
+    ['Vary', 'Origin'],
+    ['Access-Control-Allow-Origin', origin],
+    ['Access-Control-Expose-Headers', 'Retry-After'],
+  ];
 }

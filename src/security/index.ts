@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
+import type { GatewayContext } from '../kernel/context.js';
 import type { Logger } from 'pino';
 import { createClientAuth } from './auth.js';
 import { useBatchLimit } from './batching.js';
 import { useBodyLimit } from './body-limit.js';
 import { useCorsAllowlist } from './cors.js';
 import { useCsrfGuard } from './csrf.js';
-import { useRefusalStatus } from './errors.js';
+import { useRefusalStatus } from './refusal-status.js';
 import { useInputDepth } from './input-depth.js';
 import { useOperationLimits } from './limits/index.js';
 import { useAutomaticPersistedQueries } from './persisted-queries.js';
@@ -18,8 +19,8 @@ import { useHiddenSuggestions } from './suggestions.js';
 import { useTrustedDocuments } from './trusted-documents.js';
 
 export interface Security {
-  /** In order: refusal statuses, CORS preflight, CSRF, client auth, rate limit, body size, batch size, input depth, automatic persisted queries or trusted documents, limits. */
-  plugins: Plugin[];
+  /** In order: refusal statuses (and Retry-After), CORS preflight, CSRF, client auth, rate limit, body size, batch size, input depth, automatic persisted queries or trusted documents, limits. */
+  plugins: Array<Plugin | Plugin<GatewayContext>>;
   /** Yoga options that belong to the protections (Yoga's own CORS, body guard and multipart off). */
   yogaOptions: { cors: false; maxRequestBodySize: false; multipart: false; batching: false | { limit: number } };
   upstreamTokenFor(request: Request): string | null;
@@ -45,11 +46,11 @@ export async function createSecurity(settings: SecuritySettings, logger: Logger,
     }
   }
   const persistedQueries = settings.persistedQueries.enabled ? createPersistedQueryStore(settings.persistedQueries, logger, redisGuard) : null;
-  const plugins: Plugin[] = [
+  const plugins: Security['plugins'] = [
     useRefusalStatus(),
     useCorsAllowlist(settings.corsOrigins),
     useCsrfGuard(),
-    auth.plugin,
+    ...(auth.plugin ? [auth.plugin] : []),
     ...(limiter
       ? [useRateLimit(limiter, settings.rateLimit.perMinute, (request, serverContext) => auth.clientOf(request) ?? clientAddress(serverContext))]
       : []),

@@ -17,7 +17,7 @@ export async function startOpsServer(gateway: Gateway, host: string, port: numbe
       upstreamStatus: gateway.upstreamStatus,
       clientRateLimit: gateway.clientRateLimit,
       detailed: true,
-      metrics: async () => ({ text: await gateway.metrics.registry.metrics(), contentType: gateway.metrics.registry.contentType }),
+      metrics: gateway.metrics.exposition,
     }).then(
       (answer) => {
         if (!answer) {

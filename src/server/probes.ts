@@ -128,8 +128,8 @@ export async function probeResponse(
 }
 
 /**
- * The probes on the public port. Runs first among the plugins, so where the public port must not
- * serve /metrics (production) the request ends here with a 404 before the metrics plugin sees it.
+ * The probes on the public port: /healthz, /readyz, and /metrics where it serves them (not in
+ * production, where /metrics is a 404 and lives on METRICS_PORT). `/` sends a browser to GraphiQL.
  */
 export function probesPlugin(options: ProbeOptions): Plugin {
   return {

@@ -6,9 +6,12 @@ import type { CallOutcome } from '../upstream/client.js';
 import { ActionError } from '../kernel/errors.js';
 import type { CallAction, UpstreamStatus } from '../upstream/index.js';
 
+/** An operation answered whole: ok (no errors), partial (data and errors) or error (no data). */
+export type OperationOutcome = 'ok' | 'partial' | 'error';
+
 /**
  * Prometheus metrics, on a registry of this gateway's own (several gateways can live in one
- * process, as in the tests). Served at GET /metrics.
+ * process, as in the tests). Served at GET /metrics by the probes (src/server/probes.ts).
  */
 export class Metrics {
   readonly registry = new Registry();
@@ -96,23 +99,22 @@ export class Metrics {
     }
   }
 
+  /** The Prometheus text of every metric and its content type, as GET /metrics answers it. */
+  exposition = async (): Promise<{ text: string; contentType: string }> => ({ text: await this.registry.metrics(), contentType: this.registry.contentType });
+
   observeLookup = (action: string, source: LookupSource): void => {
     this.lookups.inc({ action, source });
-  };
-
-  /** One operation answered whole (not incrementally): ok, partial (data and errors) or error. */
-  observeOutcome = (outcome: 'ok' | 'partial' | 'error'): void => {
-    this.operations.inc({ outcome });
   };
 
   observeReplay = (): void => {
     this.replays.inc();
   };
 
-  /** One /graphql request, as the request log sees it (src/telemetry/request-log.ts). */
-  observeRequest = (operation: string, seconds: number, errorCodes: readonly string[]): void => {
+  /** One /graphql request, as the request log sees it (src/telemetry/request-log.ts): its duration, error codes and the outcome of each operation answered whole. */
+  observeRequest = (operation: string, seconds: number, errorCodes: readonly string[], outcomes: readonly OperationOutcome[]): void => {
     this.requestDuration.observe({ operation }, seconds);
     for (const code of errorCodes) this.errors.inc({ code });
+    for (const outcome of outcomes) this.operations.inc({ outcome });
   };
 
   /** Each HTTP call the client made (retries included), as the ActionClient reports it. */
@@ -139,15 +141,12 @@ export class Metrics {
     };
   }
 
-  /** Counts operations by outcome and serves GET /metrics. */
-  plugin(): Plugin {
+  /**
+   * Counts operations delivered incrementally (@defer/@stream) once their last payload is out: 'partial'
+   * when any payload carried errors. The request log counts every other operation (observeRequest).
+   */
+  incrementalOutcomes(): Plugin {
     return {
-      onRequest: ({ url, request, endResponse, fetchAPI }) => {
-        if (url.pathname !== '/metrics' || request.method !== 'GET') return;
-        return this.registry.metrics().then((text) => endResponse(new fetchAPI.Response(text, { headers: { 'content-type': this.registry.contentType } })));
-      },
-      // Incremental operations (@defer/@stream) are counted once, when their last payload is out:
-      // 'partial' when any payload carried errors.
       onExecute: () => ({
         onExecuteDone: ({ result }) => {
           if (!(Symbol.asyncIterator in result)) return undefined;
@@ -160,12 +159,6 @@ export class Metrics {
           };
         },
       }),
-      onResultProcess: ({ result }) => {
-        for (const single of Array.isArray(result) ? result : [result]) {
-          if (Symbol.asyncIterator in single) continue;
-          this.observeOutcome(!single.errors?.length ? 'ok' : single.data ? 'partial' : 'error');
-        }
-      },
     };
   }
 }

@@ -5,6 +5,7 @@ import type { AnsweredOperations } from '../kernel/answered.js';
 import type { GatewayContext } from '../kernel/context.js';
 import type { Operation } from '../kernel/operation.js';
 import { errorCodesOf } from './errors.js';
+import type { OperationOutcome } from './metrics.js';
 import type { OperationLabels } from './operation-label.js';
 import { traceIdOf } from './spans.js';
 
@@ -13,13 +14,14 @@ interface RequestRecord {
   /** operationName of the request's parameters, for operations refused before they execute. */
   requestedNames: Array<string | null>;
   errorCodes: string[];
+  outcomes: OperationOutcome[];
 }
 
 export interface RequestLogOptions {
   logger: Logger;
   labels: OperationLabels;
-  /** Told about every /graphql request: its operation label, duration and error codes (the metrics). */
-  observe: (operation: string, seconds: number, errorCodes: readonly string[]) => void;
+  /** Told about every /graphql request: its operation label, duration, error codes and the outcome of each operation answered whole (the metrics). */
+  observe: (operation: string, seconds: number, errorCodes: readonly string[], outcomes: readonly OperationOutcome[]) => void;
   /** LOG_VARIABLES: add each operation's variables to the line. */
   logVariables: boolean;
   /** The operations each request was answered with. */
@@ -32,7 +34,8 @@ const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}/;
  * One structured line per /graphql request at info, written when the response goes out: operation
  * name and type, HTTP status, duration, upstream calls, cost, error codes and trace id (the
  * request span's, or the client's traceparent when tracing is off). Variables only with
- * LOG_VARIABLES=true. The same observation feeds the request-duration and error metrics.
+ * LOG_VARIABLES=true. The same observation feeds the request-duration, error and operation-outcome
+ * metrics.
  * Installed first among the plugins, so requests refused by the protections are logged too.
  */
 export function requestLog(options: RequestLogOptions): Plugin<GatewayContext> {
@@ -41,7 +44,7 @@ export function requestLog(options: RequestLogOptions): Plugin<GatewayContext> {
   return {
     onRequest({ request, url }) {
       if (url.pathname !== '/graphql') return;
-      records.set(request, { started: performance.now(), requestedNames: [], errorCodes: [] });
+      records.set(request, { started: performance.now(), requestedNames: [], errorCodes: [], outcomes: [] });
     },
     onParams({ request, params }) {
       recordOf(request)?.requestedNames.push(typeof params.operationName === 'string' ? params.operationName : null);
@@ -51,7 +54,9 @@ export function requestLog(options: RequestLogOptions): Plugin<GatewayContext> {
       if (!record) return;
       for (const single of Array.isArray(result) ? result : [result]) {
         if (Symbol.asyncIterator in single) continue;
-        record.errorCodes.push(...errorCodesOf((single as ExecutionResult).errors));
+        const { errors, data } = single as ExecutionResult;
+        record.errorCodes.push(...errorCodesOf(errors));
+        record.outcomes.push(!errors?.length ? 'ok' : data ? 'partial' : 'error');
       }
     },
     onResponse({ request, response }) {
@@ -69,6 +74,7 @@ export function requestLog(options: RequestLogOptions): Plugin<GatewayContext> {
         durationMs: performance.now() - record.started,
         usages: operations.map((operation) => operation.usage),
         errorCodes: record.errorCodes,
+        outcomes: record.outcomes,
         traceId: traceIdOf(request) ?? traceparentId(request.headers.get('traceparent')),
         variables: () => operations.map((operation) => operation.variables ?? null),
       });
@@ -86,6 +92,7 @@ interface FinishedRequest {
   durationMs: number;
   usages: ReadonlyArray<Pick<Operation, 'upstreamCalls' | 'cost'> | null>;
   errorCodes: readonly string[];
+  outcomes: readonly OperationOutcome[];
   /** The request span's trace id, or the client's traceparent's. */
   traceId: string | undefined;
   /** Each operation's variables, read only with LOG_VARIABLES. */
@@ -94,7 +101,7 @@ interface FinishedRequest {
 
 /** Observes the request (metrics) and writes its log line. */
 function reportRequest(options: RequestLogOptions, finished: FinishedRequest): void {
-  options.observe(finished.batch ? 'batch' : options.labels.label(finished.operation), finished.durationMs / 1000, finished.errorCodes);
+  options.observe(finished.batch ? 'batch' : options.labels.label(finished.operation), finished.durationMs / 1000, finished.errorCodes, finished.outcomes);
   if (!options.logger.isLevelEnabled('info')) return;
   let upstreamCalls = 0;
   let estimated: number | null = null;

@@ -1,17 +1,23 @@
 /**
- * Yoga answers 200 for any result with data, whatever its errors said; this plugin gives the lookups
- * the gateway refused (shed for load, or held by a spent rate limit) the HTTP answer clients, proxies
- * and load balancers understand:
- *  - every response with such a refusal carries `Retry-After` (the longest `retryAfter` among them);
- *  - an operation whose every lookup was shed before it ran (nothing done, nothing else wrong) is
- *    HTTP 503, or 429 when each refusal was the client's own share, through Yoga's `extensions.http`.
- * A batch keeps its 200 (one status cannot speak for each operation) and still gets the header.
+ * The HTTP answer to work the gateway refused, whatever the client's media type:
+ *  - a protection's rejection (see `rejection` in ./errors.ts) keeps its own status under
+ *    `Accept: application/json` too. Yoga answers errors it marks `spec` with 200 for that media type
+ *    (as the GraphQL-over-HTTP spec says for documents that do not parse or validate), and it marks
+ *    every error thrown while parsing that way, overwriting a rejection's `spec: false`;
+ *  - Yoga answers 200 for any result with data, whatever its errors said. Lookups the gateway refused
+ *    (shed for load, or held by a spent rate limit) get what clients, proxies and load balancers
+ *    understand: every response with such a refusal carries `Retry-After` (the longest `retryAfter`
+ *    among them), and an operation whose every lookup was shed before it ran (nothing done, nothing
+ *    else wrong) is HTTP 503, or 429 when each refusal was the client's own share. A batch keeps its
+ *    200 (one status cannot speak for each operation) and still gets the header.
+ * Runs before the response is made, so the status and the body agree for both media types.
  */
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../kernel/context.js';
 import type { LookupReport } from '../kernel/operation.js';
 import { ActionError } from '../kernel/errors.js';
+import { isRejection } from './errors.js';
 
 interface Refusal {
   retryAfter: number;
@@ -20,7 +26,7 @@ interface Refusal {
 
 type HttpExtensions = { http?: { status?: number; headers?: Record<string, string> } };
 
-export function retryAfter(): Plugin<GatewayContext> {
+export function useRefusalStatus(): Plugin<GatewayContext> {
   const batches = new WeakMap<Request, number>();
   return {
     onExecute({ args }) {
@@ -32,16 +38,24 @@ export function retryAfter(): Plugin<GatewayContext> {
           if (!refused) return;
           const extensions = (result.extensions ?? {}) as HttpExtensions & Record<string, unknown>;
           const http = { ...extensions.http, headers: { ...extensions.http?.headers, 'Retry-After': String(refused.retryAfter) } };
-          // The execution's own result object, made for this request alone (as gateway.ts's report does).
+          // The execution's own result object, made for this request alone.
           (result as ExecutionResult).extensions = { ...extensions, http: refused.status ? { ...http, status: refused.status } : http };
         },
       };
     },
     onResultProcess({ request, result }) {
-      if (!Array.isArray(result)) return;
-      let seconds = 0;
-      for (const single of result) seconds = Math.max(seconds, Number((single.extensions as HttpExtensions | undefined)?.http?.headers?.['Retry-After'] ?? 0));
-      if (seconds > 0) batches.set(request, seconds);
+      if (Symbol.asyncIterator in result) return;
+      let batchRetryAfter = 0;
+      for (const single of Array.isArray(result) ? result : [result]) {
+        for (const error of single.errors ?? []) {
+          const http = error.extensions?.http as { spec?: boolean } | undefined;
+          if (isRejection(http)) http.spec = false;
+        }
+        if (Array.isArray(result)) {
+          batchRetryAfter = Math.max(batchRetryAfter, Number((single.extensions as HttpExtensions | undefined)?.http?.headers?.['Retry-After'] ?? 0));
+        }
+      }
+      if (batchRetryAfter > 0) batches.set(request, batchRetryAfter);
     },
     onResponse({ request, response }) {
       const seconds = batches.get(request);
