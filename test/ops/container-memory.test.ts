@@ -64,11 +64,11 @@ describe('deploy/entrypoint.sh sizes memory from the container', () => {
   it('reads a cgroup v2 limit: half of it for the old generation, a sixteenth for the cache, a 64th for remembered results', () => {
     const { status, out } = sizedBy({ CGROUP_ROOT: cgroup('v2', { 'memory.max': `${256 * MiB}\n` }) });
     expect(status).toBe(0);
-    expect(out.execArgv).toEqual(['--max-old-space-size=128', '--max-semi-space-size=8']);
+    expect(out.execArgv).toEqual(['--max-old-space-size=128', '--max-semi-space-size=16']);
     expect(out).toMatchObject({ cache: '16', results: '4' });
     // V8's own limit covers the old generation and the young one (two semispaces and their large objects).
     expect(out.heapLimitMb).toBeGreaterThanOrEqual(128);
-    expect(out.heapLimitMb).toBeLessThanOrEqual(128 + 3 * 8);
+    expect(out.heapLimitMb).toBeLessThanOrEqual(128 + 3 * 16);
   });
 
   it('reads a cgroup v1 limit, and caps the semispaces at 16 MiB for large pods', () => {
@@ -148,7 +148,7 @@ describe('the built gateway in a 256 MiB pod', () => {
       );
       // exec: the entry point's shell became node, with the heap flags it computed.
       const cmdline = readFileSync(`/proc/${gateway.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-      expect(cmdline.slice(1)).toEqual(['--max-old-space-size=128', '--max-semi-space-size=8', 'dist/main.js']);
+      expect(cmdline.slice(1)).toEqual(['--max-old-space-size=128', '--max-semi-space-size=16', 'dist/main.js']);
       const atStart = kib('VmRSS');
 
       // One document, eight profiles a request (about 12 KB of upstream JSON each): the cache fills in seconds.
@@ -212,7 +212,7 @@ describe('the built gateway in a 256 MiB pod', () => {
       const heapUsed = await metric('lookup_graph_nodejs_heap_size_used_bytes');
 
       console.log(
-        `container memory: limit ${limitMb} MiB; heap bound --max-old-space-size=128 --max-semi-space-size=8; ` +
+        `container memory: limit ${limitMb} MiB; heap bound --max-old-space-size=128 --max-semi-space-size=16; ` +
           `resident at start ${(atStart / MiB).toFixed(0)} MiB, after ${uncached} uncached and ${cached} cached requests ` +
           `${(afterLoad / MiB).toFixed(0)} MiB (peak ${(peak / MiB).toFixed(0)} MiB); heap used ${(heapUsed / MiB).toFixed(0)} MiB; ` +
           `cache entries ${(cacheBytes / MiB).toFixed(1)} MiB of 16; upstream calls ${callsAfterUncached} uncached, ${upstream.calls.length - callsAfterUncached} during the cached load`,
