@@ -7,7 +7,8 @@
 # v1 memory/memory.limit_in_bytes). With neither (no limit), nothing is sized: V8 and the caches keep
 # their own defaults. From M (docs/operations.md, "Sizing memory"):
 #   --max-old-space-size   M/2      V8's old generation: the caches' bounds, the code and the garbage between collections
-#   --max-semi-space-size  M/16, at most 16   each of the young generation's two halves (V8's own size on Node 20)
+#   --min-semi-space-size  M/16, at most 16   each of the young generation's two halves, fixed at this size:
+#   --max-semi-space-size                     left to V8 they start at 1 MiB and some processes never grow them
 #   CACHE_MAX_MB           M/16     unless set: the in-memory cache (its parsed copies take up to M/128 more)
 #   CACHE_RESULTS_MB       M/64     unless set: the remembered results
 # The rest of M (about 70 MiB at 256) is node's own binary and native memory. A --max-old-space-size
@@ -68,4 +69,4 @@ esac
 
 semi_mb=$((limit_mb / 16))
 if [ "$semi_mb" -gt 16 ]; then semi_mb=16; fi
-exec node --max-old-space-size=$((limit_mb / 2)) --max-semi-space-size="$semi_mb" "$@"
+exec node --max-old-space-size=$((limit_mb / 2)) --min-semi-space-size="$semi_mb" --max-semi-space-size="$semi_mb" "$@"

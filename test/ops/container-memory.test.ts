@@ -39,7 +39,7 @@ function entryEnv(env: Record<string, string>): Record<string, string> {
 function sizedBy(env: Record<string, string>) {
   const probe =
     'const v8=require("node:v8");const s=v8.getHeapSpaceStatistics().find((x)=>x.space_name==="new_space");' +
-    'console.log(JSON.stringify({heapLimitMb:v8.getHeapStatistics().heap_size_limit/2**20,execArgv:process.execArgv.filter((a)=>a.startsWith("--max-")),' +
+    'console.log(JSON.stringify({heapLimitMb:v8.getHeapStatistics().heap_size_limit/2**20,execArgv:process.execArgv.filter((a)=>/^--m(ax|in)-/.test(a)),' +
     'cache:process.env.CACHE_MAX_MB??null,results:process.env.CACHE_RESULTS_MB??null,newSpace:s&&s.space_size}))';
   const run = spawnSync('sh', [ENTRYPOINT, '-e', probe], { env: entryEnv(env), encoding: 'utf8' });
   return { status: run.status, stderr: run.stderr, out: run.status === 0 ? JSON.parse(run.stdout) : null };
@@ -64,16 +64,18 @@ describe('deploy/entrypoint.sh sizes memory from the container', () => {
   it('reads a cgroup v2 limit: half of it for the old generation, a sixteenth for the cache, a 64th for remembered results', () => {
     const { status, out } = sizedBy({ CGROUP_ROOT: cgroup('v2', { 'memory.max': `${256 * MiB}\n` }) });
     expect(status).toBe(0);
-    expect(out.execArgv).toEqual(['--max-old-space-size=128', '--max-semi-space-size=16']);
+    expect(out.execArgv).toEqual(['--max-old-space-size=128', '--min-semi-space-size=16', '--max-semi-space-size=16']);
     expect(out).toMatchObject({ cache: '16', results: '4' });
     // V8's own limit covers the old generation and the young one (two semispaces and their large objects).
     expect(out.heapLimitMb).toBeGreaterThanOrEqual(128);
     expect(out.heapLimitMb).toBeLessThanOrEqual(128 + 3 * 16);
+    // The young generation starts at its full size instead of growing from 1 MiB.
+    expect(out.newSpace).toBeGreaterThanOrEqual(16 * MiB);
   });
 
   it('reads a cgroup v1 limit, and caps the semispaces at 16 MiB for large pods', () => {
     const { out } = sizedBy({ CGROUP_ROOT: cgroup('v1', { 'memory/memory.limit_in_bytes': `${2048 * MiB}\n` }) });
-    expect(out).toMatchObject({ execArgv: ['--max-old-space-size=1024', '--max-semi-space-size=16'], cache: '128', results: '32' });
+    expect(out).toMatchObject({ execArgv: ['--max-old-space-size=1024', '--min-semi-space-size=16', '--max-semi-space-size=16'], cache: '128', results: '32' });
   });
 
   it('sizes nothing without a limit (v2 "max", v1 near 2^63, no cgroup files)', () => {
@@ -89,7 +91,7 @@ describe('deploy/entrypoint.sh sizes memory from the container', () => {
   it('MEMORY_LIMIT_MB wins over the cgroup; cache settings already set and a heap bound in NODE_OPTIONS are kept', () => {
     const dir = cgroup('v2-big', { 'memory.max': `${4096 * MiB}` });
     expect(sizedBy({ CGROUP_ROOT: dir, MEMORY_LIMIT_MB: '512' }).out).toMatchObject({
-      execArgv: ['--max-old-space-size=256', '--max-semi-space-size=16'],
+      execArgv: ['--max-old-space-size=256', '--min-semi-space-size=16', '--max-semi-space-size=16'],
       cache: '32',
       results: '8',
     });
@@ -148,7 +150,7 @@ describe('the built gateway in a 256 MiB pod', () => {
       );
       // exec: the entry point's shell became node, with the heap flags it computed.
       const cmdline = readFileSync(`/proc/${gateway.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-      expect(cmdline.slice(1)).toEqual(['--max-old-space-size=128', '--max-semi-space-size=16', 'dist/main.js']);
+      expect(cmdline.slice(1)).toEqual(['--max-old-space-size=128', '--min-semi-space-size=16', '--max-semi-space-size=16', 'dist/main.js']);
       const atStart = kib('VmRSS');
 
       // One document, eight profiles a request (about 12 KB of upstream JSON each): the cache fills in seconds.
@@ -212,7 +214,7 @@ describe('the built gateway in a 256 MiB pod', () => {
       const heapUsed = await metric('lookup_graph_nodejs_heap_size_used_bytes');
 
       console.log(
-        `container memory: limit ${limitMb} MiB; heap bound --max-old-space-size=128 --max-semi-space-size=16; ` +
+        `container memory: limit ${limitMb} MiB; heap bound --max-old-space-size=128 --min-semi-space-size=16 --max-semi-space-size=16; ` +
           `resident at start ${(atStart / MiB).toFixed(0)} MiB, after ${uncached} uncached and ${cached} cached requests ` +
           `${(afterLoad / MiB).toFixed(0)} MiB (peak ${(peak / MiB).toFixed(0)} MiB); heap used ${(heapUsed / MiB).toFixed(0)} MiB; ` +
           `cache entries ${(cacheBytes / MiB).toFixed(1)} MiB of 16; upstream calls ${callsAfterUncached} uncached, ${upstream.calls.length - callsAfterUncached} during the cached load`,
