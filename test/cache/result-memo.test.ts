@@ -65,6 +65,23 @@ describe('remembered results: a repeat answered from the cache alone runs no res
     expect(await replays(gw)).toBe(before + 1);
   });
 
+  it('never answers one query text with the result of another of the same length and ends', async () => {
+    // Same length, same first and last hundred characters; only the order of the two fields differs.
+    const tail = `\n# ${'-'.repeat(120)}`;
+    const text = (fields: string) => `query Domain($domain: String!) { domainInfo(domain: $domain) { ${fields} } }${tail}`;
+    const nameFirst = text('domainName registrar { name }');
+    const registrarFirst = text('registrar { name } domainName');
+    const variables = { domain: 'ends.example' };
+    for (let i = 0; i < 3; i++) {
+      for (const [query, first] of [
+        [nameFirst, '{"data":{"domainInfo":{"domainName"'],
+        [registrarFirst, '{"data":{"domainInfo":{"registrar"'],
+      ] as const) {
+        expect((await gw.query(query, variables)).text.startsWith(first)).toBe(true);
+      }
+    }
+  });
+
   it('is logged like a run: its operation, cost and no upstream call', async () => {
     const variables = { domain: 'logged.example' };
     for (let i = 0; i < 2; i++) await gw.query(DOMAIN_QUERY, variables);
