@@ -66,7 +66,7 @@ export function sizingOf(pid: number): string {
   try {
     const flags = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
       .split('\0')
-      .filter((arg) => arg.startsWith('--max-') || arg.startsWith('--min-'));
+      .filter((arg) => /^--m(ax|in)-/.test(arg));
     const env = readFileSync(`/proc/${pid}/environ`, 'utf8')
       .split('\0')
       .filter((entry) => /^(CACHE_MAX_MB|CACHE_RESULTS_MB)=/.test(entry));

@@ -45,17 +45,15 @@ export function useRefusalStatus(): Plugin<GatewayContext> {
     },
     onResultProcess({ request, result }) {
       if (Symbol.asyncIterator in result) return;
-      let batchRetryAfter = 0;
-      for (const single of Array.isArray(result) ? result : [result]) {
-        for (const error of single.errors ?? []) {
-          const http = error.extensions?.http as { spec?: boolean } | undefined;
-          if (isRejection(http)) http.spec = false;
-        }
-        if (Array.isArray(result)) {
-          batchRetryAfter = Math.max(batchRetryAfter, Number((single.extensions as HttpExtensions | undefined)?.http?.headers?.['Retry-After'] ?? 0));
-        }
+      const results = Array.isArray(result) ? result : [result];
+      for (const error of results.flatMap((single) => single.errors ?? [])) {
+        const http = error.extensions?.http as { spec?: boolean } | undefined;
+        if (isRejection(http)) http.spec = false;
       }
-      if (batchRetryAfter > 0) batches.set(request, batchRetryAfter);
+      if (!Array.isArray(result)) return;
+      let seconds = 0;
+      for (const single of result) seconds = Math.max(seconds, Number((single.extensions as HttpExtensions | undefined)?.http?.headers?.['Retry-After'] ?? 0));
+      if (seconds > 0) batches.set(request, seconds);
     },
     onResponse({ request, response }) {
       const seconds = batches.get(request);

@@ -66,7 +66,7 @@ describe('remembered results: a repeat answered from the cache alone runs no res
   });
 
   it('never answers one query text with the result of another of the same length and ends', async () => {
-    // Same length, same first and last hundred characters; only the order of the two fields differs.
+    // The same length, opening and (long) ending; only the order of the two fields in the middle differs.
     const tail = `\n# ${'-'.repeat(120)}`;
     const text = (fields: string) => `query Domain($domain: String!) { domainInfo(domain: $domain) { ${fields} } }${tail}`;
     const nameFirst = text('domainName registrar { name }');
