@@ -226,6 +226,10 @@ async function startCluster(): Promise<RedisTopology> {
         if (!/cluster_state:ok/.test(info) || !/cluster_known_nodes:6/.test(info)) return false;
         const replication = await topology.direct(node).info('replication');
         if (/role:slave/.test(replication) && !/master_link_status:up/.test(replication)) return false;
+        // A node lists a replica in CLUSTER SLOTS only once gossip has brought its replication offset, a
+        // second or two after the link is up; until then a client learns of no replicas at all.
+        const slots = (await topology.direct(node).cluster('SLOTS')) as unknown[][];
+        if (slots.some((range) => range.length < 4)) return false;
       }
       return (await topology.masters()).length === 3;
     },
