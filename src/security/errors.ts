@@ -21,6 +21,6 @@ export function rejection(
 }
 
 /** Whether an error's `extensions.http` is a rejection's (see ./refusal-status.ts). */
-export function isRejection(http: object | undefined): http is HttpExtension {
-  return http !== undefined && (http as HttpExtension)[REFUSAL] === true;
+export function isRejection(http: unknown): http is HttpExtension {
+  return typeof http === 'object' && http !== null && (http as HttpExtension)[REFUSAL] === true;
 }

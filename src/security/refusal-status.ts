@@ -47,7 +47,7 @@ export function useRefusalStatus(): Plugin<GatewayContext> {
       if (Symbol.asyncIterator in result) return;
       const results = Array.isArray(result) ? result : [result];
       for (const error of results.flatMap((single) => single.errors ?? [])) {
-        const http = error.extensions?.http as { spec?: boolean } | undefined;
+        const http = error.extensions?.http;
         if (isRejection(http)) http.spec = false;
       }
       if (!Array.isArray(result)) return;

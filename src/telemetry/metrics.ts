@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { LookupSource } from '../cache/lookup-cache.js';
 import type { CachePart } from '../cache/store.js';
@@ -8,6 +9,11 @@ import type { CallAction, UpstreamStatus } from '../upstream/index.js';
 
 /** An operation answered whole: ok (no errors), partial (data and errors) or error (no data). */
 export type OperationOutcome = 'ok' | 'partial' | 'error';
+
+/** The outcome of one result answered whole. */
+export function outcomeOf({ errors, data }: ExecutionResult): OperationOutcome {
+  return !errors?.length ? 'ok' : data ? 'partial' : 'error';
+}
 
 /**
  * Prometheus metrics, on a registry of this gateway's own (several gateways can live in one

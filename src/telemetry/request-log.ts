@@ -1,11 +1,10 @@
-import type { ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { AnsweredOperations } from '../kernel/answered.js';
 import type { GatewayContext } from '../kernel/context.js';
 import type { Operation } from '../kernel/operation.js';
 import { errorCodesOf } from './errors.js';
-import type { OperationOutcome } from './metrics.js';
+import { outcomeOf, type OperationOutcome } from './metrics.js';
 import type { OperationLabels } from './operation-label.js';
 import { traceIdOf } from './spans.js';
 
@@ -54,9 +53,8 @@ export function requestLog(options: RequestLogOptions): Plugin<GatewayContext> {
       if (!record) return;
       for (const single of Array.isArray(result) ? result : [result]) {
         if (Symbol.asyncIterator in single) continue;
-        const { errors, data } = single as ExecutionResult;
-        record.errorCodes.push(...errorCodesOf(errors));
-        record.outcomes.push(!errors?.length ? 'ok' : data ? 'partial' : 'error');
+        record.errorCodes.push(...errorCodesOf(single.errors));
+        record.outcomes.push(outcomeOf(single));
       }
     },
     onResponse({ request, response }) {
