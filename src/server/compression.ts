@@ -52,7 +52,7 @@ export function chooseEncoding(acceptEncoding: string | null): Encoding | null {
   return br >= gz ? 'br' : 'gzip';
 }
 
-export function compression(minBytes: number): Plugin {
+export function useCompression(minBytes: number): Plugin {
   // Per encoding: the last large static body and its compressed bytes (GraphiQL renders the same page every time).
   const kept = new Map<Encoding, { source: Buffer; encoded: Promise<Buffer> }>();
   const staticBody = (encoding: Encoding, body: Buffer): Promise<Buffer> => {
