@@ -8,7 +8,7 @@ import { loadExamples } from './server/examples.js';
 import { compression } from './server/compression.js';
 import { maskError } from './kernel/graphql-errors.js';
 import { yogaLogger } from './kernel/logger.js';
-import { startSandbox, type Sandbox } from './sandbox/server.js';
+import type { Sandbox } from './sandbox/server.js';
 import { schema } from './graph/index.js';
 import type { UpstreamStatus } from './upstream/index.js';
 import { cacheGauges, Metrics, upstreamGauges } from './telemetry/metrics.js';
@@ -52,8 +52,11 @@ export interface Gateway {
 
 /** Builds the Yoga instance and the way upstream; does not listen. */
 export async function createGateway(config: Config, logger: Logger): Promise<Gateway> {
-  // The sandbox is chosen here, once: with no ACTION_BASE_URL (refused in production by config.ts).
-  const sandbox = config.upstream.baseUrl ? null : await startSandbox({ latency: config.sandboxLatency });
+  // The sandbox is chosen here, once: with no ACTION_BASE_URL (refused in production by config.ts). Its
+  // sample data is loaded only then.
+  const sandbox = config.upstream.baseUrl
+    ? null
+    : await import('./sandbox/server.js').then(({ startSandbox }) => startSandbox({ latency: config.sandboxLatency }));
   const target = sandbox ? { baseUrl: new URL(sandbox.url), token: sandbox.token } : { baseUrl: config.upstream.baseUrl!, token: config.upstream.token! };
   // The gauges read the upstream's status and the caches' sizes at scrape time; the upstream reports each call to the metrics.
   let path: RequestPath | undefined;
