@@ -27,6 +27,7 @@ import { tracingPlugin } from './telemetry/spans.js';
 import { startTracing } from './telemetry/tracing.js';
 import { incrementalDelivery, usesIncrementalDelivery } from './incremental/index.js';
 import { createRequestPath, type RequestPath } from './request-path.js';
+import { EventLoopDelay, useEventLoopShedding } from './server/event-loop.js';
 
 export interface Gateway {
   yoga: YogaServerInstance<Record<string, unknown>, GatewayContext>;
@@ -84,7 +85,14 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   const security = await createSecurity(config.security, logger, config.cache.redisGuard);
   const examples = loadExamples();
   const readiness = createReadiness();
-  const ready = readinessReporter(readiness, cacheStatus, () => upstream.status(), security.rateLimitStatus);
+  const eventLoop = new EventLoopDelay(config.ops.eventLoopDelayLimitMs);
+  const ready = readinessReporter(
+    readiness,
+    cacheStatus,
+    () => upstream.status(),
+    security.rateLimitStatus,
+    () => eventLoop.behind(),
+  );
   // In production the public port shows no internals and serves no /metrics (see METRICS_PORT).
   const probes = probesPlugin({
     ready,
@@ -124,6 +132,8 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       answered.plugin(),
       probes,
       ...security.plugins,
+      // After the security checks (CORS headers on the refusal, the client known), before the body is read.
+      ...(config.ops.eventLoopDelayLimitMs > 0 ? [useEventLoopShedding(eventLoop, config.ops.eventLoopDelayLimitMs)] : []),
       gatewayExtensions(sandbox !== null, answered),
       cacheHeaders,
       metrics.incrementalOutcomes(),
@@ -161,6 +171,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     metrics,
     async close() {
       // One failing to close must not keep the others (and their sockets) open.
+      eventLoop.close();
       await Promise.allSettled([path.close(), security.close(), sandbox?.close()]);
       // Last, so the spans of the final requests are exported.
       await tracing.close().catch((error: unknown) => logger.warn({ err: error }, 'flushing the last spans failed'));
