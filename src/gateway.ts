@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { GatewayContext } from './kernel/context.js';
 import { loadExamples } from './server/examples.js';
-import { compression } from './server/compression.js';
+import { useCompression } from './server/compression.js';
 import { maskError } from './kernel/graphql-errors.js';
 import { yogaLogger } from './kernel/logger.js';
 import type { Sandbox } from './sandbox/server.js';
@@ -158,7 +158,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
           ]
         : []),
       // Last: it compresses the response every other plugin has finished (headers included).
-      ...(config.compressMinBytes > 0 ? [compression(config.compressMinBytes)] : []),
+      useCompression(),
     ],
   });
 
