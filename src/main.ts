@@ -27,8 +27,12 @@ async function main() {
   const gateway = await createGateway(config, logger);
   const http = createHttpServer(gateway.yoga, config.http, logger);
   const server = http.server;
-  const ops = config.ops.metricsPort === null || cluster.isWorker ? null : await startOpsServer(gateway, config.ops.metricsHost, config.ops.metricsPort);
+  const ops =
+    config.ops.metricsPort === null || cluster.isWorker
+      ? null
+      : await startOpsServer(gateway, config.ops.metricsHost, config.ops.metricsPort).catch((error: unknown) => portInUse(error, 'METRICS_PORT'));
   if (cluster.isWorker) gateway.metrics.reportToPrimary();
+  server.once('error', (error) => portInUse(error, 'PORT'));
   server.listen(config.port, config.host, () => {
     gateway.readiness.serving();
     const shown = config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? 'localhost' : config.host;
@@ -77,6 +81,14 @@ async function main() {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/** A port another process holds ends the start with one line naming the setting that moves it; any other error goes on. */
+function portInUse(error: unknown, setting: string): never {
+  const { code, port } = (error ?? {}) as { code?: string; port?: number };
+  if (code !== 'EADDRINUSE') throw error;
+  console.error(`port ${port} is in use: stop the other process or set ${setting}`);
+  process.exit(1);
 }
 
 main().catch((error: unknown) => {
