@@ -27,6 +27,7 @@ import { tracingPlugin } from './telemetry/spans.js';
 import { startTracing } from './telemetry/tracing.js';
 import { incrementalDelivery, usesIncrementalDelivery } from './incremental/index.js';
 import { createRequestPath, type RequestPath } from './request-path.js';
+import { createMcp, type Mcp } from './mcp/index.js';
 
 export interface Gateway {
   yoga: YogaServerInstance<Record<string, unknown>, GatewayContext>;
@@ -46,6 +47,8 @@ export interface Gateway {
   ready(): ReadyReport;
   /** The Prometheus metrics, for the METRICS_PORT listener. */
   metrics: Metrics;
+  /** The MCP server's tools and endpoint (/mcp, and the stdio entry src/mcp.ts); null with MCP_ENABLED=false. */
+  mcp: Mcp | null;
   close(): Promise<void>;
 }
 
@@ -96,6 +99,16 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   });
   // FEDERATION=true: the same schema served as a Federation v2 subgraph (src/server/federation.ts).
   const federation = config.federation.enabled ? await import('./server/federation.js').then((m) => m.federated(config.federation)) : null;
+  // MCP (src/mcp): tools are GraphQL operations, each call one request through this same Yoga.
+  const mcp: Mcp | null = config.mcp.enabled
+    ? createMcp({
+        settings: config.mcp,
+        security: config.security,
+        schema: federation?.schema ?? schema,
+        refusalOf: security.refusalOf,
+        fetch: (request, serverContext): Promise<Response> | Response => yoga.fetch(request, serverContext as Record<string, unknown>),
+      })
+    : null;
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema: federation?.schema ?? schema,
     graphqlEndpoint: '/graphql',
@@ -124,6 +137,8 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       answered.plugin(),
       probes,
       ...security.plugins,
+      // /mcp: after the protections it shares (client auth, CORS allowlist, body and batch limits).
+      ...(mcp ? [mcp.endpoint] : []),
       gatewayExtensions(sandbox !== null, answered),
       cacheHeaders,
       metrics.incrementalOutcomes(),
@@ -159,6 +174,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     readiness,
     ready,
     metrics,
+    mcp,
     async close() {
       // One failing to close must not keep the others (and their sockets) open.
       await Promise.allSettled([path.close(), security.close(), sandbox?.close()]);
