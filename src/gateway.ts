@@ -28,6 +28,7 @@ import { startTracing } from './telemetry/tracing.js';
 import { incrementalDelivery, usesIncrementalDelivery } from './incremental/index.js';
 import { createRequestPath, type RequestPath } from './request-path.js';
 import { EventLoopDelay, useEventLoopShedding } from './server/event-loop.js';
+import { createMcp, type Mcp } from './mcp/index.js';
 
 export interface Gateway {
   yoga: YogaServerInstance<Record<string, unknown>, GatewayContext>;
@@ -47,6 +48,8 @@ export interface Gateway {
   ready(): ReadyReport;
   /** The Prometheus metrics, for the METRICS_PORT listener. */
   metrics: Metrics;
+  /** The MCP server's tools and endpoint (/mcp, and the stdio entry src/mcp.ts); null with MCP_ENABLED=false. */
+  mcp: Mcp | null;
   close(): Promise<void>;
 }
 
@@ -107,6 +110,16 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   });
   // FEDERATION=true: the same schema served as a Federation v2 subgraph (src/server/federation.ts).
   const federation = config.federation.enabled ? await import('./server/federation.js').then((m) => m.federated(config.federation)) : null;
+  // MCP (src/mcp): tools are GraphQL operations, each call one request through this same Yoga.
+  const mcp: Mcp | null = config.mcp.enabled
+    ? createMcp({
+        settings: config.mcp,
+        security: config.security,
+        schema: federation?.schema ?? schema,
+        refusalOf: security.refusalOf,
+        fetch: (request, serverContext): Promise<Response> | Response => yoga.fetch(request, serverContext as Record<string, unknown>),
+      })
+    : null;
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema: federation?.schema ?? schema,
     graphqlEndpoint: '/graphql',
@@ -137,6 +150,8 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       ...security.plugins,
       // After the security checks (CORS headers on the refusal, the client known), before the body is read.
       ...(config.ops.eventLoopDelayLimitMs > 0 ? [useEventLoopShedding(eventLoop, config.ops.eventLoopDelayLimitMs)] : []),
+      // /mcp: after the protections it shares (client auth, CORS allowlist, body and batch limits).
+      ...(mcp ? [mcp.endpoint] : []),
       gatewayExtensions(sandbox !== null, answered),
       cacheHeaders,
       metrics.incrementalOutcomes(),
@@ -172,6 +187,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     readiness,
     ready,
     metrics,
+    mcp,
     async close() {
       // One failing to close must not keep the others (and their sockets) open.
       eventLoop.close();
