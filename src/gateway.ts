@@ -27,6 +27,8 @@ import { useTracing } from './telemetry/spans.js';
 import { startTracing } from './telemetry/tracing.js';
 import { useIncrementalDelivery, usesIncrementalDelivery } from './incremental/index.js';
 import { createRequestPath, type RequestPath } from './request-path.js';
+import { EventLoopDelay, useEventLoopShedding } from './server/event-loop.js';
+import { createMcp, type Mcp } from './mcp/index.js';
 
 export interface Gateway {
   yoga: YogaServerInstance<Record<string, unknown>, GatewayContext>;
@@ -46,6 +48,8 @@ export interface Gateway {
   ready(): ReadyReport;
   /** The Prometheus metrics, for the METRICS_PORT listener. */
   metrics: Metrics;
+  /** The MCP server's tools and endpoint (/mcp, and the stdio entry src/mcp.ts); null with MCP_ENABLED=false. */
+  mcp: Mcp | null;
   close(): Promise<void>;
 }
 
@@ -77,9 +81,26 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   const security = await createSecurity(config.security, logger, config.cache.redisGuard);
   const examples = loadExamples();
   const readiness = createReadiness();
-  const ready = readinessReporter(readiness, cacheStatus, () => upstream.status(), security.rateLimitStatus);
+  const eventLoop = new EventLoopDelay(config.ops.eventLoopDelayLimitMs);
+  const ready = readinessReporter(
+    readiness,
+    cacheStatus,
+    () => upstream.status(),
+    security.rateLimitStatus,
+    () => eventLoop.behind(),
+  );
   // FEDERATION=true: the same schema served as a Federation v2 subgraph (src/server/federation.ts).
   const federation = config.federation.enabled ? await import('./server/federation.js').then((m) => m.federated(config.federation)) : null;
+  // MCP (src/mcp): tools are GraphQL operations, each call one request through this same Yoga.
+  const mcp: Mcp | null = config.mcp.enabled
+    ? createMcp({
+        settings: config.mcp,
+        security: config.security,
+        schema: federation?.schema ?? schema,
+        refusalOf: security.refusalOf,
+        fetch: (request, serverContext): Promise<Response> | Response => yoga.fetch(request, serverContext as Record<string, unknown>),
+      })
+    : null;
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema: federation?.schema ?? schema,
     graphqlEndpoint: '/graphql',
@@ -125,6 +146,10 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       }),
       // In order: refusal statuses, CORS, CSRF, auth, rate limit, body, batch and input sizes, persisted or trusted documents, limits (src/security/index.ts).
       ...security.plugins,
+      // After the security checks (CORS headers on the refusal, the client known), before the body is read.
+      ...(config.ops.eventLoopDelayLimitMs > 0 ? [useEventLoopShedding(eventLoop, config.ops.eventLoopDelayLimitMs)] : []),
+      // /mcp: after the protections it shares (client auth, CORS allowlist, body and batch limits).
+      ...(mcp ? [mcp.endpoint] : []),
       useGatewayExtensions(sandbox !== null, answered),
       useCacheControl({ shareable: config.security.auth.mode === 'none', answered }),
       useIncrementalOutcomes(metrics),
@@ -146,7 +171,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
           ]
         : []),
       // Last: it compresses the response every other plugin has finished (headers included).
-      ...(config.compressMinBytes > 0 ? [useCompression(config.compressMinBytes)] : []),
+      useCompression(),
     ],
   });
 
@@ -160,8 +185,10 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     readiness,
     ready,
     metrics,
+    mcp,
     async close() {
       // One failing to close must not keep the others (and their sockets) open.
+      eventLoop.close();
       await Promise.allSettled([path.close(), security.close(), sandbox?.close()]);
       // Last, so the spans of the final requests are exported.
       await tracing.close().catch((error: unknown) => logger.warn({ err: error }, 'flushing the last spans failed'));

@@ -1,7 +1,7 @@
 /**
  * One descriptor per action: every fact about an action lives in its folder, in one object, and
  * the rest of the gateway (cache TTLs, the cost model, the symbol meter) reads it from
- * the registry (./registry.ts) instead of keeping its own table keyed by the action's name.
+ * the action list (./all.ts) instead of keeping its own table keyed by the action's name.
  */
 import type { GatewayContext } from '../kernel/context.js';
 import type { FieldCost, ListBound } from '../cost/model.js';

@@ -102,7 +102,8 @@ export async function startSandbox(options: SandboxOptions = {}, port = 0, host 
     }
   }
 
-  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  // Exclusive: in a worker of WORKERS > 1 each worker keeps its own sandbox (and token), not one shared port.
+  await new Promise<void>((resolve) => server.listen({ port, host, exclusive: true }, resolve));
   const address = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
   images = sampleImages(url);
