@@ -12,15 +12,21 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 };
 
+/** Its own redis-server to freeze, and an upstream that answers every domain lookup. */
+async function startRedisAndUpstream(): Promise<{ redis: OwnRedis; up: FaultUpstream }> {
+  const redis = await startOwnRedis();
+  const up = await startFaultUpstream();
+  up.handle((call, _req, res) => json(res, 200, { status: 200, response: { domain_name: call.body.domain } }));
+  return { redis, up };
+}
+
 describe.skipIf(!canRun)('a frozen Redis (SIGSTOP) under load', () => {
   let redis: OwnRedis;
   let up: FaultUpstream;
   let gw: TestGateway;
 
   beforeAll(async () => {
-    redis = await startOwnRedis();
-    up = await startFaultUpstream();
-    up.handle((call, _req, res) => json(res, 200, { status: 200, response: { domain_name: call.body.domain } }));
+    ({ redis, up } = await startRedisAndUpstream());
     gw = await startGateway(
       upstreamEnv(up, {
         LOG_LEVEL: 'info',
@@ -121,9 +127,7 @@ describe.skipIf(!canRun)('a frozen Redis (SIGSTOP) under cached traffic only', (
   let gw: TestGateway;
 
   beforeAll(async () => {
-    redis = await startOwnRedis();
-    up = await startFaultUpstream();
-    up.handle((call, _req, res) => json(res, 200, { status: 200, response: { domain_name: call.body.domain } }));
+    ({ redis, up } = await startRedisAndUpstream());
     // The default bounded waits (REDIS_PROBE_INTERVAL_MS, REDIS_COMMAND_TIMEOUT_MS, REDIS_UNHEALTHY_AFTER); no
     // client rate limit, and the in-process tier trusted for a minute: no read sends Redis a command.
     gw = await inProcessGateway(
