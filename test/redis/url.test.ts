@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { describeRedisTarget, parseRedisUrl, type RedisTarget } from '../../src/cache/redis-url.js';
+import { describeRedisTarget, parseRedisUrl, type RedisTarget } from '../../src/redis/url.js';
 
 const target = (url: string) => {
   const parsed = parseRedisUrl(url);
