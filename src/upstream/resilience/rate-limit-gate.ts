@@ -65,7 +65,10 @@ export class RateLimitGate {
       throw new ActionError('RATE_LIMITED', `The upstream rate limit is spent; the gateway is holding calls for ${retryAfter} s`, { action, retryAfter });
     }
     if (this.probe === 'in-flight') {
-      throw new ActionError('RATE_LIMITED', 'The upstream rate limit was spent; the gateway is trying one call before it sends more', { action, retryAfter: 1 });
+      throw new ActionError('RATE_LIMITED', 'The upstream rate limit was spent; the gateway is trying one call before it sends more', {
+        action,
+        retryAfter: 1,
+      });
     }
   }
 
@@ -137,7 +140,7 @@ export class RateLimitGate {
         ...(level === 'out' ? { holdingSeconds: Math.ceil((this.holdUntil - now) / 1000), retryAfterSaid: retryAfterSaid ?? null } : {}),
       },
     };
-    if (level === 'out') this.options.log.warn(facts, 'upstream rate limit spent: holding upstream calls until it resets (at most UPSTREAM_RETRY_AFTER_MAX_SECONDS), then one probe');
+    if (level === 'out') this.options.log.warn(facts, 'upstream rate limit spent: holding upstream calls, then one probe');
     else if (level === 'low') this.options.log.warn(facts, 'upstream rate limit running low');
     else if (previous === 'low' || previous === 'out') this.options.log.info(facts, 'upstream rate limit recovered');
   }
