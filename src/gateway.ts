@@ -5,10 +5,10 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { GatewayContext } from './kernel/context.js';
 import { loadExamples } from './server/examples.js';
-import { compression } from './server/compression.js';
+import { useCompression } from './server/compression.js';
 import { maskError } from './kernel/graphql-errors.js';
 import { yogaLogger } from './kernel/logger.js';
-import { startSandbox, type Sandbox } from './sandbox/server.js';
+import type { Sandbox } from './sandbox/server.js';
 import { schema } from './graph/index.js';
 import type { UpstreamStatus } from './upstream/index.js';
 import { cacheGauges, Metrics, upstreamGauges } from './telemetry/metrics.js';
@@ -27,6 +27,8 @@ import { tracingPlugin } from './telemetry/spans.js';
 import { startTracing } from './telemetry/tracing.js';
 import { incrementalDelivery, usesIncrementalDelivery } from './incremental/index.js';
 import { createRequestPath, type RequestPath } from './request-path.js';
+import { EventLoopDelay, useEventLoopShedding } from './server/event-loop.js';
+import { createMcp, type Mcp } from './mcp/index.js';
 
 export interface Gateway {
   yoga: YogaServerInstance<Record<string, unknown>, GatewayContext>;
@@ -46,13 +48,18 @@ export interface Gateway {
   ready(): ReadyReport;
   /** The Prometheus metrics, for the METRICS_PORT listener. */
   metrics: Metrics;
+  /** The MCP server's tools and endpoint (/mcp, and the stdio entry src/mcp.ts); null with MCP_ENABLED=false. */
+  mcp: Mcp | null;
   close(): Promise<void>;
 }
 
 /** Builds the Yoga instance and the way upstream; does not listen. */
 export async function createGateway(config: Config, logger: Logger): Promise<Gateway> {
-  // The sandbox is chosen here, once: with no ACTION_BASE_URL (refused in production by config.ts).
-  const sandbox = config.upstream.baseUrl ? null : await startSandbox({ latency: config.sandboxLatency });
+  // The sandbox is chosen here, once: with no ACTION_BASE_URL (refused in production by config.ts). Its
+  // sample data is loaded only then.
+  const sandbox = config.upstream.baseUrl
+    ? null
+    : await import('./sandbox/server.js').then(({ startSandbox }) => startSandbox({ latency: config.sandboxLatency }));
   const target = sandbox ? { baseUrl: new URL(sandbox.url), token: sandbox.token } : { baseUrl: config.upstream.baseUrl!, token: config.upstream.token! };
   // The gauges read the upstream's status and the caches' sizes at scrape time; the upstream reports each call to the metrics.
   let path: RequestPath | undefined;
@@ -84,7 +91,14 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   const security = await createSecurity(config.security, logger, config.cache.redisGuard);
   const examples = loadExamples();
   const readiness = createReadiness();
-  const ready = readinessReporter(readiness, cacheStatus, () => upstream.status(), security.rateLimitStatus);
+  const eventLoop = new EventLoopDelay(config.ops.eventLoopDelayLimitMs);
+  const ready = readinessReporter(
+    readiness,
+    cacheStatus,
+    () => upstream.status(),
+    security.rateLimitStatus,
+    () => eventLoop.behind(),
+  );
   // In production the public port shows no internals and serves no /metrics (see METRICS_PORT).
   const probes = probesPlugin({
     ready,
@@ -96,6 +110,16 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   });
   // FEDERATION=true: the same schema served as a Federation v2 subgraph (src/server/federation.ts).
   const federation = config.federation.enabled ? await import('./server/federation.js').then((m) => m.federated(config.federation)) : null;
+  // MCP (src/mcp): tools are GraphQL operations, each call one request through this same Yoga.
+  const mcp: Mcp | null = config.mcp.enabled
+    ? createMcp({
+        settings: config.mcp,
+        security: config.security,
+        schema: federation?.schema ?? schema,
+        refusalOf: security.refusalOf,
+        fetch: (request, serverContext): Promise<Response> | Response => yoga.fetch(request, serverContext as Record<string, unknown>),
+      })
+    : null;
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema: federation?.schema ?? schema,
     graphqlEndpoint: '/graphql',
@@ -124,6 +148,10 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       answered.plugin(),
       probes,
       ...security.plugins,
+      // After the security checks (CORS headers on the refusal, the client known), before the body is read.
+      ...(config.ops.eventLoopDelayLimitMs > 0 ? [useEventLoopShedding(eventLoop, config.ops.eventLoopDelayLimitMs)] : []),
+      // /mcp: after the protections it shares (client auth, CORS allowlist, body and batch limits).
+      ...(mcp ? [mcp.endpoint] : []),
       gatewayExtensions(sandbox !== null, answered),
       cacheHeaders,
       metrics.incrementalOutcomes(),
@@ -145,7 +173,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
           ]
         : []),
       // Last: it compresses the response every other plugin has finished (headers included).
-      ...(config.compressMinBytes > 0 ? [compression(config.compressMinBytes)] : []),
+      useCompression(),
     ],
   });
 
@@ -159,8 +187,10 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     readiness,
     ready,
     metrics,
+    mcp,
     async close() {
       // One failing to close must not keep the others (and their sockets) open.
+      eventLoop.close();
       await Promise.allSettled([path.close(), security.close(), sandbox?.close()]);
       // Last, so the spans of the final requests are exported.
       await tracing.close().catch((error: unknown) => logger.warn({ err: error }, 'flushing the last spans failed'));

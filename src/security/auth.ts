@@ -23,6 +23,8 @@ export interface ClientAuth {
   upstreamTokenFor(request: Request): string | null;
   /** The authenticated API key's id (for per-client limits), or null. */
   clientOf(request: Request): string | null;
+  /** The same check as the plugin's, for an endpoint served before Yoga parses a request (/mcp): the refusal, or null. */
+  refusalOf(request: Request): GraphQLError | null;
 }
 
 /**
@@ -71,6 +73,10 @@ export function createClientAuth(settings: SecuritySettings['auth']): ClientAuth
     plugin,
     upstreamTokenFor: (request) => (settings.mode === 'forward' ? bearer((name) => request.headers.get(name)) : null),
     clientOf: (request) => clients.get(request) ?? null,
+    refusalOf: (request) => {
+      const verdict = check((name) => request.headers.get(name));
+      return verdict instanceof GraphQLError ? verdict : null;
+    },
   };
 }
 
