@@ -55,6 +55,8 @@ export interface ResilienceConfig {
   breakerFailures: number;
   /** How long an open breaker refuses calls before it lets one probe through. */
   breakerCooldownMs: number;
+  /** The longest the gateway holds calls on the upstream's word (a 429's retry-after, a reset); then one probe decides. */
+  retryAfterMaxSeconds: number;
 }
 
 export interface Config {
@@ -159,6 +161,7 @@ export function loadConfig(env: Env = process.env): Config {
       failedInputTtlMs: int('UPSTREAM_FAILED_INPUT_TTL_MS', 10_000, 0, 3_600_000),
       breakerFailures: int('UPSTREAM_BREAKER_FAILURES', 5, 1, 1_000),
       breakerCooldownMs: int('UPSTREAM_BREAKER_COOLDOWN_MS', 30_000, 10, 3_600_000),
+      retryAfterMaxSeconds: int('UPSTREAM_RETRY_AFTER_MAX_SECONDS', 60, 1, 86_400),
     },
     financialBatchSize: int('FINANCIAL_BATCH_SIZE', 50, 1, 500),
     costBudget: int('COST_BUDGET', 50, 1, 10_000),
