@@ -19,6 +19,7 @@ import { createSecurity } from './security/index.js';
 import { costLimit } from './cost/plugin.js';
 import { cacheControl } from './cache/cache-control.js';
 import { gatewayExtensions } from './server/gateway-extensions.js';
+import { refusalsAsJson } from './server/refusal-as-json.js';
 import { AnsweredOperations } from './kernel/answered.js';
 import { ResultMemo, rememberedResults } from './cache/result-memo.js';
 import { OperationLabels } from './telemetry/operation-label.js';
@@ -101,7 +102,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     graphqlEndpoint: '/graphql',
     landingPage: false,
     logging: yogaLogger(logger),
-    maskedErrors: { maskError: (error, message) => maskError(error, message), isDev: false },
+    maskedErrors: { maskError: (error, message) => maskError(error, message, config.production), isDev: false },
     context: (initial) =>
       path.contextFor({
         signal: () => initial.request.signal,
@@ -124,11 +125,12 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       answered.plugin(),
       probes,
       ...security.plugins,
+      refusalsAsJson(),
       gatewayExtensions(sandbox !== null, answered),
       cacheHeaders,
       metrics.incrementalOutcomes(),
       variableCheck(),
-      ...incrementalDelivery(maskError),
+      ...incrementalDelivery((error, message) => maskError(error, message, config.production)),
       costLimit({ budget: config.costBudget, batchSize: config.financialBatchSize, batchedSymbols }),
       ...(federation?.plugins ?? []),
       // Operations with @defer/@stream run on Yoga's own executor, which delivers incrementally
