@@ -19,7 +19,7 @@ import { createSecurity } from './security/index.js';
 import { costLimit } from './cost/plugin.js';
 import { cacheControl } from './cache/cache-control.js';
 import { gatewayExtensions } from './server/gateway-extensions.js';
-import { refusalsAsJson } from './server/refusal-as-json.js';
+import { useRefusalsAsJson } from './server/refusal-as-json.js';
 import { AnsweredOperations } from './kernel/answered.js';
 import { ResultMemo, rememberedResults } from './cache/result-memo.js';
 import { OperationLabels } from './telemetry/operation-label.js';
@@ -138,7 +138,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       ...security.plugins,
       // After the security checks (CORS headers on the refusal, the client known), before the body is read.
       ...(config.ops.eventLoopDelayLimitMs > 0 ? [useEventLoopShedding(eventLoop, config.ops.eventLoopDelayLimitMs)] : []),
-      refusalsAsJson(),
+      useRefusalsAsJson(),
       gatewayExtensions(sandbox !== null, answered),
       cacheHeaders,
       metrics.incrementalOutcomes(),

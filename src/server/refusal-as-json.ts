@@ -6,7 +6,7 @@ import { isAsyncIterable, processRegularResult, type Plugin } from 'graphql-yoga
  * refusal's own status and code, instead of Yoga's empty 406: the client reads what the request log
  * records. GraphQL over HTTP allows either (a 406, or disregarding Accept for application/json).
  */
-export function refusalsAsJson(): Plugin {
+export function useRefusalsAsJson(): Plugin {
   return {
     onResultProcess({ result, resultProcessor, setResultProcessor }) {
       if (resultProcessor || isAsyncIterable(result) || Array.isArray(result)) return;
