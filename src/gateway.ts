@@ -19,6 +19,7 @@ import { createSecurity } from './security/index.js';
 import { useCostLimit } from './cost/plugin.js';
 import { useCacheControl } from './cache/cache-control.js';
 import { useGatewayExtensions } from './server/gateway-extensions.js';
+import { useRefusalsAsJson } from './server/refusal-as-json.js';
 import { AnsweredOperations, useAnsweredOperations } from './kernel/answered.js';
 import { ResultMemo, useRememberedResults } from './cache/result-memo.js';
 import { OperationLabels } from './telemetry/operation-label.js';
@@ -100,7 +101,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     graphqlEndpoint: '/graphql',
     landingPage: false,
     logging: yogaLogger(logger),
-    maskedErrors: { maskError: (error, message) => maskError(error, message), isDev: false },
+    maskedErrors: { maskError: (error, message) => maskError(error, message, config.production), isDev: false },
     context: (initial) =>
       path.contextFor({
         signal: () => initial.request.signal,
@@ -144,11 +145,12 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       ...(config.ops.eventLoopDelayLimitMs > 0 ? [useEventLoopShedding(eventLoop, config.ops.eventLoopDelayLimitMs)] : []),
       // /mcp: after the protections it shares (client auth, CORS allowlist, body and batch limits).
       ...(mcp ? [mcp.endpoint] : []),
+      useRefusalsAsJson(),
       useGatewayExtensions(sandbox !== null, answered),
       useCacheControl({ shareable: config.security.auth.mode === 'none', answered }),
       useIncrementalOutcomes(metrics),
       useVariableCheck(),
-      ...useIncrementalDelivery(maskError),
+      ...useIncrementalDelivery((error, message) => maskError(error, message, config.production)),
       useCostLimit({ budget: config.costBudget, batchSize: config.financialBatchSize, batchedSymbols }),
       ...(federation?.plugins ?? []),
       // Operations with @defer/@stream run on Yoga's own executor, which delivers incrementally
