@@ -1,7 +1,7 @@
 import type { Plugin } from 'graphql-yoga';
 import { addVary } from '../kernel/vary.js';
 
-const ALLOWED_HEADERS = 'accept, content-type, authorization, x-api-key, x-graphql-yoga-csrf';
+const ALLOWED_HEADERS = 'accept, content-type, authorization, x-api-key, x-graphql-yoga-csrf, mcp-protocol-version, mcp-session-id';
 
 /**
  * CORS with an explicit allowlist (Yoga's own CORS is off: it reflects any Origin with
