@@ -86,8 +86,6 @@ export interface Config {
   federation: FederationSettings;
   /** MCP_*: the Model Context Protocol server at /mcp and over stdio (src/mcp/settings.ts). */
   mcp: McpSettings;
-  /** COMPRESS_MIN_BYTES: responses of at least this size are compressed for clients that accept br or gzip; 0 turns it off (src/server/compression.ts). */
-  compressMinBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -173,7 +171,6 @@ export function loadConfig(env: Env = process.env): Config {
     ops: readOpsSettings(read, host),
     federation: readFederationSettings(read),
     mcp: readMcpSettings(read, baseUrl === null, security.trustedDocuments !== null),
-    compressMinBytes: int('COMPRESS_MIN_BYTES', 1024, 0, 1024 * 1024 * 1024),
   };
 
   // Defaults that follow UPSTREAM_MAX_IN_FLIGHT: half of it per client, three quarters per action.
