@@ -83,7 +83,13 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   const examples = loadExamples();
   const readiness = createReadiness();
   const eventLoop = new EventLoopDelay(config.ops.eventLoopDelayLimitMs);
-  const ready = readinessReporter(readiness, cacheStatus, () => upstream.status(), security.rateLimitStatus, () => eventLoop.behind());
+  const ready = readinessReporter(
+    readiness,
+    cacheStatus,
+    () => upstream.status(),
+    security.rateLimitStatus,
+    () => eventLoop.behind(),
+  );
   // FEDERATION=true: the same schema served as a Federation v2 subgraph (src/server/federation.ts).
   const federation = config.federation.enabled ? await import('./server/federation.js').then((m) => m.federated(config.federation)) : null;
   // MCP (src/mcp): tools are GraphQL operations, each call one request through this same Yoga.
