@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import type { GatewayContext } from './kernel/context.js';
 import { loadExamples } from './server/examples.js';
 import { compression } from './server/compression.js';
+import { boundedErrors } from './server/error-bound.js';
 import { maskError } from './kernel/graphql-errors.js';
 import { yogaLogger } from './kernel/logger.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
@@ -144,6 +145,8 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
             }),
           ]
         : []),
+      // After every plugin that reads a result's errors (the request log counts them all): at most 100 listed.
+      boundedErrors(),
       // Last: it compresses the response every other plugin has finished (headers included).
       ...(config.compressMinBytes > 0 ? [compression(config.compressMinBytes)] : []),
     ],
