@@ -11,7 +11,7 @@ export const MAX_LISTED_ERRORS = 100;
  * (their fields are still null in `data`). Done when execution ends, before Yoga masks the errors, so
  * the omitted ones cost no masking either; the request log and the metrics count them from the summary.
  */
-export function boundedErrors(): Plugin {
+export function useBoundedErrors(): Plugin {
   return {
     onExecute() {
       return {
