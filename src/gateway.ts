@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import type { GatewayContext } from './kernel/context.js';
 import { loadExamples } from './server/examples.js';
 import { useCompression } from './server/compression.js';
+import { useBoundedErrors } from './server/error-bound.js';
 import { maskError } from './kernel/graphql-errors.js';
 import { yogaLogger } from './kernel/logger.js';
 import type { Sandbox } from './sandbox/server.js';
@@ -172,6 +173,8 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
             }),
           ]
         : []),
+      // After the plugins that read each error of an execution (the refusal status): at most 100 listed.
+      useBoundedErrors(),
       // Last: it compresses the response every other plugin has finished (headers included).
       useCompression(),
     ],
