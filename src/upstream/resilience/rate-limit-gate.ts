@@ -62,15 +62,13 @@ export class RateLimitGate {
 
   /** Throws RATE_LIMITED while the upstream budget is spent, while the probe after a hold is out, or while `input` is held. */
   check(action: string, input?: string): void {
-    const inputUntil = input === undefined ? undefined : this.inputHolds.get(inputKey(action, input));
-    if (inputUntil !== undefined) {
-      const left = inputUntil - this.now();
-      if (left > 0) {
-        const retryAfter = Math.max(1, Math.ceil(left / 1000));
-        throw new ActionError('RATE_LIMITED', `The upstream refused this lookup for now; the gateway is holding it for ${retryAfter} s`, { action, retryAfter });
-      }
-      this.inputHolds.delete(inputKey(action, input!));
+    const key = input === undefined ? undefined : inputKey(action, input);
+    const inputLeft = key === undefined ? 0 : (this.inputHolds.get(key) ?? 0) - this.now();
+    if (inputLeft > 0) {
+      const retryAfter = Math.max(1, Math.ceil(inputLeft / 1000));
+      throw new ActionError('RATE_LIMITED', `The upstream refused this lookup for now; retry in ${retryAfter} s`, { action, retryAfter });
     }
+    if (key !== undefined) this.inputHolds.delete(key);
     const wait = this.holdUntil - this.now();
     if (wait > 0) {
       const retryAfter = Math.max(1, Math.ceil(wait / 1000));
