@@ -109,7 +109,7 @@ try {
     const [port, appPort] = [await freePort(), await freePort()];
     const example = start('example', { PORT: String(port), APP_PORT: String(appPort) });
     const app = `http://127.0.0.1:${appPort}`;
-    await until('the app answers', example, async () => (await fetch(app)).ok, 240_000);
+    await until('the app answers', example, async () => (await fetch(app)).ok, 600_000);
     const { chromium } = await import(join(clone, 'node_modules', 'playwright-core', 'index.mjs'));
     if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (set CHROMIUM_PATH)`);
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
@@ -135,7 +135,7 @@ try {
         const answer = await graphql(`http://127.0.0.1:${ports.ROUTER_PORT}/graphql`, query);
         return answer.data?.accounts?.length ? answer : null;
       },
-      240_000,
+      600_000,
     );
     if (body.errors || !body.data.accounts.some((account) => account.company?.name)) throw new Error(`unexpected answer: ${JSON.stringify(body)}`);
     await stop(supergraph);
