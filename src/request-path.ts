@@ -17,6 +17,7 @@ import { FreshReads } from './cache/fresh.js';
 import { overBudget, SymbolMeter } from './cost/meter.js';
 import type { Metrics } from './telemetry/metrics.js';
 import { Operation } from './kernel/operation.js';
+import { ActionError } from './kernel/errors.js';
 import { traceCallAction, tracedStore, upstreamCallObserver } from './telemetry/spans.js';
 import type { Tracing } from './telemetry/tracing.js';
 import { type CallAction, createUpstream, type UpstreamTarget } from './upstream/index.js';
@@ -63,14 +64,22 @@ export async function createRequestPath({ config, logger, target, sandbox, metri
       upstreamToken,
       callAction: (action, body, signal) => {
         // The runtime cost limit: a call past COST_BUDGET fails with COST_LIMIT_EXCEEDED instead of going out.
-        const refused = overBudget(operation.upstreamCalls, budget, action);
-        if (refused) return Promise.reject(refused);
-        operation.upstreamCalls += 1;
+        const overLimit = overBudget(operation.callsAsked, budget, action);
+        if (overLimit) return Promise.reject(overLimit.with({ refused: true }));
+        operation.callsAsked += 1;
+        let sent = false;
         return toUpstream(action, body, {
           signal: signal ?? operation.signal,
           operationDeadline: operation.deadline,
           ...(client ? { client } : {}),
           ...(upstreamToken ? { token: upstreamToken } : {}),
+          onSent: () => {
+            sent = true;
+            operation.callSent();
+          },
+        }).catch((error: unknown) => {
+          // Nothing left the gateway for this lookup, and not for want of a connection: the gateway refused it, and says so.
+          throw !sent && error instanceof ActionError && !error.neverSent ? error.with({ refused: true }) : error;
         });
       },
     };

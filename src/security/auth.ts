@@ -23,6 +23,8 @@ export interface ClientAuth {
   upstreamTokenFor(request: Request): string | null;
   /** The authenticated API key's id (for per-client limits), or null. */
   clientOf(request: Request): string | null;
+  /** The same check as the plugin's, for an endpoint served before Yoga parses a request (/mcp): the refusal, or null. */
+  refusalOf(request: Request): GraphQLError | null;
 }
 
 /**
@@ -56,21 +58,25 @@ export function createClientAuth(settings: SecuritySettings['auth']): ClientAuth
     return client ? { client, upstreamToken: null } : rejection('UNAUTHENTICATED', 'The API key is not valid.', 401, { headers: CHALLENGE });
   };
 
-  const plugin: Plugin | null =
-    settings.mode === 'none'
-      ? null
-      : {
-          onRequestParse({ request }) {
-            const verdict = check((name) => request.headers.get(name));
-            if (verdict instanceof GraphQLError) throw verdict;
-            if (verdict.client !== null) clients.set(request, verdict.client);
-          },
-        };
-
   return {
-    plugin,
+    plugin: settings.mode === 'none' ? null : useClientAuth(check, clients),
     upstreamTokenFor: (request) => (settings.mode === 'forward' ? bearer((name) => request.headers.get(name)) : null),
     clientOf: (request) => clients.get(request) ?? null,
+    refusalOf: (request) => {
+      const verdict = check((name) => request.headers.get(name));
+      return verdict instanceof GraphQLError ? verdict : null;
+    },
+  };
+}
+
+/** Refuses a request `check` refuses before its body is read; remembers the API key's id of one it admits. */
+function useClientAuth(check: (header: HeaderOf) => Admitted | GraphQLError, clients: WeakMap<Request, string>): Plugin {
+  return {
+    onRequestParse({ request }) {
+      const verdict = check((name) => request.headers.get(name));
+      if (verdict instanceof GraphQLError) throw verdict;
+      if (verdict.client !== null) clients.set(request, verdict.client);
+    },
   };
 }
 
