@@ -27,6 +27,8 @@ import { tracingPlugin } from './telemetry/spans.js';
 import { startTracing } from './telemetry/tracing.js';
 import { incrementalDelivery, usesIncrementalDelivery } from './incremental/index.js';
 import { createRequestPath, type RequestPath } from './request-path.js';
+import { createQuotas } from './quota/index.js';
+import { useQuota } from './quota/plugin.js';
 
 export interface Gateway {
   yoga: YogaServerInstance<Record<string, unknown>, GatewayContext>;
@@ -68,12 +70,15 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   const { cache, cacheStatus, upstream } = path;
   // The operations each request is answered with, executed or remembered: what the response's headers, extensions and log line describe.
   const answered = new AnsweredOperations();
+  // Who a request is, for the log line: filled in once the protections are made (below).
+  let clientName: (request: Request) => string | null = () => null;
   const requests = requestLog({
     logger,
     labels: new OperationLabels(config.security.trustedDocuments, config.telemetry.metricsOperationNames),
     observe: metrics.observeRequest,
     logVariables: config.telemetry.logVariables,
     answered,
+    clientOf: (request) => clientName(request),
   });
   const telemetryPlugins = [...(tracing.enabled ? [tracingPlugin(tracing)] : []), requests];
   // Remembered results: not with tracing on, where every lookup has its span.
@@ -82,6 +87,9 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   const cacheHeaders = cacheControl({ shareable, answered });
 
   const security = await createSecurity(config.security, logger, config.cache.redisGuard);
+  clientName = (request) => security.accountOf(request)?.name ?? null;
+  const anyKeyQuota = [...config.security.auth.accounts.values()].some((account) => account.quota);
+  const quotas = await createQuotas(config.quota, anyKeyQuota, logger, config.cache.redisGuard, security.accountOf, metrics.observeQuota);
   const examples = loadExamples();
   const readiness = createReadiness();
   const ready = readinessReporter(readiness, cacheStatus, () => upstream.status(), security.rateLimitStatus);
@@ -107,6 +115,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
         signal: () => initial.request.signal,
         upstreamToken: security.upstreamTokenFor(initial.request),
         client: security.clientFor(initial.request, initial),
+        payer: quotas?.payerOf(initial.request) ?? null,
       }),
     ...security.yogaOptions,
     graphiql: config.security.graphiql && {
@@ -130,6 +139,8 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       variableCheck(),
       ...incrementalDelivery(maskError),
       costLimit({ budget: config.costBudget, batchSize: config.financialBatchSize, batchedSymbols }),
+      // After the estimate (an operation over the whole quota is refused) and after extensions.gateway is stamped.
+      ...(quotas ? [useQuota(quotas)] : []),
       ...(federation?.plugins ?? []),
       // Operations with @defer/@stream run on Yoga's own executor, which delivers incrementally
       // (src/incremental); every other operation keeps graphql-jit.
@@ -161,7 +172,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     metrics,
     async close() {
       // One failing to close must not keep the others (and their sockets) open.
-      await Promise.allSettled([path.close(), security.close(), sandbox?.close()]);
+      await Promise.allSettled([path.close(), security.close(), quotas?.close(), sandbox?.close()]);
       // Last, so the spans of the final requests are exported.
       await tracing.close().catch((error: unknown) => logger.warn({ err: error }, 'flushing the last spans failed'));
     },

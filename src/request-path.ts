@@ -4,7 +4,7 @@
  *   context (the operation: deadline, one cancellation signal, loaders)
  *   → loader (src/actions/loader.ts: one call per distinct key per operation, stock symbols batched)
  *   → cache (src/cache: memory or Redis, coalescing across requests and replicas, @fresh)
- *   → budget (COST_BUDGET calls per operation)
+ *   → budget (COST_BUDGET calls per operation) → quota (the client's paid calls, reserved as each call is made)
  *   → tracing span (when on) → metrics count
  *   → resilience (src/upstream: deadline → retries → rate-limit gate → breakers → concurrency bound)
  *   → client (undici)
@@ -17,6 +17,7 @@ import { FreshReads } from './cache/fresh.js';
 import { overBudget, SymbolMeter } from './cost/meter.js';
 import type { Metrics } from './telemetry/metrics.js';
 import { Operation } from './kernel/operation.js';
+import { mayHaveBeenSent } from './quota/index.js';
 import { traceCallAction, tracedStore, upstreamCallObserver } from './telemetry/spans.js';
 import type { Tracing } from './telemetry/tracing.js';
 import { type CallAction, createUpstream, type UpstreamTarget } from './upstream/index.js';
@@ -53,6 +54,13 @@ export async function createRequestPath({ config, logger, target, sandbox, metri
     const upstreamToken = request.upstreamToken ?? null;
     const operation = new Operation(Date.now() + operationTimeoutMs, request.signal, new SymbolMeter(), new FreshReads());
     const client = request.client;
+    const payer = request.payer ?? null;
+    const options = (signal: AbortSignal | undefined) => ({
+      signal: signal ?? operation.signal,
+      operationDeadline: operation.deadline,
+      ...(client ? { client } : {}),
+      ...(upstreamToken ? { token: upstreamToken } : {}),
+    });
     return {
       config,
       sandbox,
@@ -65,12 +73,26 @@ export async function createRequestPath({ config, logger, target, sandbox, metri
         // The runtime cost limit: a call past COST_BUDGET fails with COST_LIMIT_EXCEEDED instead of going out.
         const refused = overBudget(operation.upstreamCalls, budget, action);
         if (refused) return Promise.reject(refused);
+        if (!payer) {
+          operation.upstreamCalls += 1;
+          return toUpstream(action, body, options(signal));
+        }
+        // The quota is checked at the moment of paying: QUOTA_EXCEEDED here fails this lookup alone, before anything is sent.
+        // Counted at once against COST_BUDGET, for the calls made alongside while the reservation is under way.
         operation.upstreamCalls += 1;
-        return toUpstream(action, body, {
-          signal: signal ?? operation.signal,
-          operationDeadline: operation.deadline,
-          ...(client ? { client } : {}),
-          ...(upstreamToken ? { token: upstreamToken } : {}),
+        const reserved = payer.reserve(action).catch((error: unknown) => {
+          operation.upstreamCalls -= 1;
+          throw error;
+        });
+        return reserved.then(async (settle) => {
+          try {
+            const envelope = await toUpstream(action, body, options(signal));
+            settle(true);
+            return envelope;
+          } catch (error) {
+            settle(mayHaveBeenSent(error));
+            throw error;
+          }
         });
       },
     };

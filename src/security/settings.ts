@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { EnvReader } from '../kernel/env.js';
+import { parseQuota, type QuotaSpec } from '../quota/window.js';
 import { readTrustedDocumentsJson } from './trusted-documents.js';
 
 /**
@@ -43,6 +44,8 @@ export interface SecuritySettings {
     mode: GatewayAuthMode;
     /** sha256 hex digests of the accepted API keys (never the keys). */
     apiKeyHashes: string[];
+    /** What the API keys file says beside a digest: the client's name and its own quota. */
+    accounts: Map<string, KeyAccount>;
   };
   rateLimit: {
     /** Requests per client per minute (by API key, else by address; forward mode counts by address, as forwarded tokens are not checked); 0 turns it off. */
@@ -55,6 +58,14 @@ export interface SecuritySettings {
   corsOrigins: string[];
   /** Automatic persisted queries (APQ): clients register a query by its sha256 and then send the hash alone. */
   persistedQueries: PersistedQuerySettings;
+}
+
+/** A key's line in GATEWAY_API_KEYS_FILE beyond its digest: `name=team-a quota=20000/day` (or `quota=none`). */
+export interface KeyAccount {
+  /** Names the client in metrics, the request log and `npm run quota` (never the key or its digest). */
+  name: string | null;
+  /** Its own quota (null: none); absent: CLIENT_QUOTA. */
+  quota?: QuotaSpec | null;
 }
 
 export interface PersistedQuerySettings {
@@ -74,7 +85,7 @@ const AUTH_MODES: GatewayAuthMode[] = ['api-key', 'forward', 'none'];
 
 export function readSecuritySettings(read: EnvReader, production: boolean): SecuritySettings {
   const { int, bool, problem } = read;
-  const apiKeyHashes = readApiKeyHashes(read);
+  const { hashes: apiKeyHashes, accounts } = readApiKeys(read);
   const rawMode = read.string('GATEWAY_AUTH')?.toLowerCase();
   const mode = read.oneOf('GATEWAY_AUTH', AUTH_MODES, apiKeyHashes.length > 0 || production ? 'api-key' : 'none');
   if (rawMode === 'api-key' && apiKeyHashes.length === 0) {
@@ -103,7 +114,7 @@ export function readSecuritySettings(read: EnvReader, production: boolean): Secu
     graphiql: bool('ENABLE_GRAPHIQL', !production),
     hideSuggestions: bool('HIDE_FIELD_SUGGESTIONS', production),
     trustedDocuments,
-    auth: { mode, apiKeyHashes },
+    auth: { mode, apiKeyHashes, accounts },
     rateLimit: {
       perMinute: int('CLIENT_RATE_LIMIT_PER_MINUTE', 600, 0, 10_000_000),
       // REDIS_URL is validated with the cache settings.
@@ -131,30 +142,65 @@ function readPersistedQueries(read: EnvReader, trustedDocuments: boolean): Persi
   };
 }
 
-/** GATEWAY_API_KEY_HASHES (comma-separated) and GATEWAY_API_KEYS_FILE (one per line, # comments). */
-function readApiKeyHashes(read: EnvReader): string[] {
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/**
+ * GATEWAY_API_KEY_HASHES (comma-separated digests) and GATEWAY_API_KEYS_FILE: one digest a line, then
+ * optionally `name=<name>` and `quota=<N/window|none>`; `#` starts a comment. A bad line is a problem
+ * naming its line number.
+ */
+function readApiKeys(read: EnvReader): { hashes: string[]; accounts: Map<string, KeyAccount> } {
   const hashes: string[] = [];
-  const take = (setting: string, values: string[]) => {
-    for (const value of values.map((v) => v.trim().toLowerCase()).filter(Boolean)) {
-      if (SHA256_HEX.test(value)) hashes.push(value);
-      else read.problem(`${setting} must hold sha256 hex digests of the keys (64 hex characters), got "${value.slice(0, 12)}…"`);
-    }
+  const accounts = new Map<string, KeyAccount>();
+  const digestOf = (where: string, value: string): string | null => {
+    const digest = value.trim().toLowerCase();
+    if (SHA256_HEX.test(digest)) return digest;
+    read.problem(`${where} must hold sha256 hex digests of the keys (64 hex characters), got "${value.slice(0, 12)}…"`);
+    return null;
   };
-  take('GATEWAY_API_KEY_HASHES', read.list('GATEWAY_API_KEY_HASHES'));
+  for (const value of read.list('GATEWAY_API_KEY_HASHES')) {
+    const digest = digestOf('GATEWAY_API_KEY_HASHES', value);
+    if (digest) hashes.push(digest);
+  }
   const file = read.string('GATEWAY_API_KEYS_FILE');
+  let lines: string[] = [];
   if (file) {
     try {
-      take(
-        'GATEWAY_API_KEYS_FILE',
-        readFileSync(file, 'utf8')
-          .split('\n')
-          .map((line) => line.replace(/#.*$/, '')),
-      );
+      lines = readFileSync(file, 'utf8').split('\n');
     } catch (error) {
       read.problem(`GATEWAY_API_KEYS_FILE cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'error'} ${file}`);
     }
   }
-  return [...new Set(hashes)];
+  const quotaOfName = new Map<string, string>();
+  for (const [index, line] of lines.entries()) {
+    const where = `GATEWAY_API_KEYS_FILE line ${index + 1}`;
+    const [first, ...attributes] = line.replace(/#.*$/, '').trim().split(/\s+/).filter(Boolean);
+    if (!first) continue;
+    const digest = digestOf(where, first);
+    if (!digest) continue;
+    hashes.push(digest);
+    if (attributes.length === 0) continue;
+    const account: KeyAccount = { name: null };
+    for (const attribute of attributes) {
+      const [name, value = ''] = attribute.split(/=(.*)/s);
+      if (name === 'name' && NAME.test(value)) account.name = value;
+      else if (name === 'name') read.problem(`${where}: name must be 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit; got "${value}"`);
+      else if (name === 'quota') {
+        const quota = parseQuota(value);
+        if (quota && 'problem' in quota) read.problem(`${where}: ${quota.problem}`);
+        else account.quota = quota;
+      } else read.problem(`${where}: unknown setting "${name}" (a line is: <digest> [name=<name>] [quota=<N/window|none>])`);
+    }
+    // Keys that share a name share one quota: they must agree on it.
+    if (account.name) {
+      const quota = account.quota === undefined ? 'default' : JSON.stringify(account.quota);
+      const earlier = quotaOfName.get(account.name);
+      if (earlier !== undefined && earlier !== quota) read.problem(`${where}: the keys named "${account.name}" share one quota, so each must give the same quota`);
+      quotaOfName.set(account.name, quota);
+    }
+    accounts.set(digest, account);
+  }
+  return { hashes: [...new Set(hashes)], accounts };
 }
 
 /**
