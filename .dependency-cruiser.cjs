@@ -10,6 +10,13 @@ const above = (index) => LAYERS.slice(index + 1);
 
 module.exports = {
   forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'no cycle of value imports between files (a module must be able to finish loading before its importers run)',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
     ...LAYERS.map((layer, index) => ({
       name: `no-upward-from-${layer}`,
       comment: `src/${layer}/ may import only ${LAYERS.slice(0, index).join(', ') || 'nothing else'} (see ARCHITECTURE.md)`,

@@ -1,6 +1,6 @@
 import { isListType, isNonNullType, isObjectType, isInterfaceType, type GraphQLOutputType } from 'graphql';
 import { schema } from '../src/graph/index.js';
-import { SANDBOX_SYMBOLS } from '../src/actions/financial-profile/sample.js';
+import { SANDBOX_SYMBOLS } from '../src/sandbox/samples/financial-profile.js';
 import { SANDBOX_TOKEN } from '../src/sandbox/server.js';
 import type { Request } from './load.js';
 

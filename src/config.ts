@@ -86,8 +86,6 @@ export interface Config {
   ops: OpsSettings;
   /** FEDERATION and FEDERATION_NODE_FIELDS: serving a Federation v2 subgraph (src/server/federation-settings.ts). */
   federation: FederationSettings;
-  /** COMPRESS_MIN_BYTES: responses of at least this size are compressed for clients that accept br or gzip; 0 turns it off (src/server/compression.ts). */
-  compressMinBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -159,7 +157,6 @@ export function loadConfig(env: Env = process.env): Config {
     telemetry: readTelemetrySettings(env, problems, int),
     ops: readOpsSettings(read, host),
     federation: readFederationSettings(read),
-    compressMinBytes: int('COMPRESS_MIN_BYTES', 1024, 0, 1024 * 1024 * 1024),
   };
 
   // Defaults that follow UPSTREAM_MAX_IN_FLIGHT: half of it per client, three quarters per action.

@@ -5,10 +5,10 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { GatewayContext } from './kernel/context.js';
 import { loadExamples } from './server/examples.js';
-import { compression } from './server/compression.js';
+import { useCompression } from './server/compression.js';
 import { maskError } from './kernel/graphql-errors.js';
 import { yogaLogger } from './kernel/logger.js';
-import { startSandbox, type Sandbox } from './sandbox/server.js';
+import type { Sandbox } from './sandbox/server.js';
 import { schema } from './graph/index.js';
 import type { UpstreamStatus } from './upstream/index.js';
 import { cacheGauges, Metrics, upstreamGauges } from './telemetry/metrics.js';
@@ -29,6 +29,7 @@ import { incrementalDelivery, usesIncrementalDelivery } from './incremental/inde
 import { createRequestPath, type RequestPath } from './request-path.js';
 import { createQuotas } from './quota/index.js';
 import { useQuota } from './quota/plugin.js';
+import { EventLoopDelay, useEventLoopShedding } from './server/event-loop.js';
 
 export interface Gateway {
   yoga: YogaServerInstance<Record<string, unknown>, GatewayContext>;
@@ -53,8 +54,11 @@ export interface Gateway {
 
 /** Builds the Yoga instance and the way upstream; does not listen. */
 export async function createGateway(config: Config, logger: Logger): Promise<Gateway> {
-  // The sandbox is chosen here, once: with no ACTION_BASE_URL (refused in production by config.ts).
-  const sandbox = config.upstream.baseUrl ? null : await startSandbox({ latency: config.sandboxLatency });
+  // The sandbox is chosen here, once: with no ACTION_BASE_URL (refused in production by config.ts). Its
+  // sample data is loaded only then.
+  const sandbox = config.upstream.baseUrl
+    ? null
+    : await import('./sandbox/server.js').then(({ startSandbox }) => startSandbox({ latency: config.sandboxLatency }));
   const target = sandbox ? { baseUrl: new URL(sandbox.url), token: sandbox.token } : { baseUrl: config.upstream.baseUrl!, token: config.upstream.token! };
   // The gauges read the upstream's status and the caches' sizes at scrape time; the upstream reports each call to the metrics.
   let path: RequestPath | undefined;
@@ -92,7 +96,14 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   const quotas = await createQuotas(config.quota, anyKeyQuota, logger, config.cache.redisGuard, security.accountOf, metrics.observeQuota);
   const examples = loadExamples();
   const readiness = createReadiness();
-  const ready = readinessReporter(readiness, cacheStatus, () => upstream.status(), security.rateLimitStatus);
+  const eventLoop = new EventLoopDelay(config.ops.eventLoopDelayLimitMs);
+  const ready = readinessReporter(
+    readiness,
+    cacheStatus,
+    () => upstream.status(),
+    security.rateLimitStatus,
+    () => eventLoop.behind(),
+  );
   // In production the public port shows no internals and serves no /metrics (see METRICS_PORT).
   const probes = probesPlugin({
     ready,
@@ -133,6 +144,8 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       answered.plugin(),
       probes,
       ...security.plugins,
+      // After the security checks (CORS headers on the refusal, the client known), before the body is read.
+      ...(config.ops.eventLoopDelayLimitMs > 0 ? [useEventLoopShedding(eventLoop, config.ops.eventLoopDelayLimitMs)] : []),
       gatewayExtensions(sandbox !== null, answered),
       cacheHeaders,
       metrics.incrementalOutcomes(),
@@ -156,7 +169,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
           ]
         : []),
       // Last: it compresses the response every other plugin has finished (headers included).
-      ...(config.compressMinBytes > 0 ? [compression(config.compressMinBytes)] : []),
+      useCompression(),
     ],
   });
 
@@ -172,6 +185,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     metrics,
     async close() {
       // One failing to close must not keep the others (and their sockets) open.
+      eventLoop.close();
       await Promise.allSettled([path.close(), security.close(), quotas?.close(), sandbox?.close()]);
       // Last, so the spans of the final requests are exported.
       await tracing.close().catch((error: unknown) => logger.warn({ err: error }, 'flushing the last spans failed'));

@@ -3,6 +3,8 @@ import { createGateway } from './gateway.js';
 import { createHttpServer } from './server/http-server.js';
 import { createLogger, describeError } from './kernel/logger.js';
 import { startOpsServer } from './server/ops-server.js';
+import cluster from 'node:cluster';
+import { runWorkerPool } from './server/workers.js';
 
 /** The only file that listens: config -> gateway -> HTTP server -> graceful shutdown. */
 async function main() {
@@ -17,10 +19,20 @@ async function main() {
     throw error;
   }
   const logger = createLogger(config.logLevel, undefined, [config.upstream.token], config.telemetry.logFormat);
+  // WORKERS > 1: this process only forks and watches the workers (each runs the rest of main) and serves their summed metrics.
+  if (config.ops.workers > 1 && cluster.isPrimary) {
+    await runWorkerPool(config.ops.workers, logger, { host: config.ops.metricsHost, port: config.ops.metricsPort });
+    return;
+  }
   const gateway = await createGateway(config, logger);
   const http = createHttpServer(gateway.yoga, config.http, logger);
   const server = http.server;
-  const ops = config.ops.metricsPort === null ? null : await startOpsServer(gateway, config.ops.metricsHost, config.ops.metricsPort);
+  const ops =
+    config.ops.metricsPort === null || cluster.isWorker
+      ? null
+      : await startOpsServer(gateway, config.ops.metricsHost, config.ops.metricsPort).catch((error: unknown) => portInUse(error, 'METRICS_PORT'));
+  if (cluster.isWorker) gateway.metrics.reportToPrimary();
+  server.once('error', (error) => portInUse(error, 'PORT'));
   server.listen(config.port, config.host, () => {
     gateway.readiness.serving();
     const shown = config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? 'localhost' : config.host;
@@ -36,7 +48,8 @@ async function main() {
     } else {
       logger.info({ ...listening, upstream: config.upstream.baseUrl?.origin }, `Lookup Graph ready. ${where}`);
     }
-    if (config.production && !ops) logger.warn('no METRICS_PORT: /metrics is not served (the public port never serves it in production)');
+    if (config.production && config.ops.metricsPort === null)
+      logger.warn('no METRICS_PORT: /metrics is not served (the public port never serves it in production)');
   });
 
   let stopping = false;
@@ -68,6 +81,14 @@ async function main() {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/** A port another process holds ends the start with one line naming the setting that moves it; any other error goes on. */
+function portInUse(error: unknown, setting: string): never {
+  const { code, port } = (error ?? {}) as { code?: string; port?: number };
+  if (code !== 'EADDRINUSE') throw error;
+  console.error(`port ${port} is in use: stop the other process or set ${setting}`);
+  process.exit(1);
 }
 
 main().catch((error: unknown) => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { it } from './support/fixtures.js';
-import { SANDBOX_ACTIONS } from '../src/actions/sandbox-answers.js';
+import { SANDBOX_ACTIONS } from '../src/sandbox/answers.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 
 let sandbox: Sandbox;

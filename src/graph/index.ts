@@ -4,7 +4,7 @@ import { builder } from '../schema/builder.js';
 import { FreshDirective, withFreshReads } from '../cache/fresh.js';
 // Every action's root field, types, links (each link costed from its target's descriptor) and node
 // ids (each action folder's node.ts, registered by its index.ts).
-import '../actions/registry.js';
+import '../actions/all.js';
 // The upstream text beside parsed dates (exact values).
 import '../actions/upstream-texts.js';
 // Identity: the Node interface, node(id:) and nodes(ids:); ids of the videos every video action shares.

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DETACHED_IMAGES, type SampleImages, sampleImages } from '../actions/sample-images.js';
-import { SANDBOX_ACTIONS, SandboxInputError } from '../actions/sandbox-answers.js';
+import { DETACHED_IMAGES, type SampleImages, sampleImages } from './data/images.js';
+import { SANDBOX_ACTIONS } from './answers.js';
+import { SandboxInputError } from './input-error.js';
 import { imageAt } from './images.js';
 import { latencyOf, type SandboxLatency } from './latency.js';
 
@@ -101,7 +102,8 @@ export async function startSandbox(options: SandboxOptions = {}, port = 0, host 
     }
   }
 
-  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  // Exclusive: in a worker of WORKERS > 1 each worker keeps its own sandbox (and token), not one shared port.
+  await new Promise<void>((resolve) => server.listen({ port, host, exclusive: true }, resolve));
   const address = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
   images = sampleImages(url);

@@ -1,59 +1,45 @@
+import { type CORSOptions, useCORS } from '@whatwg-node/server';
 import type { Plugin } from 'graphql-yoga';
 import { addVary } from '../kernel/vary.js';
 
-const ALLOWED_HEADERS = 'accept, content-type, authorization, x-api-key, x-graphql-yoga-csrf';
-
 /**
- * CORS with an explicit allowlist (Yoga's own CORS is off: it reflects any Origin with
- * credentials). A listed origin gets itself back in Access-Control-Allow-Origin, never with
- * Access-Control-Allow-Credentials (clients authenticate with headers, not cookies); any other
- * origin gets no CORS header at all, and its preflight a 403. An empty list: no cross-origin access.
+ * CORS with an explicit allowlist, by @whatwg-node/server's useCORS (Yoga's own `cors` option is off: by
+ * default it reflects any Origin with credentials). A listed origin gets itself back in
+ * Access-Control-Allow-Origin, never with Access-Control-Allow-Credentials (clients authenticate with
+ * headers, not cookies); any other origin gets no CORS header at all, and its preflight a 403. An empty
+ * list: no cross-origin access.
  */
-export function useCorsAllowlist(origins: string[]): Plugin {
+export function useCorsAllowlist(origins: string[]): Plugin[] {
   const allowed = new Set(origins);
-  const preflight: Plugin = {
+  const listed = (request: Request) => {
+    const origin = request.headers.get('origin');
+    return origin !== null && allowed.has(origin) ? origin : null;
+  };
+  const options = (origin: string): CORSOptions => ({
+    origin: [origin],
+    methods: ['GET', 'POST'],
+    allowedHeaders: ['accept', 'content-type', 'authorization', 'x-api-key', 'x-graphql-yoga-csrf'],
+    exposedHeaders: ['Retry-After'],
+    credentials: false,
+    maxAge: 600,
+  });
+  // useCORS answers every preflight 204; an unlisted origin's is refused first. Every answer varies on
+  // Origin when the list is not empty (useCORS adds Vary only for a list of several).
+  const guard: Plugin = {
     onRequest({ request, endResponse, fetchAPI }) {
-      if (request.method !== 'OPTIONS') return;
-      const origin = request.headers.get('origin');
-      if (origin !== null && allowed.has(origin)) {
-        endResponse(
-          new fetchAPI.Response(null, {
-            status: 204,
-            headers: {
-              'Access-Control-Allow-Origin': origin,
-              'Access-Control-Allow-Methods': 'GET, POST',
-              'Access-Control-Allow-Headers': ALLOWED_HEADERS,
-              'Access-Control-Max-Age': '600',
-              Vary: 'Origin',
-              'Content-Length': '0',
-            },
-          }),
-        );
-      } else {
+      if (request.method === 'OPTIONS' && !listed(request)) {
         endResponse(new fetchAPI.Response(null, { status: 403, headers: { Vary: 'Origin', 'Content-Length': '0' } }));
       }
     },
-  };
-  // An empty list: answers carry no CORS header (preflights are still refused).
-  if (allowed.size === 0) return preflight;
-  return {
-    ...preflight,
-    onResponse({ request, response }) {
-      if (request.method === 'OPTIONS') return;
-      for (const [name, value] of corsHeaders(allowed, request.headers.get('origin'))) {
-        if (name === 'Vary') addVary(response.headers, value);
-        else response.headers.set(name, value);
-      }
+    onResponse({ response }) {
+      if (allowed.size > 0) addVary(response.headers, 'Origin');
     },
   };
-}
-
-/** The CORS headers of an answer (not a preflight) to a request from `origin`, for a non-empty allowlist. */
-function corsHeaders(allowed: ReadonlySet<string>, origin: string | null): Array<[string, string]> {
-  if (!origin || !allowed.has(origin)) return [['Vary', 'Origin']];
   return [
-    ['Vary', 'Origin'],
-    ['Access-Control-Allow-Origin', origin],
-    ['Access-Control-Expose-Headers', 'Retry-After'],
+    guard,
+    useCORS((request) => {
+      const origin = listed(request);
+      return origin ? options(origin) : false;
+    }) as Plugin,
   ];
 }

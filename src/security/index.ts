@@ -49,7 +49,7 @@ export async function createSecurity(settings: SecuritySettings, logger: Logger,
   const persistedQueries = settings.persistedQueries.enabled ? createPersistedQueryStore(settings.persistedQueries, logger, redisGuard) : null;
   const plugins: Security['plugins'] = [
     useRefusalStatus(),
-    useCorsAllowlist(settings.corsOrigins),
+    ...useCorsAllowlist(settings.corsOrigins),
     useCsrfGuard(),
     ...(auth.plugin ? [auth.plugin] : []),
     ...(limiter

@@ -1,3 +1,4 @@
+import { cpusAvailable } from './cores.js';
 import type { EnvReader } from '../kernel/env.js';
 
 /**
@@ -11,6 +12,10 @@ export interface OpsSettings {
   metricsHost: string;
   /** After SIGTERM, how long /readyz answers 503 while the gateway still serves, so load balancers stop sending first. */
   drainDelayMs: number;
+  /** Gateway processes sharing the port (WORKERS): 1 runs in this process; more fork a primary and its workers. */
+  workers: number;
+  /** New operations are refused (OVERLOADED) while the event loop's delay exceeds this; 0: never. */
+  eventLoopDelayLimitMs: number;
 }
 
 export function readOpsSettings(read: EnvReader, host: string): OpsSettings {
@@ -22,5 +27,7 @@ export function readOpsSettings(read: EnvReader, host: string): OpsSettings {
     metricsPort,
     metricsHost: read.string('METRICS_HOST') ?? host,
     drainDelayMs: int('SHUTDOWN_DRAIN_DELAY_MS', 0, 0, 300_000),
+    workers: read.string('WORKERS')?.toLowerCase() === 'auto' ? cpusAvailable() : int('WORKERS', 1, 1, 64),
+    eventLoopDelayLimitMs: int('SHED_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
   };
 }

@@ -1,14 +1,15 @@
 import type { Plugin } from 'graphql-yoga';
 import type { CacheStatus } from '../cache/index.js';
 import type { UpstreamStatus } from '../upstream/index.js';
+import { VERSION } from './version.js';
 
 /**
  * Liveness and readiness (`/healthz`, `/readyz`), for load balancers and Kubernetes probes.
  *
- * - `/healthz` is liveness: 200 while the process runs its event loop, in every state.
+ * - `/healthz` is liveness: 200 while the process runs its event loop, in every state, with the version.
  * - `/readyz` is readiness: 503 while starting (and, with REDIS_URL, until the cache backend has
  *   answered once) and while draining after SIGTERM. While the process sheds lookups for load it is
- *   `overloaded`, still 200: each shed lookup is already refused cheaply (OVERLOADED, 503 and
+ *   `overloaded` (so too while new operations are refused for the event loop's delay), still 200: each shed lookup is already refused cheaply (OVERLOADED, 503 and
  *   Retry-After), and a replica taken out for load hands it to the others, which saturate in turn
  *   until none is left. An open breaker, a spent upstream budget or a Redis outage after start-up make
  *   it `degraded`, also 200: they hit every replica alike. `overloaded` wins over `degraded`.
@@ -58,6 +59,7 @@ export function readinessReporter(
   cacheStatus: () => CacheStatus,
   upstreamStatus: () => UpstreamStatus,
   clientRateLimit?: () => ClientRateLimitStatus,
+  eventLoopBehind: () => boolean = () => false,
 ): () => ReadyReport {
   let cacheAnswered = false;
   return () => {
@@ -69,6 +71,8 @@ export function readinessReporter(
     if (phase === 'starting' || !cacheAnswered)
       return { status: 'starting', ready: false, reasons: cacheAnswered ? ['starting'] : ['cache-not-answering-yet'] };
     const reasons: string[] = [];
+    const behind = eventLoopBehind();
+    if (behind) reasons.push('event-loop-delay');
     if (upstream.overload.overloaded) reasons.push('shedding-load');
     for (const [action, breaker] of Object.entries(upstream.breakers)) if (breaker.state !== 'closed') reasons.push(`breaker-${breaker.state}:${action}`);
     if (upstream.rateLimit.holding) reasons.push('upstream-rate-limited');
@@ -76,7 +80,7 @@ export function readinessReporter(
     if (!cache.healthy) reasons.push(cache.cluster?.unreachable.length ? 'cache-partly-unreachable' : 'cache-unreachable');
     // The rate limiter fails open while its Redis is out: degraded, still serving.
     if (clientRateLimit && !clientRateLimit().healthy) reasons.push('client-rate-limit-unreachable');
-    return { status: upstream.overload.overloaded ? 'overloaded' : reasons.length ? 'degraded' : 'ready', ready: true, reasons };
+    return { status: upstream.overload.overloaded || behind ? 'overloaded' : reasons.length ? 'degraded' : 'ready', ready: true, reasons };
   };
 }
 
@@ -109,11 +113,12 @@ export async function probeResponse(
       options.detailed
         ? {
             status: 'ok',
+            version: VERSION,
             cache: options.cacheStatus(),
             ...(options.clientRateLimit ? { clientRateLimit: options.clientRateLimit() } : {}),
             upstream: options.upstreamStatus(),
           }
-        : { status: 'ok' },
+        : { status: 'ok', version: VERSION },
     );
   }
   if (pathname === '/readyz') {

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { LookupSource } from '../cache/lookup-cache.js';
@@ -115,6 +115,12 @@ export class Metrics {
         },
       });
     }
+  }
+
+  /** In a worker of WORKERS > 1: answer the primary's requests for this registry, which it sums over the workers. */
+  reportToPrimary(): void {
+    new AggregatorRegistry();
+    AggregatorRegistry.setRegistries([this.registry]);
   }
 
   /** The Prometheus text of every metric and its content type, as GET /metrics answers it. */

@@ -206,6 +206,28 @@ export function responseFacts(action: string, status: number, headers: Record<st
   return facts;
 }
 
+/** Objects and arrays one upstream answer may nest; the service's deepest answers nest under ten. */
+export const MAX_RESPONSE_DEPTH = 100;
+
+/** Whether JSON text opens more than `max` objects or arrays inside one another: one pass, brackets inside strings skipped. */
+export function nestedDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      // A backslash: the escaped character is skipped.
+      if (c === 0x5c) i += 1;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      depth += 1;
+      if (depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth -= 1;
+  }
+  return false;
+}
+
 /** Decides success or failure from the HTTP status and the envelope, as the service's own clients do. */
 export function parseEnvelope(
   action: string,
@@ -215,6 +237,13 @@ export function parseEnvelope(
   token?: string,
   clientToken = false,
 ): ActionEnvelope {
+  if (httpStatus >= 200 && httpStatus < 300 && nestedDeeperThan(text, MAX_RESPONSE_DEPTH)) {
+    // Parsing would succeed, but every recursive step after it (copies, the cache's serialisation) would overflow the stack.
+    throw new ActionError('UPSTREAM_BAD_RESPONSE', `The upstream response is nested deeper than ${MAX_RESPONSE_DEPTH} levels`, {
+      action,
+      upstreamStatus: httpStatus,
+    });
+  }
   let parsed: unknown;
   let isJson = false;
   try {

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Vitest global setup: the tests that run `node dist/main.js` (test/build.test.ts, the replica test)
- * need a build that matches src/. CI builds first (`npm run build` in .ci/run); elsewhere this builds
+ * Vitest global setup: the tests that run `node dist/main.js` (test/ops/build.test.ts,
+ * test/ops/replicas.test.ts, the other ops tests and the soak) need a build that matches src/. CI builds first (`npm run build` in .ci/run); elsewhere this builds
  * once when dist/ is missing or older than src/.
  */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -1,5 +1,5 @@
-import { sampleBase64Url } from '../sample-identity.js';
-import { seededDate, seededFraction, seededInt, seededMagnitude, seededPick } from '../sample-seeded.js';
+import { sampleBase64Url } from '../data/identity.js';
+import { seededDate, seededFraction, seededInt, seededMagnitude, seededPick } from '../data/seeded.js';
 
 /**
  * The sandbox's video site, shared by the channel, search and transcript samples so that one video

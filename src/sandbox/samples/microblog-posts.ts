@@ -1,6 +1,7 @@
-import { sampleHex } from '../sample-identity.js';
-import { SandboxInputError } from '../sample-input-error.js';
-import { seededInt } from '../sample-seeded.js';
+import type { SandboxAnswer } from '../answer.js';
+import { sampleHex } from '../data/identity.js';
+import { SandboxInputError } from '../input-error.js';
+import { seededInt } from '../data/seeded.js';
 
 const ALLOWED = [1, 5, 10, 25, 50, 100];
 
@@ -42,3 +43,9 @@ export function microblogPosts(query: string, numPosts: unknown): Record<string,
     };
   });
 }
+
+/** How the sandbox answers the action. */
+export const sandbox: SandboxAnswer = {
+  required: ['query', 'num_posts'],
+  respond: (b) => ({ response: microblogPosts(String(b.query), b.num_posts) }),
+};

@@ -1,5 +1,6 @@
-import { DETACHED_IMAGES, type SampleImages } from '../sample-images.js';
-import { seededInt, seededMagnitude, seededPick } from '../sample-seeded.js';
+import type { SandboxAnswer } from '../answer.js';
+import { DETACHED_IMAGES, type SampleImages } from '../data/images.js';
+import { seededInt, seededMagnitude, seededPick } from '../data/seeded.js';
 import {
   channelVideoId,
   lengthText,
@@ -9,7 +10,7 @@ import {
   sandboxVideo,
   videoIdFor,
   videoIdOf,
-} from '../videosite-shared/sample.js';
+} from './videosite-shared.js';
 
 /**
  * run_videosite_search (contract 2.8). The query comes back in `search_parameters.q`, in the
@@ -86,3 +87,9 @@ function short(position: number, id: string, images: SampleImages) {
     views: video.views,
   };
 }
+
+/** How the sandbox answers the action. */
+export const sandbox: SandboxAnswer = {
+  required: ['query'],
+  respond: (b, images) => ({ response: videositeSearch(String(b.query), images) }),
+};

@@ -1,7 +1,8 @@
-import { sampleBase64Url, sampleHex } from '../sample-identity.js';
-import { DETACHED_IMAGES, type SampleImages } from '../sample-images.js';
-import { seededDate, seededInt, seededMagnitude } from '../sample-seeded.js';
-import { channelVideoId, lengthText, relativeTime, SANDBOX_CHANNELS, sandboxVideo } from '../videosite-shared/sample.js';
+import type { SandboxAnswer } from '../answer.js';
+import { sampleBase64Url, sampleHex } from '../data/identity.js';
+import { DETACHED_IMAGES, type SampleImages } from '../data/images.js';
+import { seededDate, seededInt, seededMagnitude } from '../data/seeded.js';
+import { channelVideoId, lengthText, relativeTime, SANDBOX_CHANNELS, sandboxVideo } from './videosite-shared.js';
 
 /**
  * get_videosite_channel (contract 2.3). The requested URL comes back in `search_metadata.request_url`;
@@ -119,3 +120,9 @@ function titleOf(handle: string): string {
     .filter(Boolean);
   return words.length > 0 ? words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ') : 'Sandbox Studio';
 }
+
+/** How the sandbox answers the action. */
+export const sandbox: SandboxAnswer = {
+  required: ['url'],
+  respond: (b, images) => ({ response: videositeChannel(String(b.url), images) }),
+};

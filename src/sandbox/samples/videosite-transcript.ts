@@ -1,6 +1,7 @@
-import { DETACHED_IMAGES, type SampleImages } from '../sample-images.js';
-import { SandboxInputError } from '../sample-input-error.js';
-import { sandboxVideo } from '../videosite-shared/sample.js';
+import type { SandboxAnswer } from '../answer.js';
+import { DETACHED_IMAGES, type SampleImages } from '../data/images.js';
+import { SandboxInputError } from '../input-error.js';
+import { sandboxVideo } from './videosite-shared.js';
 
 export const NO_TRANSCRIPT_ERROR = "The requested page doesn't exist or there are no translations available for the video.";
 
@@ -51,3 +52,6 @@ function videoIdOf(url: string): string {
   }
   return 'qW3eR7tY1uI';
 }
+
+/** How the sandbox answers the action. */
+export const sandbox: SandboxAnswer = { required: ['url'], respond: (b, images) => videositeTranscript(String(b.url), images) };

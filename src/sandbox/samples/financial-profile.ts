@@ -1,9 +1,10 @@
-import { sampleDigits } from '../sample-identity.js';
-import { DETACHED_IMAGES, type SampleImages } from '../sample-images.js';
-import { INDUSTRIES } from '../sample-industries.js';
-import { CITIES, citiesIn, cityNamed, FIRST_NAMES, LAST_NAMES, STREETS } from '../sample-places.js';
-import { seededAmount, seededDate, seededFraction, seededInt, seededMagnitude, seededPick, wordsOf } from '../sample-seeded.js';
-import { websiteDomain } from '../link-keys.js';
+import type { SandboxAnswer } from '../answer.js';
+import { sampleDigits } from '../data/identity.js';
+import { DETACHED_IMAGES, type SampleImages } from '../data/images.js';
+import { INDUSTRIES } from '../data/industries.js';
+import { citiesIn, FIRST_NAMES, LAST_NAMES, STREETS } from '../data/places.js';
+import { seededAmount, seededDate, seededFraction, seededInt, seededMagnitude, seededPick, wordsOf } from '../data/seeded.js';
+import { websiteDomain } from '../../actions/link-keys.js';
 
 /**
  * company_financial_profile (contract 2.9). Symbols are read from "A, B, C" (upper-cased, repeats
@@ -384,7 +385,8 @@ export function tickerOf(domain: string): string | null {
   return base === '' || isUnlistedSymbol(ticker) ? null : ticker;
 }
 
-/** The city of a listing's head office, for the company data (listings name cities the samples know). */
-export function headOfficeOf(listing: Listing) {
-  return cityNamed(listing.city ?? '') ?? CITIES[0]!;
-}
+/** How the sandbox answers the action. */
+export const sandbox: SandboxAnswer = {
+  required: ['company'],
+  respond: (b, images) => ({ response: financialProfiles(String(b.company), images) }),
+};

@@ -1,6 +1,7 @@
-import { sampleDigits } from '../sample-identity.js';
-import { citiesIn, STREETS } from '../sample-places.js';
-import { seededDate, seededInt, seededPick, seededSubset } from '../sample-seeded.js';
+import type { SandboxAnswer } from '../answer.js';
+import { sampleDigits } from '../data/identity.js';
+import { citiesIn, STREETS } from '../data/places.js';
+import { seededDate, seededInt, seededPick, seededSubset } from '../data/seeded.js';
 
 const REGISTRARS = [
   { name: 'Example Registrar, Inc.', iana: '292', host: 'registrar.example', phone: '+1.2086851750' },
@@ -107,3 +108,6 @@ export function domainInfo(domain: string): Record<string, unknown> {
     whois_server: whoisServer,
   };
 }
+
+/** How the sandbox answers the action. */
+export const sandbox: SandboxAnswer = { required: ['domain'], respond: (b) => ({ response: domainInfo(String(b.domain)) }) };

@@ -1,13 +1,14 @@
-import { sampleDigits, sampleUuid } from '../sample-identity.js';
-import { DETACHED_IMAGES, type SampleImages } from '../sample-images.js';
-import { INDUSTRIES, industryNamed } from '../sample-industries.js';
-import { CITIES, cityNamed, STREETS } from '../sample-places.js';
-import { seededAmount, seededInt, seededMagnitude, seededPick, seededSubset, seededTimestamp } from '../sample-seeded.js';
-import { listingOf, tickerOf } from '../financial-profile/sample.js';
-import { websiteDomain } from '../link-keys.js';
+import type { SandboxAnswer } from '../answer.js';
+import { sampleDigits, sampleUuid } from '../data/identity.js';
+import { DETACHED_IMAGES, type SampleImages } from '../data/images.js';
+import { INDUSTRIES, industryNamed } from '../data/industries.js';
+import { CITIES, cityNamed, STREETS } from '../data/places.js';
+import { seededAmount, seededInt, seededMagnitude, seededPick, seededSubset, seededTimestamp } from '../data/seeded.js';
+import { listingOf, tickerOf } from './financial-profile.js';
+import { websiteDomain } from '../../actions/link-keys.js';
 
 /**
- * get_company_object (contract 2.7). A complete record for any domain, derived from it: the domain
+ * The company object (contract 2.7). A complete record for any domain, derived from it: the domain
  * comes back in `domain`, the names, handles and site contacts are made from its first label, and
  * the figures, dates, industry and head office are functions of the registrable domain.
  *
@@ -155,3 +156,9 @@ export function companyObject(domain: string, images: SampleImages = DETACHED_IM
     ultimateParent: { domain: host },
   };
 }
+
+/** How the sandbox answers the action. */
+export const sandbox: SandboxAnswer = {
+  required: ['domain'],
+  respond: (b, images) => ({ response: companyObject(String(b.domain), images) }),
+};

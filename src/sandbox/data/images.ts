@@ -1,4 +1,4 @@
-import { sampleHex } from './sample-identity.js';
+import { sampleHex } from './identity.js';
 
 /**
  * Where the samples' images live: every image URL a sample answers points at

@@ -1,6 +1,7 @@
-import { encodePng } from '../sample-png.js';
-import { SandboxInputError } from '../sample-input-error.js';
-import { seededAmount, seededInt } from '../sample-seeded.js';
+import type { SandboxAnswer } from '../answer.js';
+import { encodePng } from '../data/png.js';
+import { SandboxInputError } from '../input-error.js';
+import { seededAmount, seededInt } from '../data/seeded.js';
 
 /** What the live service calls its three windows, and the search engine's matching `tbs=qdr:` code. */
 const RANGES: Record<string, { qdr: string; dates: string[]; totalResults: number }> = {
@@ -128,3 +129,9 @@ function pngDataUri(size: number, seed: number): string {
 const FAVICONS = SOURCES.map((_, index) => pngDataUri(32, index + 1));
 /** One 36×36 thumbnail per result (about 5.3 KB each as a data URI). */
 const THUMBNAILS = HEADLINES.map((_, index) => pngDataUri(36, 100 + index));
+
+/** How the sandbox answers the action. */
+export const sandbox: SandboxAnswer = {
+  required: ['query', 'date_range'],
+  respond: (b) => ({ response: searchNews(String(b.query), String(b.date_range)) }),
+};

@@ -1,6 +1,7 @@
-import { sampleDigits } from '../sample-identity.js';
-import { FIRST_NAMES, LAST_NAMES } from '../sample-places.js';
-import { seededPick, seededSubset, seededTimestamp } from '../sample-seeded.js';
+import type { SandboxAnswer } from '../answer.js';
+import { sampleDigits } from '../data/identity.js';
+import { FIRST_NAMES, LAST_NAMES } from '../data/places.js';
+import { seededPick, seededSubset, seededTimestamp } from '../data/seeded.js';
 
 const COMPANIES = ['acme', 'globex', 'initech', 'umbrella', 'hooli', 'vandelay'];
 const TEAMS = ['Sales EMEA', 'Sales Americas', 'Enterprise', 'Customer Success', 'Partnerships', 'Inbound'];
@@ -57,3 +58,6 @@ export function crmOwners(portal: string): Record<string, unknown>[] {
     },
   ];
 }
+
+/** How the sandbox answers the action. */
+export const sandbox: SandboxAnswer = { required: ['crm_portal'], respond: (b) => ({ response: crmOwners(String(b.crm_portal)) }) };

@@ -1,7 +1,8 @@
-import { sampleDigits, sampleHex } from '../sample-identity.js';
-import { DETACHED_IMAGES, type SampleImages } from '../sample-images.js';
-import { citiesIn } from '../sample-places.js';
-import { seededInt, seededMagnitude, seededPick } from '../sample-seeded.js';
+import type { SandboxAnswer } from '../answer.js';
+import { sampleDigits, sampleHex } from '../data/identity.js';
+import { DETACHED_IMAGES, type SampleImages } from '../data/images.js';
+import { citiesIn } from '../data/places.js';
+import { seededInt, seededMagnitude, seededPick } from '../data/seeded.js';
 
 /**
  * get_professionalnet_profile (contract 2.6). A complete, realistically large profile for any
@@ -263,3 +264,9 @@ export function professionalnetProfile(handle: string, images: SampleImages = DE
     ],
   };
 }
+
+/** How the sandbox answers the action. */
+export const sandbox: SandboxAnswer = {
+  required: ['profile_handle'],
+  respond: (b, images) => ({ response: professionalnetProfile(String(b.profile_handle), images) }),
+};

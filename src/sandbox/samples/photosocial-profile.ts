@@ -1,7 +1,8 @@
-import { sampleDigits } from '../sample-identity.js';
-import { DETACHED_IMAGES, type SampleImages } from '../sample-images.js';
-import { citiesIn, STREETS } from '../sample-places.js';
-import { seededAmount, seededInt, seededMagnitude, seededPick, wordsOf } from '../sample-seeded.js';
+import type { SandboxAnswer } from '../answer.js';
+import { sampleDigits } from '../data/identity.js';
+import { DETACHED_IMAGES, type SampleImages } from '../data/images.js';
+import { citiesIn, STREETS } from '../data/places.js';
+import { seededAmount, seededInt, seededMagnitude, seededPick, wordsOf } from '../data/seeded.js';
 
 const CATEGORIES = ['Photographer', 'Artist', 'Digital creator', 'Musician/band', 'Media/news company', 'Athlete', 'Public figure'];
 const PRONOUNS = [['she/her'], ['he/him'], ['they/them'], []];
@@ -311,3 +312,9 @@ export function photosocialProfile(username: string, images: SampleImages = DETA
     photosocial_pk: accountId,
   };
 }
+
+/** How the sandbox answers the action. */
+export const sandbox: SandboxAnswer = {
+  required: ['username'],
+  respond: (b, images) => ({ response: { response: photosocialProfile(String(b.username), images) } }),
+};

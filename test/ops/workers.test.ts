@@ -1,0 +1,106 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, startBuilt, waitFor, type Child } from '../support/processes.js';
+
+/** The pids whose parent is `pid`, read from /proc. */
+function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) children.push(Number(entry));
+    } catch {
+      // the process ended while it was read
+    }
+  }
+  return children.sort();
+}
+
+/** One query on a connection of its own (so each can land on another worker). */
+function queryOnce(port: number, query: string): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, path: '/graphql', method: 'POST', agent: false, headers: { 'content-type': 'application/json', connection: 'close' } },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify({ query }));
+  });
+}
+
+describe('WORKERS=2: one primary, two gateway workers on one port (node dist/main.js)', () => {
+  let gateway: Child;
+  let port: number;
+  let metricsPort: number;
+
+  beforeAll(async () => {
+    port = await freePort();
+    metricsPort = await freePort();
+    gateway = startBuilt({
+      PORT: String(port),
+      METRICS_PORT: String(metricsPort),
+      WORKERS: '2',
+      SANDBOX_LATENCY_MS: 'news:1500',
+      CLIENT_RATE_LIMIT_PER_MINUTE: '0',
+      LOG_LEVEL: 'info',
+    });
+    await waitFor(() => (gateway.output().match(/SANDBOX upstream/g) ?? []).length === 2, 30_000, `two workers listening:\n${gateway.output()}`);
+  });
+  afterAll(() => {
+    gateway.child.kill('SIGKILL');
+  });
+
+  it('shares the port: each worker answers with a cache of its own, and /metrics sums both', async () => {
+    expect(childrenOf(gateway.child.pid!)).toHaveLength(2);
+    const sources: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const { status, body } = await queryOnce(port, '{ domainInfo(domain: "workers.example") { domainName } }');
+      expect(status).toBe(200);
+      expect(body.data.domainInfo.domainName).toBe('workers.example');
+      sources.push(body.extensions.gateway.lookups[0].source);
+    }
+    // Round-robin over two processes, each with its own in-memory cache (no REDIS_URL): one upstream call each.
+    expect(sources.filter((source) => source === 'upstream')).toHaveLength(2);
+    const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    const calls = [...metrics.matchAll(/^lookup_graph_upstream_calls_total\{[^}]*action="domain_info"[^}]*\} (\d+)/gm)].reduce(
+      (sum, m) => sum + Number(m[1]),
+      0,
+    );
+    expect(calls).toBe(2);
+  });
+
+  it('replaces a worker that dies', async () => {
+    const [victim] = childrenOf(gateway.child.pid!);
+    process.kill(victim!, 'SIGKILL');
+    await waitFor(
+      () => {
+        const now = childrenOf(gateway.child.pid!);
+        return now.length === 2 && !now.includes(victim!);
+      },
+      30_000,
+      'a new worker',
+    );
+    await waitFor(() => (gateway.output().match(/SANDBOX upstream/g) ?? []).length === 3, 30_000, 'the new worker listening');
+    expect(gateway.output()).toContain('a worker died: starting another');
+    for (let i = 0; i < 4; i++) expect((await queryOnce(port, '{ domainInfo(domain: "after-death.example") { domainName } }')).status).toBe(200);
+  });
+
+  it('drains every worker on SIGTERM: an operation in flight is answered, then all exit 0', async () => {
+    const workers = childrenOf(gateway.child.pid!);
+    // A slow lookup (the sandbox's latency for this input) that is still running when SIGTERM arrives.
+    const inFlight = queryOnce(port, '{ news(query: "drain workers") { query } }');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    gateway.child.kill('SIGTERM');
+    const answer = await inFlight;
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.news.query).toBe('drain workers');
+    expect(await gateway.exited).toBe(0);
+    for (const pid of workers) expect(() => process.kill(pid, 0)).toThrow();
+  });
+});
