@@ -8,6 +8,7 @@ import { readSandboxLatency, type SandboxLatency } from './sandbox/latency.js';
 import { readTelemetrySettings, type TelemetrySettings } from './telemetry/settings.js';
 import { readOpsSettings, type OpsSettings } from './server/ops-settings.js';
 import { readFederationSettings, type FederationSettings } from './server/federation-settings.js';
+import { readMcpSettings, type McpSettings } from './mcp/settings.js';
 
 /**
  * Every setting of the gateway, read from the environment once and validated together, so a
@@ -55,6 +56,8 @@ export interface ResilienceConfig {
   breakerFailures: number;
   /** How long an open breaker refuses calls before it lets one probe through. */
   breakerCooldownMs: number;
+  /** The longest the gateway holds calls on the upstream's word (a 429's retry-after, a reset); then one probe decides. */
+  retryAfterMaxSeconds: number;
 }
 
 export interface Config {
@@ -86,12 +89,27 @@ export interface Config {
   ops: OpsSettings;
   /** FEDERATION and FEDERATION_NODE_FIELDS: serving a Federation v2 subgraph (src/server/federation-settings.ts). */
   federation: FederationSettings;
+  /** MCP_*: the Model Context Protocol server at /mcp and over stdio (src/mcp/settings.ts). */
+  mcp: McpSettings;
 }
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
+  }
+}
+
+/** The configuration, or the process ends with 78 (EX_CONFIG) after printing every bad setting: for the entry points. */
+export function loadConfigOrExit(env: Env = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(78);
+    }
+    throw error;
   }
 }
 
@@ -116,6 +134,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   const logLevel = read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info');
   const host = read.string('HOST') ?? '127.0.0.1';
+  const security = readSecuritySettings(read, production);
   const config: Config = {
     production,
     host,
@@ -125,16 +144,16 @@ export function loadConfig(env: Env = process.env): Config {
       baseUrl,
       token,
       timeoutMs: int('UPSTREAM_TIMEOUT_MS', 10_000, 50, 120_000),
-      connectTimeoutMs: int('UPSTREAM_CONNECT_TIMEOUT_MS', 3_000, 10, 60_000),
+      connectTimeoutMs: 3_000,
       maxResponseBytes: int('UPSTREAM_MAX_RESPONSE_BYTES', 5 * 1024 * 1024, 1024, 512 * 1024 * 1024),
-      connections: int('UPSTREAM_CONNECTIONS', 16, 1, 1024),
+      connections: 16,
     },
     resilience: {
       operationTimeoutMs: int('OPERATION_TIMEOUT_MS', 15_000, 50, 300_000),
       maxRetries: int('UPSTREAM_MAX_RETRIES', 2, 0, 10),
       retryBackoffMs: int('UPSTREAM_RETRY_BACKOFF_MS', 100, 1, 60_000),
       retryBudgetPercent: int('UPSTREAM_RETRY_BUDGET_PERCENT', 10, 0, 100),
-      retryBudgetWindowMs: int('UPSTREAM_RETRY_BUDGET_WINDOW_MS', 60_000, 1_000, 3_600_000),
+      retryBudgetWindowMs: 60_000,
       retryBudgetMin: int('UPSTREAM_RETRY_BUDGET_MIN', 2, 0, 10_000),
       maxInFlight: int('UPSTREAM_MAX_IN_FLIGHT', 16, 1, 10_000),
       maxQueued: int('UPSTREAM_MAX_QUEUED', 100, 0, 100_000),
@@ -142,27 +161,29 @@ export function loadConfig(env: Env = process.env): Config {
       maxPerClient: int('UPSTREAM_MAX_PER_CLIENT', 64, 1, 100_000),
       maxInFlightPerClient: 0, // set below from UPSTREAM_MAX_IN_FLIGHT
       maxInFlightPerAction: 0,
-      failedInputTtlMs: int('UPSTREAM_FAILED_INPUT_TTL_MS', 10_000, 0, 3_600_000),
+      failedInputTtlMs: 10_000,
       breakerFailures: int('UPSTREAM_BREAKER_FAILURES', 5, 1, 1_000),
       breakerCooldownMs: int('UPSTREAM_BREAKER_COOLDOWN_MS', 30_000, 10, 3_600_000),
+      retryAfterMaxSeconds: int('UPSTREAM_RETRY_AFTER_MAX_SECONDS', 60, 1, 86_400),
     },
     financialBatchSize: int('FINANCIAL_BATCH_SIZE', 50, 1, 500),
     costBudget: int('COST_BUDGET', 50, 1, 10_000),
     sandboxLatency: readSandboxLatency(read.string('SANDBOX_LATENCY'), read.string('SANDBOX_LATENCY_MS'), problems),
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 300_000),
     cache: readCacheSettings(read, Object.fromEntries(ACTIONS.map((action) => [action.action, action.ttlSeconds]))),
-    security: readSecuritySettings(read, production),
+    security,
     quota: readQuotaSettings(read),
     http: readHttpServerSettings(int, problems),
     telemetry: readTelemetrySettings(env, problems, int),
     ops: readOpsSettings(read, host),
     federation: readFederationSettings(read),
+    mcp: readMcpSettings(read, baseUrl === null, security.trustedDocuments !== null),
   };
 
   // Defaults that follow UPSTREAM_MAX_IN_FLIGHT: half of it per client, three quarters per action.
   const inFlight = config.resilience.maxInFlight;
   config.resilience.maxInFlightPerClient = int('UPSTREAM_MAX_IN_FLIGHT_PER_CLIENT', Math.max(1, Math.ceil(inFlight / 2)), 1, 10_000);
-  config.resilience.maxInFlightPerAction = int('UPSTREAM_MAX_IN_FLIGHT_PER_ACTION', Math.max(1, Math.ceil((inFlight * 3) / 4)), 1, 10_000);
+  config.resilience.maxInFlightPerAction = Math.max(1, Math.ceil((inFlight * 3) / 4));
 
   if (config.quota.defaultQuota && config.security.auth.mode === 'none') {
     problems.push('CLIENT_QUOTA needs clients to tell apart: set GATEWAY_AUTH=api-key (with keys) or GATEWAY_AUTH=forward');

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfigOrExit } from './config.js';
 import { createGateway } from './gateway.js';
 import { createHttpServer } from './server/http-server.js';
 import { createLogger, describeError } from './kernel/logger.js';
@@ -8,16 +8,7 @@ import { runWorkerPool } from './server/workers.js';
 
 /** The only file that listens: config -> gateway -> HTTP server -> graceful shutdown. */
 async function main() {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(78);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel, undefined, [config.upstream.token], config.telemetry.logFormat);
   // WORKERS > 1: this process only forks and watches the workers (each runs the rest of main) and serves their summed metrics.
   if (config.ops.workers > 1 && cluster.isPrimary) {

@@ -17,7 +17,7 @@ import { FreshReads } from './cache/fresh.js';
 import { overBudget, SymbolMeter } from './cost/meter.js';
 import type { Metrics } from './telemetry/metrics.js';
 import { Operation } from './kernel/operation.js';
-import { mayHaveBeenSent } from './quota/index.js';
+import { ActionError } from './kernel/errors.js';
 import { traceCallAction, tracedStore, upstreamCallObserver } from './telemetry/spans.js';
 import type { Tracing } from './telemetry/tracing.js';
 import { type CallAction, createUpstream, type UpstreamTarget } from './upstream/index.js';
@@ -55,12 +55,6 @@ export async function createRequestPath({ config, logger, target, sandbox, metri
     const operation = new Operation(Date.now() + operationTimeoutMs, request.signal, new SymbolMeter(), new FreshReads());
     const client = request.client;
     const payer = request.payer ?? null;
-    const options = (signal: AbortSignal | undefined) => ({
-      signal: signal ?? operation.signal,
-      operationDeadline: operation.deadline,
-      ...(client ? { client } : {}),
-      ...(upstreamToken ? { token: upstreamToken } : {}),
-    });
     return {
       config,
       sandbox,
@@ -71,29 +65,43 @@ export async function createRequestPath({ config, logger, target, sandbox, metri
       upstreamToken,
       callAction: (action, body, signal) => {
         // The runtime cost limit: a call past COST_BUDGET fails with COST_LIMIT_EXCEEDED instead of going out.
-        const refused = overBudget(operation.upstreamCalls, budget, action);
-        if (refused) return Promise.reject(refused);
-        if (!payer) {
-          operation.upstreamCalls += 1;
-          return toUpstream(action, body, options(signal));
-        }
-        // The quota is checked at the moment of paying: QUOTA_EXCEEDED here fails this lookup alone, before anything is sent.
-        // Counted at once against COST_BUDGET, for the calls made alongside while the reservation is under way.
-        operation.upstreamCalls += 1;
-        const reserved = payer.reserve(action).catch((error: unknown) => {
-          operation.upstreamCalls -= 1;
-          throw error;
-        });
-        return reserved.then(async (settle) => {
-          try {
-            const envelope = await toUpstream(action, body, options(signal));
-            settle(true);
-            return envelope;
-          } catch (error) {
-            settle(mayHaveBeenSent(error));
-            throw error;
-          }
-        });
+        const overLimit = overBudget(operation.callsAsked, budget, action);
+        if (overLimit) return Promise.reject(overLimit.with({ refused: true }));
+        operation.callsAsked += 1;
+        let sent = false;
+        const call = () =>
+          toUpstream(action, body, {
+            signal: signal ?? operation.signal,
+            operationDeadline: operation.deadline,
+            ...(client ? { client } : {}),
+            ...(upstreamToken ? { token: upstreamToken } : {}),
+            onSent: () => {
+              sent = true;
+              operation.callSent();
+            },
+          }).catch((error: unknown) => {
+            // Nothing left the gateway for this lookup, and not for want of a connection: the gateway refused it, and says so.
+            throw !sent && error instanceof ActionError && !error.neverSent ? error.with({ refused: true }) : error;
+          });
+        if (!payer) return call();
+        // The quota is checked at the moment of paying: QUOTA_EXCEEDED here fails this lookup alone, before anything
+        // is sent. A call that never left the gateway is given back.
+        return payer.reserve(action).then(
+          async (settle) => {
+            try {
+              const envelope = await call();
+              settle(true);
+              return envelope;
+            } catch (error) {
+              settle(sent);
+              throw error;
+            }
+          },
+          (refusal: unknown) => {
+            operation.callsAsked -= 1;
+            throw refusal;
+          },
+        );
       },
     };
   };

@@ -13,6 +13,7 @@ export const ERROR_CODES = [
   'UPSTREAM_UNAVAILABLE',
   'UPSTREAM_BAD_RESPONSE',
   'COST_LIMIT_EXCEEDED',
+  'CLIENT_CLOSED',
   'QUOTA_EXCEEDED',
 ] as const;
 
@@ -49,6 +50,12 @@ export interface ActionErrorDetails {
    * before any byte of the request was written). Only such failures are safe to retry blindly.
    */
   neverSent?: boolean;
+  /**
+   * Nothing was sent upstream for this lookup: the gateway refused it (a rate-limit hold, an open
+   * breaker, shed for load, out of budget or time, its client gone). Set where the way upstream ends
+   * (src/request-path.ts), from whether the HTTP client dispatched a call.
+   */
+  refused?: boolean;
 }
 
 export class ActionError extends Error {
@@ -59,6 +66,7 @@ export class ActionError extends Error {
   readonly extensions: Record<string, unknown> | undefined;
   readonly neverSent: boolean;
   readonly shed: ShedReason | undefined;
+  readonly refused: boolean;
 
   constructor(code: ErrorCode, message: string, details: ActionErrorDetails = {}) {
     super(message);
@@ -70,6 +78,13 @@ export class ActionError extends Error {
     this.extensions = details.extensions;
     this.neverSent = details.neverSent ?? false;
     this.shed = details.shed;
+    this.refused = details.refused ?? false;
+  }
+
+  /** The same failure with other details (a capped `retryAfter`, the refused mark). */
+  with(details: ActionErrorDetails): ActionError {
+    const { action, retryAfter, upstreamStatus, extensions, neverSent, shed, refused } = this;
+    return new ActionError(this.code, this.message, { action, retryAfter, upstreamStatus, extensions, neverSent, shed, refused, ...details });
   }
 }
 
@@ -77,9 +92,9 @@ export function badInput(message: string, extensions?: Record<string, unknown>):
   return new ActionError('BAD_USER_INPUT', message, { extensions });
 }
 
-/** A lookup given up because the client that asked for it went away (its request was aborted). */
+/** A lookup given up because the client that asked for it went away (its request was aborted): not the upstream's failure. */
 export function cancelledError(action: string): ActionError {
-  return new ActionError('UPSTREAM_UNAVAILABLE', 'The lookup was cancelled because the client went away', { action });
+  return new ActionError('CLIENT_CLOSED', 'The lookup was cancelled because the client went away', { action });
 }
 
 const MAX_UPSTREAM_MESSAGE = 300;

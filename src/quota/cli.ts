@@ -8,7 +8,7 @@
  * as the gateway does. Forwarded tokens (GATEWAY_AUTH=forward) have no name and are not listed.
  */
 import pino from 'pino';
-import { DEFAULT_REDIS_GUARD } from '../cache/redis-guard.js';
+import { DEFAULT_REDIS_GUARD } from '../redis/guard.js';
 import { EnvReader } from '../kernel/env.js';
 import { readApiKeys } from './accounts.js';
 import { RedisQuotaCounter } from './redis-counter.js';

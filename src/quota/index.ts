@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { RedisGuardSettings } from '../cache/redis-guard.js';
+import type { RedisGuardSettings } from '../redis/guard.js';
 import { MemoryQuotaCounter, type QuotaCounter } from './counter.js';
 import { Payer, type QuotaAccount, type QuotaObserver } from './payer.js';
 import { RedisQuotaCounter } from './redis-counter.js';

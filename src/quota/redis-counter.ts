@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
-import { RedisConnection, type RedisState } from '../cache/redis-connection.js';
-import { DEFAULT_REDIS_GUARD, type RedisGuardSettings } from '../cache/redis-guard.js';
+import { RedisConnection, type RedisState } from '../redis/connection.js';
+import { DEFAULT_REDIS_GUARD, type RedisGuardSettings } from '../redis/guard.js';
 import { type CounterKey, nameOf, type QuotaCounter, type Reservation } from './counter.js';
 
 /** Kept past the window's end, so that `npm run quota -- show` right after a reset still finds nothing stale. */

@@ -29,6 +29,8 @@ export interface ClientAuth {
   clientOf(request: Request): string | null;
   /** Who pays for the request's upstream calls: its API key's account, or its forwarded token; null when the gateway is open. */
   accountOf(request: Request): ClientAccount | null;
+  /** The same check as the plugin's, for an endpoint served before Yoga parses a request (/mcp): the refusal, or null. */
+  refusalOf(request: Request): GraphQLError | null;
 }
 
 /** A client as quotas count it. */
@@ -72,19 +74,8 @@ export function createClientAuth(settings: SecuritySettings['auth']): ClientAuth
     return digest ? { client: keyId(digest), digest, upstreamToken: null } : rejection('UNAUTHENTICATED', 'The API key is not valid.', 401, { headers: CHALLENGE });
   };
 
-  const plugin: Plugin | null =
-    settings.mode === 'none'
-      ? null
-      : {
-          onRequestParse({ request }) {
-            const verdict = check((name) => request.headers.get(name));
-            if (verdict instanceof GraphQLError) throw verdict;
-            if (verdict.client !== null && verdict.digest) clients.set(request, { client: verdict.client, digest: verdict.digest });
-          },
-        };
-
   return {
-    plugin,
+    plugin: settings.mode === 'none' ? null : useClientAuth(check, clients),
     upstreamTokenFor: (request) => (settings.mode === 'forward' ? bearer((name) => request.headers.get(name)) : null),
     clientOf: (request) => clients.get(request)?.client ?? null,
     accountOf: (request) => {
@@ -96,6 +87,21 @@ export function createClientAuth(settings: SecuritySettings['auth']): ClientAuth
       if (!admitted) return null;
       const account = settings.accounts.get(admitted.digest);
       return { id: account?.name ?? admitted.client, name: account?.name ?? null, quota: account?.quota };
+    },
+    refusalOf: (request) => {
+      const verdict = check((name) => request.headers.get(name));
+      return verdict instanceof GraphQLError ? verdict : null;
+    },
+  };
+}
+
+/** Refuses a request `check` refuses before its body is read; remembers the API key's id and digest of one it admits. */
+function useClientAuth(check: (header: HeaderOf) => Admitted | GraphQLError, clients: WeakMap<Request, { client: string; digest: string }>): Plugin {
+  return {
+    onRequestParse({ request }) {
+      const verdict = check((name) => request.headers.get(name));
+      if (verdict instanceof GraphQLError) throw verdict;
+      if (verdict.client !== null && verdict.digest) clients.set(request, { client: verdict.client, digest: verdict.digest });
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../kernel/context.js';
 import type { Logger } from 'pino';
@@ -13,7 +14,7 @@ import { useAutomaticPersistedQueries } from './persisted-queries.js';
 import { createPersistedQueryStore } from './persisted-query-store.js';
 import { clientAddress, MemoryRateLimiter, RedisRateLimiter, useRateLimit, type RateLimiter } from './rate-limit.js';
 import type { SecuritySettings } from './settings.js';
-import type { RedisGuardSettings } from '../cache/redis-guard.js';
+import type { RedisGuardSettings } from '../redis/guard.js';
 import { useHiddenSuggestions } from './suggestions.js';
 import { useTrustedDocuments } from './trusted-documents.js';
 
@@ -23,6 +24,8 @@ export interface Security {
   /** Yoga options that belong to the protections (Yoga's own CORS, body guard and multipart off). */
   yogaOptions: { cors: false; maxRequestBodySize: false; multipart: false; batching: false | { limit: number } };
   upstreamTokenFor(request: Request): string | null;
+  /** What another endpoint served through the plugins (/mcp) must pass before its body is read: client auth. The refusal, or null. */
+  refusalOf(request: Request): GraphQLError | null;
   /** Who a request is for fairness (upstream shares, breaker counts): API key, forwarded token's hash, or address. */
   clientFor(request: Request, serverContext: unknown): string;
   /** Who pays for the request's upstream calls (quotas): its API key's account or its forwarded token; null when the gateway is open. */
@@ -72,6 +75,7 @@ export async function createSecurity(settings: SecuritySettings, logger: Logger,
       batching: settings.limits.maxBatchOperations > 0 ? { limit: settings.limits.maxBatchOperations } : false,
     },
     upstreamTokenFor: auth.upstreamTokenFor,
+    refusalOf: auth.refusalOf,
     clientFor: (request, serverContext) => {
       const forwarded = auth.upstreamTokenFor(request);
       return auth.clientOf(request) ?? (forwarded ? tokenId(forwarded) : clientAddress(serverContext));
