@@ -53,6 +53,18 @@ export class Metrics {
     labelNames: ['action', 'source'] as const,
     registers: [this.registry],
   });
+  private readonly quotaCharged = new Counter({
+    name: 'lookup_graph_quota_calls_charged_total',
+    help: "Upstream calls charged to clients' quotas, by client name from the API keys file (unnamed for keys without one, forwarded for forwarded tokens).",
+    labelNames: ['client'] as const,
+    registers: [this.registry],
+  });
+  private readonly quotaRemaining = new Gauge({
+    name: 'lookup_graph_quota_remaining',
+    help: "Calls left in a named client's quota window, as this replica last saw it.",
+    labelNames: ['client'] as const,
+    registers: [this.registry],
+  });
   private readonly replays = new Counter({
     name: 'lookup_graph_result_replays_total',
     help: 'Operations answered from a remembered result: every lookup still cached, no resolver run; their lookups count as cache hits too.',
@@ -117,6 +129,12 @@ export class Metrics {
 
   observeLookup = (action: string, source: LookupSource): void => {
     this.lookups.inc({ action, source });
+  };
+
+  /** A call charged to a client's quota (charged 1) or a look at it (charged 0), and its remaining quota when it is named. */
+  observeQuota = (client: string, charged: number, remaining: number | null): void => {
+    if (charged > 0) this.quotaCharged.inc({ client }, charged);
+    if (remaining !== null) this.quotaRemaining.set({ client }, remaining);
   };
 
   observeReplay = (): void => {

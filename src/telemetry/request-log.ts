@@ -30,6 +30,8 @@ export interface RequestLogOptions {
   logVariables: boolean;
   /** The operations each request was answered with. */
   answered: AnsweredOperations;
+  /** The client's name from the API keys file, or null (never its key or digest). */
+  clientOf?: (request: Request) => string | null;
 }
 
 const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}/;
@@ -75,6 +77,7 @@ export function useRequestLog(options: RequestLogOptions): Plugin<GatewayContext
       const batch = record.requestedNames.length > 1;
       const names = operations.length > 0 ? operations.map((operation) => operation.name) : record.requestedNames;
       reportRequest(options, {
+        client: options.clientOf?.(request) ?? null,
         operation: batch ? null : (names[0] ?? null),
         operationType: batch ? null : (operations[0]?.type ?? null),
         batch: batch ? names : null,
@@ -93,6 +96,8 @@ export function useRequestLog(options: RequestLogOptions): Plugin<GatewayContext
 
 /** A /graphql request once its response is out, as the request log and the request metrics take it. */
 interface FinishedRequest {
+  /** The client's name from the API keys file, when it has one. */
+  client: string | null;
   operation: string | null;
   operationType: string | null;
   /** The operation names of a batch; null for a single operation. */
@@ -127,6 +132,7 @@ function reportRequest(options: RequestLogOptions, finished: FinishedRequest): v
   }
   const traceId = finished.traceId;
   const line: Record<string, unknown> = {
+    ...(finished.client ? { client: finished.client } : {}),
     operation: finished.operation,
     operationType: finished.operationType,
     ...(finished.batch ? { batch: finished.batch } : {}),
