@@ -31,7 +31,13 @@ export function cacheControlFor(reports: readonly LookupReport[], hasErrors: boo
 
 /** What a client sees of a lookup report. */
 export function publicReport(report: LookupReport): LookupReport {
-  return { action: report.action, key: report.key, source: report.source, ageSeconds: report.ageSeconds };
+  return {
+    action: report.action,
+    key: report.key,
+    source: report.source,
+    ...(report.reason ? { reason: report.reason } : {}),
+    ageSeconds: report.ageSeconds,
+  };
 }
 
 /** The header of one response from its operations' values (several in a batch): the most restrictive wins. */
