@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 export interface RedisGuardSettings {
   /** Deadline of one Redis command on the request path (REDIS_COMMAND_TIMEOUT_MS). */
   commandTimeoutMs: number;
-  /** Consecutive misses (timeouts, errors) that mark Redis unhealthy (REDIS_UNHEALTHY_AFTER). */
+  /** Consecutive misses (timeouts, errors) that mark Redis unhealthy. */
   unhealthyAfter: number;
   /**
    * While unhealthy, how often one PING checks whether it is back; while healthy, how long without a

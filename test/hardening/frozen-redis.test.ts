@@ -127,7 +127,7 @@ describe.skipIf(!canRun)('a frozen Redis (SIGSTOP) under cached traffic only', (
 
   beforeAll(async () => {
     ({ redis, up } = await startRedisAndUpstream());
-    // The default bounded waits (REDIS_PROBE_INTERVAL_MS, REDIS_COMMAND_TIMEOUT_MS, REDIS_UNHEALTHY_AFTER); no
+    // The default bounded waits (REDIS_PROBE_INTERVAL_MS, REDIS_COMMAND_TIMEOUT_MS); no
     // client rate limit, and the in-process tier trusted for a minute: no read sends Redis a command.
     gw = await inProcessGateway(
       upstreamEnv(up, {
