@@ -63,11 +63,11 @@ export function readCacheSettings(read: EnvReader, defaultTtlSeconds: Readonly<R
     leaseMs: read.int('CACHE_LEASE_MS', 15_000, 100, 120_000),
     tier: {
       localTtlMs: read.int('CACHE_LOCAL_TTL_MS', 2_000, 0, 60_000),
-      writeBehindMax: read.int('CACHE_WRITE_BEHIND_MAX', 10_000, 0, 1_000_000),
+      writeBehindMax: 10_000,
     },
     redisGuard: {
       commandTimeoutMs: read.int('REDIS_COMMAND_TIMEOUT_MS', 50, 1, 10_000),
-      unhealthyAfter: read.int('REDIS_UNHEALTHY_AFTER', 3, 1, 1_000),
+      unhealthyAfter: 3,
       probeIntervalMs: read.int('REDIS_PROBE_INTERVAL_MS', 1_000, 50, 600_000),
     },
   };
