@@ -175,7 +175,9 @@ describe('the pages agree with the code', () => {
     const documented = new Set([...page.matchAll(/^\| (.+?) \|/gm)].flatMap((m) => [...m[1]!.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((n) => n[1]!)));
     expect([...read].filter((name) => !documented.has(name)).sort()).toEqual([]);
     const entry = text('deploy/entrypoint.sh');
-    const elsewhere = (name: string) => entry.includes(name) || name === 'NODE_OPTIONS' || /^OTEL_EXPORTER_OTLP_/.test(name);
+    // Read by the OpenTelemetry SDK itself: the exporter's OTEL_EXPORTER_OTLP_* and the resource detector's two.
+    const bySdk = (name: string) => /^OTEL_EXPORTER_OTLP_/.test(name) || name === 'OTEL_SERVICE_NAME' || name === 'OTEL_RESOURCE_ATTRIBUTES';
+    const elsewhere = (name: string) => entry.includes(name) || name === 'NODE_OPTIONS' || bySdk(name);
     expect([...documented].filter((name) => !read.has(name) && !elsewhere(name)).sort()).toEqual([]);
   });
 

@@ -50,7 +50,7 @@ export function combinedCacheControl(values: readonly string[] | undefined): str
 }
 
 /** The plugin: the header from the operations the request was answered with, executed or remembered. */
-export function cacheControl(options: { shareable: boolean; answered: AnsweredOperations }): Plugin<GatewayContext> {
+export function useCacheControl(options: { shareable: boolean; answered: AnsweredOperations }): Plugin<GatewayContext> {
   return {
     onValidate({ addValidationRule }) {
       addValidationRule(freshOnLookupFields);

@@ -58,6 +58,9 @@ export function agentErrors(errors: NonNullable<GraphQLBody['errors']>): AgentEr
   });
 }
 
+/** Whether a root field's value holds anything: not null, nor a list of nulls only (an empty list is an answer). */
+const hasData = (value: unknown): boolean => value !== null && (!Array.isArray(value) || value.length === 0 || value.some(hasData));
+
 /** A tool result that is an error: one text block of `{ errors: [...] }`. */
 export function errorResult(errors: AgentError[], meta?: Record<string, unknown>): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ errors }) }], ...(meta ? { _meta: meta } : {}) };
@@ -73,7 +76,7 @@ export function toolResult(body: GraphQLBody, maxBytes: number, more: string): C
   const meta = gateway ? { gateway } : undefined;
   const errors = body.errors && body.errors.length > 0 ? agentErrors(body.errors) : [];
   const data = body.data ?? null;
-  const answered = data !== null && Object.values(data).some((value) => value !== null);
+  const answered = data !== null && Object.values(data).some(hasData);
   if (!answered) {
     return errorResult(
       errors.length > 0 ? errors : [{ code: 'NOT_FOUND', message: 'The lookup returned nothing.', whatToDo: whatToDo('NOT_FOUND', null, null) }],

@@ -58,24 +58,24 @@ export function createClientAuth(settings: SecuritySettings['auth']): ClientAuth
     return client ? { client, upstreamToken: null } : rejection('UNAUTHENTICATED', 'The API key is not valid.', 401, { headers: CHALLENGE });
   };
 
-  const plugin: Plugin | null =
-    settings.mode === 'none'
-      ? null
-      : {
-          onRequestParse({ request }) {
-            const verdict = check((name) => request.headers.get(name));
-            if (verdict instanceof GraphQLError) throw verdict;
-            if (verdict.client !== null) clients.set(request, verdict.client);
-          },
-        };
-
   return {
-    plugin,
+    plugin: settings.mode === 'none' ? null : useClientAuth(check, clients),
     upstreamTokenFor: (request) => (settings.mode === 'forward' ? bearer((name) => request.headers.get(name)) : null),
     clientOf: (request) => clients.get(request) ?? null,
     refusalOf: (request) => {
       const verdict = check((name) => request.headers.get(name));
       return verdict instanceof GraphQLError ? verdict : null;
+    },
+  };
+}
+
+/** Refuses a request `check` refuses before its body is read; remembers the API key's id of one it admits. */
+function useClientAuth(check: (header: HeaderOf) => Admitted | GraphQLError, clients: WeakMap<Request, string>): Plugin {
+  return {
+    onRequestParse({ request }) {
+      const verdict = check((name) => request.headers.get(name));
+      if (verdict instanceof GraphQLError) throw verdict;
+      if (verdict.client !== null) clients.set(request, verdict.client);
     },
   };
 }

@@ -1,8 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import { RedisConnection, type RedisState } from '../cache/redis-connection.js';
-import { DEFAULT_REDIS_GUARD, type RedisGuardSettings } from '../cache/redis-guard.js';
+import { RedisConnection, type RedisState } from '../redis/connection.js';
+import { DEFAULT_REDIS_GUARD, type RedisGuardSettings } from '../redis/guard.js';
 import { rejection } from './errors.js';
 
 /** Clients tracked at once; the least recently seen beyond it start a fresh window. */

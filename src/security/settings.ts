@@ -87,21 +87,23 @@ export function readSecuritySettings(read: EnvReader, production: boolean): Secu
   }
 
   const trustedDocuments = readTrustedDocuments(read.string('TRUSTED_DOCUMENTS_FILE'), problem);
+  const introspection = bool('ENABLE_INTROSPECTION', !production);
   return {
     limits: {
       maxRequestBytes: int('MAX_REQUEST_BYTES', 100 * 1024, 1024, 64 * 1024 * 1024),
       maxTokens: int('MAX_TOKENS', 2_000, 10, 1_000_000),
       // Bounded so that the deepest operation allowed stays far from the parser's stack limit.
       maxDepth: int('MAX_DEPTH', 8, 1, 100),
-      maxInputDepth: int('MAX_INPUT_DEPTH', 8, 1, 100),
-      maxAliases: int('MAX_ALIASES', 30, 0, 100_000),
+      maxInputDepth: 8,
+      maxAliases: 30,
       maxRootFields: int('MAX_ROOT_FIELDS', 20, 1, 100_000),
-      maxDirectives: int('MAX_DIRECTIVES', 20, 0, 100_000),
+      maxDirectives: 20,
       maxBatchOperations: int('MAX_BATCH_OPERATIONS', 0, 0, 1_000),
     },
-    introspection: bool('ENABLE_INTROSPECTION', !production),
+    introspection,
     graphiql: bool('ENABLE_GRAPHIQL', !production),
-    hideSuggestions: bool('HIDE_FIELD_SUGGESTIONS', production),
+    // With introspection off, suggestions would let the schema be guessed field by field.
+    hideSuggestions: !introspection,
     trustedDocuments,
     auth: { mode, apiKeyHashes },
     rateLimit: {
@@ -125,7 +127,7 @@ function readPersistedQueries(read: EnvReader, trustedDocuments: boolean): Persi
   return {
     enabled: enabled && !trustedDocuments,
     maxBytes: read.int('APQ_MAX_MB', 4, 1, 1_024) * 1024 * 1024,
-    ttlMs: read.seconds('APQ_TTL_SECONDS', 86_400, 60, 30 * 86_400),
+    ttlMs: 86_400_000,
     redisUrl: read.string('REDIS_URL') ?? null,
     redisPrefix: read.string('APQ_REDIS_PREFIX') ?? 'lookup-graph:apq:',
   };

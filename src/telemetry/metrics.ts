@@ -154,26 +154,31 @@ export class Metrics {
     };
   }
 
-  /**
-   * Counts operations delivered incrementally (@defer/@stream) once their last payload is out: 'partial'
-   * when any payload carried errors. The request log counts every other operation (observeRequest).
-   */
-  incrementalOutcomes(): Plugin {
-    return {
-      onExecute: () => ({
-        onExecuteDone: ({ result }) => {
-          if (!(Symbol.asyncIterator in result)) return undefined;
-          let errors = false;
-          return {
-            onNext: ({ result: payload }) => {
-              if (payload.errors?.length || ('incremental' in payload && payload.incremental?.some((part) => part.errors?.length))) errors = true;
-              if ('hasNext' in payload && payload.hasNext === false) this.operations.inc({ outcome: errors ? 'partial' : 'ok' });
-            },
-          };
-        },
-      }),
-    };
-  }
+  /** Counts an operation delivered incrementally once its last payload is out (see useIncrementalOutcomes). */
+  readonly observeIncremental = (partial: boolean): void => {
+    this.operations.inc({ outcome: partial ? 'partial' : 'ok' });
+  };
+}
+
+/**
+ * Counts operations delivered incrementally (@defer/@stream) once their last payload is out: 'partial'
+ * when any payload carried errors. The request log counts every other operation (observeRequest).
+ */
+export function useIncrementalOutcomes(metrics: Metrics): Plugin {
+  return {
+    onExecute: () => ({
+      onExecuteDone: ({ result }) => {
+        if (!(Symbol.asyncIterator in result)) return undefined;
+        let errors = false;
+        return {
+          onNext: ({ result: payload }) => {
+            if (payload.errors?.length || ('incremental' in payload && payload.incremental?.some((part) => part.errors?.length))) errors = true;
+            if ('hasNext' in payload && payload.hasNext === false) metrics.observeIncremental(errors);
+          },
+        };
+      },
+    }),
+  };
 }
 
 /** Gauges read from the upstream's status at scrape time: its budget, breakers and load. */

@@ -37,7 +37,7 @@ const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}/;
  * metrics.
  * Installed first among the plugins, so requests refused by the protections are logged too.
  */
-export function requestLog(options: RequestLogOptions): Plugin<GatewayContext> {
+export function useRequestLog(options: RequestLogOptions): Plugin<GatewayContext> {
   const records = new WeakMap<Request, RequestRecord>();
   const recordOf = (request: Request | undefined) => (request ? records.get(request) : undefined);
   return {

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
-import { call, httpClient, LOOKUP_TOOLS, sandboxCalls, textOf, toolDocument } from './support.js';
+import { sandboxCalls } from '../support/assertions.js';
+import { call, httpClient, LOOKUP_TOOLS, textOf, toolDocument } from './support.js';
 
 describe('MCP over Streamable HTTP at /mcp (the SDK client)', () => {
   let gw: RunningGateway;
   let client: Client;
   beforeAll(async () => {
-    gw = await startGateway({ MCP_MAX_RESULT_TOKENS: '1000' });
+    gw = await startGateway();
     client = await httpClient(gw.url);
   });
   afterAll(async () => {
@@ -37,10 +38,10 @@ describe('MCP over Streamable HTTP at /mcp (the SDK client)', () => {
 
   it('company with a pasted URL answers what the same GraphQL operation answers; a repeat makes no upstream call', async () => {
     const domain = 'https://www.hubspot.com/pricing?utm_source=x';
-    const before = sandboxCalls(gw.gateway.sandbox!.calls);
+    const before = sandboxCalls(gw);
     const first = await call(client, 'company', { domain });
     expect(first.isError).toBeFalsy();
-    expect(sandboxCalls(gw.gateway.sandbox!.calls) - before).toBe(1);
+    expect(sandboxCalls(gw) - before).toBe(1);
     const graphql = await gw.query(toolDocument('company.graphql'), { domain });
     expect(first.structuredContent).toEqual(graphql.body.data);
     expect(JSON.parse(textOf(first))).toEqual(first.structuredContent);
@@ -49,6 +50,17 @@ describe('MCP over Streamable HTTP at /mcp (the SDK client)', () => {
     const again = await call(client, 'company', { domain: 'hubspot.com' });
     expect(again.structuredContent).toEqual(first.structuredContent);
     expect(again._meta).toMatchObject({ gateway: { upstreamCalls: 0 } });
-    expect(sandboxCalls(gw.gateway.sandbox!.calls) - before).toBe(1);
+    expect(sandboxCalls(gw) - before).toBe(1);
+  });
+
+  it('20 concurrent identical calls make one upstream call', async () => {
+    const before = sandboxCalls(gw);
+    const results = await Promise.all(Array.from({ length: 20 }, () => call(client, 'domain_info', { domain: 'https://coalesced.example/about' })));
+    expect(sandboxCalls(gw) - before).toBe(1);
+    for (const result of results) {
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toEqual(results[0]!.structuredContent);
+    }
+    expect(results[0]!.structuredContent).toMatchObject({ domainInfo: { domainName: 'coalesced.example' } });
   });
 });
