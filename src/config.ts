@@ -3,6 +3,7 @@ import { readCacheSettings, type CacheSettings } from './cache/settings.js';
 import { EnvReader, type Env } from './kernel/env.js';
 import { readHttpServerSettings, type HttpServerSettings } from './server/http-server.js';
 import { readSecuritySettings, type SecuritySettings } from './security/settings.js';
+import { readQuotaSettings, type QuotaSettings } from './quota/settings.js';
 import { readSandboxLatency, type SandboxLatency } from './sandbox/latency.js';
 import { readTelemetrySettings, type TelemetrySettings } from './telemetry/settings.js';
 import { readOpsSettings, type OpsSettings } from './server/ops-settings.js';
@@ -55,6 +56,8 @@ export interface ResilienceConfig {
   breakerFailures: number;
   /** How long an open breaker refuses calls before it lets one probe through. */
   breakerCooldownMs: number;
+  /** The longest the gateway holds calls on the upstream's word (a 429's retry-after, a reset); then one probe decides. */
+  retryAfterMaxSeconds: number;
 }
 
 export interface Config {
@@ -78,6 +81,8 @@ export interface Config {
   http: HttpServerSettings;
   /** Client-facing protections: operation limits, auth, rate limit, CORS, trusted documents (src/security/). */
   security: SecuritySettings;
+  /** CLIENT_QUOTA and the rest: each client's quota of paid upstream calls (src/quota/). */
+  quota: QuotaSettings;
   /** Tracing (OTEL_*), the per-request log line and the metrics' operation labels (src/telemetry/). */
   telemetry: TelemetrySettings;
   /** METRICS_PORT and the drain delay (src/server/ops-settings.ts). */
@@ -139,16 +144,16 @@ export function loadConfig(env: Env = process.env): Config {
       baseUrl,
       token,
       timeoutMs: int('UPSTREAM_TIMEOUT_MS', 10_000, 50, 120_000),
-      connectTimeoutMs: int('UPSTREAM_CONNECT_TIMEOUT_MS', 3_000, 10, 60_000),
+      connectTimeoutMs: 3_000,
       maxResponseBytes: int('UPSTREAM_MAX_RESPONSE_BYTES', 5 * 1024 * 1024, 1024, 512 * 1024 * 1024),
-      connections: int('UPSTREAM_CONNECTIONS', 16, 1, 1024),
+      connections: 16,
     },
     resilience: {
       operationTimeoutMs: int('OPERATION_TIMEOUT_MS', 15_000, 50, 300_000),
       maxRetries: int('UPSTREAM_MAX_RETRIES', 2, 0, 10),
       retryBackoffMs: int('UPSTREAM_RETRY_BACKOFF_MS', 100, 1, 60_000),
       retryBudgetPercent: int('UPSTREAM_RETRY_BUDGET_PERCENT', 10, 0, 100),
-      retryBudgetWindowMs: int('UPSTREAM_RETRY_BUDGET_WINDOW_MS', 60_000, 1_000, 3_600_000),
+      retryBudgetWindowMs: 60_000,
       retryBudgetMin: int('UPSTREAM_RETRY_BUDGET_MIN', 2, 0, 10_000),
       maxInFlight: int('UPSTREAM_MAX_IN_FLIGHT', 16, 1, 10_000),
       maxQueued: int('UPSTREAM_MAX_QUEUED', 100, 0, 100_000),
@@ -156,9 +161,10 @@ export function loadConfig(env: Env = process.env): Config {
       maxPerClient: int('UPSTREAM_MAX_PER_CLIENT', 64, 1, 100_000),
       maxInFlightPerClient: 0, // set below from UPSTREAM_MAX_IN_FLIGHT
       maxInFlightPerAction: 0,
-      failedInputTtlMs: int('UPSTREAM_FAILED_INPUT_TTL_MS', 10_000, 0, 3_600_000),
+      failedInputTtlMs: 10_000,
       breakerFailures: int('UPSTREAM_BREAKER_FAILURES', 5, 1, 1_000),
       breakerCooldownMs: int('UPSTREAM_BREAKER_COOLDOWN_MS', 30_000, 10, 3_600_000),
+      retryAfterMaxSeconds: int('UPSTREAM_RETRY_AFTER_MAX_SECONDS', 60, 1, 86_400),
     },
     financialBatchSize: int('FINANCIAL_BATCH_SIZE', 50, 1, 500),
     costBudget: int('COST_BUDGET', 50, 1, 10_000),
@@ -166,6 +172,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 300_000),
     cache: readCacheSettings(read, Object.fromEntries(ACTIONS.map((action) => [action.action, action.ttlSeconds]))),
     security,
+    quota: readQuotaSettings(read),
     http: readHttpServerSettings(int, problems),
     telemetry: readTelemetrySettings(env, problems, int),
     ops: readOpsSettings(read, host),
@@ -176,7 +183,11 @@ export function loadConfig(env: Env = process.env): Config {
   // Defaults that follow UPSTREAM_MAX_IN_FLIGHT: half of it per client, three quarters per action.
   const inFlight = config.resilience.maxInFlight;
   config.resilience.maxInFlightPerClient = int('UPSTREAM_MAX_IN_FLIGHT_PER_CLIENT', Math.max(1, Math.ceil(inFlight / 2)), 1, 10_000);
-  config.resilience.maxInFlightPerAction = int('UPSTREAM_MAX_IN_FLIGHT_PER_ACTION', Math.max(1, Math.ceil((inFlight * 3) / 4)), 1, 10_000);
+  config.resilience.maxInFlightPerAction = Math.max(1, Math.ceil((inFlight * 3) / 4));
+
+  if (config.quota.defaultQuota && config.security.auth.mode === 'none') {
+    problems.push('CLIENT_QUOTA needs clients to tell apart: set GATEWAY_AUTH=api-key (with keys) or GATEWAY_AUTH=forward');
+  }
 
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

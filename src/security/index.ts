@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../kernel/context.js';
 import type { Logger } from 'pino';
-import { createClientAuth } from './auth.js';
+import { type ClientAccount, createClientAuth, tokenId } from './auth.js';
 import { useBatchLimit } from './batching.js';
 import { useBodyLimit } from './body-limit.js';
 import { useCorsAllowlist } from './cors.js';
@@ -15,7 +14,7 @@ import { useAutomaticPersistedQueries } from './persisted-queries.js';
 import { createPersistedQueryStore } from './persisted-query-store.js';
 import { clientAddress, MemoryRateLimiter, RedisRateLimiter, useRateLimit, type RateLimiter } from './rate-limit.js';
 import type { SecuritySettings } from './settings.js';
-import type { RedisGuardSettings } from '../cache/redis-guard.js';
+import type { RedisGuardSettings } from '../redis/guard.js';
 import { useHiddenSuggestions } from './suggestions.js';
 import { useTrustedDocuments } from './trusted-documents.js';
 
@@ -29,6 +28,8 @@ export interface Security {
   refusalOf(request: Request): GraphQLError | null;
   /** Who a request is for fairness (upstream shares, breaker counts): API key, forwarded token's hash, or address. */
   clientFor(request: Request, serverContext: unknown): string;
+  /** Who pays for the request's upstream calls (quotas): its API key's account or its forwarded token; null when the gateway is open. */
+  accountOf(request: Request): ClientAccount | null;
   /** Where the client rate limit counts and whether that backend answers (for /healthz). */
   rateLimitStatus(): { backend: 'off' | 'memory' | 'redis'; healthy: boolean; lastError?: string | null; since?: string };
   close(): Promise<void>;
@@ -77,10 +78,9 @@ export async function createSecurity(settings: SecuritySettings, logger: Logger,
     refusalOf: auth.refusalOf,
     clientFor: (request, serverContext) => {
       const forwarded = auth.upstreamTokenFor(request);
-      return (
-        auth.clientOf(request) ?? (forwarded ? `token:${createHash('sha256').update(forwarded).digest('hex').slice(0, 16)}` : clientAddress(serverContext))
-      );
+      return auth.clientOf(request) ?? (forwarded ? tokenId(forwarded) : clientAddress(serverContext));
     },
+    accountOf: auth.accountOf,
     rateLimitStatus: () =>
       !limiter
         ? { backend: 'off', healthy: true }

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
-import { RedisConnection } from '../cache/redis-connection.js';
-import { DEFAULT_REDIS_GUARD, type RedisGuardSettings } from '../cache/redis-guard.js';
+import { RedisConnection } from '../redis/connection.js';
+import { DEFAULT_REDIS_GUARD, type RedisGuardSettings } from '../redis/guard.js';
 import type { PersistedQuerySettings } from './settings.js';
 
 /** Registered automatic persisted queries: query text by the lower-case hex sha256 of that text. */

@@ -1,3 +1,4 @@
+// Own, not graphql-armor's block-field-suggestions: that cleans validation errors only, not a variable's "Did you mean the enum value …?".
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 

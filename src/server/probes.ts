@@ -136,7 +136,7 @@ export async function probeResponse(
  * The probes on the public port: /healthz, /readyz, and /metrics where it serves them (not in
  * production, where /metrics is a 404 and lives on METRICS_PORT). `/` sends a browser to GraphiQL.
  */
-export function probesPlugin(options: ProbeOptions): Plugin {
+export function useProbes(options: ProbeOptions): Plugin {
   return {
     // Synchronous for every other path: an async hook would put each GraphQL request through a promise.
     onRequest({ url, request, endResponse, fetchAPI }) {

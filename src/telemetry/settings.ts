@@ -28,11 +28,8 @@ export interface TracingSettings {
   sampler: SamplerName;
   /** OTEL_TRACES_SAMPLER_ARG: the ratio of the ratio samplers. */
   samplerRatio: number;
-  /** OTEL_SERVICE_NAME (default lookup-graph) and OTEL_RESOURCE_ATTRIBUTES. */
-  serviceName: string;
-  resourceAttributes: Record<string, string>;
-  /** OTEL_BSP_*: the batch span processor. */
-  batch: { scheduledDelayMillis: number; maxQueueSize: number; maxExportBatchSize: number; exportTimeoutMillis: number };
+  /** OTEL_BSP_SCHEDULE_DELAY: how often the batch span processor exports (its other bounds are the SDK's defaults). */
+  scheduledDelayMillis: number;
 }
 
 export interface TelemetrySettings {
@@ -113,11 +110,10 @@ function readTracing(env: Env, problems: string[], int: Int): TracingSettings | 
     problems.push(`${endpointName} must be an absolute http(s) URL, got "${endpoint}"`);
   }
 
-  const protocolName = value('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL' : 'OTEL_EXPORTER_OTLP_PROTOCOL';
-  const protocolRaw = value(protocolName) ?? 'http/protobuf';
+  const protocolRaw = value('OTEL_EXPORTER_OTLP_PROTOCOL') ?? 'http/protobuf';
   let protocol: OtlpProtocol = 'http/protobuf';
   if (protocolRaw === 'http/protobuf' || protocolRaw === 'http/json') protocol = protocolRaw;
-  else problems.push(`${protocolName} must be http/protobuf or http/json (grpc is not supported), got "${protocolRaw}"`);
+  else problems.push(`OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json (grpc is not supported), got "${protocolRaw}"`);
 
   const samplerRaw = (value('OTEL_TRACES_SAMPLER') ?? 'parentbased_always_on').toLowerCase();
   let sampler: SamplerName = 'parentbased_always_on';
@@ -131,35 +127,11 @@ function readTracing(env: Env, problems: string[], int: Int): TracingSettings | 
     else samplerRatio = ratio;
   }
 
-  const resourceAttributes: Record<string, string> = {};
-  for (const pair of (value('OTEL_RESOURCE_ATTRIBUTES') ?? '')
-    .split(',')
-    .map((part) => part.trim())
-    .filter(Boolean)) {
-    const at = pair.indexOf('=');
-    if (at <= 0) {
-      problems.push(`OTEL_RESOURCE_ATTRIBUTES must be key=value pairs separated by commas, got "${pair}"`);
-      continue;
-    }
-    try {
-      resourceAttributes[decodeURIComponent(pair.slice(0, at).trim())] = decodeURIComponent(pair.slice(at + 1).trim());
-    } catch {
-      problems.push(`OTEL_RESOURCE_ATTRIBUTES has a badly percent-encoded pair: "${pair}"`);
-    }
-  }
-
   return {
     endpoint,
     protocol,
     sampler,
     samplerRatio,
-    serviceName: value('OTEL_SERVICE_NAME') ?? resourceAttributes['service.name'] ?? 'lookup-graph',
-    resourceAttributes,
-    batch: {
-      scheduledDelayMillis: int('OTEL_BSP_SCHEDULE_DELAY', 5000, 0, 600_000),
-      maxQueueSize: int('OTEL_BSP_MAX_QUEUE_SIZE', 2048, 1, 1_000_000),
-      maxExportBatchSize: int('OTEL_BSP_MAX_EXPORT_BATCH_SIZE', 512, 1, 1_000_000),
-      exportTimeoutMillis: int('OTEL_BSP_EXPORT_TIMEOUT', 30_000, 1, 600_000),
-    },
+    scheduledDelayMillis: int('OTEL_BSP_SCHEDULE_DELAY', 5000, 0, 600_000),
   };
 }

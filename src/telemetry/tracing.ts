@@ -69,15 +69,15 @@ async function startSdk(settings: TracingSettings) {
   }[settings.sampler];
   const sampler = settings.sampler.startsWith('parentbased_') ? new sdk.ParentBasedSampler({ root }) : root;
 
+  // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES are read by the SDK's own detector, over our default name.
   const resource = resources
     .defaultResource()
-    .merge(resources.resourceFromAttributes({ ...settings.resourceAttributes, 'service.name': settings.serviceName }));
+    .merge(resources.resourceFromAttributes({ 'service.name': 'lookup-graph' }))
+    .merge(resources.detectResources({ detectors: [resources.envDetector] }));
   const provider = new sdk.TracerProvider({
     resource,
     sampler,
-    spanProcessors: [
-      new sdk.BatchSpanProcessor({ exporter, ...settings.batch, maxExportBatchSize: Math.min(settings.batch.maxExportBatchSize, settings.batch.maxQueueSize) }),
-    ],
+    spanProcessors: [new sdk.BatchSpanProcessor({ exporter, scheduledDelayMillis: settings.scheduledDelayMillis })],
   });
   // Spans follow async work (awaits inside a lookup) through AsyncLocalStorage. One manager serves
   // the process; a second gateway in the same process (tests) finds it registered and uses it.

@@ -30,7 +30,6 @@ describe.skipIf(!canRun)('a frozen Redis (SIGSTOP) under load', () => {
         // The client rate limit counts in the same Redis: it must not stall either.
         CLIENT_RATE_LIMIT_PER_MINUTE: '1000000',
         REDIS_COMMAND_TIMEOUT_MS: '50',
-        REDIS_UNHEALTHY_AFTER: '3',
         REDIS_PROBE_INTERVAL_MS: '200',
       }),
     );

@@ -45,6 +45,9 @@ describe('deploy files', () => {
     expect(read('deploy/entrypoint.sh')).toMatch(/^exec node .*"\$@"$/m);
     expect(dockerfile).toMatch(/^HEALTHCHECK .*CMD \["node", "dist\/healthcheck\.js"\]$/m);
     expect(dockerfile).toMatch(/npm prune --omit=dev/);
+    // Exactly the lock file's versions, and no install that could rewrite it.
+    expect(dockerfile).toMatch(/^RUN npm ci --no-audit --no-fund$/m);
+    expect(dockerfile).not.toMatch(/npm install/);
     expect(dockerfile).toMatch(/ARG NODE_IMAGE=node:24-/);
   });
 

@@ -1,8 +1,7 @@
 import { buildSchema, parse, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { maxAliasesRule } from '../../src/security/limits/aliases.js';
+import { maxAliasesRule, maxDirectivesRule } from '../../src/security/limits/armor.js';
 import { INTROSPECTION_DEPTH, maxDepthRule } from '../../src/security/limits/depth.js';
-import { maxDirectivesRule } from '../../src/security/limits/directives.js';
 import { maxRootFieldsRule } from '../../src/security/limits/root-fields.js';
 
 // A recursive schema, so that depth is only bounded by the rule.

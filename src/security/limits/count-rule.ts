@@ -11,17 +11,19 @@ export interface CountLimit {
   count: (operation: OperationDefinitionNode, context: ValidationContext) => number;
 }
 
-/** A validation rule that refuses an operation whose count exceeds `limit`, with its own code and 400. */
-export function countLimitRule({ code, noun, verb, count }: CountLimit, limit: number) {
+/** The refusal of an operation whose count exceeds `limit`: its own code, 400, and the limit. */
+export function overLimit({ code, noun, verb }: Omit<CountLimit, 'count'>, found: number, limit: number) {
+  const message =
+    found === Infinity ? `The operation has unbounded ${noun}: a fragment spreads itself.` : `The operation ${verb} ${found} ${noun}; the limit is ${limit}.`;
+  return rejection(code, message, 400, { extensions: { limit } });
+}
+
+/** A validation rule that refuses an operation whose count exceeds `limit`. */
+export function countLimitRule(limitOf: CountLimit, limit: number) {
   return (context: ValidationContext): ASTVisitor => ({
     OperationDefinition(operation) {
-      const found = count(operation, context);
-      if (found <= limit) return;
-      const message =
-        found === Infinity
-          ? `The operation has unbounded ${noun}: a fragment spreads itself.`
-          : `The operation ${verb} ${found} ${noun}; the limit is ${limit}.`;
-      context.reportError(rejection(code, message, 400, { extensions: { limit } }));
+      const found = limitOf.count(operation, context);
+      if (found > limit) context.reportError(overLimit(limitOf, found, limit));
     },
   });
 }

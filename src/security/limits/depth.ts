@@ -1,3 +1,4 @@
+// Own, not graphql-armor's max-depth: it skips `__schema` whole or refuses GraphiQL's introspection, and misreads fragment cycles.
 import { getIntrospectionQuery, parse, type ASTVisitor, type DocumentNode, type FieldNode, type ValidationContext } from 'graphql';
 import { rejection } from '../errors.js';
 import { selectionDepth, type FragmentLookup } from './expand.js';

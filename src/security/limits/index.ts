@@ -1,9 +1,8 @@
 import { validate, type DocumentNode, type GraphQLError, type ValidationRule } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { OperationLimits } from '../settings.js';
-import { maxAliasesRule } from './aliases.js';
+import { maxAliasesRule, maxDirectivesRule } from './armor.js';
 import { INTROSPECTION_DEPTH, maxDepthRule } from './depth.js';
-import { maxDirectivesRule } from './directives.js';
 import { noIntrospectionRule } from './introspection.js';
 import { onlyQueriesRule } from './only-queries.js';
 import { maxRootFieldsRule } from './root-fields.js';

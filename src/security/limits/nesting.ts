@@ -1,3 +1,4 @@
+// Own, not graphql-armor's max-tokens: one lexer pass bounds tokens and nesting together, before graphql-js's recursive parser.
 import { GraphQLError, Lexer, Source, TokenKind } from 'graphql';
 import { rejection } from '../errors.js';
 

@@ -1,8 +1,8 @@
 import calculateSlot from 'cluster-key-slot';
 import { Cluster, type ClusterOptions, Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
-import { type RedisGuardSettings, RedisGuard, type RedisHealth, WHOLE } from './redis-guard.js';
-import { describeRedisTarget, parseRedisUrl, type RedisForm, type RedisTarget } from './redis-url.js';
+import { type RedisGuardSettings, RedisGuard, type RedisHealth, WHOLE } from './guard.js';
+import { describeRedisTarget, parseRedisUrl, type RedisForm, type RedisTarget } from './url.js';
 
 /** Reads may be served by a replica while their master fails over; writes only by the master. */
 export type Access = 'read' | 'write';
@@ -35,7 +35,7 @@ const STAND_IN_WINDOW_MS = 60_000;
 
 /**
  * One ioredis client for REDIS_URL's form (a Redis, a Cluster, a Sentinel set), with the bounded waits
- * of the request path (redis-guard.ts). Commands are never queued while disconnected: they fail at
+ * of the request path (guard.ts). Commands are never queued while disconnected: they fail at
  * once and the caller takes its fallback. A cluster's reads go to a replica of their slot while its
  * master is unreachable (killed, failing over), so a failover costs no miss on what Redis holds.
  */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { describeRedisTarget, parseRedisUrl, type RedisTarget } from '../../src/cache/redis-url.js';
+import { describeRedisTarget, parseRedisUrl, type RedisTarget } from '../../src/redis/url.js';
 
 const target = (url: string) => {
   const parsed = parseRedisUrl(url);
@@ -111,10 +111,9 @@ describe('REDIS_URL forms', () => {
 });
 
 describe('in-process tier settings', () => {
-  it('CACHE_LOCAL_TTL_MS and CACHE_WRITE_BEHIND_MAX have defaults and bounds', () => {
+  it('CACHE_LOCAL_TTL_MS has a default and bounds', () => {
     expect(loadConfig({}).cache.tier).toEqual({ localTtlMs: 2000, writeBehindMax: 10_000 });
-    expect(loadConfig({ CACHE_LOCAL_TTL_MS: '0', CACHE_WRITE_BEHIND_MAX: '0' }).cache.tier).toEqual({ localTtlMs: 0, writeBehindMax: 0 });
+    expect(loadConfig({ CACHE_LOCAL_TTL_MS: '0' }).cache.tier).toEqual({ localTtlMs: 0, writeBehindMax: 10_000 });
     expect(() => loadConfig({ CACHE_LOCAL_TTL_MS: '60001' })).toThrow(/CACHE_LOCAL_TTL_MS must be a whole number from 0 to 60000/);
-    expect(() => loadConfig({ CACHE_WRITE_BEHIND_MAX: '-1' })).toThrow(/CACHE_WRITE_BEHIND_MAX/);
   });
 });
