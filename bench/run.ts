@@ -322,7 +322,7 @@ const scenarios: Scenario[] = [
   },
   {
     id: 'mg',
-    title: 'the `photosocial_profile` MCP tool\'s operation (schema/mcp/) as a GraphQL request, cached',
+    title: "the `photosocial_profile` MCP tool's operation (schema/mcp/) as a GraphQL request, cached",
     server: main,
     request: repeat(graphql(PHOTOSOCIAL_TOOL_DOCUMENT, { username: 'bench' })),
     against: 'b',
