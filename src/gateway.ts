@@ -4,8 +4,9 @@ import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { GatewayContext } from './kernel/context.js';
-import { loadExamples } from './server/examples.js';
+import { graphiqlTabs, loadExamples } from './server/examples.js';
 import { useCompression } from './server/compression.js';
+import { useBoundedErrors } from './server/error-bound.js';
 import { maskError } from './kernel/graphql-errors.js';
 import { yogaLogger } from './kernel/logger.js';
 import type { Sandbox } from './sandbox/server.js';
@@ -87,7 +88,13 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   const examples = loadExamples();
   const readiness = createReadiness();
   const eventLoop = new EventLoopDelay(config.ops.eventLoopDelayLimitMs);
-  const ready = readinessReporter(readiness, cacheStatus, () => upstream.status(), security.rateLimitStatus, () => eventLoop.behind());
+  const ready = readinessReporter(
+    readiness,
+    cacheStatus,
+    () => upstream.status(),
+    security.rateLimitStatus,
+    () => eventLoop.behind(),
+  );
   // FEDERATION=true: the same schema served as a Federation v2 subgraph (src/server/federation.ts).
   const federation = config.federation.enabled ? await import('./server/federation.js').then((m) => m.federated(config.federation)) : null;
   // MCP (src/mcp): tools are GraphQL operations, each call one request through this same Yoga.
@@ -116,10 +123,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     ...security.yogaOptions,
     graphiql: config.security.graphiql && {
       title: 'Lookup Graph',
-      defaultTabs: examples.map((example) => ({
-        query: example.query,
-        variables: example.variables ? JSON.stringify(example.variables, null, 2) : null,
-      })),
+      defaultTabs: graphiqlTabs(examples),
     },
     // Loaded on the first GraphiQL request: the module is a 9 MB page that costs ~40 MB of memory, which a
     // gateway nobody opens GraphiQL on (production, an API behind a frontend) never pays.
@@ -174,6 +178,8 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
             }),
           ]
         : []),
+      // After the plugins that read each error of an execution (the refusal status): at most 100 listed.
+      useBoundedErrors(),
       // Last: it compresses the response every other plugin has finished (headers included).
       useCompression(),
     ],

@@ -1,5 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { GraphQLSchema } from 'graphql';
 import { sha256Hex } from '../security/trusted-documents.js';
 import { errorResult, toolResult, type AgentError, type GraphQLBody } from './answer.js';
@@ -100,10 +100,8 @@ export class McpTools {
     if (name === SEARCH_SCHEMA && this.searchSchema) return this.search(given);
     if (name === EXECUTE && this.execute) return this.executeQuery(given, run);
     const tool = this.byName.get(name);
-    if (!tool) {
-      const known = this.listed.map((listed) => listed.name).join(', ');
-      return errorResult([{ code: 'UNKNOWN_TOOL', message: `There is no tool "${name}".`, whatToDo: `Call one of: ${known}.` }]);
-    }
+    // A name that tools/list never gave is the client's protocol fault, not something a model corrects.
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}": tools/list gives the tools of this server.`);
     const problems = this.argumentProblems(tool, given);
     if (problems.length > 0) return errorResult(problems);
     const variables = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));

@@ -5,6 +5,7 @@ import type { LookupSource } from '../cache/lookup-cache.js';
 import type { CachePart } from '../cache/store.js';
 import type { CallOutcome } from '../upstream/client.js';
 import { ActionError } from '../kernel/errors.js';
+import { countByCode } from './errors.js';
 import type { CallAction, UpstreamStatus } from '../upstream/index.js';
 
 /** An operation answered whole: ok (no errors), partial (data and errors) or error (no data). */
@@ -143,7 +144,7 @@ export class Metrics {
   /** One /graphql request, as the request log sees it (src/telemetry/request-log.ts): its duration, error codes and the outcome of each operation answered whole. */
   observeRequest = (operation: string, seconds: number, errorCodes: readonly string[], outcomes: readonly OperationOutcome[]): void => {
     this.requestDuration.observe({ operation }, seconds);
-    for (const code of errorCodes) this.errors.inc({ code });
+    for (const [code, count] of Object.entries(countByCode(errorCodes))) this.errors.inc({ code }, count);
     for (const outcome of outcomes) this.operations.inc({ outcome });
   };
 

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -57,6 +57,7 @@ describe('security settings', () => {
       CORS_ORIGINS: 'https://app.example.com, http://localhost:3000/',
     });
     expect(security.auth).toEqual({ mode: 'api-key', apiKeyHashes: [hashApiKey('a'), hashApiKey('b')], accounts: new Map() });
+    rmSync(keys);
     expect(security.limits).toEqual({
       maxRequestBytes: 2048,
       maxTokens: 500,
@@ -84,6 +85,7 @@ describe('security settings', () => {
     expect([...loadConfig({ TRUSTED_DOCUMENTS_FILE: file }).security.trustedDocuments!.values()]).toEqual([doc]);
     writeFileSync(file, JSON.stringify({ ['0'.repeat(64)]: doc }));
     expect(configProblems({ TRUSTED_DOCUMENTS_FILE: file })).toEqual([`TRUSTED_DOCUMENTS_FILE: "0000000000000000…" is not the sha256 of its document`]);
+    rmSync(file);
   });
 
   it.each([

@@ -4,7 +4,7 @@
  * registration refused where only trusted documents run.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApolloClient, HttpLink, InMemoryCache, gql } from '@apollo/client';
@@ -238,12 +238,15 @@ describe('with trusted documents, no query is registered', () => {
   // Apollo Client hashes the document as graphql-js prints it: the trusted document is that text.
   const trusted = print(parse('query Trusted { __typename }'));
   let gw: RunningGateway;
+  const file = join(tmpdir(), `lookup-graph-apq-trusted-${process.pid}.json`);
   beforeAll(async () => {
-    const file = join(tmpdir(), `lookup-graph-apq-trusted-${process.pid}.json`);
     writeFileSync(file, JSON.stringify({ [`sha256:${sha256(trusted)}`]: trusted }));
     gw = await startGateway({ TRUSTED_DOCUMENTS_FILE: file, CLIENT_RATE_LIMIT_PER_MINUTE: '0' });
   });
-  afterAll(() => gw.close());
+  afterAll(() => {
+    rmSync(file, { force: true });
+    return gw.close();
+  });
 
   it('a query sent with its hash → 400 PERSISTED_QUERY_REGISTRATION_REFUSED under both media types; the hash stays unknown', async () => {
     const query = distinct('not trusted');
@@ -265,7 +268,6 @@ describe('with trusted documents, no query is registered', () => {
   });
 
   it('APQ_ENABLED=true beside TRUSTED_DOCUMENTS_FILE is a start-up problem', () => {
-    const file = join(tmpdir(), `lookup-graph-apq-trusted-${process.pid}.json`);
     expect(configProblems({ TRUSTED_DOCUMENTS_FILE: file, APQ_ENABLED: 'true' })).toEqual([
       'APQ_ENABLED=true cannot be combined with TRUSTED_DOCUMENTS_FILE: only the trusted documents run, so no query may be registered',
     ]);
