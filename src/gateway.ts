@@ -104,7 +104,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
         security: config.security,
         schema: federation?.schema ?? schema,
         refusalOf: security.refusalOf,
-        fetch: (request, serverContext): Promise<Response> | Response => yoga.fetch(request, serverContext as Record<string, unknown>),
+        fetch: (url, init, serverContext): Promise<Response> | Response => yoga.fetch(url, init, serverContext as Record<string, unknown>),
       })
     : null;
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({

@@ -59,7 +59,8 @@ export function readApiKeys(read: EnvReader): { hashes: string[]; accounts: Map<
     for (const attribute of attributes) {
       const [name, value = ''] = attribute.split(/=(.*)/s);
       if (name === 'name' && NAME.test(value)) account.name = value;
-      else if (name === 'name') read.problem(`${where}: name must be 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit; got "${value}"`);
+      else if (name === 'name')
+        read.problem(`${where}: name must be 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit; got "${value}"`);
       else if (name === 'quota') {
         const quota = parseQuota(value);
         if (quota && 'problem' in quota) read.problem(`${where}: ${quota.problem}`);
@@ -70,11 +71,11 @@ export function readApiKeys(read: EnvReader): { hashes: string[]; accounts: Map<
     if (account.name) {
       const quota = account.quota === undefined ? 'default' : JSON.stringify(account.quota);
       const earlier = quotaOfName.get(account.name);
-      if (earlier !== undefined && earlier !== quota) read.problem(`${where}: the keys named "${account.name}" share one quota, so each must give the same quota`);
+      if (earlier !== undefined && earlier !== quota)
+        read.problem(`${where}: the keys named "${account.name}" share one quota, so each must give the same quota`);
       quotaOfName.set(account.name, quota);
     }
     accounts.set(digest, account);
   }
   return { hashes: [...new Set(hashes)], accounts };
 }
-

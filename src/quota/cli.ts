@@ -80,7 +80,13 @@ async function main(args: string[]): Promise<number> {
       rows.push([client.id, formatQuota(client.quota), String(used), String(state.remaining), String(state.resetSeconds)]);
     }
     const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-    for (const row of rows) console.log(row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
+    for (const row of rows)
+      console.log(
+        row
+          .map((cell, column) => cell.padEnd(widths[column]!))
+          .join('  ')
+          .trimEnd(),
+      );
     return 0;
   } finally {
     await counter.close();

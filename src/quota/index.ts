@@ -5,7 +5,7 @@ import { Payer, type QuotaAccount, type QuotaObserver } from './payer.js';
 import { RedisQuotaCounter } from './redis-counter.js';
 import type { QuotaSettings } from './settings.js';
 
-export { mayHaveBeenSent, Payer, type QuotaAccount, type Settle } from './payer.js';
+export { Payer, type QuotaAccount, type Settle } from './payer.js';
 
 const PAYER = Symbol('quota payer');
 type Paying = Request & { [PAYER]?: Payer | null };
@@ -62,7 +62,8 @@ export async function createQuotas(
   if (settings.redisUrl) {
     const redis = new RedisQuotaCounter(settings.redisUrl, settings.redisPrefix, settings.replicas, logger, redisGuard);
     await redis.ready();
-    if (!redis.health().healthy) logger.warn({ quota: 'local' }, 'quota: Redis unreachable; each replica spends at most its local share of a quota until it answers');
+    if (!redis.health().healthy)
+      logger.warn({ quota: 'local' }, 'quota: Redis unreachable; each replica spends at most its local share of a quota until it answers');
     counter = redis;
   } else {
     counter = new MemoryQuotaCounter();

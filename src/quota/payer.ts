@@ -85,11 +85,6 @@ export function quotaExceeded(action: string, state: QuotaState, spec: QuotaSpec
   return new ActionError(
     'QUOTA_EXCEEDED',
     `This client's quota of ${spec.limit} upstream calls a ${spec.window} is spent; it is whole again in ${state.resetSeconds} s. Lookups the cache holds are still answered.`,
-    { action, retryAfter: state.resetSeconds, shed: 'quota', extensions: quotaFields(state) },
+    { action, retryAfter: state.resetSeconds, shed: 'quota', refused: true, extensions: quotaFields(state) },
   );
-}
-
-/** Whether a failed call may have reached the upstream (and been billed): all but those refused or shed before they were sent. */
-export function mayHaveBeenSent(error: unknown): boolean {
-  return !(error instanceof ActionError && (error.neverSent || error.shed !== undefined));
 }

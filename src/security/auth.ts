@@ -71,7 +71,9 @@ export function createClientAuth(settings: SecuritySettings['auth']): ClientAuth
       });
     }
     const digest = keys.digestOf(presented);
-    return digest ? { client: keyId(digest), digest, upstreamToken: null } : rejection('UNAUTHENTICATED', 'The API key is not valid.', 401, { headers: CHALLENGE });
+    return digest
+      ? { client: keyId(digest), digest, upstreamToken: null }
+      : rejection('UNAUTHENTICATED', 'The API key is not valid.', 401, { headers: CHALLENGE });
   };
 
   return {

