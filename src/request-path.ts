@@ -99,7 +99,7 @@ export async function createRequestPath({ config, logger, target, sandbox, metri
           },
           (refusal: unknown) => {
             operation.callsAsked -= 1;
-            throw refusal;
+            throw refusal instanceof ActionError ? refusal.with({ refused: true }) : refusal;
           },
         );
       },
