@@ -4,7 +4,7 @@
  * them. The files directly in src/ are the composition root: they may import everything, and nothing
  * imports them.
  */
-const LAYERS = ['kernel', 'identity', 'schema', 'telemetry', 'upstream', 'cost', 'incremental', 'redis', 'cache', 'security', 'actions', 'sandbox', 'graph', 'server', 'mcp'];
+const LAYERS = ['kernel', 'identity', 'schema', 'telemetry', 'upstream', 'cost', 'incremental', 'redis', 'cache', 'quota', 'security', 'actions', 'sandbox', 'graph', 'server', 'mcp'];
 
 const above = (index) => LAYERS.slice(index + 1);
 

@@ -3,6 +3,7 @@ import { readCacheSettings, type CacheSettings } from './cache/settings.js';
 import { EnvReader, type Env } from './kernel/env.js';
 import { readHttpServerSettings, type HttpServerSettings } from './server/http-server.js';
 import { readSecuritySettings, type SecuritySettings } from './security/settings.js';
+import { readQuotaSettings, type QuotaSettings } from './quota/settings.js';
 import { readSandboxLatency, type SandboxLatency } from './sandbox/latency.js';
 import { readTelemetrySettings, type TelemetrySettings } from './telemetry/settings.js';
 import { readOpsSettings, type OpsSettings } from './server/ops-settings.js';
@@ -80,6 +81,8 @@ export interface Config {
   http: HttpServerSettings;
   /** Client-facing protections: operation limits, auth, rate limit, CORS, trusted documents (src/security/). */
   security: SecuritySettings;
+  /** CLIENT_QUOTA and the rest: each client's quota of paid upstream calls (src/quota/). */
+  quota: QuotaSettings;
   /** Tracing (OTEL_*), the per-request log line and the metrics' operation labels (src/telemetry/). */
   telemetry: TelemetrySettings;
   /** METRICS_PORT and the drain delay (src/server/ops-settings.ts). */
@@ -169,6 +172,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 300_000),
     cache: readCacheSettings(read, Object.fromEntries(ACTIONS.map((action) => [action.action, action.ttlSeconds]))),
     security,
+    quota: readQuotaSettings(read),
     http: readHttpServerSettings(int, problems),
     telemetry: readTelemetrySettings(env, problems, int),
     ops: readOpsSettings(read, host),
@@ -180,6 +184,10 @@ export function loadConfig(env: Env = process.env): Config {
   const inFlight = config.resilience.maxInFlight;
   config.resilience.maxInFlightPerClient = int('UPSTREAM_MAX_IN_FLIGHT_PER_CLIENT', Math.max(1, Math.ceil(inFlight / 2)), 1, 10_000);
   config.resilience.maxInFlightPerAction = Math.max(1, Math.ceil((inFlight * 3) / 4));
+
+  if (config.quota.defaultQuota && config.security.auth.mode === 'none') {
+    problems.push('CLIENT_QUOTA needs clients to tell apart: set GATEWAY_AUTH=api-key (with keys) or GATEWAY_AUTH=forward');
+  }
 
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -4,8 +4,9 @@ import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { GatewayContext } from './kernel/context.js';
-import { loadExamples } from './server/examples.js';
+import { graphiqlTabs, loadExamples } from './server/examples.js';
 import { useCompression } from './server/compression.js';
+import { useBoundedErrors } from './server/error-bound.js';
 import { maskError } from './kernel/graphql-errors.js';
 import { yogaLogger } from './kernel/logger.js';
 import type { Sandbox } from './sandbox/server.js';
@@ -28,6 +29,8 @@ import { useTracing } from './telemetry/spans.js';
 import { startTracing } from './telemetry/tracing.js';
 import { useIncrementalDelivery, usesIncrementalDelivery } from './incremental/index.js';
 import { createRequestPath, type RequestPath } from './request-path.js';
+import { createQuotas } from './quota/index.js';
+import { useQuota } from './quota/plugin.js';
 import { EventLoopDelay, useEventLoopShedding } from './server/event-loop.js';
 import { createMcp, type Mcp } from './mcp/index.js';
 
@@ -80,10 +83,18 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   memo = cache.remembersResults && !tracing.enabled && config.cache.resultsMaxBytes > 0 ? new ResultMemo(cache, config.cache.resultsMaxBytes) : null;
 
   const security = await createSecurity(config.security, logger, config.cache.redisGuard);
+  const anyKeyQuota = [...config.security.auth.accounts.values()].some((account) => account.quota);
+  const quotas = await createQuotas(config.quota, anyKeyQuota, logger, config.cache.redisGuard, security.accountOf, metrics.observeQuota);
   const examples = loadExamples();
   const readiness = createReadiness();
   const eventLoop = new EventLoopDelay(config.ops.eventLoopDelayLimitMs);
-  const ready = readinessReporter(readiness, cacheStatus, () => upstream.status(), security.rateLimitStatus, () => eventLoop.behind());
+  const ready = readinessReporter(
+    readiness,
+    cacheStatus,
+    () => upstream.status(),
+    security.rateLimitStatus,
+    () => eventLoop.behind(),
+  );
   // FEDERATION=true: the same schema served as a Federation v2 subgraph (src/server/federation.ts).
   const federation = config.federation.enabled ? await import('./server/federation.js').then((m) => m.federated(config.federation)) : null;
   // MCP (src/mcp): tools are GraphQL operations, each call one request through this same Yoga.
@@ -93,7 +104,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
         security: config.security,
         schema: federation?.schema ?? schema,
         refusalOf: security.refusalOf,
-        fetch: (request, serverContext): Promise<Response> | Response => yoga.fetch(request, serverContext as Record<string, unknown>),
+        fetch: (url, init, serverContext): Promise<Response> | Response => yoga.fetch(url, init, serverContext as Record<string, unknown>),
       })
     : null;
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
@@ -107,14 +118,12 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
         signal: () => initial.request.signal,
         upstreamToken: security.upstreamTokenFor(initial.request),
         client: security.clientFor(initial.request, initial),
+        payer: quotas?.payerOf(initial.request) ?? null,
       }),
     ...security.yogaOptions,
     graphiql: config.security.graphiql && {
       title: 'Lookup Graph',
-      defaultTabs: examples.map((example) => ({
-        query: example.query,
-        variables: example.variables ? JSON.stringify(example.variables, null, 2) : null,
-      })),
+      defaultTabs: graphiqlTabs(examples),
     },
     // Loaded on the first GraphiQL request: the module is a 9 MB page that costs ~40 MB of memory, which a
     // gateway nobody opens GraphiQL on (production, an API behind a frontend) never pays.
@@ -128,6 +137,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
         observe: metrics.observeRequest,
         logVariables: config.telemetry.logVariables,
         answered,
+        clientOf: (request) => security.accountOf(request)?.name ?? null,
       }),
       useAnsweredOperations(answered),
       // In production the public port shows no internals and serves no /metrics (see METRICS_PORT).
@@ -152,6 +162,8 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       useVariableCheck(),
       ...useIncrementalDelivery((error, message) => maskError(error, message, config.production)),
       useCostLimit({ budget: config.costBudget, batchSize: config.financialBatchSize, batchedSymbols }),
+      // After the estimate (an operation over the whole quota is refused) and after extensions.gateway is stamped.
+      ...(quotas ? [useQuota(quotas)] : []),
       ...(federation?.plugins ?? []),
       // Operations with @defer/@stream run on Yoga's own executor, which delivers incrementally
       // (src/incremental); every other operation keeps graphql-jit.
@@ -166,6 +178,8 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
             }),
           ]
         : []),
+      // After the plugins that read each error of an execution (the refusal status): at most 100 listed.
+      useBoundedErrors(),
       // Last: it compresses the response every other plugin has finished (headers included).
       useCompression(),
     ],
@@ -185,7 +199,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     async close() {
       // One failing to close must not keep the others (and their sockets) open.
       eventLoop.close();
-      await Promise.allSettled([path.close(), security.close(), sandbox?.close()]);
+      await Promise.allSettled([path.close(), security.close(), quotas?.close(), sandbox?.close()]);
       // Last, so the spans of the final requests are exported.
       await tracing.close().catch((error: unknown) => logger.warn({ err: error }, 'flushing the last spans failed'));
     },

@@ -1,6 +1,7 @@
 import { loadConfigOrExit } from './config.js';
 import { createGateway } from './gateway.js';
 import { createHttpServer } from './server/http-server.js';
+import pino from 'pino';
 import { createLogger, describeError } from './kernel/logger.js';
 import { startOpsServer } from './server/ops-server.js';
 import cluster from 'node:cluster';
@@ -9,7 +10,15 @@ import { runWorkerPool } from './server/workers.js';
 /** The only file that listens: config -> gateway -> HTTP server -> graceful shutdown. */
 async function main() {
   const config = loadConfigOrExit();
-  const logger = createLogger(config.logLevel, undefined, [config.upstream.token], config.telemetry.logFormat);
+  // Written asynchronously (lines queue while a write is under way), so a burst of lines never blocks the
+  // event loop; pino flushes the queue synchronously when the process exits (each exit below flushes first
+  // all the same). LOG_FORMAT=pretty, for development, keeps pino-pretty's own synchronous, coloured output.
+  const destination = config.telemetry.logFormat === 'pretty' ? undefined : pino.destination({ dest: 1, sync: false });
+  const exit = (code: number) => {
+    destination?.flushSync();
+    process.exit(code);
+  };
+  const logger = createLogger(config.logLevel, destination, [config.upstream.token], config.telemetry.logFormat);
   // WORKERS > 1: this process only forks and watches the workers (each runs the rest of main) and serves their summed metrics.
   if (config.ops.workers > 1 && cluster.isPrimary) {
     await runWorkerPool(config.ops.workers, logger, { host: config.ops.metricsHost, port: config.ops.metricsPort });
@@ -61,11 +70,11 @@ async function main() {
       gateway.close().then(
         () => {
           logger.info('stopped');
-          process.exit(0);
+          exit(0);
         },
         (error: unknown) => {
           logger.error({ err: describeError(error) }, 'shutdown failed');
-          process.exit(1);
+          exit(1);
         },
       ),
     );

@@ -165,7 +165,7 @@ describe('every upstream outcome maps to a code; siblings still resolve; the tok
     expect(text).not.toContain(FAULT_TOKEN);
     expect(text).not.toMatch(/stack|at .*\.ts:\d+/);
     const newLogs = gw.logs.slice(logsBefore).join('\n');
-    expect(newLogs).toContain(`"code":"${code}"`);
+    expect(newLogs).toContain(`"errorCodes":["${code}"]`);
     expect(newLogs).not.toContain(FAULT_TOKEN);
     expect(newLogs).not.toMatch(/Bearer/);
   });

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { ActionError, cancelledError } from '../kernel/errors.js';
+import { ActionError, cancelledError, refusedForClient } from '../kernel/errors.js';
 import type { CacheSettings } from './settings.js';
 import { isNotFoundMarker, type CacheEntry, type CachePart, type CacheStore, type NotFoundMarker } from './store.js';
 
@@ -317,8 +317,9 @@ export class LookupCache {
     // This request now keeps the call alive too, should its owner go away.
     flying.interest.add(waiter);
     const theirs = (await raceWaiter(flying.outcome, waiter, key, action)) as LookupOutcome<V>;
-    // The call we joined was cancelled with its own request; that is no answer for this one.
-    if (theirs.error && flying.owner.signal?.aborted && !waiter.signal?.aborted) return again();
+    // The call we joined was cancelled with its own request, or refused for its client (its share, its quota);
+    // that is no answer for this one.
+    if (theirs.error && ((flying.owner.signal?.aborted && !waiter.signal?.aborted) || refusedForClient(theirs.error))) return again();
     return { ...theirs, key, source: theirs.source === 'refused' ? 'refused' : 'coalesced' };
   }
 

@@ -14,6 +14,7 @@ export const ERROR_CODES = [
   'UPSTREAM_BAD_RESPONSE',
   'COST_LIMIT_EXCEEDED',
   'CLIENT_CLOSED',
+  'QUOTA_EXCEEDED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -22,9 +23,15 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
  * Why the gateway refused a lookup without calling the upstream, to stay responsive under load
  * (OVERLOADED, or RATE_LIMITED for `client-share`): the queue was full, the lookup could not have
  * started before its wait deadline (predicted at once, or seen when the deadline came), or this
- * client's own share of the upstream slots was full.
+ * client's own share of the upstream slots was full; or (QUOTA_EXCEEDED, `quota`) the client's quota
+ * of paid calls is spent.
  */
-export type ShedReason = 'queue-full' | 'no-slot-in-time' | 'wait-expired' | 'client-share';
+export type ShedReason = 'queue-full' | 'no-slot-in-time' | 'wait-expired' | 'client-share' | 'quota';
+
+/** A refusal that is about the client that asked (its share, its quota), not the lookup: no answer for another client joining the call. */
+export function refusedForClient(error: unknown): boolean {
+  return error instanceof ActionError && (error.shed === 'client-share' || error.shed === 'quota');
+}
 
 export interface ActionErrorDetails {
   /** The upstream action behind the failure, when there is one. */
@@ -62,7 +69,12 @@ export class ActionError extends Error {
   readonly refused: boolean;
 
   constructor(code: ErrorCode, message: string, details: ActionErrorDetails = {}) {
+    // An expected outcome, never logged with a stack: capturing one (and GraphQL formatting it for
+    // every wrapping error) made a list of 5,000 failing items take seconds of CPU.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
     this.name = 'ActionError';
     this.code = code;
     this.action = details.action;

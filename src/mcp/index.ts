@@ -29,7 +29,7 @@ export interface McpOptions {
   schema: GraphQLSchema;
   refusalOf(request: Request): GraphQLError | null;
   /** Yoga's own fetch: the one pipeline every tool call goes through. */
-  fetch(request: Request, serverContext?: unknown): Promise<Response> | Response;
+  fetch(url: string, init: RequestInit, serverContext?: unknown): Promise<Response> | Response;
 }
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -49,7 +49,7 @@ export function createMcp(options: McpOptions): Mcp {
   const post = async (url: string, headers: Headers, body: Record<string, unknown>, serverContext?: unknown): Promise<GraphQLBody> => {
     headers.set('content-type', 'application/json');
     headers.set('accept', 'application/json');
-    const response = await options.fetch(new Request(url, { method: 'POST', headers, body: JSON.stringify(body) }), serverContext);
+    const response = await options.fetch(url, { method: 'POST', headers, body: JSON.stringify(body) }, serverContext);
     const text = await response.text();
     try {
       return JSON.parse(text) as GraphQLBody;

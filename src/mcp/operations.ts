@@ -106,7 +106,8 @@ export function toolOperation(schema: GraphQLSchema, file: string, text: string)
   const errors = validate(schema, document);
   if (errors.length > 0) throw new ToolOperationError(file, errors.map((error) => error.message).join('; '));
 
-  const comment = leadingComment(text);
+  // `# variables: {...}` lines are example variables (the convention of schema/examples), not description.
+  const comment = leadingComment(text).filter((line) => !/^variables:/i.test(line));
   const more = comment.filter((line) => /^more:/i.test(line)).map((line) => line.replace(/^more:\s*/i, ''));
   const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
   const queryType = schema.getQueryType()!;

@@ -1,5 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { GraphQLSchema } from 'graphql';
 import { sha256Hex } from '../security/trusted-documents.js';
 import { errorResult, toolResult, type AgentError, type GraphQLBody } from './answer.js';
@@ -32,6 +33,8 @@ export class McpTools {
   private readonly maxBytes: number;
   private readonly execute: boolean;
   private readonly searchSchema: boolean;
+  // One for every server: the SDK builds a new Ajv for each server otherwise (a server per HTTP request).
+  private readonly validator = new AjvJsonSchemaValidator();
 
   constructor(private readonly options: McpToolsOptions) {
     this.byName = new Map(options.tools.map((tool) => [tool.name, tool]));
@@ -89,7 +92,13 @@ export class McpTools {
 
   /** An SDK server with these tools, whose calls go through `run`. One per HTTP request (stateless) or one for stdio. */
   server(run: ExecuteGraphQL): Server {
-    const server = new Server({ name: 'lookup-graph', version: this.options.version }, { capabilities: { tools: { listChanged: false } } });
+    const server = new Server(
+      { name: 'lookup-graph', version: this.options.version },
+      {
+        capabilities: { tools: { listChanged: false } },
+        jsonSchemaValidator: this.validator,
+      },
+    );
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listed }));
     server.setRequestHandler(CallToolRequestSchema, (request) => this.call(request.params.name, request.params.arguments, run));
     return server;
@@ -100,10 +109,8 @@ export class McpTools {
     if (name === SEARCH_SCHEMA && this.searchSchema) return this.search(given);
     if (name === EXECUTE && this.execute) return this.executeQuery(given, run);
     const tool = this.byName.get(name);
-    if (!tool) {
-      const known = this.listed.map((listed) => listed.name).join(', ');
-      return errorResult([{ code: 'UNKNOWN_TOOL', message: `There is no tool "${name}".`, whatToDo: `Call one of: ${known}.` }]);
-    }
+    // A name that tools/list never gave is the client's protocol fault, not something a model corrects.
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}": tools/list gives the tools of this server.`);
     const problems = this.argumentProblems(tool, given);
     if (problems.length > 0) return errorResult(problems);
     const variables = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));

@@ -52,8 +52,17 @@ export class RedisConnection {
     this.target = typeof url === 'string' ? targetOf(url) : url;
     this.form = this.target.form;
     this.client = createClient(this.target, settings);
-    this.guard = new RedisGuard(this.client, settings, logger, role, messages, (shard) => this.probe(shard));
     const client = this.client;
+    const masters = () => (client instanceof Cluster ? [...new Set(client.slots.map((nodes) => nodes?.[0]).filter((node) => node !== undefined))] : []);
+    this.guard = new RedisGuard(
+      client,
+      settings,
+      logger,
+      role,
+      messages,
+      (shard) => this.probe(shard),
+      client instanceof Cluster ? () => masters().map((master) => `write@${master}`) : undefined,
+    );
     // ioredis gives up for good when a reconnection is cut short (Sentinel's failover detector closing it
     // mid-attempt ends the client): while this connection is in use, it starts again.
     client.on('end', () => {

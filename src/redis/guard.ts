@@ -5,9 +5,12 @@ import type { Logger } from 'pino';
 export interface RedisGuardSettings {
   /** Deadline of one Redis command on the request path (REDIS_COMMAND_TIMEOUT_MS). */
   commandTimeoutMs: number;
-  /** Consecutive misses (timeouts, errors) that mark Redis unhealthy (REDIS_UNHEALTHY_AFTER). */
+  /** Consecutive misses (timeouts, errors) that mark Redis unhealthy. */
   unhealthyAfter: number;
-  /** While unhealthy, how often one PING checks whether it is back (REDIS_PROBE_INTERVAL_MS). */
+  /**
+   * While unhealthy, how often one PING checks whether it is back; while healthy, how long without a
+   * command before one PING checks that it still answers (REDIS_PROBE_INTERVAL_MS).
+   */
   probeIntervalMs: number;
 }
 
@@ -41,7 +44,9 @@ type RedisEvents = Pick<EventEmitter, 'on'> & { status: string };
  * (callers get their fallback at once) while a probe every `probeIntervalMs` looks for it to come back.
  * A shard is where a command's keys live: the one master of a single Redis or a Sentinel set, or a
  * cluster master (and separately its reads, which a replica can serve while it fails over). A dead
- * connection (ioredis 'close') makes every shard unhealthy at once.
+ * connection (ioredis 'close') makes every shard unhealthy at once. When no command has run for
+ * `probeIntervalMs` (every read answered from memory), a PING within the same deadline checks each
+ * shard, and again at once after a miss, so /healthz learns of a frozen Redis without waiting for traffic.
  */
 export class RedisGuard {
   private connected = false;
@@ -55,6 +60,9 @@ export class RedisGuard {
   private closed = false;
   private readonly backListeners: Array<() => void> = [];
   private readonly skipListeners: Array<(shard: string) => void> = [];
+  /** When a command last had its answer. */
+  private lastAnswer = Date.now();
+  private idleTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly redis: RedisEvents,
@@ -64,13 +72,17 @@ export class RedisGuard {
     private readonly role: string,
     private readonly messages: { down: string; back: string },
     private readonly probeShard: ShardProbe,
+    /** The shards a quiet connection checks: the one master, or each cluster master's writes. */
+    private readonly shardsToCheck: () => string[] = () => [WHOLE],
   ) {
+    this.scheduleIdleCheck(settings.probeIntervalMs);
     redis.on('error', (error: Error) => {
       this.lastError = shortError(error);
     });
     redis.on('ready', () => {
       const wasHealthy = this.healthy();
       this.connected = true;
+      this.lastAnswer = Date.now();
       this.down.delete(WHOLE);
       this.misses.clear();
       if (!wasHealthy) this.changed();
@@ -130,6 +142,7 @@ export class RedisGuard {
         }),
       ]);
       this.misses.delete(shard);
+      this.lastAnswer = Date.now();
       return result;
     } catch (error) {
       this.miss(shard, error);
@@ -143,6 +156,38 @@ export class RedisGuard {
     this.closed = true;
     if (this.probe) clearInterval(this.probe);
     this.probe = null;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+  }
+
+  private scheduleIdleCheck(delayMs: number): void {
+    if (this.closed) return;
+    this.idleTimer = setTimeout(() => void this.idleCheck(), delayMs);
+    this.idleTimer.unref();
+  }
+
+  /** After `probeIntervalMs` without an answered command, one bounded PING per answering shard; a miss counts as any other. */
+  private async idleCheck(): Promise<void> {
+    const interval = this.settings.probeIntervalMs;
+    const quiet = Date.now() - this.lastAnswer;
+    if (quiet < interval) return this.scheduleIdleCheck(interval - quiet);
+    let missed = false;
+    if (this.connected && this.redis.status === 'ready') {
+      for (const shard of this.shardsToCheck()) {
+        if (!this.answers(shard)) continue; // skipped: its own probe looks for it
+        const answered = await this.run(
+          shard,
+          async () => {
+            if ((await this.probeShard(shard)) === false) throw new Error('PING: no answer');
+            return true;
+          },
+          false,
+        );
+        // Missed but not yet skipped: ask again at once rather than after another quiet interval.
+        if (!answered && this.answers(shard)) missed = true;
+      }
+    }
+    this.scheduleIdleCheck(missed ? this.settings.commandTimeoutMs : interval);
   }
 
   private miss(shard: string, error: unknown): void {

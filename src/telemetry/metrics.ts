@@ -5,6 +5,7 @@ import type { LookupSource } from '../cache/lookup-cache.js';
 import type { CachePart } from '../cache/store.js';
 import type { CallOutcome } from '../upstream/client.js';
 import { ActionError } from '../kernel/errors.js';
+import { countByCode } from './errors.js';
 import type { CallAction, UpstreamStatus } from '../upstream/index.js';
 
 /** An operation answered whole: ok (no errors), partial (data and errors) or error (no data). */
@@ -50,6 +51,18 @@ export class Metrics {
     name: 'lookup_graph_cache_lookups_total',
     help: "Lookups by action and where their value came from: cache (hit), upstream (miss), coalesced (joined another request's call) or refused (no call: held, shed, breaker open, out of budget or time, client gone).",
     labelNames: ['action', 'source'] as const,
+    registers: [this.registry],
+  });
+  private readonly quotaCharged = new Counter({
+    name: 'lookup_graph_quota_calls_charged_total',
+    help: "Upstream calls charged to clients' quotas, by client name from the API keys file (unnamed for keys without one, forwarded for forwarded tokens).",
+    labelNames: ['client'] as const,
+    registers: [this.registry],
+  });
+  private readonly quotaRemaining = new Gauge({
+    name: 'lookup_graph_quota_remaining',
+    help: "Calls left in a named client's quota window, as this replica last saw it.",
+    labelNames: ['client'] as const,
     registers: [this.registry],
   });
   private readonly replays = new Counter({
@@ -118,6 +131,12 @@ export class Metrics {
     this.lookups.inc({ action, source });
   };
 
+  /** A call charged to a client's quota (charged 1) or a look at it (charged 0), and its remaining quota when it is named. */
+  observeQuota = (client: string, charged: number, remaining: number | null): void => {
+    if (charged > 0) this.quotaCharged.inc({ client }, charged);
+    if (remaining !== null) this.quotaRemaining.set({ client }, remaining);
+  };
+
   observeReplay = (): void => {
     this.replays.inc();
   };
@@ -125,7 +144,7 @@ export class Metrics {
   /** One /graphql request, as the request log sees it (src/telemetry/request-log.ts): its duration, error codes and the outcome of each operation answered whole. */
   observeRequest = (operation: string, seconds: number, errorCodes: readonly string[], outcomes: readonly OperationOutcome[]): void => {
     this.requestDuration.observe({ operation }, seconds);
-    for (const code of errorCodes) this.errors.inc({ code });
+    for (const [code, count] of Object.entries(countByCode(errorCodes))) this.errors.inc({ code }, count);
     for (const outcome of outcomes) this.operations.inc({ outcome });
   };
 

@@ -117,8 +117,9 @@ export function createUpstream(
     seen.facts = undefined;
     seen.sent = false;
     const gate = gates.forToken(options.token);
-    gate.check(action);
-    const call: BreakerCall = { action, input: inputKey(body), client: options.client ?? '', clientToken: options.token !== undefined };
+    const input = inputKey(body);
+    gate.check(action, input);
+    const call: BreakerCall = { action, input, client: options.client ?? '', clientToken: options.token !== undefined };
     const ticket = breakers.acquire(call);
     let release: (() => void) | undefined;
     let probe = false;
@@ -128,7 +129,7 @@ export function createUpstream(
       const startBy = Math.min(Date.now() + settings.queueTimeoutMs, deadline.at - MIN_ATTEMPT_MS);
       release = await limiter.acquire(action, startBy, options.signal, options.client);
       // The wait may have outlasted the budget: a 429 or remaining 0 seen meanwhile holds this call too.
-      probe = gate.admit(action);
+      probe = gate.admit(action, input);
       startedAt = Date.now();
     } catch (error) {
       release?.();
@@ -149,7 +150,7 @@ export function createUpstream(
         },
         onResponse: (facts) => {
           seen.facts = facts;
-          gate.observe(facts);
+          gate.observe(facts, input);
         },
       });
       breakers.record(call, ticket, 'success');

@@ -99,9 +99,7 @@ describe('errors an agent can act on', () => {
     expect(unknown.errors[0]).toMatchObject({ argument: 'url', whatToDo: 'This tool takes domain: String!.' });
   });
 
-  it('an unknown tool is a tool error listing the tools', async () => {
-    const result = await call(client, 'no_such_tool', {});
-    expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/Call one of: .*company/);
+  it('an unknown tool is a JSON-RPC error (a protocol fault), not a tool result', async () => {
+    await expect(call(client, 'no_such_tool', {})).rejects.toThrow(/-32602.*Unknown tool "no_such_tool"/);
   });
 });

@@ -52,7 +52,7 @@ describe('production settings', () => {
     for (const name of LOOKUP_TOOLS) expect(names).toContain(name);
     expect(names).not.toContain('execute');
     expect(names).not.toContain('search_schema');
-    expect((await call(client, 'execute', { query: '{ __typename }' })).isError).toBe(true);
+    await expect(call(client, 'execute', { query: '{ __typename }' })).rejects.toThrow(/Unknown tool "execute"/);
     const before = up.calls.length;
     const result = await call(client, 'crm_owners', { portal: '139981' });
     expect(result.isError).toBeFalsy();

@@ -73,6 +73,22 @@ describe("the upstream's Retry-After holds calls for a bounded time, then one pr
     expect(r.up.calls).toHaveLength(2);
   });
 
+  it('a 429 that says the token has calls left (ratelimit-remaining above 0) holds only the input it answered', async () => {
+    const r = await rig({ UPSTREAM_RETRY_AFTER_MAX_SECONDS: '2' }, (call, _req, res) =>
+      call.body.domain === POISON
+        ? json(res, 429, { status: 429, response: null, error: 'Too many requests' }, { 'retry-after': '3600', 'ratelimit-remaining': '15' })
+        : ok(call, res),
+    );
+    expect(codeOf(await r.gw.query(domainQuery(POISON)))).toMatchObject({ code: 'RATE_LIMITED', retryAfter: 2 });
+    const other = await r.gw.query(domainQuery());
+    expect(other.body.errors).toBeUndefined();
+    const again = await r.gw.query(domainQuery(POISON));
+    expect(codeOf(again)).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(again.body.extensions!.gateway).toMatchObject({ upstreamCalls: 0, lookups: [{ source: 'refused', reason: 'RATE_LIMITED' }] });
+    expect(r.up.calls).toHaveLength(2);
+    expect(r.gw.gateway.upstreamStatus().rateLimit.holding).toBe(false);
+  });
+
   it('by default the cap is 60 s', async () => {
     const r = await rig({}, (_call, _req, res) => tooMany(res));
     expect(codeOf(await r.gw.query(domainQuery()))).toMatchObject({ code: 'RATE_LIMITED', retryAfter: 60 });

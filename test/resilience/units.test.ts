@@ -209,6 +209,18 @@ describe('rate-limit gate', () => {
     expect(gate.status()).toMatchObject({ holding: false, probe: 'none', level: 'ok' });
   });
 
+  it('a 429 that says the token has calls left holds only the input it answered, at most maxHoldMs', () => {
+    const c = clock();
+    const gate = new RateLimitGate({ log: silent, now: c.now, maxHoldMs: 2000 });
+    gate.observe({ action: 'a', status: 429, retryAfter: 3600, remaining: 15 }, 'poison');
+    expect(() => gate.check('a', 'poison')).toThrow(expect.objectContaining({ code: 'RATE_LIMITED', retryAfter: 2 }));
+    gate.check('a', 'other');
+    gate.check('b', 'poison');
+    expect(gate.status()).toMatchObject({ holding: false, level: 'unknown' });
+    c.t += 2000;
+    expect(gate.admit('a', 'poison')).toBe(false);
+  });
+
   it('keeps one budget per upstream token', () => {
     const gates = new RateLimitGates({ log: silent });
     gates.forToken('request-token').observe({ action: 'a', status: 429, retryAfter: 60 });

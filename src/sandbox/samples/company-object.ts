@@ -6,6 +6,8 @@ import { CITIES, cityNamed, STREETS } from '../data/places.js';
 import { seededAmount, seededInt, seededMagnitude, seededPick, seededSubset, seededTimestamp } from '../data/seeded.js';
 import { listingOf, tickerOf } from './financial-profile.js';
 import { websiteDomain } from '../../actions/link-keys.js';
+import { SandboxInputError } from '../input-error.js';
+import { isUnregisteredDomain, NOT_FOUND_MESSAGE } from './not-found.js';
 
 /**
  * The company object (contract 2.7). A complete record for any domain, derived from it: the domain
@@ -59,6 +61,8 @@ function bucket(value: number, ranges: ReadonlyArray<[number, string]>, above: s
 
 export function companyObject(domain: string, images: SampleImages = DETACHED_IMAGES): Record<string, unknown> {
   const host = domain.trim().toLowerCase().replace(/\.$/, '');
+  // No company behind a domain nobody registered: domain_info says the same of it.
+  if (isUnregisteredDomain(host)) throw new SandboxInputError(NOT_FOUND_MESSAGE);
   const registrable = websiteDomain(`https://${host}`) ?? host;
   const label = registrable.split('.')[0] || 'sandbox';
   const name = label.charAt(0).toUpperCase() + label.slice(1);

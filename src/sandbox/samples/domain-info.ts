@@ -2,6 +2,7 @@ import type { SandboxAnswer } from '../answer.js';
 import { sampleDigits } from '../data/identity.js';
 import { citiesIn, STREETS } from '../data/places.js';
 import { seededDate, seededInt, seededPick, seededSubset } from '../data/seeded.js';
+import { isUnregisteredDomain } from './not-found.js';
 
 const REGISTRARS = [
   { name: 'Example Registrar, Inc.', iana: '292', host: 'registrar.example', phone: '+1.2086851750' },
@@ -27,11 +28,11 @@ const WHOIS_SERVERS: Readonly<Record<string, string>> = {
 /**
  * domain_info (contract 2.1). The requested domain comes back in the record, and its dates,
  * registrar, name servers and registrant's city are derived from it; a domain whose first label
- * contains "unregistered" gets the minimal record the live service sends for a free domain.
+ * starts with "no-such-" or contains "unregistered", or whose TLD is .invalid (isUnregisteredDomain), gets the minimal record the live service sends for a free domain.
  */
 export function domainInfo(domain: string): Record<string, unknown> {
   const name = domain.trim().toLowerCase();
-  if (name.split('.')[0]?.includes('unregistered')) {
+  if (isUnregisteredDomain(name)) {
     return { status: true, domain_name: name, domain_registered: 'no' };
   }
   const seed = (what: string) => `domain:${name}:${what}`;

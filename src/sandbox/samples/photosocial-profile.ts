@@ -3,6 +3,7 @@ import { sampleDigits } from '../data/identity.js';
 import { DETACHED_IMAGES, type SampleImages } from '../data/images.js';
 import { citiesIn, STREETS } from '../data/places.js';
 import { seededAmount, seededInt, seededMagnitude, seededPick, wordsOf } from '../data/seeded.js';
+import { isUnknownHandle } from './not-found.js';
 
 const CATEGORIES = ['Photographer', 'Artist', 'Digital creator', 'Musician/band', 'Media/news company', 'Athlete', 'Public figure'];
 const PRONOUNS = [['she/her'], ['he/him'], ['they/them'], []];
@@ -316,5 +317,6 @@ export function photosocialProfile(username: string, images: SampleImages = DETA
 /** How the sandbox answers the action. */
 export const sandbox: SandboxAnswer = {
   required: ['username'],
-  respond: (b, images) => ({ response: { response: photosocialProfile(String(b.username), images) } }),
+  // A username nobody holds: the live service's empty inner response.
+  respond: (b, images) => ({ response: { response: isUnknownHandle(String(b.username)) ? null : photosocialProfile(String(b.username), images) } }),
 };

@@ -3,6 +3,8 @@ import { sampleDigits, sampleHex } from '../data/identity.js';
 import { DETACHED_IMAGES, type SampleImages } from '../data/images.js';
 import { citiesIn } from '../data/places.js';
 import { seededInt, seededMagnitude, seededPick } from '../data/seeded.js';
+import { SandboxInputError } from '../input-error.js';
+import { isUnknownHandle, NOT_FOUND_MESSAGE } from './not-found.js';
 
 /**
  * get_professionalnet_profile (contract 2.6). A complete, realistically large profile for any
@@ -36,6 +38,7 @@ function capitalised(part: string | undefined, fallback: string): string {
 
 export function professionalnetProfile(handle: string, images: SampleImages = DETACHED_IMAGES): Record<string, unknown> {
   const slug = handle.trim();
+  if (isUnknownHandle(slug)) throw new SandboxInputError(NOT_FOUND_MESSAGE);
   const seed = (what: string) => `professional:${slug.toLowerCase()}:${what}`;
   const parts = slug.split(/[-_]/);
   const firstName = capitalised(parts[0], 'Sam');

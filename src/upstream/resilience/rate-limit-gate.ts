@@ -41,8 +41,9 @@ export interface RateLimitGateOptions {
  * (remaining 0, or a 429), further calls fail at once with RATE_LIMITED and `retryAfter`, without
  * touching the upstream, until the reset, but never longer than `maxHoldMs`: one answer, however
  * wrong, cannot stop calls for an hour. After the hold one probe call decides (the others are refused
- * while it is out): an answer that is not a hold releases the gate, another hold holds again. Logs
- * when the budget runs low, runs out and comes back.
+ * while it is out): an answer that is not a hold releases the gate, another hold holds again. A 429
+ * that says the token has calls left (`ratelimit-remaining` above 0) holds only the input it answered.
+ * Logs when the budget runs low, runs out and comes back.
  */
 export class RateLimitGate {
   private limit: number | undefined;
@@ -50,6 +51,8 @@ export class RateLimitGate {
   private resetAt: number | undefined;
   private holdUntil = 0;
   private probe: 'none' | 'due' | 'in-flight' = 'none';
+  /** Inputs held alone (action and input → until): a 429 that said the token still had calls left. */
+  private readonly inputHolds = new Map<string, number>();
   private level: BudgetLevel = 'unknown';
   private readonly now: () => number;
 
@@ -57,8 +60,15 @@ export class RateLimitGate {
     this.now = options.now ?? Date.now;
   }
 
-  /** Throws RATE_LIMITED while the upstream budget is spent, or while the probe after a hold is out. */
-  check(action: string): void {
+  /** Throws RATE_LIMITED while the upstream budget is spent, while the probe after a hold is out, or while `input` is held. */
+  check(action: string, input?: string): void {
+    const key = input === undefined ? undefined : inputKey(action, input);
+    const inputLeft = key === undefined ? 0 : (this.inputHolds.get(key) ?? 0) - this.now();
+    if (inputLeft > 0) {
+      const retryAfter = Math.max(1, Math.ceil(inputLeft / 1000));
+      throw new ActionError('RATE_LIMITED', `The upstream refused this lookup for now; retry in ${retryAfter} s`, { action, retryAfter });
+    }
+    if (key !== undefined) this.inputHolds.delete(key);
     const wait = this.holdUntil - this.now();
     if (wait > 0) {
       const retryAfter = Math.max(1, Math.ceil(wait / 1000));
@@ -73,8 +83,8 @@ export class RateLimitGate {
   }
 
   /** Checks a call about to be sent; true when it is the probe after a hold (hand it back to `settle`). */
-  admit(action: string): boolean {
-    this.check(action);
+  admit(action: string, input?: string): boolean {
+    this.check(action, input);
     if (this.probe !== 'due') return false;
     this.probe = 'in-flight';
     return true;
@@ -85,7 +95,8 @@ export class RateLimitGate {
     if (probe && this.probe === 'in-flight') this.probe = 'due';
   }
 
-  observe(facts: ResponseFacts): void {
+  /** A response's headers; `input` names the call it answered (a 429 may hold that input alone). */
+  observe(facts: ResponseFacts, input?: string): void {
     const now = this.now();
     if (facts.limit !== undefined) this.limit = facts.limit;
     if (facts.remaining !== undefined) this.remaining = facts.remaining;
@@ -93,11 +104,18 @@ export class RateLimitGate {
     const resetIn = facts.resetAt !== undefined ? facts.resetAt - now : undefined;
     const retryIn = facts.retryAfter !== undefined ? facts.retryAfter * 1000 : undefined;
     const holdMs = this.options.holdMs ?? DEFAULT_HOLD_MS;
+    const maxHoldMs = this.options.maxHoldMs ?? DEFAULT_MAX_HOLD_MS;
+    if (facts.status === 429 && facts.remaining !== undefined && facts.remaining > 0 && input !== undefined) {
+      // The token still has calls left: what was refused is this lookup, not the token's budget.
+      if (this.inputHolds.size >= 10_000) this.inputHolds.delete(this.inputHolds.keys().next().value!);
+      this.inputHolds.set(inputKey(facts.action, input), now + Math.min(Math.max(0, retryIn ?? holdMs), maxHoldMs));
+      return;
+    }
     let holdFor: number | undefined;
     if (facts.status === 429) holdFor = retryIn ?? resetIn ?? holdMs;
     else if (facts.remaining === 0) holdFor = resetIn ?? retryIn ?? holdMs;
     if (holdFor !== undefined) {
-      holdFor = Math.min(Math.max(0, holdFor), this.options.maxHoldMs ?? DEFAULT_MAX_HOLD_MS);
+      holdFor = Math.min(Math.max(0, holdFor), maxHoldMs);
       this.holdUntil = Math.max(this.holdUntil, now + holdFor);
       this.probe = 'due';
     } else if (this.probe !== 'none' && now >= this.holdUntil) {
@@ -181,4 +199,8 @@ export class RateLimitGates {
     for (const gate of this.perToken.values()) if (gate.status().holding) holding += 1;
     return { ...this.shared.status(), requestTokensHolding: holding };
   }
+}
+
+function inputKey(action: string, input: string): string {
+  return `${action}\u0000${input}`;
 }
