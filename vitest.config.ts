@@ -18,6 +18,7 @@ const RUNTIME = [
   'test/ops/build.test.ts',
   'test/ops/workers.test.ts',
   'test/ops/production-trial.test.ts',
+  'test/ops/sandbox-not-loaded.test.ts',
   'test/ops/container-memory.test.ts',
   'test/mcp/stdio.test.ts',
   'test/hardening/drain.test.ts',
