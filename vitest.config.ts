@@ -9,7 +9,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * its limits, zlib, streams over the wire, AbortSignal, async context (tracing), the event-loop delay and
  * GC metrics, and the clients on Node's sockets (undici to the upstream, ioredis). A new file that starts
  * a process or tests one of these belongs here; the rest is JavaScript over graphql that no Node line
- * changes.
+ * changes. The long end-to-end runs (the soak, replicas behind HAProxy, the Redis Cluster failover, the
+ * overload, the supergraph, Chromium) are left out on purpose: one Node line runs them.
  */
 const RUNTIME = [
   'test/process.test.ts',
@@ -17,6 +18,7 @@ const RUNTIME = [
   'test/ops/build.test.ts',
   'test/ops/workers.test.ts',
   'test/ops/production-trial.test.ts',
+  'test/ops/sandbox-not-loaded.test.ts',
   'test/ops/container-memory.test.ts',
   'test/mcp/stdio.test.ts',
   'test/hardening/drain.test.ts',
@@ -33,26 +35,15 @@ const RUNTIME = [
   'test/cache/redis.test.ts',
 ];
 
-/**
- * Long end-to-end runs: minutes of load, or rigs of many processes (replicas behind HAProxy, a Redis
- * Cluster under failover, routers, Chromium). Not in the runtime set (one Node line runs them); they
- * start first, so the rest of the suite runs beside them.
- */
-const LONG = [
-  'test/soak/',
-  'test/ops/replicas.test.ts',
-  'test/ops/cluster-replicas.test.ts',
-  'test/resilience/overload.test.ts',
-  'test/federation/supergraph.test.ts',
-  'test/browser/',
-];
+/** The soak runs first: it is by far the longest file (three minutes of load), and the rest fits beside it. */
+const FIRST = 'test/soak/';
 
-/** Vitest's order (slowest first when it has timings from an earlier run, else largest first), long runs ahead. */
-class LongFirst extends BaseSequencer {
+/** Vitest's order (slowest first when it has timings from an earlier run, else largest first), the soak ahead. */
+class SoakFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const long = (file: TestSpecification) => LONG.some((path) => relative(file.project.config.root, file.moduleId).startsWith(path));
-    return [...sorted.filter(long), ...sorted.filter((file) => !long(file))];
+    const first = (file: TestSpecification) => relative(file.project.config.root, file.moduleId).startsWith(FIRST);
+    return [...sorted.filter(first), ...sorted.filter((file) => !first(file))];
   }
 }
 
@@ -67,14 +58,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Most files wait on sockets, timers and child processes more than they compute: on two cores three
-    // files at a time keep both busy (vitest's default there is one).
-    maxWorkers: 3,
+    // Two files at a time, one a core (vitest's default on two cores is one): the soak and the process tests
+    // mostly wait on child processes. More would starve the tests that watch the event loop.
+    maxWorkers: 2,
     minWorkers: 1,
-    // A worker keeps the modules it has loaded from one file to the next: loading the gateway's module graph
-    // again for every file was a third of the suite's time. Tests share no state through modules: each
-    // builds its own gateway, server and registry.
-    isolate: false,
-    sequence: { sequencer: LongFirst },
+    sequence: { sequencer: SoakFirst },
   },
 });
