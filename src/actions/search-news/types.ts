@@ -122,28 +122,13 @@ const NewsSearchParameters = builder.objectRef<Raw>('NewsSearchParameters').impl
   description: 'The parameters the upstream used for the search on the search engine.',
   fields: (t) => ({
     query: t.string({ description: 'The search terms sent to the search engine.', resolve: (p) => str(p.q) }),
-    q: t.string({
-      deprecationReason: 'Use `query`, the name every other search uses.',
-      description: 'The search terms sent to the search engine.',
-      resolve: (p) => str(p.q),
-    }),
     engine: t.string({ description: 'Name of the search engine mode the upstream used.', resolve: (p) => str(p.engine) }),
     device: t.string({ description: 'Device type the search was made as, e.g. "desktop".', resolve: (p) => str(p.device) }),
     countryCode: t.string({
       description: 'Country the results were localised for, as a two-letter code (upstream `gl`), e.g. "us".',
       resolve: (p) => str(p.gl),
     }),
-    gl: t.string({
-      deprecationReason: 'Use `countryCode`, the name every other type uses for upstream `gl`.',
-      description: 'Country the results were localised for, as a two-letter code (upstream `gl`), e.g. "us".',
-      resolve: (p) => str(p.gl),
-    }),
     languageCode: t.string({
-      description: 'Interface language of the results, as a language code (upstream `hl`), e.g. "en".',
-      resolve: (p) => str(p.hl),
-    }),
-    hl: t.string({
-      deprecationReason: 'Use `languageCode`, the name every other type uses for upstream `hl`.',
       description: 'Interface language of the results, as a language code (upstream `hl`), e.g. "en".',
       resolve: (p) => str(p.hl),
     }),

@@ -1,3 +1,4 @@
+// Own: the overloaded flag with hysteresis that /readyz and the metrics read; 60 lines, no library state to adapt.
 import type { ShedReason } from '../../kernel/errors.js';
 
 /** After the last lookup shed for load, this long passes before the gateway reports itself not overloaded. */
