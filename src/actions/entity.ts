@@ -58,7 +58,7 @@ export function isEntity(typename: string): boolean {
 }
 
 /** The entity types, for the cost estimate: each one's key field, canonical key and symbol batching. */
-export function entityCosts(): EntityCosts {
+function entityCosts(): EntityCosts {
   const costs: Record<string, EntityCosts[string]> = {};
   for (const [typename, definition] of definitions) {
     costs[typename] = {
@@ -111,7 +111,7 @@ export function resolveEntities(_root: unknown, args: { representations: readonl
 }
 
 /** The `_Entity` union's resolveType. */
-export function entityTypeOf(value: unknown): string | undefined {
+function entityTypeOf(value: unknown): string | undefined {
   return value !== null && typeof value === 'object' ? entityTypes.get(value) : undefined;
 }
 

@@ -14,7 +14,7 @@ export interface PersistedQueryStore {
 }
 
 /** One process's queries, bounded by their total length; the least recently used go first. */
-export class MemoryPersistedQueries implements PersistedQueryStore {
+class MemoryPersistedQueries implements PersistedQueryStore {
   private readonly queries: LRUCache<string, string>;
 
   constructor(maxBytes: number, ttlMs: number) {
@@ -67,7 +67,7 @@ return used`;
  * and when Redis does not answer in time (REDIS_COMMAND_TIMEOUT_MS) a query not in memory reads as not
  * registered, so the client sends its text again; nothing fails.
  */
-export class RedisPersistedQueries implements PersistedQueryStore {
+class RedisPersistedQueries implements PersistedQueryStore {
   private readonly connection: RedisConnection;
   private readonly memory: MemoryPersistedQueries;
   /** Every key under one hash tag: the registration script touches four keys, which a Redis Cluster allows only within one slot. */

@@ -1,7 +1,7 @@
 import { sampleDigits } from '../sample-identity.js';
 import { DETACHED_IMAGES, type SampleImages } from '../sample-images.js';
 import { INDUSTRIES } from '../sample-industries.js';
-import { CITIES, citiesIn, cityNamed, FIRST_NAMES, LAST_NAMES, STREETS } from '../sample-places.js';
+import { citiesIn, FIRST_NAMES, LAST_NAMES, STREETS } from '../sample-places.js';
 import { seededAmount, seededDate, seededFraction, seededInt, seededMagnitude, seededPick, wordsOf } from '../sample-seeded.js';
 import { websiteDomain } from '../link-keys.js';
 
@@ -253,7 +253,7 @@ function parse(symbol: string): ParsedSymbol | null {
 }
 
 /** The sandbox's rule for symbols it has no profile for (their lookups are NOT_FOUND). */
-export function isUnlistedSymbol(symbol: string): boolean {
+function isUnlistedSymbol(symbol: string): boolean {
   if (LISTINGS[symbol]) return false;
   const parsed = parse(symbol);
   if (!parsed) return true;
@@ -382,9 +382,4 @@ export function tickerOf(domain: string): string | null {
     .slice(0, suffix ? 12 : 15);
   const ticker = suffix ? `${base}.${suffix}` : base;
   return base === '' || isUnlistedSymbol(ticker) ? null : ticker;
-}
-
-/** The city of a listing's head office, for the company data (listings name cities the samples know). */
-export function headOfficeOf(listing: Listing) {
-  return cityNamed(listing.city ?? '') ?? CITIES[0]!;
 }

@@ -91,7 +91,7 @@ export const FinancialProfile = builder.objectRef<Raw>('FinancialProfile').imple
 
 const RANGE = /^\s*(-?\d+(?:\.\d+)?)\s*-\s*(-?\d+(?:\.\d+)?)\s*$/;
 
-export function parseRange(value: unknown): PriceRange | null {
+function parseRange(value: unknown): PriceRange | null {
   const match = typeof value === 'string' ? RANGE.exec(value) : null;
   if (!match) return null;
   return { low: Number(match[1]), high: Number(match[2]) };

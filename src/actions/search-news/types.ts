@@ -11,7 +11,7 @@ export const NewsDateRange = builder.enumType('NewsDateRange', {
   } as const,
 });
 
-export interface NewsPageLink {
+interface NewsPageLink {
   page: number;
   url: string;
 }
@@ -21,7 +21,7 @@ export interface NewsPageLink {
  * never after 1); keys that are not positive page numbers and values that are not http(s) URLs are
  * left out here (they stay visible in `otherPagesByNumber`).
  */
-export function otherPages(value: unknown): NewsPageLink[] {
+function otherPages(value: unknown): NewsPageLink[] {
   const pages = obj(value);
   if (!pages) return [];
   return Object.entries(pages)

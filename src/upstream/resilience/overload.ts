@@ -2,7 +2,7 @@
 import type { ShedReason } from '../../kernel/errors.js';
 
 /** After the last lookup shed for load, this long passes before the gateway reports itself not overloaded. */
-export const OVERLOAD_CLEAR_MS = 5_000;
+const OVERLOAD_CLEAR_MS = 5_000;
 
 export interface OverloadStatus {
   /** Lookups were shed for load (the gateway's slots, not one client's share) within the last OVERLOAD_CLEAR_MS. */

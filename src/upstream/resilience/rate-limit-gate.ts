@@ -3,7 +3,7 @@ import type { ResponseFacts } from '../client.js';
 import { ActionError } from '../../kernel/errors.js';
 
 /** How long to hold calls when the upstream says its budget is spent but not until when (its documented window is a minute). */
-export const DEFAULT_HOLD_MS = 60_000;
+const DEFAULT_HOLD_MS = 60_000;
 
 export type BudgetLevel = 'unknown' | 'ok' | 'low' | 'out';
 
@@ -18,7 +18,7 @@ export interface RateLimitStatus {
   retryAfter: number | null;
 }
 
-export interface GateLog {
+interface GateLog {
   warn(facts: Record<string, unknown>, message: string): void;
   info(facts: Record<string, unknown>, message: string): void;
 }
