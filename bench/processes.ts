@@ -94,7 +94,7 @@ function stat(path: string): [number, number] | null {
 }
 
 /** CPU seconds used so far by `pid` and every process below it (a tsx-run server is a child of tsx). 0 where /proc is missing. */
-export function cpuSeconds(pid: number): number {
+function cpuSeconds(pid: number): number {
   if (!existsSync('/proc/self/stat')) return 0;
   const children = new Map<number, number[]>();
   for (const name of readdirSync('/proc')) {

@@ -68,7 +68,7 @@ function selection(type: GraphQLOutputType, depth: number): string {
   return `{ ${fields.join(' ')} }`;
 }
 
-export const TEN_SYMBOLS = SANDBOX_SYMBOLS.slice(0, 10);
+const TEN_SYMBOLS = SANDBOX_SYMBOLS.slice(0, 10);
 export const TEN_SYMBOL_QUERY = `{ financialProfiles(symbols: ${JSON.stringify(TEN_SYMBOLS)}) { symbol price marketCap } }`;
 
 /**

@@ -29,7 +29,7 @@ export interface UpstreamConfig {
 }
 
 /** Deadlines, retries, concurrency and circuit breaking on the way upstream (src/upstream/resilience). */
-export interface ResilienceConfig {
+interface ResilienceConfig {
   /** Deadline of a whole GraphQL operation; each upstream call gets min(UPSTREAM_TIMEOUT_MS, time left). */
   operationTimeoutMs: number;
   /** Retries of one call at most (only never-sent requests, and a 503 or 429 whose retry-after fits). */

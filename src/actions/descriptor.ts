@@ -43,7 +43,7 @@ export function defineLookup<K, V>(facts: Omit<ActionDescriptor<K, V>, 'load'>):
 }
 
 /** The cost extension of a field that loads `target`: one call per parent, or one symbol slot per parent for batched symbols. */
-export function costOf(target: Pick<ActionDescriptor, 'action' | 'batchedSymbols'>): { cost: FieldCost } {
+function costOf(target: Pick<ActionDescriptor, 'action' | 'batchedSymbols'>): { cost: FieldCost } {
   return { cost: { action: target.action, ...(target.batchedSymbols ? { batchedSymbols: true } : {}) } };
 }
 

@@ -58,7 +58,7 @@ export function isEntity(typename: string): boolean {
 }
 
 /** The entity types, for the cost estimate: each one's key field, canonical key and symbol batching. */
-export function entityCosts(): EntityCosts {
+function entityCosts(): EntityCosts {
   const costs: Record<string, EntityCosts[string]> = {};
   for (const [typename, definition] of definitions) {
     costs[typename] = {
@@ -139,7 +139,7 @@ function pacedFailures(): <T>(failure: T) => T | Promise<T> {
 }
 
 /** The `_Entity` union's resolveType. */
-export function entityTypeOf(value: unknown): string | undefined {
+function entityTypeOf(value: unknown): string | undefined {
   return value !== null && typeof value === 'object' ? entityTypes.get(value) : undefined;
 }
 

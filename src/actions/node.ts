@@ -19,7 +19,7 @@ import { ActionError, badInput } from '../kernel/errors.js';
 import { nodeId, parseNodeKey, type NodeKey } from '../identity/global-id.js';
 import { holdsItemNodes, markNodeType, originOf } from '../identity/origin.js';
 
-export const Node = builder.nodeInterfaceRef();
+const Node = builder.nodeInterfaceRef();
 
 /** The most ids one `nodes(ids:)` takes. */
 export const MAX_NODE_IDS = 100;
@@ -61,7 +61,7 @@ export function lookupNode<T extends object>(
 }
 
 /** A stable key for an item with no key of its own: a hash of its content. */
-export function contentKey(item: object): string {
+function contentKey(item: object): string {
   return `sha1:${createHash('sha1').update(JSON.stringify(item)).digest('base64url')}`;
 }
 
@@ -115,7 +115,7 @@ export function nodeInterface<T extends object>(ref: InterfaceRef<Types, T>): vo
 }
 
 /** Fetches the node a decoded id names, through the loaders; BAD_USER_INPUT when the id cannot be one of ours. */
-export async function loadNode(ctx: GatewayContext, decoded: { typename: string; id: string }): Promise<object> {
+async function loadNode(ctx: GatewayContext, decoded: { typename: string; id: string }): Promise<object> {
   const definition = definitions.get(decoded.typename);
   const key = parseNodeKey(decoded.id);
   if (!definition || definition.action !== key.action) {

@@ -36,7 +36,7 @@ const STORED_AT = /"t":(\d+)\}$/;
 const STORED_AT_TAIL = 32;
 
 /** Where a store announces the entries it wrote, for the in-process tiers of other processes (tiered-store.ts). */
-export const REFRESHED_CHANNEL = 'lg:v2:refreshed';
+const REFRESHED_CHANNEL = 'lg:v2:refreshed';
 
 /** Redis did not answer in time (or is being skipped): not the same as a miss. */
 export const NO_ANSWER = Symbol('no answer');

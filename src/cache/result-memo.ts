@@ -1,3 +1,4 @@
+// Own, not envelop's response cache: a result lives while each cache entry it came from is current (any replica), found by text ends in 0.5 µs, not 8.
 /**
  * Remembered results: an operation answered entirely from the cache is remembered, from the
  * second time it is made, with the cache entries it was built from. The same request (query text,

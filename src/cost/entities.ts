@@ -7,7 +7,7 @@
  */
 
 /** What the estimate knows of one entity type; the `_entities` field carries them in its extensions under `entities`. */
-export interface EntityKeyCost {
+interface EntityKeyCost {
   /** The key field of its representations. */
   key: string;
   /** The canonical key of a representation's key value; null when it is not one. */

@@ -16,7 +16,7 @@ import './index.js';
 import { entityResolvers, isEntity } from '../actions/entity.js';
 
 /** Federation 2.9: the first version with @cost and @listSize. */
-export const FEDERATION_SPEC_URL = 'https://specs.apollo.dev/federation/v2.9';
+const FEDERATION_SPEC_URL = 'https://specs.apollo.dev/federation/v2.9';
 
 /** The Federation directives the subgraph's SDL uses, imported by its @link. */
 const FEDERATION_DIRECTIVES = ['@cost', '@key', '@listSize', '@shareable'];

@@ -28,7 +28,7 @@ const TYPENAME = /^[A-Z][A-Za-z0-9_]{0,99}$/;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /** The `id` part of a relay global id: the lookup and item, as JSON. */
-export function nodeKeyText(key: NodeKey): string {
+function nodeKeyText(key: NodeKey): string {
   return JSON.stringify(key.item === undefined ? [key.action, key.key] : [key.action, key.key, key.item]);
 }
 
@@ -76,7 +76,7 @@ export function parseNodeKey(id: string, globalID = id): NodeKey {
 }
 
 /** The lookup a global id names, or null when it is malformed (for the cost estimate, which never throws). */
-export function lookupOfNodeId(globalID: unknown): { typename: string; key: NodeKey } | null {
+function lookupOfNodeId(globalID: unknown): { typename: string; key: NodeKey } | null {
   if (typeof globalID !== 'string') return null;
   try {
     const { typename, id } = decodeNodeId(globalID);

@@ -62,7 +62,7 @@ export function usesIncrementalDelivery(document: DocumentNode): boolean {
 const INCREMENTAL_MEDIA_TYPES = ['multipart/mixed', 'text/event-stream'];
 
 /** Whether the Accept header (absent means any) admits multipart/mixed or text/event-stream. */
-export function acceptsIncremental(accept: string | null): boolean {
+function acceptsIncremental(accept: string | null): boolean {
   for (const part of (accept || '*/*').toLowerCase().split(',')) {
     const [type = '', subtype = ''] = part.split(';')[0]!.trim().split('/');
     for (const wanted of INCREMENTAL_MEDIA_TYPES) {

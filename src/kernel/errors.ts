@@ -3,7 +3,7 @@
  * knows GraphQL: the gateway turns an ActionError into a GraphQL error with the same code.
  */
 
-export const ERROR_CODES = [
+const ERROR_CODES = [
   'BAD_USER_INPUT',
   'UNAUTHENTICATED',
   'NOT_FOUND',

@@ -9,7 +9,7 @@
  * `rediss-cluster://` and `rediss-sentinel://` connect with TLS (to the sentinels too).
  */
 
-export interface RedisNodeAddress {
+interface RedisNodeAddress {
   host: string;
   port: number;
 }

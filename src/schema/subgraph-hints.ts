@@ -8,7 +8,7 @@ import SchemaBuilder, { BasePlugin, type PothosOutputFieldConfig, type PothosTyp
 import type { ListBound } from '../cost/model.js';
 
 /** The `subgraph` option of a build: what the hints need to know. */
-export interface SubgraphBuildOptions {
+interface SubgraphBuildOptions {
   /** Keep `node(id:)` and `nodes(ids:)` on Query. */
   nodeFields: boolean;
   /** Entity types (resolvable by key): not shareable, and reaching one costs a lookup. */
@@ -44,7 +44,7 @@ function namedKind(type: { kind: string; type?: { kind: string } }): string {
   return type.kind === 'List' ? type.type!.kind : type.kind;
 }
 
-export class SubgraphHintsPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
+class SubgraphHintsPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
   override onTypeConfig(typeConfig: PothosTypeConfig): PothosTypeConfig {
     const subgraph = this.options.subgraph;
     if (!subgraph || typeConfig.kind !== 'Object' || subgraph.isEntity(typeConfig.name)) return typeConfig;

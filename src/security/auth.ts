@@ -9,9 +9,9 @@ import type { SecuritySettings } from './settings.js';
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="lookup-graph"' };
 
 /** A header of the request, by its lower-case name: a fetch Request's or node's IncomingMessage's. */
-export type HeaderOf = (name: string) => string | null;
+type HeaderOf = (name: string) => string | null;
 
-export interface Admitted {
+interface Admitted {
   /** The API key's id, for per-client limits. */
   client: string | null;
   /** The API key's digest, to find its line in the keys file. */

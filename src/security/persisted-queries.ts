@@ -11,7 +11,7 @@ import { sha256Hex } from './trusted-documents.js';
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /** `extensions.persistedQuery` of a request, or null when it has none. */
-export function persistedQueryOf(extensions: unknown): { version?: unknown; sha256Hash?: unknown } | null {
+function persistedQueryOf(extensions: unknown): { version?: unknown; sha256Hash?: unknown } | null {
   const persisted = (extensions as { persistedQuery?: unknown } | null | undefined)?.persistedQuery;
   return persisted !== null && typeof persisted === 'object' ? (persisted as { version?: unknown; sha256Hash?: unknown }) : null;
 }

@@ -1,3 +1,4 @@
+// Own: one fixed window in memory or Redis that counts in memory when Redis is slow (REDIS_COMMAND_TIMEOUT_MS); no installed library does both.
 import { LRUCache } from 'lru-cache';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';

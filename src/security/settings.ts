@@ -27,7 +27,7 @@ export interface OperationLimits {
   maxBatchOperations: number;
 }
 
-export type GatewayAuthMode = 'api-key' | 'forward' | 'none';
+type GatewayAuthMode = 'api-key' | 'forward' | 'none';
 
 export interface SecuritySettings {
   limits: OperationLimits;

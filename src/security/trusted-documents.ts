@@ -63,7 +63,7 @@ function requestedDocumentId(params: GraphQLParams & { documentId?: unknown }, r
 }
 
 /** The document id a POST body names: `documentId`, else Apollo's persistedQuery; null when it names none. */
-export function documentIdOfBody(params: { documentId?: unknown; extensions?: unknown }): string | null {
+function documentIdOfBody(params: { documentId?: unknown; extensions?: unknown }): string | null {
   return typeof params.documentId === 'string' ? params.documentId : persistedQueryHash(params.extensions);
 }
 
@@ -73,7 +73,7 @@ function persistedQueryHash(extensions: unknown): string | null {
 }
 
 /** The text of the trusted document `id` names, or null (Yoga's plugin answers PERSISTED_QUERY_NOT_FOUND). */
-export function trustedDocumentText(documents: Map<string, string>, id: string): string | null {
+function trustedDocumentText(documents: Map<string, string>, id: string): string | null {
   const hex = sha256HexOf(id);
   return hex === null ? null : (documents.get(hex) ?? null);
 }
@@ -81,7 +81,7 @@ export function trustedDocumentText(documents: Map<string, string>, id: string):
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /** `sha256:<hex>` or bare `<hex>` → the lower-case hex; any other id (another algorithm, a custom id) → null. */
-export function sha256HexOf(id: string): string | null {
+function sha256HexOf(id: string): string | null {
   const hex = (id.startsWith('sha256:') ? id.slice('sha256:'.length) : id).toLowerCase();
   return SHA256_HEX.test(hex) ? hex : null;
 }

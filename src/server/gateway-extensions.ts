@@ -5,7 +5,7 @@ import type { GatewayContext } from '../kernel/context.js';
 import type { Operation } from '../kernel/operation.js';
 
 /** `extensions.gateway` of one operation's response. */
-export function gatewayReport(sandbox: boolean, operation: Pick<Operation, 'upstreamCalls' | 'cost' | 'lookups'> | null) {
+function gatewayReport(sandbox: boolean, operation: Pick<Operation, 'upstreamCalls' | 'cost' | 'lookups'> | null) {
   return {
     sandbox,
     upstreamCalls: operation?.upstreamCalls ?? 0,

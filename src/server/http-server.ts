@@ -33,7 +33,7 @@ const REQUEST_LINE_START = /^[A-Z]+ /;
  * The answer to a request Node's HTTP parser refused before any handler saw it (the server's
  * `clientError`), or null when there is nobody to answer (the client has gone).
  */
-export function clientErrorResponse(error: NodeJS.ErrnoException & { rawPacket?: Buffer }, maxHeaderBytes: number): string | null {
+function clientErrorResponse(error: NodeJS.ErrnoException & { rawPacket?: Buffer }, maxHeaderBytes: number): string | null {
   switch (error.code) {
     case 'ECONNRESET':
     case 'EPIPE':

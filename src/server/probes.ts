@@ -15,7 +15,7 @@ import { VERSION } from './version.js';
  *   it `degraded`, also 200: they hit every replica alike. `overloaded` wins over `degraded`.
  */
 
-export type Phase = 'starting' | 'serving' | 'draining';
+type Phase = 'starting' | 'serving' | 'draining';
 
 export interface Readiness {
   phase(): Phase;

@@ -7,10 +7,10 @@
 type Env = Record<string, string | undefined>;
 type Int = (name: string, fallback: number, min: number, max: number) => number;
 
-export type OtlpProtocol = 'http/protobuf' | 'http/json';
+type OtlpProtocol = 'http/protobuf' | 'http/json';
 
 /** The standard samplers of the OpenTelemetry SDK configuration (OTEL_TRACES_SAMPLER). */
-export type SamplerName = 'always_on' | 'always_off' | 'traceidratio' | 'parentbased_always_on' | 'parentbased_always_off' | 'parentbased_traceidratio';
+type SamplerName = 'always_on' | 'always_off' | 'traceidratio' | 'parentbased_always_on' | 'parentbased_always_off' | 'parentbased_traceidratio';
 
 const SAMPLERS: readonly SamplerName[] = [
   'always_on',

@@ -254,7 +254,7 @@ export function nestedDeeperThan(text: string, max: number): boolean {
 }
 
 /** Decides success or failure from the HTTP status and the envelope, as the service's own clients do. */
-export function parseEnvelope(
+function parseEnvelope(
   action: string,
   httpStatus: number,
   retryAfterHeader: string | undefined,
@@ -311,7 +311,7 @@ export function parseEnvelope(
  * closed before anything was written to it. A socket reused by keep-alive has written earlier
  * requests, so a reset on it is never counted as "not sent".
  */
-export function provedNeverSent(error: unknown): boolean {
+function provedNeverSent(error: unknown): boolean {
   if (error instanceof undiciErrors.ConnectTimeoutError) return true;
   const syscall = (error as { syscall?: unknown } | null)?.syscall;
   if (syscall === 'connect' || syscall === 'getaddrinfo') return true;

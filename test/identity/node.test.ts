@@ -59,14 +59,14 @@ describe('Node identity', () => {
 
   it('distinct inputs get distinct ids and upstream identities; the same thing by two paths one id', async () => {
     const res = await gw.query(`{
-      a: company(domain: "hubspot.com") { id companyId twitter { accountId } }
-      b: company(domain: "stripe.com") { id companyId twitter { accountId } }
+      a: company(domain: "hubspot.com") { id companyId microblog { accountId } }
+      b: company(domain: "stripe.com") { id companyId microblog { accountId } }
       p: financialProfiles(symbols: ["HUBS"]) { id company { id } }
     }`);
     const { a, b, p } = res.body.data!;
     expect(a.id).not.toBe(b.id);
     expect(a.companyId).not.toBe(b.companyId);
-    expect(a.twitter.accountId).not.toBe(b.twitter.accountId);
+    expect(a.microblog.accountId).not.toBe(b.microblog.accountId);
     expect(p[0].company.id).toBe(a.id);
   });
 

@@ -6,11 +6,11 @@ import { splice } from '../support/tcp.js';
 import { FAULT_TOKEN, json, startFaultUpstream, upstreamEnv, type FaultUpstream, type RecordedCall } from '../support/fault-upstream.js';
 import { startGateway, type GraphQLResponse, type RunningGateway, type TestGateway } from '../support/gateway.js';
 
-export { FAULT_TOKEN, json, upstreamEnv };
+export { FAULT_TOKEN, json };
 export { sleep, until } from '../support/wait.js';
 
 /** Small settings so the suite stays fast; each test overrides what it exercises. */
-export const FAST = {
+const FAST = {
   UPSTREAM_TIMEOUT_MS: '300',
   UPSTREAM_RETRY_BACKOFF_MS: '20',
   UPSTREAM_BREAKER_COOLDOWN_MS: '60000',

@@ -86,6 +86,7 @@ export const test = base.extend<RigFixtures>({
   ],
 });
 
+/** @alias */
 export const it = test;
 
 /**

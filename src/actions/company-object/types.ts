@@ -110,19 +110,7 @@ export const Company = builder.objectRef<CompanySource>('Company').implement({
       description: "The company's business-data directory profile (upstream `crunchbase`).",
       resolve: (c) => obj(c.raw.crunchbase),
     }),
-    crunchbase: t.field({
-      deprecationReason: 'Use `businessDirectory`: field names use the neutral word, not the brand.',
-      type: CompanySocialHandle,
-      description: "The company's business-data directory profile (upstream `crunchbase`).",
-      resolve: (c) => obj(c.raw.crunchbase),
-    }),
     professionalNetwork: t.field({
-      type: CompanySocialHandle,
-      description: "The company's page on the professional network (upstream `linkedin`).",
-      resolve: (c) => obj(c.raw.linkedin),
-    }),
-    linkedin: t.field({
-      deprecationReason: 'Use `professionalNetwork`: field names use the neutral word, not the brand.',
       type: CompanySocialHandle,
       description: "The company's page on the professional network (upstream `linkedin`).",
       resolve: (c) => obj(c.raw.linkedin),
@@ -132,19 +120,7 @@ export const Company = builder.objectRef<CompanySource>('Company').implement({
       description: "The company's social-network page and its likes (upstream `facebook`).",
       resolve: (c) => obj(c.raw.facebook),
     }),
-    facebook: t.field({
-      deprecationReason: 'Use `socialNetwork`: field names use the neutral word, not the brand.',
-      type: CompanyFacebook,
-      description: "The company's social-network page and its likes (upstream `facebook`).",
-      resolve: (c) => obj(c.raw.facebook),
-    }),
     microblog: t.field({
-      type: CompanyTwitter,
-      description: "The company's microblogging account; null when it has none (upstream `twitter`).",
-      resolve: (c) => obj(c.raw.twitter),
-    }),
-    twitter: t.field({
-      deprecationReason: 'Use `microblog`: field names use the neutral word, not the brand.',
       type: CompanyTwitter,
       description: "The company's microblogging account; null when it has none (upstream `twitter`).",
       resolve: (c) => obj(c.raw.twitter),

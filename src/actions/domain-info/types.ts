@@ -2,7 +2,7 @@ import { builder } from '../../schema/builder.js';
 import { bool, date, obj, type Raw, str, strings } from '../../schema/read.js';
 import type { DomainRecordSource } from './load.js';
 
-export const DomainContact = builder.objectRef<Raw>('DomainContact').implement({
+const DomainContact = builder.objectRef<Raw>('DomainContact').implement({
   description: 'A contact published in a domain registration record. Registries redact or omit parts freely, so every field can be null.',
   fields: (t) => ({
     name: t.string({ description: 'Name of the person or organisation.', resolve: (c) => str(c.name) }),
@@ -17,7 +17,7 @@ export const DomainContact = builder.objectRef<Raw>('DomainContact').implement({
   }),
 });
 
-export const DomainRegistrar = builder.objectRef<Raw>('DomainRegistrar').implement({
+const DomainRegistrar = builder.objectRef<Raw>('DomainRegistrar').implement({
   description: 'The registrar through which a domain is registered.',
   fields: (t) => ({
     name: t.string({ description: 'Registrar name (upstream `registrar_name`).', resolve: (r) => str(r.registrar_name) }),

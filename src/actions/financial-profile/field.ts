@@ -6,7 +6,7 @@ import { settledItems } from '../loader.js';
 import { canonicalSymbol, financialProfileAction, loadFinancialProfile } from './load.js';
 import { FinancialProfile } from './types.js';
 
-export const MAX_SYMBOLS_PER_FIELD = 100;
+const MAX_SYMBOLS_PER_FIELD = 100;
 
 builder.queryField(financialProfileAction.rootField, (t) =>
   t.field({

@@ -77,12 +77,6 @@ export const FinancialProfile = builder.objectRef<Raw>('FinancialProfile').imple
     dcf: t.float({ description: 'Discounted-cash-flow value per share.', resolve: (p) => float(p.dcf) }),
     dcfDiff: t.float({ description: 'Difference between the DCF value and the price (upstream `dcfDiff`).', resolve: (p) => float(p.dcfDiff) }),
     logoUrl: t.field({ type: 'URL', description: 'Logo image URL.', resolve: (p) => url(p.image) }),
-    image: t.field({
-      deprecationReason: 'Use `logoUrl`: a company logo is `logoUrl` across the schema.',
-      type: 'URL',
-      description: 'Logo image URL.',
-      resolve: (p) => url(p.image),
-    }),
     ipoDate: t.field({ type: 'Date', description: 'Date of the initial public offering.', resolve: (p) => date(p.ipoDate) }),
     isDefaultImage: t.boolean({
       description: "True when `image` is a generic placeholder rather than the company's logo (upstream `defaultImage`).",
@@ -97,7 +91,7 @@ export const FinancialProfile = builder.objectRef<Raw>('FinancialProfile').imple
 
 const RANGE = /^\s*(-?\d+(?:\.\d+)?)\s*-\s*(-?\d+(?:\.\d+)?)\s*$/;
 
-export function parseRange(value: unknown): PriceRange | null {
+function parseRange(value: unknown): PriceRange | null {
   const match = typeof value === 'string' ? RANGE.exec(value) : null;
   if (!match) return null;
   return { low: Number(match[1]), high: Number(match[2]) };

@@ -7,7 +7,7 @@ import { bool, type Raw } from '../../schema/read.js';
  * platform's brand or under the neutral word, both spellings are listed and the first present wins.
  * Every flag reads as null when the upstream leaves it out or sends something other than a boolean.
  */
-export type FlagRow = readonly [upstream: string | readonly string[], field: string, description: string];
+type FlagRow = readonly [upstream: string | readonly string[], field: string, description: string];
 
 export interface FlagGroup {
   /** Field on PhotosocialProfileFlags. */

@@ -19,7 +19,7 @@ const USERNAME = /^[a-z0-9._]{1,30}$/;
  * The hosts usernames given as URLs are accepted on, each with its subdomains (www., m.): the
  * photo-social site's domain, and the stand-in the documentation and the sandbox use.
  */
-export const PHOTO_SOCIAL_DOMAINS = ['instagram.com', 'photosocial.example'] as const;
+const PHOTO_SOCIAL_DOMAINS = ['instagram.com', 'photosocial.example'] as const;
 /** First path segments of the site that are not profiles (a post, a reel, the explore page...). */
 const NOT_PROFILES = new Set(['p', 'reel', 'reels', 'tv', 'explore', 'accounts', 'direct', 'about', 'legal', 'developer', 'web', 'challenge']);
 

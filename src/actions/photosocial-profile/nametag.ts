@@ -2,7 +2,7 @@ import { builder } from '../../schema/builder.js';
 import { bool, int, list, obj, objects, type Raw, str, url } from '../../schema/read.js';
 import { colourHex } from './nested.js';
 
-export const PhotosocialThemeColor = builder.objectRef<Raw>('PhotosocialThemeColor').implement({
+const PhotosocialThemeColor = builder.objectRef<Raw>('PhotosocialThemeColor').implement({
   description: "A colour the profile's name tag can use.",
   fields: (t) => ({
     displayLabel: t.string({ description: 'Name of the colour as shown to users, e.g. "Purple".', resolve: (c) => str(c.display_label) }),
@@ -14,7 +14,7 @@ export const PhotosocialThemeColor = builder.objectRef<Raw>('PhotosocialThemeCol
   }),
 });
 
-export const PhotosocialNametagThemeColors = builder.objectRef<Raw>('PhotosocialNametagThemeColors').implement({
+const PhotosocialNametagThemeColors = builder.objectRef<Raw>('PhotosocialNametagThemeColors').implement({
   description: "The name tag's colour choices with their labels (upstream `nametag.theme_color`).",
   fields: (t) => ({
     availableThemeColors: t.field({

@@ -13,7 +13,7 @@ export function either(raw: Raw, ...keys: string[]): unknown {
 }
 
 /** JSON text parsed; null when it is not a string or not valid JSON. */
-export function parseJsonText(value: unknown): unknown {
+function parseJsonText(value: unknown): unknown {
   if (typeof value !== 'string') return null;
   try {
     return JSON.parse(value) as unknown;

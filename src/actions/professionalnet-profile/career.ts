@@ -11,7 +11,7 @@ function employeeRange(company: Raw): NumberRange | null {
   return range.min === null && range.max === null ? null : range;
 }
 
-export const ProfessionalCompany = builder.objectRef<Raw>('ProfessionalCompany').implement({
+const ProfessionalCompany = builder.objectRef<Raw>('ProfessionalCompany').implement({
   description:
     'A company as a profile shows it: an employer of a position group, or the issuer of a certification. Smaller companies often have no id, logo or page.',
   fields: (t) => ({
@@ -85,7 +85,7 @@ export const ProfessionalEducation = builder.objectRef<Raw>('ProfessionalEducati
   }),
 });
 
-export const ProfessionalPosition = builder.objectRef<Raw>('ProfessionalPosition').implement({
+const ProfessionalPosition = builder.objectRef<Raw>('ProfessionalPosition').implement({
   description: 'One role held at a company. Everything but the period is often null on real profiles.',
   fields: (t) => ({
     title: t.string({ description: 'Job title, e.g. "Engineering Manager".', resolve: (p) => str(p.title) }),

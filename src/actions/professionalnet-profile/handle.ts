@@ -7,7 +7,7 @@ const HANDLE = /^[\p{L}\p{N}_-]{3,100}$/u;
  * The hosts profile URLs are accepted on, each with its subdomains (www., m., country ones such as
  * uk.): the professional network's domain, and the stand-in the documentation and the sandbox use.
  */
-export const PROFESSIONAL_NETWORK_DOMAINS = ['linkedin.com', 'professionalnet.example'] as const;
+const PROFESSIONAL_NETWORK_DOMAINS = ['linkedin.com', 'professionalnet.example'] as const;
 
 /**
  * A profile handle in its canonical form: 3 to 100 letters, digits, "-" or "_", lower-cased since

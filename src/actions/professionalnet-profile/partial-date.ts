@@ -8,7 +8,7 @@ export interface DateParts {
   day: number | null;
 }
 
-export function dateParts(raw: Raw): DateParts {
+function dateParts(raw: Raw): DateParts {
   const year = int(raw.year);
   const month = int(raw.month);
   const day = int(raw.day);
@@ -23,7 +23,7 @@ export function dateParts(raw: Raw): DateParts {
  * The date as an ISO 8601 partial date, as precise as its parts allow: "2019", "2019-04" or
  * "2019-04-12". Null without a year; a day without a month is dropped.
  */
-export function isoPartialDate(raw: Raw): string | null {
+function isoPartialDate(raw: Raw): string | null {
   const { year, month, day } = dateParts(raw);
   if (year === null) return null;
   const yyyy = String(year).padStart(4, '0');

@@ -79,19 +79,7 @@ const ProfessionalNetworkInfo = builder.objectRef<Raw>('ProfessionalNetworkInfo'
       description: 'Number of connections (the site shows "500+" above 500; this is the exact count the upstream gives).',
       resolve: (n) => safeInt(n.connections_count),
     }),
-    connectionsCount: t.field({
-      deprecationReason: 'Use `connectionCount`: counts are named <thing>Count across the schema.',
-      type: 'SafeInt',
-      description: 'Number of connections (the site shows "500+" above 500; this is the exact count the upstream gives).',
-      resolve: (n) => safeInt(n.connections_count),
-    }),
     followerCount: t.field({ type: 'SafeInt', description: 'Number of followers.', resolve: (n) => safeInt(n.followers_count) }),
-    followersCount: t.field({
-      deprecationReason: 'Use `followerCount`, as on every other profile.',
-      type: 'SafeInt',
-      description: 'Number of followers.',
-      resolve: (n) => safeInt(n.followers_count),
-    }),
     isFollowable: t.boolean({
       description: 'Whether others can follow the person (upstream `followable`).',
       resolve: (n) => bool(n.followable),
@@ -140,12 +128,6 @@ export const ProfessionalProfile = builder.objectRef<ProfessionalProfileSource>(
       resolve: (p) => str(p.raw.profile_type),
     }),
     avatarUrl: t.field({
-      type: 'URL',
-      description: 'Profile photo URL (upstream `profile_picture`); such links expire after some weeks.',
-      resolve: (p) => url(p.raw.profile_picture),
-    }),
-    pictureUrl: t.field({
-      deprecationReason: 'Use `avatarUrl`: the picture of a person or account is `avatarUrl` across the schema.',
       type: 'URL',
       description: 'Profile photo URL (upstream `profile_picture`); such links expire after some weeks.',
       resolve: (p) => url(p.raw.profile_picture),

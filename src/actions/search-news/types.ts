@@ -11,7 +11,7 @@ export const NewsDateRange = builder.enumType('NewsDateRange', {
   } as const,
 });
 
-export interface NewsPageLink {
+interface NewsPageLink {
   page: number;
   url: string;
 }
@@ -21,7 +21,7 @@ export interface NewsPageLink {
  * never after 1); keys that are not positive page numbers and values that are not http(s) URLs are
  * left out here (they stay visible in `otherPagesByNumber`).
  */
-export function otherPages(value: unknown): NewsPageLink[] {
+function otherPages(value: unknown): NewsPageLink[] {
   const pages = obj(value);
   if (!pages) return [];
   return Object.entries(pages)
@@ -122,28 +122,13 @@ const NewsSearchParameters = builder.objectRef<Raw>('NewsSearchParameters').impl
   description: 'The parameters the upstream used for the search on the search engine.',
   fields: (t) => ({
     query: t.string({ description: 'The search terms sent to the search engine.', resolve: (p) => str(p.q) }),
-    q: t.string({
-      deprecationReason: 'Use `query`, the name every other search uses.',
-      description: 'The search terms sent to the search engine.',
-      resolve: (p) => str(p.q),
-    }),
     engine: t.string({ description: 'Name of the search engine mode the upstream used.', resolve: (p) => str(p.engine) }),
     device: t.string({ description: 'Device type the search was made as, e.g. "desktop".', resolve: (p) => str(p.device) }),
     countryCode: t.string({
       description: 'Country the results were localised for, as a two-letter code (upstream `gl`), e.g. "us".',
       resolve: (p) => str(p.gl),
     }),
-    gl: t.string({
-      deprecationReason: 'Use `countryCode`, the name every other type uses for upstream `gl`.',
-      description: 'Country the results were localised for, as a two-letter code (upstream `gl`), e.g. "us".',
-      resolve: (p) => str(p.gl),
-    }),
     languageCode: t.string({
-      description: 'Interface language of the results, as a language code (upstream `hl`), e.g. "en".',
-      resolve: (p) => str(p.hl),
-    }),
-    hl: t.string({
-      deprecationReason: 'Use `languageCode`, the name every other type uses for upstream `hl`.',
       description: 'Interface language of the results, as a language code (upstream `hl`), e.g. "en".',
       resolve: (p) => str(p.hl),
     }),

@@ -25,7 +25,7 @@ export function linkUrl(value: unknown): string | null {
 }
 
 /** The video site's web host, of canonical URLs (and of a bare handle, channel id or video id). */
-export const VIDEO_SITE_HOST = 'www.youtube.com';
+const VIDEO_SITE_HOST = 'www.youtube.com';
 /** The short-link host: "youtu.be/<id>" is "<host>/watch?v=<id>", the path naming the video. */
 const SHORT_LINK_DOMAIN = 'youtu.be';
 /** The stand-in name of the video site that the documentation and the sandbox use; its URLs keep their host. */
@@ -34,7 +34,7 @@ const STAND_IN_DOMAIN = 'videosite.example';
  * The hosts video and channel URL arguments are accepted on, each with its subdomains (www., m.,
  * music.): the site's domain, its short-link host, and the stand-in.
  */
-export const VIDEO_SITE_DOMAINS = ['youtube.com', SHORT_LINK_DOMAIN, STAND_IN_DOMAIN] as const;
+const VIDEO_SITE_DOMAINS = ['youtube.com', SHORT_LINK_DOMAIN, STAND_IN_DOMAIN] as const;
 
 /** The host of a canonical URL: the site's web host, or the stand-in's for a stand-in URL. */
 function canonicalHost(url: URL): string {

@@ -11,7 +11,7 @@ import { VideoThumbnail, thumbnailOf } from './thumbnail.js';
 type VideoRef = ObjectRef<BuilderTypes, Raw>;
 
 /** `length` and `lengthSeconds`. */
-export function addLengthFields(ref: VideoRef): void {
+function addLengthFields(ref: VideoRef): void {
   builder.objectFields(ref, (t) => ({
     length: t.string({
       description: 'Length as display text: "m:ss", "mm:ss" or "h:mm:ss" (e.g. "54:47"); see `lengthSeconds`.',

@@ -30,6 +30,6 @@ export const VideositeVideo = builder.interfaceRef<Raw>('VideositeVideo').implem
 });
 
 /** The watch-page URL of a video object, for fields that link a video to other lookups. */
-export function videoLink(video: Raw): string | null {
+function videoLink(video: Raw): string | null {
   return webUrl(video.link);
 }

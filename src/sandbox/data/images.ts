@@ -22,7 +22,7 @@ export interface SampleImages {
 }
 
 /** The file names of images: a short lower-case slug. */
-export const IMAGE_NAME = /^[a-z0-9][a-z0-9._-]{0,79}$/;
+const IMAGE_NAME = /^[a-z0-9][a-z0-9._-]{0,79}$/;
 
 /** The file name of a seed: the seed itself when it is a short lower-case slug, a digest of it otherwise. */
 function nameOf(seed: string): string {

@@ -3,7 +3,7 @@ import { DETACHED_IMAGES, type SampleImages } from '../data/images.js';
 import { SandboxInputError } from '../input-error.js';
 import { sandboxVideo } from './videosite-shared.js';
 
-export const NO_TRANSCRIPT_ERROR = "The requested page doesn't exist or there are no translations available for the video.";
+const NO_TRANSCRIPT_ERROR = "The requested page doesn't exist or there are no translations available for the video.";
 
 /**
  * get_videosite_transcript (contract 2.4): `response` is the title, a newline, then the text; the

@@ -1,3 +1,4 @@
+// Own for now: cockatiel's breaker covers most, but not the neutral verdict (a client error neither opens nor closes) kept here.
 import { ActionError } from '../../kernel/errors.js';
 
 export type BreakerState = 'closed' | 'open' | 'half-open';

@@ -1,3 +1,4 @@
+// Own, not cockatiel's bulkhead: fair shares per client and per action, and a start-by time that sheds at once; cockatiel queues FIFO.
 import { ActionError, type ShedReason } from '../../kernel/errors.js';
 import { cancelledError } from './deadline.js';
 

@@ -1,3 +1,4 @@
+// Own: one budget per call, capped by the operation's deadline, that queueing, back-off and every attempt spend together.
 import type { CallDeadline } from '../client.js';
 
 /**

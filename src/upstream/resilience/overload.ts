@@ -1,7 +1,8 @@
+// Own: the overloaded flag with hysteresis that /readyz and the metrics read; 60 lines, no library state to adapt.
 import type { ShedReason } from '../../kernel/errors.js';
 
 /** After the last lookup shed for load, this long passes before the gateway reports itself not overloaded. */
-export const OVERLOAD_CLEAR_MS = 5_000;
+const OVERLOAD_CLEAR_MS = 5_000;
 
 export interface OverloadStatus {
   /** Lookups were shed for load (the gateway's slots, not one client's share) within the last OVERLOAD_CLEAR_MS. */

@@ -1,3 +1,4 @@
+// Own: reads the upstream's own rate-limit headers and holds calls until its reset; no resilience library knows these headers.
 import type { ResponseFacts } from '../client.js';
 import { ActionError } from '../../kernel/errors.js';
 
@@ -21,7 +22,7 @@ export interface RateLimitStatus {
   probe: 'none' | 'due' | 'in-flight';
 }
 
-export interface GateLog {
+interface GateLog {
   warn(facts: Record<string, unknown>, message: string): void;
   info(facts: Record<string, unknown>, message: string): void;
 }

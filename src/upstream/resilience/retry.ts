@@ -1,3 +1,4 @@
+// Own, not cockatiel's retry: only never-sent calls and a retry-after that fits the deadline are retried, within a budget of calls.
 import type { ResponseFacts } from '../client.js';
 import { ActionError } from '../../kernel/errors.js';
 

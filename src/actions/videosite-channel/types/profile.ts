@@ -83,19 +83,7 @@ export const VideositeChannelProfile = builder.objectRef<Raw>('VideositeChannelP
     handle: t.string({ description: 'The channel handle including the leading @ (e.g. "@name").', resolve: (c) => str(c.handle) }),
     description: t.string({ description: 'Channel description.', resolve: (c) => str(c.description) }),
     avatarUrl: t.field({ type: 'URL', description: 'Profile image URL.', resolve: (c) => webUrl(c.avatar) }),
-    avatar: t.field({
-      deprecationReason: 'Use `avatarUrl`: image URLs end in Url across the schema.',
-      type: 'URL',
-      description: 'Profile image URL.',
-      resolve: (c) => webUrl(c.avatar),
-    }),
     bannerUrl: t.field({ type: 'URL', description: 'Banner image URL shown above the channel.', resolve: (c) => webUrl(c.banner) }),
-    banner: t.field({
-      deprecationReason: 'Use `bannerUrl`: image URLs end in Url across the schema.',
-      type: 'URL',
-      description: 'Banner image URL shown above the channel.',
-      resolve: (c) => webUrl(c.banner),
-    }),
     firstLink: t.string({
       description: 'The first link of the channel header as the upstream wrote it (upstream `first_link`), often without a scheme.',
       resolve: (c) => str(c.first_link),
