@@ -219,7 +219,9 @@ describe('the pages agree with the code', () => {
       // `node` / `nodes`: one row for two fields, its cells split the same way.
       const split = (cell: string) => cell.split(' / ');
       const sorted = (list: string) => list.split(', ').sort().join(', ');
-      split(fields!).forEach((field, i) => documented.set(field.replace(/`/g, ''), { args: sorted(split(args!)[i]!), returns: split(returns!)[i]! }));
+      for (const [i, field] of split(fields!).entries()) {
+        documented.set(field.replace(/`/g, ''), { args: sorted(split(args!)[i]!), returns: split(returns!)[i]! });
+      }
     }
     const printed = new Map(
       Object.values(schema.getQueryType()!.getFields()).map((field) => [

@@ -69,11 +69,19 @@ describe('the default bulkhead', () => {
     const { maxInFlight, maxInFlightPerAction } = loadConfig({}).resilience;
     const limiter = new ConcurrencyLimiter(maxInFlight, 100, { maxPerAction: maxInFlightPerAction });
     let granted = 0;
-    for (let i = 0; i < maxInFlight + 4; i += 1) void limiter.acquire('busy', deadline(), undefined, `client-${i}`).then(() => (granted += 1), () => undefined);
+    for (let i = 0; i < maxInFlight + 4; i += 1)
+      void limiter.acquire('busy', deadline(), undefined, `client-${i}`).then(
+        () => (granted += 1),
+        () => undefined,
+      );
     await flush();
     expect(granted).toBe(12);
     // The other actions still have the rest of the replica's slots.
-    for (let i = 0; i < 5; i += 1) void limiter.acquire('other', deadline(), undefined, `other-${i}`).then(() => (granted += 1), () => undefined);
+    for (let i = 0; i < 5; i += 1)
+      void limiter.acquire('other', deadline(), undefined, `other-${i}`).then(
+        () => (granted += 1),
+        () => undefined,
+      );
     await flush();
     expect(granted).toBe(16);
     const page = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');

@@ -50,7 +50,7 @@ describe('docs/agents.md: client configurations', () => {
     it.each(http.map((config) => [config.url!, config] as const))('%s with its headers connects and lists the tools', async (url, config) => {
       expect(new URL(url).pathname).toBe('/mcp');
       const headers = Object.fromEntries(
-        Object.entries(config.headers ?? {}).map(([name, value]) => [name, name.toLowerCase() === 'authorization' ? `Bearer ${KEY}` : KEY]),
+        Object.entries(config.headers ?? {}).map(([name]) => [name, name.toLowerCase() === 'authorization' ? `Bearer ${KEY}` : KEY]),
       );
       expect(Object.keys(headers).map((name) => name.toLowerCase())).toEqual([expect.stringMatching(/^(x-api-key|authorization)$/)]);
       const client = await httpClient(gw.url, headers);
