@@ -1,6 +1,7 @@
 # syntax=docker/dockerfile:1
-# Lookup Graph production image. Built in two stages: the first installs every dependency and runs
-# `npm run build` (the same script CI runs); the second keeps only production dependencies and dist/.
+# Lookup Graph production image. Built in two stages: the first installs every dependency from the lock
+# file (npm ci) and runs `npm run build` (the same script CI runs); the second keeps only production
+# dependencies and dist/. Tag it with package.json's version, which /healthz reports.
 # This repository's CI cannot build images (no Docker daemon there); every command below is an npm
 # script or npm command that .ci/run exercises.
 
@@ -9,7 +10,7 @@ ARG NODE_IMAGE=node:24-bookworm-slim
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm install --no-audit --no-fund
+RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY schema ./schema

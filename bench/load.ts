@@ -15,9 +15,11 @@ export interface ThroughputResult {
 }
 
 const ERRORS = Buffer.from('"errors"');
+/** An MCP tool result that is an error (its errors are inside an escaped text block). */
+const TOOL_ERROR = Buffer.from('"isError":true');
 
 /**
- * Sends one request: whether it succeeded (200, no GraphQL errors, compressed bodies decoded) and the bytes
+ * Sends one request: whether it succeeded (200, no GraphQL errors or MCP tool error, compressed bodies decoded) and the bytes
  * that came back. Through undici's dispatch handler rather than request(): no body stream and no decoding
  * of the text, so a large answer costs the load generator little more than its bytes, and the rows measure
  * the server rather than this process (which shares its core with the sandbox).
@@ -47,7 +49,7 @@ function post(pool: Pool, request: Request): Promise<{ ok: boolean; bytes: numbe
         try {
           const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, bytes);
           const body = encoding === 'br' ? brotliDecompressSync(raw) : encoding === 'gzip' ? gunzipSync(raw) : raw;
-          resolve({ ok: status === 200 && !body.includes(ERRORS), bytes });
+          resolve({ ok: status === 200 && !body.includes(ERRORS) && !body.includes(TOOL_ERROR), bytes });
         } catch {
           failed(); // a body that does not decompress
         }

@@ -26,12 +26,14 @@ import {
   ENTITIES_DOCUMENT,
   FIVE_FIELD_PROFILE,
   FRESH_PROFILE_DOCUMENT,
+  PHOTOSOCIAL_TOOL_DOCUMENT,
   TEN_REPRESENTATIONS,
   TEN_SYMBOL_QUERY,
   fullProfileQuery,
   gatewayEnvOver,
   gql,
   graphql,
+  mcpToolCall,
   repeat,
 } from './workloads.js';
 import { seeded, zipf } from '../test/support/load.js';
@@ -115,7 +117,7 @@ const restRequest = (domain: string): Request => ({
   body: JSON.stringify({ domain }),
   headers: { authorization: `Bearer ${SANDBOX_TOKEN}` },
 });
-const main = await gateway('main (b, bz, c, cz, e, u, p, s, d, o)');
+const main = await gateway('main (b, bz, c, cz, e, u, p, s, d, o, mg, m, mu)');
 const mainAtStartMb = residentMb(main.pid).now;
 const sizing = sizingOf(main.pid);
 const unremembered = await gateway('(b0, c0)', { CACHE_RESULTS_MB: '0' });
@@ -316,6 +318,29 @@ const scenarios: Scenario[] = [
     title: 'ten stock symbols, uncached (`@fresh`: one upstream call for all ten)',
     server: main,
     request: repeat(graphql(TEN_SYMBOL_QUERY.replace(') {', ') @fresh {'))),
+    against: 'u',
+  },
+  {
+    id: 'mg',
+    title: "the `photosocial_profile` MCP tool's operation (schema/mcp/) as a GraphQL request, cached",
+    server: main,
+    request: repeat(graphql(PHOTOSOCIAL_TOOL_DOCUMENT, { username: 'bench' })),
+    against: 'b',
+  },
+  {
+    id: 'm',
+    title: '(mg) as an MCP `tools/call` at /mcp, cached: one JSON-RPC exchange, the operation through `yoga.fetch` in process',
+    server: main,
+    request: repeat(mcpToolCall('photosocial_profile', { username: 'bench' })),
+    against: 'mg',
+    target: cpuAtMost(1.5),
+    guardRail: 'a cached MCP tool call costs at most 1.5× the same cached GraphQL request',
+  },
+  {
+    id: 'mu',
+    title: 'an MCP `tools/call` of `domain_info`, uncached (a new domain every request)',
+    server: main,
+    request: () => mcpToolCall('domain_info', { domain: `mu-${unique++}.example.com` }),
     against: 'u',
   },
   {

@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { isListType, isNonNullType, isObjectType, isInterfaceType, type GraphQLOutputType } from 'graphql';
 import { schema } from '../src/graph/index.js';
-import { SANDBOX_SYMBOLS } from '../src/actions/financial-profile/sample.js';
+import { SANDBOX_SYMBOLS } from '../src/sandbox/samples/financial-profile.js';
 import { SANDBOX_TOKEN } from '../src/sandbox/server.js';
 import type { Request } from './load.js';
 
@@ -17,6 +18,16 @@ export function repeat(request: Request): () => Request {
   const made = { ...request, body: Buffer.from(request.body) };
   return () => made;
 }
+
+/** The default `photosocial_profile` MCP tool's operation, as a GraphQL client would send it. */
+export const PHOTOSOCIAL_TOOL_DOCUMENT = readFileSync(new URL('../schema/mcp/photosocial-profile.graphql', import.meta.url), 'utf8');
+
+/** A JSON-RPC `tools/call` POST to /mcp as an MCP client sends it (the server is stateless: no initialize first). */
+export const mcpToolCall = (name: string, args: Record<string, unknown>): Request => ({
+  path: '/mcp',
+  body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+  headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+});
 
 /** Frontends send one document with variables; Yoga parses and validates it once. */
 export const DOMAIN_DOCUMENT =

@@ -3,10 +3,12 @@ import { readCacheSettings, type CacheSettings } from './cache/settings.js';
 import { EnvReader, type Env } from './kernel/env.js';
 import { readHttpServerSettings, type HttpServerSettings } from './server/http-server.js';
 import { readSecuritySettings, type SecuritySettings } from './security/settings.js';
+import { readQuotaSettings, type QuotaSettings } from './quota/settings.js';
 import { readSandboxLatency, type SandboxLatency } from './sandbox/latency.js';
 import { readTelemetrySettings, type TelemetrySettings } from './telemetry/settings.js';
 import { readOpsSettings, type OpsSettings } from './server/ops-settings.js';
 import { readFederationSettings, type FederationSettings } from './server/federation-settings.js';
+import { readMcpSettings, type McpSettings } from './mcp/settings.js';
 
 /**
  * Every setting of the gateway, read from the environment once and validated together, so a
@@ -54,6 +56,8 @@ interface ResilienceConfig {
   breakerFailures: number;
   /** How long an open breaker refuses calls before it lets one probe through. */
   breakerCooldownMs: number;
+  /** The longest the gateway holds calls on the upstream's word (a 429's retry-after, a reset); then one probe decides. */
+  retryAfterMaxSeconds: number;
 }
 
 export interface Config {
@@ -77,18 +81,35 @@ export interface Config {
   http: HttpServerSettings;
   /** Client-facing protections: operation limits, auth, rate limit, CORS, trusted documents (src/security/). */
   security: SecuritySettings;
+  /** CLIENT_QUOTA and the rest: each client's quota of paid upstream calls (src/quota/). */
+  quota: QuotaSettings;
   /** Tracing (OTEL_*), the per-request log line and the metrics' operation labels (src/telemetry/). */
   telemetry: TelemetrySettings;
   /** METRICS_PORT and the drain delay (src/server/ops-settings.ts). */
   ops: OpsSettings;
   /** FEDERATION and FEDERATION_NODE_FIELDS: serving a Federation v2 subgraph (src/server/federation-settings.ts). */
   federation: FederationSettings;
+  /** MCP_*: the Model Context Protocol server at /mcp and over stdio (src/mcp/settings.ts). */
+  mcp: McpSettings;
 }
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
+  }
+}
+
+/** The configuration, or the process ends with 78 (EX_CONFIG) after printing every bad setting: for the entry points. */
+export function loadConfigOrExit(env: Env = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(78);
+    }
+    throw error;
   }
 }
 
@@ -113,6 +134,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   const logLevel = read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info');
   const host = read.string('HOST') ?? '127.0.0.1';
+  const security = readSecuritySettings(read, production);
   const config: Config = {
     production,
     host,
@@ -142,23 +164,30 @@ export function loadConfig(env: Env = process.env): Config {
       failedInputTtlMs: 10_000,
       breakerFailures: int('UPSTREAM_BREAKER_FAILURES', 5, 1, 1_000),
       breakerCooldownMs: int('UPSTREAM_BREAKER_COOLDOWN_MS', 30_000, 10, 3_600_000),
+      retryAfterMaxSeconds: int('UPSTREAM_RETRY_AFTER_MAX_SECONDS', 60, 1, 86_400),
     },
     financialBatchSize: int('FINANCIAL_BATCH_SIZE', 50, 1, 500),
     costBudget: int('COST_BUDGET', 50, 1, 10_000),
     sandboxLatency: readSandboxLatency(read.string('SANDBOX_LATENCY'), read.string('SANDBOX_LATENCY_MS'), problems),
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 300_000),
     cache: readCacheSettings(read, Object.fromEntries(ACTIONS.map((action) => [action.action, action.ttlSeconds]))),
-    security: readSecuritySettings(read, production),
+    security,
+    quota: readQuotaSettings(read),
     http: readHttpServerSettings(int, problems),
     telemetry: readTelemetrySettings(env, problems, int),
     ops: readOpsSettings(read, host),
     federation: readFederationSettings(read),
+    mcp: readMcpSettings(read, baseUrl === null, security.trustedDocuments !== null),
   };
 
   // Defaults that follow UPSTREAM_MAX_IN_FLIGHT: half of it per client, three quarters per action.
   const inFlight = config.resilience.maxInFlight;
   config.resilience.maxInFlightPerClient = int('UPSTREAM_MAX_IN_FLIGHT_PER_CLIENT', Math.max(1, Math.ceil(inFlight / 2)), 1, 10_000);
   config.resilience.maxInFlightPerAction = Math.max(1, Math.ceil((inFlight * 3) / 4));
+
+  if (config.quota.defaultQuota && config.security.auth.mode === 'none') {
+    problems.push('CLIENT_QUOTA needs clients to tell apart: set GATEWAY_AUTH=api-key (with keys) or GATEWAY_AUTH=forward');
+  }
 
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

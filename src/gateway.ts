@@ -4,30 +4,35 @@ import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { GatewayContext } from './kernel/context.js';
-import { loadExamples } from './server/examples.js';
+import { graphiqlTabs, loadExamples } from './server/examples.js';
 import { useCompression } from './server/compression.js';
+import { useBoundedErrors } from './server/error-bound.js';
 import { maskError } from './kernel/graphql-errors.js';
 import { yogaLogger } from './kernel/logger.js';
-import { startSandbox, type Sandbox } from './sandbox/server.js';
+import type { Sandbox } from './sandbox/server.js';
 import { schema } from './graph/index.js';
 import type { UpstreamStatus } from './upstream/index.js';
-import { cacheGauges, Metrics, upstreamGauges } from './telemetry/metrics.js';
-import { variableCheck } from './server/variable-check.js';
-import { createReadiness, probesPlugin, readinessReporter, type ClientRateLimitStatus, type Readiness, type ReadyReport } from './server/probes.js';
+import { cacheGauges, Metrics, upstreamGauges, useIncrementalOutcomes } from './telemetry/metrics.js';
+import { useVariableCheck } from './server/variable-check.js';
+import { createReadiness, useProbes, readinessReporter, type ClientRateLimitStatus, type Readiness, type ReadyReport } from './server/probes.js';
 import type { CacheStatus, LookupCache } from './cache/index.js';
 import { createSecurity } from './security/index.js';
-import { costLimit } from './cost/plugin.js';
-import { cacheControl } from './cache/cache-control.js';
-import { gatewayExtensions } from './server/gateway-extensions.js';
-import { AnsweredOperations } from './kernel/answered.js';
-import { ResultMemo, rememberedResults } from './cache/result-memo.js';
+import { useCostLimit } from './cost/plugin.js';
+import { useCacheControl } from './cache/cache-control.js';
+import { useGatewayExtensions } from './server/gateway-extensions.js';
+import { useRefusalsAsJson } from './server/refusal-as-json.js';
+import { AnsweredOperations, useAnsweredOperations } from './kernel/answered.js';
+import { ResultMemo, useRememberedResults } from './cache/result-memo.js';
 import { OperationLabels } from './telemetry/operation-label.js';
-import { requestLog } from './telemetry/request-log.js';
-import { tracingPlugin } from './telemetry/spans.js';
+import { useRequestLog } from './telemetry/request-log.js';
+import { useTracing } from './telemetry/spans.js';
 import { startTracing } from './telemetry/tracing.js';
-import { incrementalDelivery, usesIncrementalDelivery } from './incremental/index.js';
+import { useIncrementalDelivery, usesIncrementalDelivery } from './incremental/index.js';
 import { createRequestPath, type RequestPath } from './request-path.js';
+import { createQuotas } from './quota/index.js';
+import { useQuota } from './quota/plugin.js';
 import { EventLoopDelay, useEventLoopShedding } from './server/event-loop.js';
+import { createMcp, type Mcp } from './mcp/index.js';
 
 export interface Gateway {
   yoga: YogaServerInstance<Record<string, unknown>, GatewayContext>;
@@ -47,13 +52,18 @@ export interface Gateway {
   ready(): ReadyReport;
   /** The Prometheus metrics, for the METRICS_PORT listener. */
   metrics: Metrics;
+  /** The MCP server's tools and endpoint (/mcp, and the stdio entry src/mcp.ts); null with MCP_ENABLED=false. */
+  mcp: Mcp | null;
   close(): Promise<void>;
 }
 
 /** Builds the Yoga instance and the way upstream; does not listen. */
 export async function createGateway(config: Config, logger: Logger): Promise<Gateway> {
-  // The sandbox is chosen here, once: with no ACTION_BASE_URL (refused in production by config.ts).
-  const sandbox = config.upstream.baseUrl ? null : await startSandbox({ latency: config.sandboxLatency });
+  // The sandbox is chosen here, once: with no ACTION_BASE_URL (refused in production by config.ts). Its
+  // sample data is loaded only then.
+  const sandbox = config.upstream.baseUrl
+    ? null
+    : await import('./sandbox/server.js').then(({ startSandbox }) => startSandbox({ latency: config.sandboxLatency }));
   const target = sandbox ? { baseUrl: new URL(sandbox.url), token: sandbox.token } : { baseUrl: config.upstream.baseUrl!, token: config.upstream.token! };
   // The gauges read the upstream's status and the caches' sizes at scrape time; the upstream reports each call to the metrics.
   let path: RequestPath | undefined;
@@ -69,20 +79,12 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   const { cache, cacheStatus, upstream } = path;
   // The operations each request is answered with, executed or remembered: what the response's headers, extensions and log line describe.
   const answered = new AnsweredOperations();
-  const requests = requestLog({
-    logger,
-    labels: new OperationLabels(config.security.trustedDocuments, config.telemetry.metricsOperationNames),
-    observe: metrics.observeRequest,
-    logVariables: config.telemetry.logVariables,
-    answered,
-  });
-  const telemetryPlugins = [...(tracing.enabled ? [tracingPlugin(tracing)] : []), requests];
   // Remembered results: not with tracing on, where every lookup has its span.
   memo = cache.remembersResults && !tracing.enabled && config.cache.resultsMaxBytes > 0 ? new ResultMemo(cache, config.cache.resultsMaxBytes) : null;
-  const shareable = config.security.auth.mode === 'none';
-  const cacheHeaders = cacheControl({ shareable, answered });
 
   const security = await createSecurity(config.security, logger, config.cache.redisGuard);
+  const anyKeyQuota = [...config.security.auth.accounts.values()].some((account) => account.quota);
+  const quotas = await createQuotas(config.quota, anyKeyQuota, logger, config.cache.redisGuard, security.accountOf, metrics.observeQuota);
   const examples = loadExamples();
   const readiness = createReadiness();
   const eventLoop = new EventLoopDelay(config.ops.eventLoopDelayLimitMs);
@@ -93,53 +95,75 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     security.rateLimitStatus,
     () => eventLoop.behind(),
   );
-  // In production the public port shows no internals and serves no /metrics (see METRICS_PORT).
-  const probes = probesPlugin({
-    ready,
-    cacheStatus,
-    upstreamStatus: () => upstream.status(),
-    clientRateLimit: security.rateLimitStatus,
-    detailed: !config.production,
-    metrics: config.production ? undefined : metrics.exposition,
-  });
   // FEDERATION=true: the same schema served as a Federation v2 subgraph (src/server/federation.ts).
   const federation = config.federation.enabled ? await import('./server/federation.js').then((m) => m.federated(config.federation)) : null;
+  // MCP (src/mcp): tools are GraphQL operations, each call one request through this same Yoga.
+  const mcp: Mcp | null = config.mcp.enabled
+    ? createMcp({
+        settings: config.mcp,
+        security: config.security,
+        schema: federation?.schema ?? schema,
+        refusalOf: security.refusalOf,
+        fetch: (url, init, serverContext): Promise<Response> | Response => yoga.fetch(url, init, serverContext as Record<string, unknown>),
+      })
+    : null;
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema: federation?.schema ?? schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
     logging: yogaLogger(logger),
-    maskedErrors: { maskError: (error, message) => maskError(error, message), isDev: false },
+    maskedErrors: { maskError: (error, message) => maskError(error, message, config.production), isDev: false },
     context: (initial) =>
       path.contextFor({
         signal: () => initial.request.signal,
         upstreamToken: security.upstreamTokenFor(initial.request),
         client: security.clientFor(initial.request, initial),
+        payer: quotas?.payerOf(initial.request) ?? null,
       }),
     ...security.yogaOptions,
     graphiql: config.security.graphiql && {
       title: 'Lookup Graph',
-      defaultTabs: examples.map((example) => ({
-        query: example.query,
-        variables: example.variables ? JSON.stringify(example.variables, null, 2) : null,
-      })),
+      defaultTabs: graphiqlTabs(examples),
     },
     // Loaded on the first GraphiQL request: the module is a 9 MB page that costs ~40 MB of memory, which a
     // gateway nobody opens GraphiQL on (production, an API behind a frontend) never pays.
     renderGraphiQL: (options) => import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) => renderGraphiQL(options)),
     plugins: [
-      ...telemetryPlugins,
-      answered.plugin(),
-      probes,
+      // Tracing off (no OTEL endpoint): none of the span hooks is installed.
+      ...(tracing.enabled ? [useTracing(tracing)] : []),
+      useRequestLog({
+        logger,
+        labels: new OperationLabels(config.security.trustedDocuments, config.telemetry.metricsOperationNames),
+        observe: metrics.observeRequest,
+        logVariables: config.telemetry.logVariables,
+        answered,
+        clientOf: (request) => security.accountOf(request)?.name ?? null,
+      }),
+      useAnsweredOperations(answered),
+      // In production the public port shows no internals and serves no /metrics (see METRICS_PORT).
+      useProbes({
+        ready,
+        cacheStatus,
+        upstreamStatus: () => upstream.status(),
+        clientRateLimit: security.rateLimitStatus,
+        detailed: !config.production,
+        metrics: config.production ? undefined : metrics.exposition,
+      }),
+      // In order: refusal statuses, CORS, CSRF, auth, rate limit, body, batch and input sizes, persisted or trusted documents, limits (src/security/index.ts).
       ...security.plugins,
       // After the security checks (CORS headers on the refusal, the client known), before the body is read.
       ...(config.ops.eventLoopDelayLimitMs > 0 ? [useEventLoopShedding(eventLoop, config.ops.eventLoopDelayLimitMs)] : []),
-      gatewayExtensions(sandbox !== null, answered),
-      cacheHeaders,
-      metrics.incrementalOutcomes(),
-      variableCheck(),
-      ...incrementalDelivery(maskError),
-      costLimit({ budget: config.costBudget, batchSize: config.financialBatchSize, batchedSymbols }),
+      // /mcp: after the protections it shares (client auth, CORS allowlist, body and batch limits).
+      ...(mcp ? [mcp.endpoint] : []),
+      useRefusalsAsJson(),
+      useGatewayExtensions(sandbox !== null, answered),
+      useCacheControl({ shareable: config.security.auth.mode === 'none', answered }),
+      useIncrementalOutcomes(metrics),
+      useVariableCheck(),
+      ...useIncrementalDelivery((error, message) => maskError(error, message, config.production)),
+      useCostLimit({ budget: config.costBudget, batchSize: config.financialBatchSize, batchedSymbols }),
+      // After the estimate (an operation over the whole quota is refused) and after extensions.gateway is stamped.
+      ...(quotas ? [useQuota(quotas)] : []),
       ...(federation?.plugins ?? []),
       // Operations with @defer/@stream run on Yoga's own executor, which delivers incrementally
       // (src/incremental); every other operation keeps graphql-jit.
@@ -147,13 +171,15 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       // Answers a repeat of an operation made from the cache alone at onParams; after jit, whose results it records.
       ...(memo
         ? [
-            rememberedResults(memo, {
+            useRememberedResults(memo, {
               fingerprintOf: (request) => path.fingerprintFor(security.upstreamTokenFor(request)),
               answered,
               countReplay: metrics.observeReplay,
             }),
           ]
         : []),
+      // After the plugins that read each error of an execution (the refusal status): at most 100 listed.
+      useBoundedErrors(),
       // Last: it compresses the response every other plugin has finished (headers included).
       useCompression(),
     ],
@@ -169,10 +195,11 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     readiness,
     ready,
     metrics,
+    mcp,
     async close() {
       // One failing to close must not keep the others (and their sockets) open.
       eventLoop.close();
-      await Promise.allSettled([path.close(), security.close(), sandbox?.close()]);
+      await Promise.allSettled([path.close(), security.close(), quotas?.close(), sandbox?.close()]);
       // Last, so the spans of the final requests are exported.
       await tracing.close().catch((error: unknown) => logger.warn({ err: error }, 'flushing the last spans failed'));
     },

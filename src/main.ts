@@ -1,6 +1,7 @@
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfigOrExit } from './config.js';
 import { createGateway } from './gateway.js';
 import { createHttpServer } from './server/http-server.js';
+import pino from 'pino';
 import { createLogger, describeError } from './kernel/logger.js';
 import { startOpsServer } from './server/ops-server.js';
 import cluster from 'node:cluster';
@@ -8,17 +9,16 @@ import { runWorkerPool } from './server/workers.js';
 
 /** The only file that listens: config -> gateway -> HTTP server -> graceful shutdown. */
 async function main() {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(78);
-    }
-    throw error;
-  }
-  const logger = createLogger(config.logLevel, undefined, [config.upstream.token], config.telemetry.logFormat);
+  const config = loadConfigOrExit();
+  // Written asynchronously (lines queue while a write is under way), so a burst of lines never blocks the
+  // event loop; pino flushes the queue synchronously when the process exits (each exit below flushes first
+  // all the same). LOG_FORMAT=pretty, for development, keeps pino-pretty's own synchronous, coloured output.
+  const destination = config.telemetry.logFormat === 'pretty' ? undefined : pino.destination({ dest: 1, sync: false });
+  const exit = (code: number) => {
+    destination?.flushSync();
+    process.exit(code);
+  };
+  const logger = createLogger(config.logLevel, destination, [config.upstream.token], config.telemetry.logFormat);
   // WORKERS > 1: this process only forks and watches the workers (each runs the rest of main) and serves their summed metrics.
   if (config.ops.workers > 1 && cluster.isPrimary) {
     await runWorkerPool(config.ops.workers, logger, { host: config.ops.metricsHost, port: config.ops.metricsPort });
@@ -27,8 +27,12 @@ async function main() {
   const gateway = await createGateway(config, logger);
   const http = createHttpServer(gateway.yoga, config.http, logger);
   const server = http.server;
-  const ops = config.ops.metricsPort === null || cluster.isWorker ? null : await startOpsServer(gateway, config.ops.metricsHost, config.ops.metricsPort);
+  const ops =
+    config.ops.metricsPort === null || cluster.isWorker
+      ? null
+      : await startOpsServer(gateway, config.ops.metricsHost, config.ops.metricsPort).catch((error: unknown) => portInUse(error, 'METRICS_PORT'));
   if (cluster.isWorker) gateway.metrics.reportToPrimary();
+  server.once('error', (error) => portInUse(error, 'PORT'));
   server.listen(config.port, config.host, () => {
     gateway.readiness.serving();
     const shown = config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? 'localhost' : config.host;
@@ -66,17 +70,25 @@ async function main() {
       gateway.close().then(
         () => {
           logger.info('stopped');
-          process.exit(0);
+          exit(0);
         },
         (error: unknown) => {
           logger.error({ err: describeError(error) }, 'shutdown failed');
-          process.exit(1);
+          exit(1);
         },
       ),
     );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/** A port another process holds ends the start with one line naming the setting that moves it; any other error goes on. */
+function portInUse(error: unknown, setting: string): never {
+  const { code, port } = (error ?? {}) as { code?: string; port?: number };
+  if (code !== 'EADDRINUSE') throw error;
+  console.error(`port ${port} is in use: stop the other process or set ${setting}`);
+  process.exit(1);
 }
 
 main().catch((error: unknown) => {

@@ -4,7 +4,7 @@
  *   context (the operation: deadline, one cancellation signal, loaders)
  *   → loader (src/actions/loader.ts: one call per distinct key per operation, stock symbols batched)
  *   → cache (src/cache: memory or Redis, coalescing across requests and replicas, @fresh)
- *   → budget (COST_BUDGET calls per operation)
+ *   → budget (COST_BUDGET calls per operation) → quota (the client's paid calls, reserved as each call is made)
  *   → tracing span (when on) → metrics count
  *   → resilience (src/upstream: deadline → retries → rate-limit gate → breakers → concurrency bound)
  *   → client (undici)
@@ -17,6 +17,7 @@ import { FreshReads } from './cache/fresh.js';
 import { overBudget, SymbolMeter } from './cost/meter.js';
 import type { Metrics } from './telemetry/metrics.js';
 import { Operation } from './kernel/operation.js';
+import { ActionError } from './kernel/errors.js';
 import { traceCallAction, tracedStore, upstreamCallObserver } from './telemetry/spans.js';
 import type { Tracing } from './telemetry/tracing.js';
 import { type CallAction, createUpstream, type UpstreamTarget } from './upstream/index.js';
@@ -53,6 +54,7 @@ export async function createRequestPath({ config, logger, target, sandbox, metri
     const upstreamToken = request.upstreamToken ?? null;
     const operation = new Operation(Date.now() + operationTimeoutMs, request.signal, new SymbolMeter(), new FreshReads());
     const client = request.client;
+    const payer = request.payer ?? null;
     return {
       config,
       sandbox,
@@ -63,15 +65,43 @@ export async function createRequestPath({ config, logger, target, sandbox, metri
       upstreamToken,
       callAction: (action, body, signal) => {
         // The runtime cost limit: a call past COST_BUDGET fails with COST_LIMIT_EXCEEDED instead of going out.
-        const refused = overBudget(operation.upstreamCalls, budget, action);
-        if (refused) return Promise.reject(refused);
-        operation.upstreamCalls += 1;
-        return toUpstream(action, body, {
-          signal: signal ?? operation.signal,
-          operationDeadline: operation.deadline,
-          ...(client ? { client } : {}),
-          ...(upstreamToken ? { token: upstreamToken } : {}),
-        });
+        const overLimit = overBudget(operation.callsAsked, budget, action);
+        if (overLimit) return Promise.reject(overLimit.with({ refused: true }));
+        operation.callsAsked += 1;
+        let sent = false;
+        const call = () =>
+          toUpstream(action, body, {
+            signal: signal ?? operation.signal,
+            operationDeadline: operation.deadline,
+            ...(client ? { client } : {}),
+            ...(upstreamToken ? { token: upstreamToken } : {}),
+            onSent: () => {
+              sent = true;
+              operation.callSent();
+            },
+          }).catch((error: unknown) => {
+            // Nothing left the gateway for this lookup, and not for want of a connection: the gateway refused it, and says so.
+            throw !sent && error instanceof ActionError && !error.neverSent ? error.with({ refused: true }) : error;
+          });
+        if (!payer) return call();
+        // The quota is checked at the moment of paying: QUOTA_EXCEEDED here fails this lookup alone, before anything
+        // is sent. A call that never left the gateway is given back.
+        return payer.reserve(action).then(
+          async (settle) => {
+            try {
+              const envelope = await call();
+              settle(true);
+              return envelope;
+            } catch (error) {
+              settle(sent);
+              throw error;
+            }
+          },
+          (refusal: unknown) => {
+            operation.callsAsked -= 1;
+            throw refusal;
+          },
+        );
       },
     };
   };

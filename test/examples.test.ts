@@ -3,7 +3,8 @@ import { describe, expect } from 'vitest';
 import { it } from './support/fixtures.js';
 import type { RunningGateway } from './support/gateway.js';
 import { incrementalQuery, merged } from './support/incremental.js';
-import { loadExamples } from '../src/server/examples.js';
+import { readFileSync } from 'node:fs';
+import { graphiqlTabs, loadExamples } from '../src/server/examples.js';
 import { usesIncrementalDelivery } from '../src/incremental/index.js';
 
 describe('schema/examples', () => {
@@ -11,6 +12,25 @@ describe('schema/examples', () => {
 
   it('has examples', () => {
     expect(examples.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it("GraphiQL opens on the README's first query, and its tabs fit the bar (at most 7, every example in one)", () => {
+    const tabs = graphiqlTabs(examples);
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const first = /```graphql\n(query FirstQuery[\s\S]*?)```/.exec(readme)![1]!;
+    expect(tabs[0]!.query.replace(/^#.*\n/gm, '').trim()).toBe(first.trim());
+    expect(tabs.length).toBeLessThanOrEqual(7);
+    const operations = tabs.flatMap((tab) => parse(tab.query).definitions.map((d) => ('name' in d ? d.name?.value : undefined)));
+    expect(operations.sort()).toEqual(
+      examples.map((example) => parse(example.query).definitions.map((d) => ('name' in d ? d.name?.value : undefined))[0]).sort(),
+    );
+    // Every tab's variables are the ones its operations declare.
+    for (const tab of tabs) {
+      const declared = parse(tab.query).definitions.flatMap((d) =>
+        'variableDefinitions' in d ? (d.variableDefinitions ?? []).map((v) => v.variable.name.value) : [],
+      );
+      expect(Object.keys(JSON.parse(tab.variables ?? '{}')).sort()).toEqual([...new Set(declared)].sort());
+    }
   });
 
   for (const example of examples) {

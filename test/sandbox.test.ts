@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { it } from './support/fixtures.js';
-import { SANDBOX_ACTIONS } from '../src/actions/sandbox-answers.js';
+import { SANDBOX_ACTIONS } from '../src/sandbox/answers.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 
 let sandbox: Sandbox;
@@ -168,6 +168,26 @@ describe('sandbox answers derived from the input', () => {
       [['financialProfiles', 6], 'NOT_FOUND', 'ABC.XX'],
     ]);
     expect(body.extensions?.gateway).toMatchObject({ sandbox: true });
+  });
+
+  it.for(['no-such-company-zzqx.io', 'unregistered-shop.com', 'shop.invalid'])(
+    'the failure inputs of docs/frontend.md: %s is unregistered in domainInfo and NOT_FOUND as a company',
+    async (domain, { sandbox: gw }) => {
+      const res = await gw.query(`{ company(domain: "${domain}") { name } domainInfo(domain: "${domain}") { isRegistered } }`);
+      expect(res.body.data).toEqual({ company: null, domainInfo: { isRegistered: false } });
+      expect(res.body.errors).toEqual([expect.objectContaining({ path: ['company'], extensions: expect.objectContaining({ code: 'NOT_FOUND' }) })]);
+    },
+  );
+
+  it('the failure inputs of docs/frontend.md: handles starting with no-such- are NOT_FOUND; the same without it are found', async ({ sandbox: gw }) => {
+    const res = await gw.query(
+      '{ photosocialProfile(username: "no_such_user") { username } professionalnetProfile(handle: "no-such-person") { handle } found: professionalnetProfile(handle: "such-person") { handle } }',
+    );
+    expect(res.body.data).toEqual({ photosocialProfile: null, professionalnetProfile: null, found: { handle: 'such-person' } });
+    expect(res.body.errors?.map((e) => [e.path, e.extensions?.code])).toEqual([
+      [['photosocialProfile'], 'NOT_FOUND'],
+      [['professionalnetProfile'], 'NOT_FOUND'],
+    ]);
   });
 
   it('a domain whose ticker the financial sandbox does not know is a private company: no ticker, no financial lookup', async ({ sandbox: gw }) => {

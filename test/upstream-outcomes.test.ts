@@ -165,7 +165,7 @@ describe('every upstream outcome maps to a code; siblings still resolve; the tok
     expect(text).not.toContain(FAULT_TOKEN);
     expect(text).not.toMatch(/stack|at .*\.ts:\d+/);
     const newLogs = gw.logs.slice(logsBefore).join('\n');
-    expect(newLogs).toContain(`"code":"${code}"`);
+    expect(newLogs).toContain(`"errorCodes":["${code}"]`);
     expect(newLogs).not.toContain(FAULT_TOKEN);
     expect(newLogs).not.toMatch(/Bearer/);
   });
@@ -187,6 +187,42 @@ describe('an upstream that cannot be reached', () => {
     } finally {
       await gw.close();
     }
+  });
+});
+
+describe('an upstream body nested 100,000 deep', () => {
+  it('is UPSTREAM_BAD_RESPONSE, nothing is cached, and nothing is logged at error level', async () => {
+    const up = await startFaultUpstream();
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    up.handle((_call, _req, res) => {
+      const payload = `{"status":200,"response":{"domain_name":"example.com","name_servers":${deep}}}`;
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) });
+      res.end(payload);
+    });
+    const gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'true', UPSTREAM_MAX_RETRIES: '0' }));
+    try {
+      for (let attempt = 1; attempt <= 2; attempt += 1) {
+        const { body } = await gw.query('{ domainInfo(domain: "example.com") { domainName } }');
+        expect(body.data).toEqual({ domainInfo: null });
+        expect(body.errors![0]!.extensions).toMatchObject({ code: 'UPSTREAM_BAD_RESPONSE', action: 'domain_info' });
+        expect(body.errors![0]!.message).toMatch(/nested deeper than 100 levels/);
+        // Not cached: the second request calls again.
+        expect(up.calls).toHaveLength(attempt);
+      }
+      const lines = gw.logs.map((line) => JSON.parse(line));
+      expect(lines.filter((line) => line.level >= 50)).toEqual([]);
+      expect(gw.logs.join('\n')).not.toMatch(/call stack|INTERNAL_SERVER_ERROR/);
+    } finally {
+      await gw.close();
+      await up.close();
+    }
+  });
+
+  it('is told apart from deep brackets inside strings', async () => {
+    const { nestedDeeperThan } = await import('../src/upstream/client.js');
+    expect(nestedDeeperThan(JSON.stringify({ a: '['.repeat(500), b: '\\"{{{{' }), 2)).toBe(false);
+    expect(nestedDeeperThan('{"a":{"b":[1]}}', 2)).toBe(true);
+    expect(nestedDeeperThan('{"a":{"b":[1]}}', 3)).toBe(false);
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * One descriptor per action: every fact about an action lives in its folder, in one object, and
- * the rest of the gateway (cache TTLs, the cost model, the symbol meter, the sandbox) reads it from
+ * the rest of the gateway (cache TTLs, the cost model, the symbol meter) reads it from
  * the action list (./all.ts) instead of keeping its own table keyed by the action's name.
  */
 import type { GatewayContext } from '../kernel/context.js';
@@ -8,22 +8,6 @@ import type { FieldCost, ListBound } from '../cost/model.js';
 import { badInput } from '../kernel/errors.js';
 import type { ActionEnvelope } from '../upstream/client.js';
 import { lookup } from './loader.js';
-import type { SampleImages } from './sample-images.js';
-
-/** How the built-in sandbox answers the action. */
-export interface SandboxAnswer {
-  /** The action's name in SANDBOX_LATENCY_MS (e.g. "transcript:2500"). */
-  shortName: string;
-  /** Its delay under SANDBOX_LATENCY=realistic: the order of magnitude the live service shows, for demos. */
-  realisticLatencyMs: number;
-  /** Body fields the live service requires (all of them, in practice). */
-  required: string[];
-  /**
-   * The envelope minus `status`: `response` and any sibling the action sends. Image URLs come from
-   * `images` (the answering sandbox's own; tests replaying samples elsewhere may leave it out).
-   */
-  respond(body: Record<string, unknown>, images?: SampleImages): Record<string, unknown>;
-}
 
 /**
  * Everything the gateway knows about one action, K being the canonical key of one lookup. K defaults
@@ -48,8 +32,6 @@ export interface ActionDescriptor<K = never, V = unknown> {
   batchedSymbols?: boolean;
   /** The `first:` bounds of this action's lists that links resolve below, by list name. */
   lists?: Readonly<Record<string, ListBound>>;
-  /** The sandbox's answer. */
-  sandbox: SandboxAnswer;
   /** Loads one canonical key through this operation's loader, the cross-request cache and the budget. */
   load: (ctx: GatewayContext, key: K) => Promise<V>;
 }

@@ -31,7 +31,13 @@ export function cacheControlFor(reports: readonly LookupReport[], hasErrors: boo
 
 /** What a client sees of a lookup report. */
 export function publicReport(report: LookupReport): LookupReport {
-  return { action: report.action, key: report.key, source: report.source, ageSeconds: report.ageSeconds };
+  return {
+    action: report.action,
+    key: report.key,
+    source: report.source,
+    ...(report.reason ? { reason: report.reason } : {}),
+    ageSeconds: report.ageSeconds,
+  };
 }
 
 /** The header of one response from its operations' values (several in a batch): the most restrictive wins. */
@@ -44,7 +50,7 @@ export function combinedCacheControl(values: readonly string[] | undefined): str
 }
 
 /** The plugin: the header from the operations the request was answered with, executed or remembered. */
-export function cacheControl(options: { shareable: boolean; answered: AnsweredOperations }): Plugin<GatewayContext> {
+export function useCacheControl(options: { shareable: boolean; answered: AnsweredOperations }): Plugin<GatewayContext> {
   return {
     onValidate({ addValidationRule }) {
       addValidationRule(freshOnLookupFields);

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { LookupCache, type LookupSource } from './lookup-cache.js';
 import { MemoryStore } from './memory-store.js';
-import type { RedisState } from './redis-connection.js';
+import type { RedisState } from '../redis/connection.js';
 import { RedisStore } from './redis-store.js';
 import type { CacheSettings } from './settings.js';
 import type { CacheStore } from './store.js';

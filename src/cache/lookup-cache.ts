@@ -1,10 +1,13 @@
 import { createHmac } from 'node:crypto';
-import { ActionError, cancelledError } from '../kernel/errors.js';
+import { ActionError, cancelledError, refusedForClient } from '../kernel/errors.js';
 import type { CacheSettings } from './settings.js';
 import { isNotFoundMarker, type CacheEntry, type CachePart, type CacheStore, type NotFoundMarker } from './store.js';
 
-/** Where a lookup's value came from, reported per lookup in the response's extensions. */
-export type LookupSource = 'cache' | 'upstream' | 'coalesced';
+/**
+ * Where a lookup's value came from, reported per lookup in the response's extensions: `refused` when
+ * the gateway refused it without a call (its error says why).
+ */
+export type LookupSource = 'cache' | 'upstream' | 'coalesced' | 'refused';
 
 export interface LookupOutcome<V> {
   key: string;
@@ -287,12 +290,12 @@ export class LookupCache {
       const results = await fetchMissing(keys, signal);
       return keys.map((key) => {
         const result = results.get(key);
-        if (result instanceof Error) return { key, error: result, source: 'upstream' as const };
+        if (result instanceof Error) return { key, error: result, source: sourceOfFailure(result) };
         if (result === undefined) return { key, error: new ActionError('NOT_FOUND', `No result for ${key}`, { action }), source: 'upstream' as const };
         return { key, value: result, source: 'upstream' as const, storedAt: Date.now() };
       });
     } catch (error) {
-      return keys.map((key) => ({ key, error: error as Error, source: 'upstream' as const }));
+      return keys.map((key) => ({ key, error: error as Error, source: sourceOfFailure(error) }));
     }
   }
 
@@ -314,9 +317,10 @@ export class LookupCache {
     // This request now keeps the call alive too, should its owner go away.
     flying.interest.add(waiter);
     const theirs = (await raceWaiter(flying.outcome, waiter, key, action)) as LookupOutcome<V>;
-    // The call we joined was cancelled with its own request; that is no answer for this one.
-    if (theirs.error && flying.owner.signal?.aborted && !waiter.signal?.aborted) return again();
-    return { ...theirs, key, source: 'coalesced' };
+    // The call we joined was cancelled with its own request, or refused for its client (its share, its quota);
+    // that is no answer for this one.
+    if (theirs.error && ((flying.owner.signal?.aborted && !waiter.signal?.aborted) || refusedForClient(theirs.error))) return again();
+    return { ...theirs, key, source: theirs.source === 'refused' ? 'refused' : 'coalesced' };
   }
 
   /** Another process holds the lease: wait for its result, or call ourselves if it gives up. */
@@ -359,6 +363,10 @@ export class LookupCache {
   close(): Promise<void> {
     return this.store?.close() ?? Promise.resolve();
   }
+}
+
+function sourceOfFailure(error: unknown): LookupSource {
+  return error instanceof ActionError && error.refused ? 'refused' : 'upstream';
 }
 
 function fromCache<V>(key: string, entry: CacheEntry, action: string, source: LookupSource): LookupOutcome<V> {

@@ -1,5 +1,6 @@
 import type { LookupReport } from '../kernel/operation.js';
 import type { LookupCache, LookupOutcome } from './lookup-cache.js';
+import { ActionError } from '../kernel/errors.js';
 
 /** One line of `extensions.gateway.lookups`: where the value came from and how old it is. */
 export function lookupReport(cache: Pick<LookupCache, 'ttlMs'>, action: string, key: string, outcome: LookupOutcome<unknown>): LookupReport {
@@ -8,6 +9,7 @@ export function lookupReport(cache: Pick<LookupCache, 'ttlMs'>, action: string, 
     action,
     key,
     source: outcome.source,
+    ...(outcome.source === 'refused' && outcome.error instanceof ActionError ? { reason: outcome.error.code } : {}),
     ageSeconds,
     ...(outcome.error ? { failed: true } : {}),
     ttlSeconds: Math.floor(cache.ttlMs(action) / 1000),

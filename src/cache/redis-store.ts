@@ -1,9 +1,9 @@
 import DataLoader from 'dataloader';
 import type { ChainableCommander } from 'ioredis';
 import type { Logger } from 'pino';
-import { type Access, type KeyGroup, RedisConnection, type RedisState } from './redis-connection.js';
-import { DEFAULT_REDIS_GUARD, type RedisGuardSettings } from './redis-guard.js';
-import type { RedisTarget } from './redis-url.js';
+import { type Access, type KeyGroup, RedisConnection, type RedisState } from '../redis/connection.js';
+import { DEFAULT_REDIS_GUARD, type RedisGuardSettings } from '../redis/guard.js';
+import type { RedisTarget } from '../redis/url.js';
 import { entryJson, type CacheEntry, type CacheStore } from './store.js';
 
 const ACQUIRE = `
@@ -239,12 +239,12 @@ export class RedisStore implements CacheStore {
     return this.connection.run(this.connection.shardOf(lease, 'read'), async () => (await this.connection.client.exists(lease)) === 1, false);
   }
 
-  /** The key to use for `key`'s entry and lease while its cluster shard takes no writes (redis-connection.ts). */
+  /** The key to use for `key`'s entry and lease while its cluster shard takes no writes (src/redis/connection.ts). */
   standInFor(key: string): string | undefined {
     return this.connection.standInFor(key);
   }
 
-  /** Where a reader also looks for `key` after missing it (redis-connection.ts). */
+  /** Where a reader also looks for `key` after missing it (src/redis/connection.ts). */
   standInToRead(key: string): string | undefined {
     return this.connection.standInToRead(key);
   }
@@ -274,7 +274,7 @@ export class RedisStore implements CacheStore {
 
   /**
    * The lease of `key`: `<key>:lease`, in a slot of its own, or while that slot's master fails over its
-   * stand-in on another master, so processes still coalesce (redis-connection.ts).
+   * stand-in on another master, so processes still coalesce (src/redis/connection.ts).
    */
   private leaseKey(key: string): string {
     const lease = `${key}:lease`;

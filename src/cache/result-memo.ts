@@ -220,7 +220,7 @@ export interface ReplayOptions {
  * The plugin: answers a remembered request at `onParams`, and remembers the others when they are done
  * (after graphql-jit, whose result it records).
  */
-export function rememberedResults(memo: ResultMemo, options: ReplayOptions): Plugin<GatewayContext> {
+export function useRememberedResults(memo: ResultMemo, options: ReplayOptions): Plugin<GatewayContext> {
   return {
     onParams({ params, request, setResult }) {
       const fingerprint = options.fingerprintOf(request);

@@ -1,5 +1,5 @@
-import type { RedisGuardSettings } from './redis-guard.js';
-import { parseRedisUrl } from './redis-url.js';
+import type { RedisGuardSettings } from '../redis/guard.js';
+import { parseRedisUrl } from '../redis/url.js';
 import type { TierSettings } from './tiered-store.js';
 import type { EnvReader } from '../kernel/env.js';
 
@@ -18,7 +18,7 @@ export interface CacheSettings {
   maxBytes: number;
   /** Upper bound of the remembered results (src/cache/result-memo.ts), in bytes; 0 turns them off. */
   resultsMaxBytes: number;
-  /** Shared cache for several gateway processes (one Redis, a Cluster or a Sentinel set: src/cache/redis-url.ts); null means in-memory. */
+  /** Shared cache for several gateway processes (one Redis, a Cluster or a Sentinel set: src/redis/url.ts); null means in-memory. */
   redisUrl: string | null;
   /** The in-process tier in front of Redis (src/cache/tiered-store.ts). */
   tier: TierSettings;
@@ -26,7 +26,7 @@ export interface CacheSettings {
   keySecret: string;
   /** How long one process may hold the right to call the upstream for a key before others call too. */
   leaseMs: number;
-  /** Bounded waits on Redis (cache, client rate limit, coalescing lease): see src/cache/redis-guard.ts. */
+  /** Bounded waits on Redis (cache, client rate limit, coalescing lease): see src/redis/guard.ts. */
   redisGuard: RedisGuardSettings;
 }
 

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { MemoryStore } from './memory-store.js';
-import type { RedisState } from './redis-connection.js';
+import type { RedisState } from '../redis/connection.js';
 import { type EntryWrite, NO_ANSWER, type RedisStore } from './redis-store.js';
 import { entryJson, type CacheEntry, type CachePart, type CacheStore } from './store.js';
 

@@ -22,7 +22,7 @@ export interface CostLimitOptions {
 const MAX_CACHED_KEY_LENGTH = 1024;
 const MAX_ESTIMATES_PER_DOCUMENT = 16;
 
-export function costLimit(options: CostLimitOptions): Plugin<GatewayContext> {
+export function useCostLimit(options: CostLimitOptions): Plugin<GatewayContext> {
   // Yoga hands the same DocumentNode to every request with the same text, so an estimate is worked out
   // once per document and values of the variables it depends on (./estimate.ts costVariables), not once
   // per request: a lookup by a new domain reuses the document's estimate.

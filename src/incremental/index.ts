@@ -79,8 +79,8 @@ function acceptsIncremental(accept: string | null): boolean {
  * incremental operation whose client accepts neither incremental transport (Yoga would otherwise
  * execute it, pay for its lookups, and answer an empty 406).
  */
-export function incrementalDelivery(maskError: (error: unknown, message: string) => Error) {
-  return [useDeferStream(), cancelIncrementalExecution(), refuseWithoutIncrementalAccept(), maskIncrementalErrors(maskError)];
+export function useIncrementalDelivery(maskError: (error: unknown, message: string) => Error) {
+  return [useDeferStream(), useIncrementalCancellation(), useIncrementalAcceptCheck(), useIncrementalErrorMasking(maskError)];
 }
 
 /**
@@ -90,7 +90,7 @@ export function incrementalDelivery(maskError: (error: unknown, message: string)
  * getter would make the signal, an AbortController, for every cached operation; graphql-jit takes no
  * signal and its lookups follow the same one through the context.
  */
-function cancelIncrementalExecution(): Plugin<Partial<GatewayContext>> {
+function useIncrementalCancellation(): Plugin<Partial<GatewayContext>> {
   return {
     onExecute({ args }) {
       const operation = args.contextValue.operation; // absent on a bare Yoga (the masking test)
@@ -108,7 +108,7 @@ const MASKED_MESSAGE = 'Unexpected error.';
  * streamed items travel in `incremental[].errors`. They go through the same maskError, so they carry
  * their code (and `path`) and never an internal message.
  */
-function maskIncrementalErrors(maskError: (error: unknown, message: string) => Error): Plugin {
+function useIncrementalErrorMasking(maskError: (error: unknown, message: string) => Error): Plugin {
   return {
     onExecute({ args }) {
       if (!usesIncrementalDelivery(args.document)) return undefined; // the graphql-jit path pays nothing here
@@ -129,7 +129,7 @@ function maskIncrementalErrors(maskError: (error: unknown, message: string) => E
   };
 }
 
-function refuseWithoutIncrementalAccept(): Plugin {
+function useIncrementalAcceptCheck(): Plugin {
   return {
     onExecute({ args, setResultAndStopExecution }) {
       if (!usesIncrementalDelivery(args.document)) return;

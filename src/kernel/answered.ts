@@ -46,26 +46,26 @@ export class AnsweredOperations {
   of(request: Request): readonly AnsweredOperation[] {
     return (request as Answerable)[ANSWERED] ?? [];
   }
+}
 
-  /** Adds each operation when it starts executing, and whether its result carried errors when it has one. */
-  plugin(): Plugin<GatewayContext> {
-    return {
-      onExecute: ({ args }) => {
-        const request = (args.contextValue as { request?: Request }).request;
-        if (!request) return;
-        const answered: AnsweredOperation = {
-          ...describeOperation(args.document, args.operationName),
-          usage: args.contextValue.operation,
-          variables: args.variableValues,
-          errors: null,
-        };
-        this.add(request, answered);
-        return {
-          onExecuteDone: ({ result }) => {
-            if (!(Symbol.asyncIterator in result)) answered.errors = (result.errors?.length ?? 0) > 0;
-          },
-        };
-      },
-    };
-  }
+/** Adds each operation to `answered` when it starts executing, and whether its result carried errors when it has one. */
+export function useAnsweredOperations(answered: AnsweredOperations): Plugin<GatewayContext> {
+  return {
+    onExecute: ({ args }) => {
+      const request = (args.contextValue as { request?: Request }).request;
+      if (!request) return;
+      const operation: AnsweredOperation = {
+        ...describeOperation(args.document, args.operationName),
+        usage: args.contextValue.operation,
+        variables: args.variableValues,
+        errors: null,
+      };
+      answered.add(request, operation);
+      return {
+        onExecuteDone: ({ result }) => {
+          if (!(Symbol.asyncIterator in result)) operation.errors = (result.errors?.length ?? 0) > 0;
+        },
+      };
+    },
+  };
 }

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { LookupCache } from '../cache/lookup-cache.js';
 import type { Operation } from './operation.js';
 import type { ActionEnvelope } from '../upstream/client.js';
+import type { Payer } from '../quota/payer.js';
 
 /** What every resolver gets: the way upstream, this operation's loaders and its accounting. */
 export interface GatewayContext {
@@ -34,4 +35,6 @@ export interface RequestFacts {
   upstreamToken?: string | null;
   /** Who the request is for fairness: its share of upstream slots, its weight in breaker counts. */
   client?: string;
+  /** Who pays for its upstream calls when the client has a quota (src/quota). */
+  payer?: Payer | null;
 }

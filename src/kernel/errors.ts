@@ -13,6 +13,8 @@ const ERROR_CODES = [
   'UPSTREAM_UNAVAILABLE',
   'UPSTREAM_BAD_RESPONSE',
   'COST_LIMIT_EXCEEDED',
+  'CLIENT_CLOSED',
+  'QUOTA_EXCEEDED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -21,9 +23,15 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
  * Why the gateway refused a lookup without calling the upstream, to stay responsive under load
  * (OVERLOADED, or RATE_LIMITED for `client-share`): the queue was full, the lookup could not have
  * started before its wait deadline (predicted at once, or seen when the deadline came), or this
- * client's own share of the upstream slots was full.
+ * client's own share of the upstream slots was full; or (QUOTA_EXCEEDED, `quota`) the client's quota
+ * of paid calls is spent.
  */
-export type ShedReason = 'queue-full' | 'no-slot-in-time' | 'wait-expired' | 'client-share';
+export type ShedReason = 'queue-full' | 'no-slot-in-time' | 'wait-expired' | 'client-share' | 'quota';
+
+/** A refusal that is about the client that asked (its share, its quota), not the lookup: no answer for another client joining the call. */
+export function refusedForClient(error: unknown): boolean {
+  return error instanceof ActionError && (error.shed === 'client-share' || error.shed === 'quota');
+}
 
 export interface ActionErrorDetails {
   /** The upstream action behind the failure, when there is one. */
@@ -42,6 +50,12 @@ export interface ActionErrorDetails {
    * before any byte of the request was written). Only such failures are safe to retry blindly.
    */
   neverSent?: boolean;
+  /**
+   * Nothing was sent upstream for this lookup: the gateway refused it (a rate-limit hold, an open
+   * breaker, shed for load, out of budget or time, its client gone). Set where the way upstream ends
+   * (src/request-path.ts), from whether the HTTP client dispatched a call.
+   */
+  refused?: boolean;
 }
 
 export class ActionError extends Error {
@@ -52,9 +66,15 @@ export class ActionError extends Error {
   readonly extensions: Record<string, unknown> | undefined;
   readonly neverSent: boolean;
   readonly shed: ShedReason | undefined;
+  readonly refused: boolean;
 
   constructor(code: ErrorCode, message: string, details: ActionErrorDetails = {}) {
+    // An expected outcome, never logged with a stack: capturing one (and GraphQL formatting it for
+    // every wrapping error) made a list of 5,000 failing items take seconds of CPU.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
     this.name = 'ActionError';
     this.code = code;
     this.action = details.action;
@@ -63,6 +83,13 @@ export class ActionError extends Error {
     this.extensions = details.extensions;
     this.neverSent = details.neverSent ?? false;
     this.shed = details.shed;
+    this.refused = details.refused ?? false;
+  }
+
+  /** The same failure with other details (a capped `retryAfter`, the refused mark). */
+  with(details: ActionErrorDetails): ActionError {
+    const { action, retryAfter, upstreamStatus, extensions, neverSent, shed, refused } = this;
+    return new ActionError(this.code, this.message, { action, retryAfter, upstreamStatus, extensions, neverSent, shed, refused, ...details });
   }
 }
 
@@ -70,9 +97,9 @@ export function badInput(message: string, extensions?: Record<string, unknown>):
   return new ActionError('BAD_USER_INPUT', message, { extensions });
 }
 
-/** A lookup given up because the client that asked for it went away (its request was aborted). */
+/** A lookup given up because the client that asked for it went away (its request was aborted): not the upstream's failure. */
 export function cancelledError(action: string): ActionError {
-  return new ActionError('UPSTREAM_UNAVAILABLE', 'The lookup was cancelled because the client went away', { action });
+  return new ActionError('CLIENT_CLOSED', 'The lookup was cancelled because the client went away', { action });
 }
 
 const MAX_UPSTREAM_MESSAGE = 300;

@@ -73,26 +73,52 @@ export function describeError(error: unknown): Record<string, unknown> {
   return { message: String(error) };
 }
 
+/** Lines of unexpected errors written per window; the rest are counted and reported with the next line. */
+const ERROR_LINES_PER_WINDOW = 10;
+const ERROR_WINDOW_MS = 1_000;
+
 /**
  * Adapts pino to Yoga's logger interface, keeping stacks and error objects out of the lines. Yoga
- * logs every error it masks at error level; coded lookup failures are expected outcomes, so they go
- * to info with their code and action.
+ * logs every error it masks, one line each: coded lookup failures are expected outcomes that the
+ * request's own line counts by code (src/telemetry/request-log.ts), so they get no line of their own;
+ * unexpected errors are written at most ERROR_LINES_PER_WINDOW a second, the others counted, so no
+ * request (a list of 5,000 failing items) can flood the log.
  */
 export function yogaLogger(logger: Logger) {
+  let windowStart = 0;
+  let written = 0;
+  let suppressed = 0;
+  const admit = (): number | null => {
+    const now = Date.now();
+    if (now - windowStart >= ERROR_WINDOW_MS) {
+      windowStart = now;
+      written = 0;
+    }
+    if (written >= ERROR_LINES_PER_WINDOW) {
+      suppressed += 1;
+      return null;
+    }
+    written += 1;
+    const before = suppressed;
+    suppressed = 0;
+    return before;
+  };
   const log =
     (wanted: 'debug' | 'info' | 'warn' | 'error') =>
     (...args: unknown[]) => {
       const [first, ...rest] = args;
       const errors = args.filter((arg): arg is Error => arg instanceof Error);
-      const coded = errors.map(codedFailure).filter((failure) => failure !== null);
-      if (wanted === 'error' && coded.length > 0 && coded.length === errors.length) {
-        for (const failure of coded) logger.info({ source: 'yoga', code: failure.code, action: failure.action }, failure.message);
-        return;
-      }
-      const level = wanted;
+      if (errors.length > 0 && errors.every((error) => codedFailure(error) !== null)) return;
+      const skipped = wanted === 'error' || wanted === 'warn' ? admit() : 0;
+      if (skipped === null) return;
       const message = typeof first === 'string' ? first : (errors[0]?.message ?? 'yoga');
-      logger[level](
-        { source: 'yoga', ...(errors.length ? { err: errors[0] } : {}), ...(rest.length && !errors.length ? { detail: rest.map(String).join(' ') } : {}) },
+      logger[wanted](
+        {
+          source: 'yoga',
+          ...(errors.length ? { err: errors[0] } : {}),
+          ...(rest.length && !errors.length ? { detail: rest.map(String).join(' ') } : {}),
+          ...(skipped > 0 ? { linesSuppressed: skipped } : {}),
+        },
         message,
       );
     };

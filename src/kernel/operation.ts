@@ -9,6 +9,8 @@ export interface LookupReport {
   action: string;
   key: string;
   source: LookupSource;
+  /** With `source: refused`: the code of the refusal (the lookup's error at its path). */
+  reason?: string;
   /** Seconds since the value was fetched from the upstream (0 for this operation's own call); null when it failed with nothing stored. */
   ageSeconds: number | null;
   /** How long the cache keeps this action's results (0 when off); not sent to clients, it sets Cache-Control. */
@@ -25,7 +27,10 @@ export interface LookupReport {
  * operation, shared by Yoga's copies of the context.
  */
 export class Operation {
+  /** Calls this operation sent over the wire, retries included: counted by `callSent` alone. */
   upstreamCalls = 0;
+  /** Lookups this operation sent towards the upstream, sent or refused on the way: what COST_BUDGET holds it to while it runs. */
+  callsAsked = 0;
   readonly lookups: LookupReport[] = [];
   /** The static estimate against the budget (src/cost/plugin.ts), reported in `extensions.gateway.cost`. */
   cost: CostReport | null = null;
@@ -46,6 +51,15 @@ export class Operation {
     readonly symbols: SymbolMeter,
     readonly fresh: FreshReads,
   ) {}
+
+  /**
+   * A call of this operation was written to a connection to the upstream (the HTTP client's dispatch,
+   * src/upstream/client.ts): the one moment a call counts, for `extensions.gateway.upstreamCalls`,
+   * the request log, and anything that charges for calls.
+   */
+  callSent(): void {
+    this.upstreamCalls += 1;
+  }
 
   /** The operation's variables as JSON, made once for the plugins that key by them (the cost estimate, remembered results). */
   variablesJson(values: unknown): string {

@@ -1,6 +1,6 @@
-import { IMAGE_SIZES, type ImageKind } from '../actions/sample-images.js';
-import { encodePng } from '../actions/sample-png.js';
-import { seededInt } from '../actions/sample-seeded.js';
+import { IMAGE_SIZES, type ImageKind } from './data/images.js';
+import { encodePng } from './data/png.js';
+import { seededInt } from './data/seeded.js';
 
 /**
  * The images the samples' URLs name (src/actions/sample-images.ts): a small PNG per kind and name,

@@ -9,7 +9,7 @@
  *
  * SANDBOX_LATENCY_MS is applied over the profile, so a profile can be adjusted action by action.
  */
-import { SANDBOX_ACTIONS } from '../actions/sandbox-answers.js';
+import { SANDBOX_TIMINGS } from './timings.js';
 
 export interface SandboxLatency {
   /** Delay of an action with no entry of its own, in ms. */
@@ -19,7 +19,9 @@ export interface SandboxLatency {
 }
 
 /** Short names for the actions, as SANDBOX_LATENCY_MS may spell them (each descriptor's sandbox.shortName). */
-const ACTION_SHORT_NAMES: Record<string, string> = Object.fromEntries(Object.entries(SANDBOX_ACTIONS).map(([action, sandbox]) => [sandbox.shortName, action]));
+export const ACTION_SHORT_NAMES: Record<string, string> = Object.fromEntries(
+  Object.entries(SANDBOX_TIMINGS).map(([action, sandbox]) => [sandbox.shortName, action]),
+);
 
 /**
  * Named profiles. `realistic` gives the orders of magnitude the live service shows (hundreds of
@@ -30,7 +32,7 @@ export const LATENCY_PROFILES: Record<string, SandboxLatency> = {
   fast: { defaultMs: 0, byAction: {} },
   realistic: {
     defaultMs: 400,
-    byAction: Object.fromEntries(Object.entries(SANDBOX_ACTIONS).map(([action, sandbox]) => [action, sandbox.realisticLatencyMs])),
+    byAction: Object.fromEntries(Object.entries(SANDBOX_TIMINGS).map(([action, sandbox]) => [action, sandbox.realisticLatencyMs])),
   },
 };
 
@@ -68,7 +70,7 @@ export function readSandboxLatency(profileSetting: string | undefined, msSetting
       latency.defaultMs = delay;
       continue;
     }
-    const action = ACTION_SHORT_NAMES[name.toLowerCase()] ?? (SANDBOX_ACTIONS[name.toLowerCase()] ? name.toLowerCase() : undefined);
+    const action = ACTION_SHORT_NAMES[name.toLowerCase()] ?? (SANDBOX_TIMINGS[name.toLowerCase()] ? name.toLowerCase() : undefined);
     if (!action) {
       bad(`"${name.slice(0, 40)}" is not an action`);
       continue;

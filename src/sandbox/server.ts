@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DETACHED_IMAGES, type SampleImages, sampleImages } from '../actions/sample-images.js';
-import { SANDBOX_ACTIONS, SandboxInputError } from '../actions/sandbox-answers.js';
+import { DETACHED_IMAGES, type SampleImages, sampleImages } from './data/images.js';
+import { SANDBOX_ACTIONS } from './answers.js';
+import { SandboxInputError } from './input-error.js';
 import { imageAt } from './images.js';
 import { latencyOf, type SandboxLatency } from './latency.js';
 

@@ -4,7 +4,7 @@ import { rejection } from './errors.js';
 const DIGITS = /^\d+$/;
 
 // The rest of the body is never read: the connection closes after the answer instead of being reused.
-const tooLarge = (maxBytes: number) =>
+export const tooLarge = (maxBytes: number) =>
   rejection('PAYLOAD_TOO_LARGE', `The request body is larger than ${maxBytes} bytes.`, 413, {
     headers: { Connection: 'close' },
     extensions: { limit: maxBytes },
@@ -38,7 +38,8 @@ export function useBodyLimit(maxBytes: number): Plugin {
   };
 }
 
-async function readWithin(request: Request, maxBytes: number): Promise<Uint8Array> {
+/** The body, read while counting: PAYLOAD_TOO_LARGE (thrown) at the first chunk past `maxBytes`. */
+export async function readWithin(request: Request, maxBytes: number): Promise<Uint8Array> {
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
+import type { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../kernel/context.js';
 import type { Logger } from 'pino';
-import { createClientAuth } from './auth.js';
+import { type ClientAccount, createClientAuth, tokenId } from './auth.js';
 import { useBatchLimit } from './batching.js';
 import { useBodyLimit } from './body-limit.js';
 import { useCorsAllowlist } from './cors.js';
@@ -14,9 +14,12 @@ import { useAutomaticPersistedQueries } from './persisted-queries.js';
 import { createPersistedQueryStore } from './persisted-query-store.js';
 import { clientAddress, MemoryRateLimiter, RedisRateLimiter, useRateLimit, type RateLimiter } from './rate-limit.js';
 import type { SecuritySettings } from './settings.js';
-import type { RedisGuardSettings } from '../cache/redis-guard.js';
+import type { RedisGuardSettings } from '../redis/guard.js';
 import { useHiddenSuggestions } from './suggestions.js';
 import { useTrustedDocuments } from './trusted-documents.js';
+
+/** One client's persisted-query registrations hold at most a quarter of APQ_MAX_MB. */
+const PERSISTED_QUERY_SHARES = 4;
 
 export interface Security {
   /** In order: refusal statuses (and Retry-After), CORS preflight, CSRF, client auth, rate limit, body size, batch size, input depth, automatic persisted queries or trusted documents, limits. */
@@ -24,8 +27,12 @@ export interface Security {
   /** Yoga options that belong to the protections (Yoga's own CORS, body guard and multipart off). */
   yogaOptions: { cors: false; maxRequestBodySize: false; multipart: false; batching: false | { limit: number } };
   upstreamTokenFor(request: Request): string | null;
+  /** What another endpoint served through the plugins (/mcp) must pass before its body is read: client auth. The refusal, or null. */
+  refusalOf(request: Request): GraphQLError | null;
   /** Who a request is for fairness (upstream shares, breaker counts): API key, forwarded token's hash, or address. */
   clientFor(request: Request, serverContext: unknown): string;
+  /** Who pays for the request's upstream calls (quotas): its API key's account or its forwarded token; null when the gateway is open. */
+  accountOf(request: Request): ClientAccount | null;
   /** Where the client rate limit counts and whether that backend answers (for /healthz). */
   rateLimitStatus(): { backend: 'off' | 'memory' | 'redis'; healthy: boolean; lastError?: string | null; since?: string };
   close(): Promise<void>;
@@ -57,7 +64,14 @@ export async function createSecurity(settings: SecuritySettings, logger: Logger,
     useBodyLimit(settings.limits.maxRequestBytes),
     useBatchLimit(settings.limits.maxBatchOperations),
     useInputDepth(settings.limits.maxInputDepth),
-    ...(persistedQueries ? [useAutomaticPersistedQueries(persistedQueries)] : []),
+    ...(persistedQueries
+      ? [
+          useAutomaticPersistedQueries(persistedQueries, {
+            clientOf: (request, serverContext) => auth.clientOf(request) ?? clientAddress(serverContext),
+            shareBytes: Math.floor(settings.persistedQueries.maxBytes / PERSISTED_QUERY_SHARES),
+          }),
+        ]
+      : []),
     ...(settings.trustedDocuments ? [useTrustedDocuments(settings.trustedDocuments)] : []),
     useOperationLimits(settings.limits, { introspection: settings.introspection }),
     ...(settings.hideSuggestions ? [useHiddenSuggestions()] : []),
@@ -71,12 +85,12 @@ export async function createSecurity(settings: SecuritySettings, logger: Logger,
       batching: settings.limits.maxBatchOperations > 0 ? { limit: settings.limits.maxBatchOperations } : false,
     },
     upstreamTokenFor: auth.upstreamTokenFor,
+    refusalOf: auth.refusalOf,
     clientFor: (request, serverContext) => {
       const forwarded = auth.upstreamTokenFor(request);
-      return (
-        auth.clientOf(request) ?? (forwarded ? `token:${createHash('sha256').update(forwarded).digest('hex').slice(0, 16)}` : clientAddress(serverContext))
-      );
+      return auth.clientOf(request) ?? (forwarded ? tokenId(forwarded) : clientAddress(serverContext));
     },
+    accountOf: auth.accountOf,
     rateLimitStatus: () =>
       !limiter
         ? { backend: 'off', healthy: true }

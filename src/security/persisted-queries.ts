@@ -4,7 +4,8 @@
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { rejection } from './errors.js';
-import type { PersistedQueryStore } from './persisted-query-store.js';
+import { entryCost, type PersistedQueryStore } from './persisted-query-store.js';
+import { RegistrationShares } from './registration-shares.js';
 import { sha256Hex } from './trusted-documents.js';
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
@@ -29,10 +30,16 @@ const notFound = () => new GraphQLError('PersistedQueryNotFound', { extensions: 
  * - The hash alone: the registered query runs, or PERSISTED_QUERY_NOT_FOUND (HTTP 200) asks for its text.
  * - The hash with its query: the hash must be the sha256 of the text (else PERSISTED_QUERY_HASH_MISMATCH,
  *   400); the query runs as any other, and is registered once it has parsed and passed validation and
- *   the operation limits, so nothing that would be refused is ever stored.
+ *   the operation limits, so nothing that would be refused is ever stored. Each client registers
+ *   within its share of the budget (`shareBytes`, per process): its registrations past it push out
+ *   its own oldest ones, so one client cannot evict everyone else's.
  * Another version, or a hash that is not 64 hex characters, is PERSISTED_QUERY_NOT_SUPPORTED (400).
  */
-export function useAutomaticPersistedQueries(store: PersistedQueryStore): Plugin {
+export function useAutomaticPersistedQueries(
+  store: PersistedQueryStore,
+  fairness: { clientOf: (request: Request, serverContext: unknown) => string; shareBytes: number },
+): Plugin {
+  const shares = new RegistrationShares(fairness.shareBytes);
   // Hashes whose query arrived with them in a request, by request (a batch holds several), until validated.
   const pending = new WeakMap<Request, Map<string, string>>();
   return {
@@ -69,7 +76,12 @@ export function useAutomaticPersistedQueries(store: PersistedQueryStore): Plugin
       if (query === undefined) return;
       hashes.delete(hash);
       return ({ valid }) => {
-        if (valid) void store.set(hash, query);
+        if (!valid) return;
+        // Within the client's own share: past it, its own oldest registrations go, never another client's.
+        const forget = shares.register(fairness.clientOf(request, context), hash, entryCost(query));
+        if (forget === null) return;
+        for (const old of forget) void store.delete(old);
+        void store.set(hash, query);
       };
     },
   };

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
-import { RedisConnection } from '../cache/redis-connection.js';
-import { DEFAULT_REDIS_GUARD, type RedisGuardSettings } from '../cache/redis-guard.js';
+import { RedisConnection } from '../redis/connection.js';
+import { DEFAULT_REDIS_GUARD, type RedisGuardSettings } from '../redis/guard.js';
 import type { PersistedQuerySettings } from './settings.js';
 
 /** Registered automatic persisted queries: query text by the lower-case hex sha256 of that text. */
@@ -10,15 +10,25 @@ export interface PersistedQueryStore {
   get(hash: string): string | null | Promise<string | null>;
   /** Registers `query` under `hash` (its sha256); never throws. */
   set(hash: string, query: string): void | Promise<void>;
+  /** Forgets the query registered under `hash`, if any; never throws. */
+  delete(hash: string): void | Promise<void>;
   close(): Promise<void>;
 }
 
-/** One process's queries, bounded by their total length; the least recently used go first. */
-class MemoryPersistedQueries implements PersistedQueryStore {
+/**
+ * What one registration costs, as the budget counts it: its key (the 64-character hash, with the
+ * prefix in Redis), its text, and the bookkeeping beside them (an LRU node here; in Redis the key's
+ * own overhead, an index member and a size field).
+ */
+export const ENTRY_OVERHEAD_BYTES = 256;
+export const entryCost = (query: string): number => 64 + Buffer.byteLength(query) + ENTRY_OVERHEAD_BYTES;
+
+/** One process's queries, bounded by what their entries cost (entryCost); the least recently used go first. */
+export class MemoryPersistedQueries implements PersistedQueryStore {
   private readonly queries: LRUCache<string, string>;
 
   constructor(maxBytes: number, ttlMs: number) {
-    this.queries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (query) => Math.max(1, query.length), ttl: ttlMs });
+    this.queries = new LRUCache({ maxSize: maxBytes, sizeCalculation: entryCost, ttl: ttlMs });
   }
 
   get(hash: string): string | null {
@@ -27,6 +37,10 @@ class MemoryPersistedQueries implements PersistedQueryStore {
 
   set(hash: string, query: string): void {
     this.queries.set(hash, query);
+  }
+
+  delete(hash: string): void {
+    this.queries.delete(hash);
   }
 
   async close(): Promise<void> {}
@@ -39,7 +53,7 @@ class MemoryPersistedQueries implements PersistedQueryStore {
  */
 const REGISTER = `
 local index, sizes, total, entry = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local hash, query, ttl, now, max, entries = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
+local hash, query, ttl, now, max, entries, size = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6], tonumber(ARGV[7])
 local function drop(member)
   redis.call('decrby', total, tonumber(redis.call('hget', sizes, member) or '0'))
   redis.call('hdel', sizes, member)
@@ -48,7 +62,6 @@ local function drop(member)
 end
 for _, member in ipairs(redis.call('zrangebyscore', index, '-inf', now - ttl, 'LIMIT', 0, 100)) do drop(member) end
 if redis.call('zscore', index, hash) then drop(hash) end
-local size = string.len(query)
 redis.call('set', entry, query, 'PX', ttl)
 redis.call('zadd', index, now, hash)
 redis.call('hset', sizes, hash, size)
@@ -61,13 +74,21 @@ while used > max do
 end
 return used`;
 
+/** Forgets one registration and its share of the total. */
+const FORGET = `
+local index, sizes, total, entry, hash = KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1]
+redis.call('decrby', total, tonumber(redis.call('hget', sizes, hash) or '0'))
+redis.call('hdel', sizes, hash)
+redis.call('zrem', index, hash)
+redis.call('del', entry)`;
+
 /**
  * Queries shared by every gateway process through Redis (REDIS_URL, beside the cache), within the
  * same byte budget there, with this process's memory in front: a hit in memory costs no round trip,
  * and when Redis does not answer in time (REDIS_COMMAND_TIMEOUT_MS) a query not in memory reads as not
  * registered, so the client sends its text again; nothing fails.
  */
-class RedisPersistedQueries implements PersistedQueryStore {
+export class RedisPersistedQueries implements PersistedQueryStore {
   private readonly connection: RedisConnection;
   private readonly memory: MemoryPersistedQueries;
   /** Every key under one hash tag: the registration script touches four keys, which a Redis Cluster allows only within one slot. */
@@ -118,7 +139,19 @@ class RedisPersistedQueries implements PersistedQueryStore {
           Date.now(),
           maxBytes,
           `${prefix}q:`,
+          entryCost(query),
         ),
+      null,
+    );
+  }
+
+  async delete(hash: string): Promise<void> {
+    this.memory.delete(hash);
+    const prefix = this.tagged;
+    const key = this.key(hash);
+    await this.connection.run(
+      this.connection.shardOf(key, 'write'),
+      () => this.connection.client.eval(FORGET, 4, `${prefix}index`, `${prefix}sizes`, `${prefix}bytes`, key, hash),
       null,
     );
   }

@@ -2,8 +2,8 @@
 import { LRUCache } from 'lru-cache';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import { RedisConnection, type RedisState } from '../cache/redis-connection.js';
-import { DEFAULT_REDIS_GUARD, type RedisGuardSettings } from '../cache/redis-guard.js';
+import { RedisConnection, type RedisState } from '../redis/connection.js';
+import { DEFAULT_REDIS_GUARD, type RedisGuardSettings } from '../redis/guard.js';
 import { rejection } from './errors.js';
 
 /** Clients tracked at once; the least recently seen beyond it start a fresh window. */
@@ -115,20 +115,36 @@ export class RedisRateLimiter implements RateLimiter {
 }
 
 /**
- * RATE_LIMITED (HTTP 429, `Retry-After` header and `extensions.retryAfter`) once a client has made
- * `perMinute` requests in its window; checked after authentication and before the body is read.
+ * RATE_LIMITED (HTTP 429, `Retry-After` header and `extensions.retryAfter`) once a client has sent
+ * `perMinute` operations in its window. Every request counts once when it arrives, after
+ * authentication and before the body is read; each further operation of a batch counts when its
+ * parameters are read, and one over the limit is refused on its own (the batch's others still answer).
  * A client is its API key when it has one, else its address.
  */
 export function useRateLimit(limiter: RateLimiter, perMinute: number, clientOf: (request: Request, serverContext: unknown) => string): Plugin {
+  // Each request's client, and how many of its operations have been counted.
+  const counted = new WeakMap<Request, { client: string; operations: number }>();
+  const check = async (client: string) => {
+    const verdict = await limiter.hit(client);
+    if (!verdict.allowed) {
+      throw rejection('RATE_LIMITED', `Too many operations: at most ${perMinute} a minute. Retry in ${verdict.retryAfter} s.`, 429, {
+        headers: { 'Retry-After': String(verdict.retryAfter) },
+        extensions: { retryAfter: verdict.retryAfter },
+      });
+    }
+  };
   return {
     async onRequestParse({ request, serverContext }) {
-      const verdict = await limiter.hit(clientOf(request, serverContext));
-      if (!verdict.allowed) {
-        throw rejection('RATE_LIMITED', `Too many requests: at most ${perMinute} a minute. Retry in ${verdict.retryAfter} s.`, 429, {
-          headers: { 'Retry-After': String(verdict.retryAfter) },
-          extensions: { retryAfter: verdict.retryAfter },
-        });
-      }
+      const client = clientOf(request, serverContext);
+      counted.set(request, { client, operations: 1 });
+      await check(client);
+    },
+    async onParams({ request }) {
+      const seen = counted.get(request);
+      if (!seen) return;
+      seen.operations += 1;
+      // The request's own count stands for its first operation.
+      if (seen.operations > 2) await check(seen.client);
     },
   };
 }

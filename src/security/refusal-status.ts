@@ -16,7 +16,7 @@ import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../kernel/context.js';
 import type { LookupReport } from '../kernel/operation.js';
-import { ActionError } from '../kernel/errors.js';
+import { ActionError, refusedForClient } from '../kernel/errors.js';
 import { isRejection } from './errors.js';
 
 interface Refusal {
@@ -72,7 +72,7 @@ function refusalOf(result: ExecutionResult, lookups: readonly LookupReport[]): R
     const cause = actionErrorOf(error);
     if (cause?.retryAfter !== undefined) retryAfter = Math.max(retryAfter, cause.retryAfter);
     if (!cause?.shed) onlyShed = false;
-    else if (cause.shed !== 'client-share') onlyOwnShare = false;
+    else if (!refusedForClient(cause)) onlyOwnShare = false;
   }
   if (retryAfter === 0) return undefined;
   // Every lookup it made was shed: a lookup served (from the cache or the upstream) or failing otherwise keeps the 200.

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { EnvReader } from '../kernel/env.js';
+import { type KeyAccount, readApiKeys } from '../quota/accounts.js';
 import { readTrustedDocumentsJson } from './trusted-documents.js';
 
 /**
@@ -43,6 +44,8 @@ export interface SecuritySettings {
     mode: GatewayAuthMode;
     /** sha256 hex digests of the accepted API keys (never the keys). */
     apiKeyHashes: string[];
+    /** What the API keys file says beside a digest: the client's name and its own quota. */
+    accounts: Map<string, KeyAccount>;
   };
   rateLimit: {
     /** Requests per client per minute (by API key, else by address; forward mode counts by address, as forwarded tokens are not checked); 0 turns it off. */
@@ -69,12 +72,11 @@ export interface PersistedQuerySettings {
   redisPrefix: string;
 }
 
-const SHA256_HEX = /^[0-9a-f]{64}$/;
 const AUTH_MODES: GatewayAuthMode[] = ['api-key', 'forward', 'none'];
 
 export function readSecuritySettings(read: EnvReader, production: boolean): SecuritySettings {
   const { int, bool, problem } = read;
-  const apiKeyHashes = readApiKeyHashes(read);
+  const { hashes: apiKeyHashes, accounts } = readApiKeys(read);
   const rawMode = read.string('GATEWAY_AUTH')?.toLowerCase();
   const mode = read.oneOf('GATEWAY_AUTH', AUTH_MODES, apiKeyHashes.length > 0 || production ? 'api-key' : 'none');
   if (rawMode === 'api-key' && apiKeyHashes.length === 0) {
@@ -105,7 +107,7 @@ export function readSecuritySettings(read: EnvReader, production: boolean): Secu
     // With introspection off, suggestions would let the schema be guessed field by field.
     hideSuggestions: !introspection,
     trustedDocuments,
-    auth: { mode, apiKeyHashes },
+    auth: { mode, apiKeyHashes, accounts },
     rateLimit: {
       perMinute: int('CLIENT_RATE_LIMIT_PER_MINUTE', 600, 0, 10_000_000),
       // REDIS_URL is validated with the cache settings.
@@ -131,32 +133,6 @@ function readPersistedQueries(read: EnvReader, trustedDocuments: boolean): Persi
     redisUrl: read.string('REDIS_URL') ?? null,
     redisPrefix: read.string('APQ_REDIS_PREFIX') ?? 'lookup-graph:apq:',
   };
-}
-
-/** GATEWAY_API_KEY_HASHES (comma-separated) and GATEWAY_API_KEYS_FILE (one per line, # comments). */
-function readApiKeyHashes(read: EnvReader): string[] {
-  const hashes: string[] = [];
-  const take = (setting: string, values: string[]) => {
-    for (const value of values.map((v) => v.trim().toLowerCase()).filter(Boolean)) {
-      if (SHA256_HEX.test(value)) hashes.push(value);
-      else read.problem(`${setting} must hold sha256 hex digests of the keys (64 hex characters), got "${value.slice(0, 12)}…"`);
-    }
-  };
-  take('GATEWAY_API_KEY_HASHES', read.list('GATEWAY_API_KEY_HASHES'));
-  const file = read.string('GATEWAY_API_KEYS_FILE');
-  if (file) {
-    try {
-      take(
-        'GATEWAY_API_KEYS_FILE',
-        readFileSync(file, 'utf8')
-          .split('\n')
-          .map((line) => line.replace(/#.*$/, '')),
-      );
-    } catch (error) {
-      read.problem(`GATEWAY_API_KEYS_FILE cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'error'} ${file}`);
-    }
-  }
-  return [...new Set(hashes)];
 }
 
 /**

@@ -22,7 +22,7 @@ type Usage = Pick<Operation, 'upstreamCalls' | 'cost' | 'lookups'>;
  * Reports on every response whether the upstream is the sandbox and how many upstream calls it made:
  * an executed operation's when it is done, a remembered result's from what answered it.
  */
-export function gatewayExtensions(sandbox: boolean, answered: AnsweredOperations): Plugin<GatewayContext> {
+export function useGatewayExtensions(sandbox: boolean, answered: AnsweredOperations): Plugin<GatewayContext> {
   const report = (operation: Usage | null) => gatewayReport(sandbox, operation);
   const stamp = (result: { extensions?: Record<string, unknown> }, operation: Usage | null) => ({
     ...result,

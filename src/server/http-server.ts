@@ -115,8 +115,8 @@ export function createHttpServer(handler: RequestListener, settings: HttpServerS
   let draining = false;
   const open = new Set<ServerResponse>();
   const perAddress = new Map<string, number>();
-  /** Responses in progress per connection: a refusal is written only on a connection with none. */
-  const responding = new WeakMap<Socket, number>();
+  /** Responses in progress per connection: a refusal is written only on a connection with none (or, for a body that timed out, none begun). */
+  const responding = new WeakMap<Socket, Set<ServerResponse>>();
   const refused = new WeakSet<Socket>();
   let refusedLogged = 0;
 
@@ -133,10 +133,11 @@ export function createHttpServer(handler: RequestListener, settings: HttpServerS
       if (draining) res.setHeader('connection', 'close');
       open.add(res);
       const socket = req.socket;
-      responding.set(socket, (responding.get(socket) ?? 0) + 1);
+      const inProgress = responding.get(socket) ?? new Set<ServerResponse>();
+      responding.set(socket, inProgress.add(res));
       res.once('close', () => {
         open.delete(res);
-        responding.set(socket, (responding.get(socket) ?? 1) - 1);
+        inProgress.delete(res);
       });
       handler(req, res);
     },
@@ -149,8 +150,11 @@ export function createHttpServer(handler: RequestListener, settings: HttpServerS
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
     // The parser reports every later packet of a refused request too: read and dropped until the socket closes.
     if (refused.has(socket)) return;
-    // Gone, or in the middle of a response (pipelined requests): no room for an answer.
-    const response = socket.writable && !responding.get(socket) ? clientErrorResponse(error, settings.maxHeaderBytes) : null;
+    // Gone, or in the middle of a response (pipelined requests): no room for an answer. A body that timed
+    // out belongs to the one request in progress, whose response has not begun: the 408 is its answer.
+    const inProgress = responding.get(socket);
+    const room = !inProgress?.size || (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && inProgress.size === 1 && ![...inProgress][0]!.headersSent);
+    const response = socket.writable && room ? clientErrorResponse(error, settings.maxHeaderBytes) : null;
     if (!response) {
       socket.destroy();
       return;

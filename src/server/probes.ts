@@ -1,11 +1,12 @@
 import type { Plugin } from 'graphql-yoga';
 import type { CacheStatus } from '../cache/index.js';
 import type { UpstreamStatus } from '../upstream/index.js';
+import { VERSION } from './version.js';
 
 /**
  * Liveness and readiness (`/healthz`, `/readyz`), for load balancers and Kubernetes probes.
  *
- * - `/healthz` is liveness: 200 while the process runs its event loop, in every state.
+ * - `/healthz` is liveness: 200 while the process runs its event loop, in every state, with the version.
  * - `/readyz` is readiness: 503 while starting (and, with REDIS_URL, until the cache backend has
  *   answered once) and while draining after SIGTERM. While the process sheds lookups for load it is
  *   `overloaded` (so too while new operations are refused for the event loop's delay), still 200: each shed lookup is already refused cheaply (OVERLOADED, 503 and
@@ -112,11 +113,12 @@ export async function probeResponse(
       options.detailed
         ? {
             status: 'ok',
+            version: VERSION,
             cache: options.cacheStatus(),
             ...(options.clientRateLimit ? { clientRateLimit: options.clientRateLimit() } : {}),
             upstream: options.upstreamStatus(),
           }
-        : { status: 'ok' },
+        : { status: 'ok', version: VERSION },
     );
   }
   if (pathname === '/readyz') {
@@ -134,7 +136,7 @@ export async function probeResponse(
  * The probes on the public port: /healthz, /readyz, and /metrics where it serves them (not in
  * production, where /metrics is a 404 and lives on METRICS_PORT). `/` sends a browser to GraphiQL.
  */
-export function probesPlugin(options: ProbeOptions): Plugin {
+export function useProbes(options: ProbeOptions): Plugin {
   return {
     // Synchronous for every other path: an async hook would put each GraphQL request through a promise.
     onRequest({ url, request, endResponse, fetchAPI }) {

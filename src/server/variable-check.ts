@@ -6,7 +6,7 @@ import type { Plugin } from 'graphql-yoga';
  * BAD_USER_INPUT, as graphql-js would report it, and never reaches the cost estimate or the JIT
  * executor (which would answer 200 without a code).
  */
-export function variableCheck(): Plugin {
+export function useVariableCheck(): Plugin {
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const operation: OperationDefinitionNode | null | undefined = getOperationAST(args.document, args.operationName ?? undefined);

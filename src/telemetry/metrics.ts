@@ -5,6 +5,7 @@ import type { LookupSource } from '../cache/lookup-cache.js';
 import type { CachePart } from '../cache/store.js';
 import type { CallOutcome } from '../upstream/client.js';
 import { ActionError } from '../kernel/errors.js';
+import { countByCode } from './errors.js';
 import type { CallAction, UpstreamStatus } from '../upstream/index.js';
 
 /** An operation answered whole: ok (no errors), partial (data and errors) or error (no data). */
@@ -23,13 +24,13 @@ export class Metrics {
   readonly registry = new Registry();
   private readonly upstreamCalls = new Counter({
     name: 'lookup_graph_upstream_calls_total',
-    help: 'HTTP calls that reached for the upstream (each retry counts), by action and outcome (OK or the error code).',
+    help: 'HTTP calls sent to the upstream (each retry counts; never a lookup refused, shed or cancelled before it was sent, nor a connection that failed), by action and outcome (OK or the error code; CLIENT_CLOSED: cancelled because its clients went away).',
     labelNames: ['action', 'outcome'] as const,
     registers: [this.registry],
   });
   private readonly upstreamLatency = new Histogram({
     name: 'lookup_graph_upstream_call_duration_seconds',
-    help: 'Duration of each HTTP call to the upstream.',
+    help: 'Duration of each HTTP call sent to the upstream.',
     labelNames: ['action'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
@@ -48,8 +49,20 @@ export class Metrics {
   });
   private readonly lookups = new Counter({
     name: 'lookup_graph_cache_lookups_total',
-    help: "Lookups by action and where their value came from: cache (hit), upstream (miss) or coalesced (joined another request's call).",
+    help: "Lookups by action and where their value came from: cache (hit), upstream (miss), coalesced (joined another request's call) or refused (no call: held, shed, breaker open, out of budget or time, client gone).",
     labelNames: ['action', 'source'] as const,
+    registers: [this.registry],
+  });
+  private readonly quotaCharged = new Counter({
+    name: 'lookup_graph_quota_calls_charged_total',
+    help: "Upstream calls charged to clients' quotas, by client name from the API keys file (unnamed for keys without one, forwarded for forwarded tokens).",
+    labelNames: ['client'] as const,
+    registers: [this.registry],
+  });
+  private readonly quotaRemaining = new Gauge({
+    name: 'lookup_graph_quota_remaining',
+    help: "Calls left in a named client's quota window, as this replica last saw it.",
+    labelNames: ['client'] as const,
     registers: [this.registry],
   });
   private readonly replays = new Counter({
@@ -118,6 +131,12 @@ export class Metrics {
     this.lookups.inc({ action, source });
   };
 
+  /** A call charged to a client's quota (charged 1) or a look at it (charged 0), and its remaining quota when it is named. */
+  observeQuota = (client: string, charged: number, remaining: number | null): void => {
+    if (charged > 0) this.quotaCharged.inc({ client }, charged);
+    if (remaining !== null) this.quotaRemaining.set({ client }, remaining);
+  };
+
   observeReplay = (): void => {
     this.replays.inc();
   };
@@ -125,12 +144,13 @@ export class Metrics {
   /** One /graphql request, as the request log sees it (src/telemetry/request-log.ts): its duration, error codes and the outcome of each operation answered whole. */
   observeRequest = (operation: string, seconds: number, errorCodes: readonly string[], outcomes: readonly OperationOutcome[]): void => {
     this.requestDuration.observe({ operation }, seconds);
-    for (const code of errorCodes) this.errors.inc({ code });
+    for (const [code, count] of Object.entries(countByCode(errorCodes))) this.errors.inc({ code }, count);
     for (const outcome of outcomes) this.operations.inc({ outcome });
   };
 
-  /** Each HTTP call the client made (retries included), as the ActionClient reports it. */
+  /** Each HTTP call the client sent (retries included), as the ActionClient reports it. */
   observeCall = (call: CallOutcome): void => {
+    if (!call.sent) return;
     this.upstreamCalls.inc({ action: call.action, outcome: call.outcome });
     this.upstreamLatency.observe({ action: call.action }, call.durationMs / 1000);
   };
@@ -153,26 +173,31 @@ export class Metrics {
     };
   }
 
-  /**
-   * Counts operations delivered incrementally (@defer/@stream) once their last payload is out: 'partial'
-   * when any payload carried errors. The request log counts every other operation (observeRequest).
-   */
-  incrementalOutcomes(): Plugin {
-    return {
-      onExecute: () => ({
-        onExecuteDone: ({ result }) => {
-          if (!(Symbol.asyncIterator in result)) return undefined;
-          let errors = false;
-          return {
-            onNext: ({ result: payload }) => {
-              if (payload.errors?.length || ('incremental' in payload && payload.incremental?.some((part) => part.errors?.length))) errors = true;
-              if ('hasNext' in payload && payload.hasNext === false) this.operations.inc({ outcome: errors ? 'partial' : 'ok' });
-            },
-          };
-        },
-      }),
-    };
-  }
+  /** Counts an operation delivered incrementally once its last payload is out (see useIncrementalOutcomes). */
+  readonly observeIncremental = (partial: boolean): void => {
+    this.operations.inc({ outcome: partial ? 'partial' : 'ok' });
+  };
+}
+
+/**
+ * Counts operations delivered incrementally (@defer/@stream) once their last payload is out: 'partial'
+ * when any payload carried errors. The request log counts every other operation (observeRequest).
+ */
+export function useIncrementalOutcomes(metrics: Metrics): Plugin {
+  return {
+    onExecute: () => ({
+      onExecuteDone: ({ result }) => {
+        if (!(Symbol.asyncIterator in result)) return undefined;
+        let errors = false;
+        return {
+          onNext: ({ result: payload }) => {
+            if (payload.errors?.length || ('incremental' in payload && payload.incremental?.some((part) => part.errors?.length))) errors = true;
+            if ('hasNext' in payload && payload.hasNext === false) metrics.observeIncremental(errors);
+          },
+        };
+      },
+    }),
+  };
 }
 
 /** Gauges read from the upstream's status at scrape time: its budget, breakers and load. */

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { AnsweredOperations } from '../kernel/answered.js';
 import type { GatewayContext } from '../kernel/context.js';
 import type { Operation } from '../kernel/operation.js';
-import { errorCodesOf } from './errors.js';
+import { countByCode, errorCodesOf } from './errors.js';
 import { outcomeOf, type OperationOutcome } from './metrics.js';
 import type { OperationLabels } from './operation-label.js';
 import { traceIdOf } from './spans.js';
@@ -13,8 +13,13 @@ interface RequestRecord {
   /** operationName of the request's parameters, for operations refused before they execute. */
   requestedNames: Array<string | null>;
   errorCodes: string[];
+  /** The paths of the first FIRST_PATHS errors that have one. */
+  errorPaths: string[];
   outcomes: OperationOutcome[];
 }
+
+/** Paths of errors the request line names; the rest are only counted. */
+const FIRST_PATHS = 3;
 
 export interface RequestLogOptions {
   logger: Logger;
@@ -25,25 +30,28 @@ export interface RequestLogOptions {
   logVariables: boolean;
   /** The operations each request was answered with. */
   answered: AnsweredOperations;
+  /** The client's name from the API keys file, or null (never its key or digest). */
+  clientOf?: (request: Request) => string | null;
 }
 
 const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}/;
 
 /**
  * One structured line per /graphql request at info, written when the response goes out: operation
- * name and type, HTTP status, duration, upstream calls, cost, error codes and trace id (the
+ * name and type, HTTP status, duration, upstream calls, cost, error codes (and, however many errors
+ * there were, their count by code and the first paths: no error has a line of its own) and trace id (the
  * request span's, or the client's traceparent when tracing is off). Variables only with
  * LOG_VARIABLES=true. The same observation feeds the request-duration, error and operation-outcome
  * metrics.
  * Installed first among the plugins, so requests refused by the protections are logged too.
  */
-export function requestLog(options: RequestLogOptions): Plugin<GatewayContext> {
+export function useRequestLog(options: RequestLogOptions): Plugin<GatewayContext> {
   const records = new WeakMap<Request, RequestRecord>();
   const recordOf = (request: Request | undefined) => (request ? records.get(request) : undefined);
   return {
     onRequest({ request, url }) {
       if (url.pathname !== '/graphql') return;
-      records.set(request, { started: performance.now(), requestedNames: [], errorCodes: [], outcomes: [] });
+      records.set(request, { started: performance.now(), requestedNames: [], errorCodes: [], errorPaths: [], outcomes: [] });
     },
     onParams({ request, params }) {
       recordOf(request)?.requestedNames.push(typeof params.operationName === 'string' ? params.operationName : null);
@@ -54,6 +62,10 @@ export function requestLog(options: RequestLogOptions): Plugin<GatewayContext> {
       for (const single of Array.isArray(result) ? result : [result]) {
         if (Symbol.asyncIterator in single) continue;
         record.errorCodes.push(...errorCodesOf(single.errors));
+        for (const error of single.errors ?? []) {
+          if (record.errorPaths.length >= FIRST_PATHS) break;
+          if (error.path) record.errorPaths.push(error.path.join('.'));
+        }
         record.outcomes.push(outcomeOf(single));
       }
     },
@@ -65,6 +77,7 @@ export function requestLog(options: RequestLogOptions): Plugin<GatewayContext> {
       const batch = record.requestedNames.length > 1;
       const names = operations.length > 0 ? operations.map((operation) => operation.name) : record.requestedNames;
       reportRequest(options, {
+        client: options.clientOf?.(request) ?? null,
         operation: batch ? null : (names[0] ?? null),
         operationType: batch ? null : (operations[0]?.type ?? null),
         batch: batch ? names : null,
@@ -72,6 +85,7 @@ export function requestLog(options: RequestLogOptions): Plugin<GatewayContext> {
         durationMs: performance.now() - record.started,
         usages: operations.map((operation) => operation.usage),
         errorCodes: record.errorCodes,
+        errorPaths: record.errorPaths,
         outcomes: record.outcomes,
         traceId: traceIdOf(request) ?? traceparentId(request.headers.get('traceparent')),
         variables: () => operations.map((operation) => operation.variables ?? null),
@@ -82,6 +96,8 @@ export function requestLog(options: RequestLogOptions): Plugin<GatewayContext> {
 
 /** A /graphql request once its response is out, as the request log and the request metrics take it. */
 interface FinishedRequest {
+  /** The client's name from the API keys file, when it has one. */
+  client: string | null;
   operation: string | null;
   operationType: string | null;
   /** The operation names of a batch; null for a single operation. */
@@ -90,6 +106,7 @@ interface FinishedRequest {
   durationMs: number;
   usages: ReadonlyArray<Pick<Operation, 'upstreamCalls' | 'cost'> | null>;
   errorCodes: readonly string[];
+  errorPaths: readonly string[];
   outcomes: readonly OperationOutcome[];
   /** The request span's trace id, or the client's traceparent's. */
   traceId: string | undefined;
@@ -115,6 +132,7 @@ function reportRequest(options: RequestLogOptions, finished: FinishedRequest): v
   }
   const traceId = finished.traceId;
   const line: Record<string, unknown> = {
+    ...(finished.client ? { client: finished.client } : {}),
     operation: finished.operation,
     operationType: finished.operationType,
     ...(finished.batch ? { batch: finished.batch } : {}),
@@ -123,10 +141,16 @@ function reportRequest(options: RequestLogOptions, finished: FinishedRequest): v
     upstreamCalls,
     cost: estimated === null ? null : { estimated, budget },
     errorCodes: [...new Set(finished.errorCodes)],
+    ...(finished.errorCodes.length > 0 ? { errors: errorSummary(finished) } : {}),
     ...(traceId && traceId !== '00000000000000000000000000000000' ? { traceId } : {}),
     ...(options.logVariables ? { variables: finished.variables() } : {}),
   };
   options.logger.info({ request: line }, 'graphql request');
+}
+
+/** However many errors a request had: their count, the count of each code, and the first paths. */
+function errorSummary(finished: FinishedRequest): { count: number; byCode: Record<string, number>; firstPaths: readonly string[] } {
+  return { count: finished.errorCodes.length, byCode: countByCode(finished.errorCodes), firstPaths: finished.errorPaths };
 }
 
 /** The trace id of a client's `traceparent` header, when tracing is off. */

@@ -54,7 +54,7 @@ export function traceIdOf(request: Request): string | undefined {
 const requests = new WeakMap<Request, RequestTrace>();
 
 /** The request and operation spans. Installed first, so refused requests have their span too. */
-export function tracingPlugin(tracing: Tracing): Plugin<GatewayContext> {
+export function useTracing(tracing: Tracing): Plugin<GatewayContext> {
   const { tracer, propagator } = tracing;
   return {
     onRequest({ request, url }) {

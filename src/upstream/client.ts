@@ -1,6 +1,7 @@
-import { Pool, errors as undiciErrors } from 'undici';
+import { type Dispatcher, Pool, errors as undiciErrors } from 'undici';
 import type { UpstreamConfig } from '../config.js';
 import { ActionError, cancelledError, errorForStatus, parseRetryAfter, upstreamMessage } from '../kernel/errors.js';
+import { dispatchWatch, ON_DISPATCH, type DispatchWatched } from './dispatched.js';
 
 /** A successful envelope: `status` 200, a `response`, and whatever siblings the action sends. */
 export interface ActionEnvelope {
@@ -15,6 +16,8 @@ export interface CallOutcome {
   outcome: string;
   durationMs: number;
   upstreamStatus: number | undefined;
+  /** The request was written to a connection (see CallOptions.onSent); false: it never left the gateway. */
+  sent: boolean;
 }
 
 export interface CallOptions {
@@ -30,6 +33,14 @@ export interface CallOptions {
   deadline?: CallDeadline;
   /** Told the status and rate-limit headers of the response as soon as they arrive. */
   onResponse?: (facts: ResponseFacts) => void;
+  /**
+   * Told the moment the request is written to a connection to the upstream: THE moment a call counts
+   * as made (and may be charged), once per attempt. Never told for a call refused, shed or cancelled
+   * before it left, nor for one whose connection could not be made.
+   */
+  onSent?: () => void;
+  /** How long the call waited for a free upstream slot before it was given to the client (for the timeout's message). */
+  queuedMs?: number;
 }
 
 /** When a call must end: `at` in epoch ms; `ms` is the whole budget it was given (for messages). */
@@ -76,7 +87,7 @@ const ACTION_NAME = /^[a-z][a-z0-9_]{0,63}$/;
  * or throws an ActionError whose code says what went wrong. Redirects are never followed.
  */
 export class ActionClient {
-  private readonly pool: Pool;
+  private readonly pool: Dispatcher;
   private readonly pathPrefix: string;
   private readonly defaultAuthorization: string;
 
@@ -88,7 +99,7 @@ export class ActionClient {
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
       maxResponseSize: options.maxResponseBytes,
-    });
+    }).compose(dispatchWatch);
     this.pathPrefix = options.baseUrl.pathname.replace(/\/+$/, '');
     this.defaultAuthorization = `Bearer ${options.token}`;
   }
@@ -98,14 +109,19 @@ export class ActionClient {
     const started = performance.now();
     const observed = this.options.observer?.start(action, this.options.baseUrl);
     let upstreamStatus: number | undefined;
+    let sent = false;
+    const onSent = () => {
+      sent = true;
+      options.onSent?.();
+    };
     try {
-      const envelope = await this.send(action, body, options, (status) => (upstreamStatus = status), observed?.headers);
-      const call = this.report(action, 'OK', started, upstreamStatus);
+      const envelope = await this.send(action, body, { ...options, onSent }, (status) => (upstreamStatus = status), observed?.headers);
+      const call = this.report(action, 'OK', started, upstreamStatus, sent);
       observed?.done(call);
       return envelope;
     } catch (error) {
       const mapped = error instanceof ActionError ? error : unexpected(action, error);
-      const call = this.report(action, mapped.code, started, upstreamStatus);
+      const call = this.report(action, mapped.code, started, upstreamStatus, sent);
       observed?.done(call);
       throw mapped;
     }
@@ -115,8 +131,8 @@ export class ActionClient {
     return this.pool.close();
   }
 
-  private report(action: string, outcome: string, started: number, upstreamStatus: number | undefined): CallOutcome {
-    const call = { action, outcome, durationMs: performance.now() - started, upstreamStatus };
+  private report(action: string, outcome: string, started: number, upstreamStatus: number | undefined, sent: boolean): CallOutcome {
+    const call = { action, outcome, durationMs: performance.now() - started, upstreamStatus, sent };
     this.options.onCallDone?.(call);
     return call;
   }
@@ -129,7 +145,7 @@ export class ActionClient {
     extraHeaders?: Record<string, string>,
   ): Promise<ActionEnvelope> {
     const budget = options.deadline ?? { at: Date.now() + this.options.timeoutMs, ms: this.options.timeoutMs };
-    const timedOut = () => new ActionError('UPSTREAM_TIMEOUT', `The upstream did not answer within ${budget.ms} ms`, { action });
+    const timedOut = () => new ActionError('UPSTREAM_TIMEOUT', timeoutMessage(budget, options.queuedMs ?? 0), { action });
     const left = budget.at - Date.now();
     if (left <= 0) throw timedOut();
     // One abort for the call, fired by its deadline or by the signal it follows (the operation's, or a
@@ -147,7 +163,8 @@ export class ActionClient {
     else followed?.addEventListener('abort', follow, { once: true });
     let phase: 'request' | 'body' = 'request';
     try {
-      const res = await this.pool.request({
+      const request: DispatchWatched = {
+        [ON_DISPATCH]: options.onSent,
         path: `${this.pathPrefix}/v1/action/${action}`,
         method: 'POST',
         headers: {
@@ -158,7 +175,8 @@ export class ActionClient {
         },
         body: JSON.stringify(body),
         signal,
-      });
+      };
+      const res = await this.pool.request(request);
       sawStatus(res.statusCode);
       phase = 'body';
       options.onResponse?.(responseFacts(action, res.statusCode, res.headers));
@@ -174,6 +192,13 @@ export class ActionClient {
       followed?.removeEventListener('abort', follow);
     }
   }
+}
+
+/** Time spent waiting for a free upstream slot is the gateway's, not the upstream's: the message says how the deadline was spent. */
+function timeoutMessage(budget: CallDeadline, queuedMs: number): string {
+  if (queuedMs < 50) return `The upstream did not answer within ${budget.ms} ms`;
+  const queued = Math.round(queuedMs);
+  return `The upstream did not answer within the ${Math.max(0, budget.ms - queued)} ms left of this lookup's ${budget.ms} ms (${queued} ms went waiting for a free upstream slot)`;
 }
 
 function header(value: string | string[] | undefined): string | undefined {
@@ -206,6 +231,28 @@ export function responseFacts(action: string, status: number, headers: Record<st
   return facts;
 }
 
+/** Objects and arrays one upstream answer may nest; the service's deepest answers nest under ten. */
+export const MAX_RESPONSE_DEPTH = 100;
+
+/** Whether JSON text opens more than `max` objects or arrays inside one another: one pass, brackets inside strings skipped. */
+export function nestedDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      // A backslash: the escaped character is skipped.
+      if (c === 0x5c) i += 1;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      depth += 1;
+      if (depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth -= 1;
+  }
+  return false;
+}
+
 /** Decides success or failure from the HTTP status and the envelope, as the service's own clients do. */
 function parseEnvelope(
   action: string,
@@ -215,6 +262,13 @@ function parseEnvelope(
   token?: string,
   clientToken = false,
 ): ActionEnvelope {
+  if (httpStatus >= 200 && httpStatus < 300 && nestedDeeperThan(text, MAX_RESPONSE_DEPTH)) {
+    // Parsing would succeed, but every recursive step after it (copies, the cache's serialisation) would overflow the stack.
+    throw new ActionError('UPSTREAM_BAD_RESPONSE', `The upstream response is nested deeper than ${MAX_RESPONSE_DEPTH} levels`, {
+      action,
+      upstreamStatus: httpStatus,
+    });
+  }
   let parsed: unknown;
   let isJson = false;
   try {

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { ActionClient, type ActionEnvelope, type CallObserver, type CallOptions, type CallOutcome, type ResponseFacts } from './client.js';
 import { ActionError } from '../kernel/errors.js';
-import { Breakers, verdictFor, type BreakerCall, type BreakerSnapshot } from './resilience/breaker.js';
+import { Breakers, verdictFor, type BreakerCall, type BreakerSnapshot, type Verdict } from './resilience/breaker.js';
 import { ConcurrencyLimiter } from './resilience/concurrency.js';
 import { OverloadState, type OverloadStatus } from './resilience/overload.js';
 import { callDeadline, cancelledError, sleep, timeLeft } from './resilience/deadline.js';
@@ -76,14 +76,15 @@ export function createUpstream(
     ...config.upstream,
     ...target,
     onCallDone: (call) => {
-      if (call.outcome === 'OK') logger.debug({ upstreamCall: call }, 'upstream call');
+      // A client that went away is no failure of the upstream's.
+      if (call.outcome === 'OK' || call.outcome === 'CLIENT_CLOSED') logger.debug({ upstreamCall: call }, 'upstream call');
       else logger.warn({ upstreamCall: call }, 'upstream call failed');
       onCallDone?.(call);
     },
     observer,
   });
   const settings = config.resilience;
-  const gates = new RateLimitGates({ log: logger });
+  const gates = new RateLimitGates({ log: logger, maxHoldMs: settings.retryAfterMaxSeconds * 1000 });
   const breakers = new Breakers({
     failureThreshold: settings.breakerFailures,
     cooldownMs: settings.breakerCooldownMs,
@@ -105,25 +106,31 @@ export function createUpstream(
     minPerWindow: settings.retryBudgetMin,
   });
 
-  /** One attempt: refused at once by the gate or an open breaker, else queued, then sent. */
+  /** One attempt: refused at once by the gate or an open breaker, else queued, then sent (`sent` says whether it was). */
   const attempt = async (
     action: string,
     body: Record<string, unknown>,
     options: CallOptions,
     deadline: NonNullable<CallOptions['deadline']>,
-    seen: { facts?: ResponseFacts },
+    seen: { facts?: ResponseFacts; sent?: boolean },
   ): Promise<ActionEnvelope> => {
     seen.facts = undefined;
+    seen.sent = false;
     const gate = gates.forToken(options.token);
-    gate.check(action);
-    const call: BreakerCall = { action, input: inputKey(body), client: options.client ?? '', clientToken: options.token !== undefined };
+    const input = inputKey(body);
+    gate.check(action, input);
+    const call: BreakerCall = { action, input, client: options.client ?? '', clientToken: options.token !== undefined };
     const ticket = breakers.acquire(call);
     let release: (() => void) | undefined;
+    let probe = false;
+    const queuedAt = Date.now();
+    let startedAt = queuedAt;
     try {
       const startBy = Math.min(Date.now() + settings.queueTimeoutMs, deadline.at - MIN_ATTEMPT_MS);
       release = await limiter.acquire(action, startBy, options.signal, options.client);
       // The wait may have outlasted the budget: a 429 or remaining 0 seen meanwhile holds this call too.
-      gate.check(action);
+      probe = gate.admit(action, input);
+      startedAt = Date.now();
     } catch (error) {
       release?.();
       // Shed or cancelled before it was sent: nothing about the upstream's health.
@@ -136,22 +143,42 @@ export function createUpstream(
         signal: options.signal,
         token: options.token,
         deadline,
+        queuedMs: startedAt - queuedAt,
+        onSent: () => {
+          seen.sent = true;
+          options.onSent?.();
+        },
         onResponse: (facts) => {
           seen.facts = facts;
-          gate.observe(facts);
+          gate.observe(facts, input);
         },
       });
       breakers.record(call, ticket, 'success');
       return envelope;
     } catch (error) {
-      // A timeout because the operation had little time left says nothing about the upstream's health.
-      const shortened = deadline.ms < config.upstream.timeoutMs && error instanceof ActionError && error.code === 'UPSTREAM_TIMEOUT';
-      breakers.record(call, ticket, shortened ? 'neutral' : verdictFor(error, options.signal?.aborted ?? false), error);
-      throw error;
+      breakers.record(call, ticket, verdictOf(error, deadline.at - startedAt, options.signal?.aborted ?? false), error);
+      throw capRetryAfter(error);
     } finally {
+      gate.settle(probe);
       release();
     }
   };
+
+  /**
+   * What a failed attempt says about the upstream's health: a timeout counts only when the call had
+   * UPSTREAM_TIMEOUT_MS once it had its slot (less MIN_ATTEMPT_MS); time that went queueing for a
+   * slot, or to the operation's own deadline, is the gateway's and says nothing about the upstream.
+   */
+  const verdictOf = (error: unknown, upstreamHadMs: number, cancelled: boolean): Verdict => {
+    if (error instanceof ActionError && error.code === 'UPSTREAM_TIMEOUT' && upstreamHadMs < config.upstream.timeoutMs - MIN_ATTEMPT_MS) return 'neutral';
+    return verdictFor(error, cancelled);
+  };
+
+  /** A 429's own retry-after is told as the gateway will hold: at most UPSTREAM_RETRY_AFTER_MAX_SECONDS. */
+  const capRetryAfter = (error: unknown): unknown =>
+    error instanceof ActionError && error.retryAfter !== undefined && error.retryAfter > settings.retryAfterMaxSeconds
+      ? error.with({ retryAfter: settings.retryAfterMaxSeconds })
+      : error;
 
   const callAction: CallAction = async (action, body, options = {}) => {
     const deadline = callDeadline(config.upstream.timeoutMs, options.operationDeadline);
@@ -159,11 +186,15 @@ export function createUpstream(
       throw new ActionError('UPSTREAM_TIMEOUT', 'The operation ran out of time before this lookup could start', { action });
     }
     budget.recordCall();
-    const seen: { facts?: ResponseFacts } = {};
+    const seen: { facts?: ResponseFacts; sent?: boolean } = {};
+    // The last attempt that reached the upstream: what the lookup ends with when a retry is refused before it is sent.
+    let lastSent: unknown;
     for (let retry = 1; ; retry += 1) {
       try {
         return await attempt(action, body, options, deadline, seen);
       } catch (error) {
+        if (seen.sent) lastSent = error;
+        else if (lastSent !== undefined) throw lastSent;
         const delay = retryDelay(error, seen.facts, retry, { maxRetries: settings.maxRetries, baseDelayMs: settings.retryBackoffMs });
         if (delay === null || retry > settings.maxRetries || options.signal?.aborted) throw error;
         if (timeLeft(deadline) - delay < MIN_ATTEMPT_MS) throw error;

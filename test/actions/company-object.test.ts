@@ -2,7 +2,7 @@ import { describe, expect } from 'vitest';
 import { it, upstreamGatewayFor } from '../support/fixtures.js';
 import { json } from '../support/fault-upstream.js';
 import { answered, answersWithCalls, itRejectsBeforeUpstream, smallerThanRest } from '../support/assertions.js';
-import { sampleDigits, sampleUuid } from '../../src/actions/sample-identity.js';
+import { sampleDigits, sampleUuid } from '../../src/sandbox/data/identity.js';
 
 const CATEGORY = 'sector industryGroup industry subIndustry gicsCode sicCode sic4Codes naicsCode naics6Codes naics6Codes2022';
 const METRICS = `employees employeesRange employeeCountRange { min max } marketCap annualRevenue estimatedAnnualRevenue

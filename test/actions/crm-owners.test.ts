@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { itRejectsBeforeUpstream } from '../support/assertions.js';
-import { sampleDigits } from '../../src/actions/sample-identity.js';
+import { sampleDigits } from '../../src/sandbox/data/identity.js';
 
 describe('crmOwners against the sandbox', () => {
   it('resolves every field, archived owners included', async ({ sandbox: gw }) => {

@@ -5,7 +5,7 @@ import { getNamedType, isInterfaceType, isListType, isNonNullType, isObjectType,
 import { describe, expect, it } from 'vitest';
 import { ACTIONS } from '../../src/actions/all.js';
 import type { FieldCost } from '../../src/cost/model.js';
-import { SANDBOX_ACTIONS } from '../../src/actions/sandbox-answers.js';
+import { SANDBOX_ACTIONS } from '../../src/sandbox/answers.js';
 import { schema } from '../../src/graph/index.js';
 
 const SRC = new URL('../../src/', import.meta.url).pathname;
@@ -37,19 +37,21 @@ describe('one descriptor per action', () => {
     expect(new Set(ACTIONS.map((a) => a.rootField)).size).toBe(11);
   });
 
-  it('TTLs and sandbox answers come from the descriptors', () => {
-    for (const action of ACTIONS) {
-      expect(loadConfig({}).cache.ttlMs[action.action]).toBe(action.ttlSeconds * 1000);
-      expect(SANDBOX_ACTIONS[action.action]).toBe(action.sandbox);
-    }
+  it('TTLs come from the descriptors, and the sandbox answers every action and no other', () => {
+    for (const action of ACTIONS) expect(loadConfig({}).cache.ttlMs[action.action]).toBe(action.ttlSeconds * 1000);
+    expect(Object.keys(SANDBOX_ACTIONS).sort()).toEqual(ACTIONS.map((a) => a.action).sort());
   });
 
-  it("every action's name appears in src only inside its own folder", () => {
+  it("every action's name appears in src only inside its own folder (and its sandbox sample of the same name)", () => {
     const sources = files(SRC).filter((path) => path.endsWith('.ts'));
+    const home = (path: string) =>
+      relative(SRC, path)
+        .replace(/^sandbox\/samples\/([a-z-]+)\.ts$/, 'actions/$1')
+        .split('/')
+        .slice(0, 2)
+        .join('/');
     for (const { action, rootField } of ACTIONS) {
-      const dirs = new Set(
-        sources.filter((path) => readFileSync(path, 'utf8').includes(action)).map((path) => relative(SRC, path).split('/').slice(0, 2).join('/')),
-      );
+      const dirs = new Set(sources.filter((path) => readFileSync(path, 'utf8').includes(action)).map(home));
       expect([...dirs], `${action} (${rootField})`).toHaveLength(1);
       expect([...dirs][0]).toMatch(/^actions\/[a-z-]+$/);
     }

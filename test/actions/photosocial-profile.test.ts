@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
-import { sampleDigits } from '../../src/actions/sample-identity.js';
+import { sampleDigits } from '../../src/sandbox/data/identity.js';
 
 const AVA_ID = sampleDigits('photosocial:ava.lindqvist', 8);
 import { FLAG_GROUPS } from '../../src/actions/photosocial-profile/flags.js';
-import { photosocialProfile } from '../../src/actions/photosocial-profile/sample.js';
+import { photosocialProfile } from '../../src/sandbox/samples/photosocial-profile.js';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
 import { startGateway, type TestGateway } from '../support/gateway.js';
 import { answered, answersWithCalls, itRejectsBeforeUpstream, smallerThanRest } from '../support/assertions.js';

@@ -2,7 +2,7 @@ import { describe, expect } from 'vitest';
 import { it, upstreamGatewayFor } from '../support/fixtures.js';
 import { json } from '../support/fault-upstream.js';
 import { answered, answersWithCalls, itRejectsBeforeUpstream, smallerThanRest } from '../support/assertions.js';
-import { sampleHex } from '../../src/actions/sample-identity.js';
+import { sampleHex } from '../../src/sandbox/data/identity.js';
 
 const DATE = 'year month day iso';
 const PERIOD = `start { ${DATE} } end { ${DATE} } isOngoing`;

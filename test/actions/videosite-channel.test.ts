@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
-import { sampleHex } from '../../src/actions/sample-identity.js';
+import { sampleHex } from '../../src/sandbox/data/identity.js';
 import { json, startFaultUpstream, upstreamEnv } from '../support/fault-upstream.js';
 import { startGateway } from '../support/gateway.js';
 import { answered, answersWithCalls, itRejectsBeforeUpstream } from '../support/assertions.js';

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Breakers, type BreakerCall } from '../../src/upstream/resilience/breaker.js';
 import { ConcurrencyLimiter } from '../../src/upstream/resilience/concurrency.js';
+import { readFileSync } from 'node:fs';
+import { loadConfig } from '../../src/config.js';
 import { ActionError } from '../../src/kernel/errors.js';
 
 const deadline = () => Date.now() + 60_000;
@@ -59,6 +61,24 @@ describe('ConcurrencyLimiter: fair shares', () => {
     slow1();
     await flush();
     expect(third).toBe(true);
+  });
+});
+
+describe('the default bulkhead', () => {
+  it('lets one action alone hold 12 of the 16 slots (60 lookups a second at 200 ms), as docs/operations.md says', async () => {
+    const { maxInFlight, maxInFlightPerAction } = loadConfig({}).resilience;
+    const limiter = new ConcurrencyLimiter(maxInFlight, 100, { maxPerAction: maxInFlightPerAction });
+    let granted = 0;
+    for (let i = 0; i < maxInFlight + 4; i += 1) void limiter.acquire('busy', deadline(), undefined, `client-${i}`).then(() => (granted += 1), () => undefined);
+    await flush();
+    expect(granted).toBe(12);
+    // The other actions still have the rest of the replica's slots.
+    for (let i = 0; i < 5; i += 1) void limiter.acquire('other', deadline(), undefined, `other-${i}`).then(() => (granted += 1), () => undefined);
+    await flush();
+    expect(granted).toBe(16);
+    const page = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    expect(page).toContain(`${maxInFlight} slots at 200 ms serve ${maxInFlight * 5} uncached lookups a second`);
+    expect(page).toContain(`one action alone holds at most three quarters of them, ${maxInFlightPerAction} (${maxInFlightPerAction * 5} a second)`);
   });
 });
 

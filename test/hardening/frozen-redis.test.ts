@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { startGateway, type TestGateway } from '../support/gateway.js';
+import { inProcessGateway, startGateway, type TestGateway } from '../support/gateway.js';
 import { hasRedisServer, startOwnRedis, type OwnRedis } from '../support/own-redis.js';
 
 const canRun = await hasRedisServer();
@@ -12,15 +12,21 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 };
 
+/** Its own redis-server to freeze, and an upstream that answers every domain lookup. */
+async function startRedisAndUpstream(): Promise<{ redis: OwnRedis; up: FaultUpstream }> {
+  const redis = await startOwnRedis();
+  const up = await startFaultUpstream();
+  up.handle((call, _req, res) => json(res, 200, { status: 200, response: { domain_name: call.body.domain } }));
+  return { redis, up };
+}
+
 describe.skipIf(!canRun)('a frozen Redis (SIGSTOP) under load', () => {
   let redis: OwnRedis;
   let up: FaultUpstream;
   let gw: TestGateway;
 
   beforeAll(async () => {
-    redis = await startOwnRedis();
-    up = await startFaultUpstream();
-    up.handle((call, _req, res) => json(res, 200, { status: 200, response: { domain_name: call.body.domain } }));
+    ({ redis, up } = await startRedisAndUpstream());
     gw = await startGateway(
       upstreamEnv(up, {
         LOG_LEVEL: 'info',
@@ -112,4 +118,65 @@ describe.skipIf(!canRun)('a frozen Redis (SIGSTOP) under load', () => {
     ).toBe(true);
     await expect.poll(async () => (await (await gw.fetch(`/healthz`)).json()).clientRateLimit.healthy, { timeout: 5000 }).toBe(true);
   }, 30_000);
+});
+
+describe.skipIf(!canRun)('a frozen Redis (SIGSTOP) under cached traffic only', () => {
+  let redis: OwnRedis;
+  let up: FaultUpstream;
+  let gw: TestGateway;
+
+  beforeAll(async () => {
+    ({ redis, up } = await startRedisAndUpstream());
+    // The default bounded waits (REDIS_PROBE_INTERVAL_MS, REDIS_COMMAND_TIMEOUT_MS); no
+    // client rate limit, and the in-process tier trusted for a minute: no read sends Redis a command.
+    gw = await inProcessGateway(
+      upstreamEnv(up, {
+        CACHE_ENABLED: 'true',
+        CACHE_LOCAL_TTL_MS: '60000',
+        REDIS_URL: redis.url,
+        CACHE_KEY_SECRET: `frozen-idle-${process.pid}-${Date.now()}`,
+        CLIENT_RATE_LIMIT_PER_MINUTE: '0',
+      }),
+    );
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await up?.close();
+    redis?.thaw();
+    await redis?.close();
+  });
+
+  it('/healthz and readiness report it within 3 s while every read keeps answering from memory', async () => {
+    const domains = Array.from({ length: 5 }, (_, i) => `frozen-idle-${i}.example`);
+    const ask = (d: string) => gw.query(`{ domainInfo(domain: "${d}") { domainName } }`);
+    for (const d of domains) await ask(d);
+    expect((await (await gw.fetch('/healthz')).json()).cache).toMatchObject({ backend: 'redis', healthy: true });
+    expect(gw.gateway.ready()).toMatchObject({ ready: true, status: 'ready' });
+
+    redis.freeze();
+    const frozenAt = performance.now();
+    let unhealthyAfterMs: number | null = null;
+    let answered = 0;
+    while (performance.now() - frozenAt < 4000 && unhealthyAfterMs === null) {
+      const res = await ask(domains[answered % domains.length]!);
+      expect(res.body.data?.domainInfo?.domainName).toBe(domains[answered % domains.length]);
+      expect(res.body.extensions?.gateway?.lookups?.[0]?.source).not.toBe('upstream');
+      answered += 1;
+      const health = await (await gw.fetch('/healthz')).json();
+      if (health.cache.healthy === false) unhealthyAfterMs = performance.now() - frozenAt;
+      else await sleep(50);
+    }
+    console.log(`frozen Redis, cached traffic only: unhealthy after ${Math.round(unhealthyAfterMs ?? -1)} ms, ${answered} reads answered meanwhile`);
+    expect(unhealthyAfterMs).not.toBeNull();
+    expect(unhealthyAfterMs!).toBeLessThan(3000);
+    expect(answered).toBeGreaterThan(5);
+    // Every read came from memory: the upstream saw each domain once, before the freeze.
+    expect(up.calls).toHaveLength(domains.length);
+    expect((await (await gw.fetch('/healthz')).json()).cache).toMatchObject({ healthy: false, lastError: expect.stringMatching(/no answer/i) });
+    expect(gw.gateway.ready()).toMatchObject({ ready: true, status: 'degraded', reasons: ['cache-unreachable'] });
+    expect(gw.logs.join('\n')).toContain('cache: Redis unreachable or not answering in time');
+
+    redis.thaw();
+    await expect.poll(() => gw.gateway.cacheStatus().healthy, { timeout: 5000, interval: 50 }).toBe(true);
+  }, 20_000);
 });

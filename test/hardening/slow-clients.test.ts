@@ -43,17 +43,22 @@ describe('slow and greedy clients', () => {
     }
   });
 
-  it('closes a request whose body trickles past HTTP_REQUEST_TIMEOUT_MS', async () => {
+  it('answers 408 REQUEST_TIMEOUT to a request whose body trickles past HTTP_REQUEST_TIMEOUT_MS', async () => {
     const gw = await startGateway({ HTTP_HEADERS_TIMEOUT_MS: '200', HTTP_REQUEST_TIMEOUT_MS: '500' });
     try {
       const socket = await open(gw.url);
       const started = Date.now();
-      socket.write('POST /graphql HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{');
-      const drip = setInterval(() => socket.writable && socket.write(' '), 50);
+      socket.write('POST /graphql HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 5000\r\n\r\n{');
+      const drip = setInterval(() => socket.writable && socket.write(' '), 100);
       const closed = await untilClosed(socket, started, 6000);
       clearInterval(drip);
       expect(closed.afterMs).not.toBeNull();
       expect(closed.afterMs!).toBeLessThan(4000);
+      expect(closed.text).toMatch(/^HTTP\/1\.1 408 /);
+      const body = JSON.parse(closed.text.slice(closed.text.indexOf('\r\n\r\n') + 4));
+      expect(body).toEqual({ errors: [{ message: 'The request did not arrive in time.', extensions: { code: 'REQUEST_TIMEOUT' } }] });
+      // Nothing else follows on the socket: the request never reached GraphQL handling.
+      expect(closed.text.match(/HTTP\/1\.1/g)).toHaveLength(1);
     } finally {
       await gw.close();
     }

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_ACTIONS } from '../../src/actions/sandbox-answers.js';
+import { SANDBOX_ACTIONS } from '../../src/sandbox/answers.js';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream, type RecordedCall } from '../support/fault-upstream.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
 import { incrementalQuery, merged, type Transport } from '../support/incremental.js';

@@ -2,7 +2,7 @@ import { GraphQLObjectType, GraphQLSchema, GraphQLString, specifiedDirectives } 
 import { createYoga } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
 import { maskError } from '../../src/kernel/graphql-errors.js';
-import { GraphQLDeferDirective, GraphQLStreamDirective, incrementalDelivery, usesIncrementalDelivery } from '../../src/incremental/index.js';
+import { GraphQLDeferDirective, GraphQLStreamDirective, useIncrementalDelivery, usesIncrementalDelivery } from '../../src/incremental/index.js';
 import { ActionError } from '../../src/kernel/errors.js';
 import { parse } from 'graphql';
 
@@ -30,7 +30,7 @@ const schema = new GraphQLSchema({
 });
 
 describe('errors in deferred payloads are masked like any other', () => {
-  const yoga = createYoga({ schema, logging: false, maskedErrors: { maskError, isDev: false }, plugins: [...incrementalDelivery(maskError)] });
+  const yoga = createYoga({ schema, logging: false, maskedErrors: { maskError, isDev: false }, plugins: [...useIncrementalDelivery(maskError)] });
 
   it('an unexpected error is INTERNAL_SERVER_ERROR without its message; a coded one keeps its code and path', async () => {
     const res = await yoga.fetch('http://localhost/graphql', {

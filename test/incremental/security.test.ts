@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,6 +57,7 @@ describe('incremental requests go through the same security as any other', () =>
       const file = join(tmpdir(), `lookup-graph-trusted-defer-${process.pid}.json`);
       writeFileSync(file, JSON.stringify(trustedDocuments([EXAMPLES_DIR])));
       gw = await startGateway({ TRUSTED_DOCUMENTS_FILE: file });
+      rmSync(file); // read at start-up
     });
     afterAll(() => gw.close());
 

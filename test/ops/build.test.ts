@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { requireRedisInCi, startRedisProxy } from '../support/redis.js';
 import { startSandboxLikeUpstream } from '../support/fault-upstream.js';
@@ -6,6 +7,7 @@ import { forSuite } from '../support/fixtures.js';
 import { freePort, startBuilt, statusOf, waitFor } from '../support/processes.js';
 
 const KEY = 'build-test-client-key';
+const VERSION = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
 describe('node dist/main.js in production, with METRICS_PORT', () => {
   const upstream = forSuite(startSandboxLikeUpstream);
@@ -36,7 +38,8 @@ describe('node dist/main.js in production, with METRICS_PORT', () => {
       });
       expect(await res.json()).toMatchObject({ data: { domainInfo: { domainName: 'example.com' } } });
 
-      expect(await (await fetch(`${pub}/healthz`)).json()).toEqual({ status: 'ok' });
+      // The version the image is tagged with and docs/operations.md's overlay pins (test/ops/k8s-manifests.test.ts).
+      expect(await (await fetch(`${pub}/healthz`)).json()).toEqual({ status: 'ok', version: VERSION });
       expect(await (await fetch(`${pub}/readyz`)).json()).toEqual({ status: 'ready' });
       expect(await statusOf(`${pub}/metrics`)).toBe(404);
 

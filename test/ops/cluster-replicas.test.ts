@@ -3,7 +3,7 @@ import type { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LookupCache } from '../../src/cache/lookup-cache.js';
 import type { CacheSettings } from '../../src/cache/settings.js';
-import { SANDBOX_ACTIONS } from '../../src/actions/sandbox-answers.js';
+import { SANDBOX_ACTIONS } from '../../src/sandbox/answers.js';
 import { startFaultUpstream, type FaultUpstream } from '../support/fault-upstream.js';
 import { haproxyInstalled, startHaproxy, type Haproxy } from '../support/haproxy.js';
 import { mixedLookup, seeded, zipf, type Sample } from '../support/load.js';

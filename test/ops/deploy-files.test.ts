@@ -6,6 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { loadConfig } from '../../src/config.js';
 
 const root = new URL('../../', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), 'utf8');
@@ -43,6 +45,9 @@ describe('deploy files', () => {
     expect(read('deploy/entrypoint.sh')).toMatch(/^exec node .*"\$@"$/m);
     expect(dockerfile).toMatch(/^HEALTHCHECK .*CMD \["node", "dist\/healthcheck\.js"\]$/m);
     expect(dockerfile).toMatch(/npm prune --omit=dev/);
+    // Exactly the lock file's versions, and no install that could rewrite it.
+    expect(dockerfile).toMatch(/^RUN npm ci --no-audit --no-fund$/m);
+    expect(dockerfile).not.toMatch(/npm install/);
     expect(dockerfile).toMatch(/ARG NODE_IMAGE=node:24-/);
   });
 
@@ -63,6 +68,37 @@ describe('deploy files', () => {
     expect(compose).toMatch(/REDIS_URL: redis:\/\/redis:6379/);
     expect(compose).toContain('./deploy/haproxy/haproxy.cfg');
     expect(read('deploy/haproxy/haproxy.cfg')).toMatch(/option httpchk GET \/readyz/);
+  });
+
+  it("compose's gateway starts: the image's environment, compose's, and the variables it asks the operator for make a configuration the gateway accepts", () => {
+    // What an operator supplies (compose stops with its message when one is missing); values of the right form.
+    const operator: Record<string, string> = {
+      ACTION_BASE_URL: 'https://actions.test',
+      ACTION_TOKEN: 'test-token',
+      CACHE_KEY_SECRET: 'c'.repeat(64),
+      GATEWAY_API_KEY_HASHES: 'a'.repeat(64),
+    };
+    const asked = new Set<string>();
+    const interpolate = (value: string) =>
+      value.replace(/\$\{(\w+)(?::([?-])([^}]*))?\}/g, (_all, name: string, kind?: string, rest?: string) => {
+        if (kind === '-') return rest ?? '';
+        asked.add(name);
+        expect(operator, `compose.yaml asks for ${name}`).toHaveProperty(name);
+        return operator[name]!;
+      });
+    const envLines = dockerfile.replace(/\\\n/g, ' ').matchAll(/^ENV (.+)$/gm);
+    const image = Object.fromEntries([...envLines].flatMap((m) => [...m[1]!.matchAll(/(\w+)=(\S+)/g)].map((kv) => [kv[1]!, kv[2]!])));
+    expect(image).toMatchObject({ NODE_ENV: 'production', HOST: '0.0.0.0' });
+    const services = parseYaml(read('compose.yaml')).services as Record<string, { build?: string; environment?: Record<string, string> }>;
+    const gateways = Object.entries(services).filter(([, service]) => service.build === '.');
+    expect(gateways.map(([name]) => name)).toEqual(['gateway']);
+    for (const [name, service] of gateways) {
+      const env = { ...image, ...Object.fromEntries(Object.entries(service.environment ?? {}).map(([key, value]) => [key, interpolate(String(value))])) };
+      expect(() => loadConfig(env), `service ${name}`).not.toThrow();
+      expect(loadConfig(env).production).toBe(true);
+    }
+    // Every secret comes from the operator, none is written into the file.
+    expect([...asked].sort()).toEqual(Object.keys(operator).sort());
   });
 
   it('HAProxy accepts deploy/haproxy/haproxy.cfg', () => {

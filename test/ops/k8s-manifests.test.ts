@@ -5,8 +5,9 @@
  * checks the manifests against the gateway's own settings, read by its own config reader.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
@@ -24,6 +25,7 @@ type Obj = Record<string, any>;
 const K8S = join(ROOT, 'deploy', 'k8s');
 const BASE = join(K8S, 'base');
 const OVERLAY = join(K8S, 'overlays', 'redis-cluster');
+const SERVICE_MONITOR = join(K8S, 'components', 'service-monitor');
 
 function readYaml(path: string): Obj[] {
   return parseAllDocuments(readFileSync(path, 'utf8')).map((doc) => {
@@ -33,7 +35,8 @@ function readYaml(path: string): Obj[] {
 }
 
 /**
- * The part of kustomize these files use: `resources` (files, or folders with a kustomization of their own) and
+ * The part of kustomize these files use: `resources` (files, or folders with a kustomization of their own),
+ * `components` (folders whose kustomization is a Component: their resources join this one's), and
  * `patches` by `path`, each a strategic merge patch naming its target by kind and name. The merge: maps merge
  * key by key, `null` removes a key, lists of named items (containers, env, ports, volumes) merge item by item
  * on `name` (their merge key in the Kubernetes API), other lists are replaced. Any other kustomization field
@@ -41,12 +44,16 @@ function readYaml(path: string): Obj[] {
  */
 function render(dir: string): Obj[] {
   const kustomization = readYaml(join(dir, 'kustomization.yaml'))[0]!;
-  const unsupported = Object.keys(kustomization).filter((key) => !['apiVersion', 'kind', 'resources', 'patches'].includes(key));
+  const unsupported = Object.keys(kustomization).filter((key) => !['apiVersion', 'kind', 'resources', 'components', 'patches'].includes(key));
   expect(unsupported, `${dir}: kustomization fields this renderer does not apply`).toEqual([]);
   const resources: Obj[] = [];
   for (const entry of kustomization.resources as string[]) {
     const path = join(dir, entry);
     resources.push(...(statSync(path).isDirectory() ? render(path) : readYaml(path)));
+  }
+  for (const entry of (kustomization.components ?? []) as string[]) {
+    expect(readYaml(join(dir, entry, 'kustomization.yaml'))[0]).toMatchObject({ apiVersion: 'kustomize.config.k8s.io/v1alpha1', kind: 'Component' });
+    resources.push(...render(join(dir, entry)));
   }
   for (const { path, ...rest } of (kustomization.patches ?? []) as Obj[]) {
     expect(rest, `${dir}: only patches by path`).toEqual({});
@@ -146,22 +153,27 @@ function podEnv(manifests: Obj[]): Record<string, string> {
 
 const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
 
-describe.each([
-  ['base', BASE],
-  ['overlays/redis-cluster', OVERLAY],
-])('deploy/k8s/%s', (_name, dir) => {
-  const manifests = render(dir);
+/** The base with the ServiceMonitor component, as an overlay of an operator's that adds it renders. */
+const withServiceMonitor = () => [...render(BASE), ...render(SERVICE_MONITOR)];
 
-  it('holds a Deployment, two Services, a PodDisruptionBudget, an autoscaling/v2 HPA, a ServiceMonitor and the ConfigMap', () => {
-    expect(manifests.map((m) => `${m.apiVersion} ${m.kind} ${m.metadata.name}`).sort()).toEqual([
+describe.each([
+  ['base', BASE, () => render(BASE)],
+  ['overlays/redis-cluster', OVERLAY, () => render(OVERLAY)],
+  ['base with components/service-monitor', null, withServiceMonitor],
+])('deploy/k8s/%s', (name, dir, rendered) => {
+  const manifests = rendered();
+
+  it('holds a Deployment, two Services, a PodDisruptionBudget, an autoscaling/v2 HPA and the ConfigMap; only the component adds a kind outside the core API', () => {
+    const core = [
       'apps/v1 Deployment lookup-graph',
       'autoscaling/v2 HorizontalPodAutoscaler lookup-graph',
-      'monitoring.coreos.com/v1 ServiceMonitor lookup-graph',
       'policy/v1 PodDisruptionBudget lookup-graph',
       'v1 ConfigMap lookup-graph',
       'v1 Service lookup-graph',
       'v1 Service lookup-graph-metrics',
-    ]);
+    ];
+    const monitor = name.includes('service-monitor') ? ['monitoring.coreos.com/v1 ServiceMonitor lookup-graph'] : [];
+    expect(manifests.map((m) => `${m.apiVersion} ${m.kind} ${m.metadata.name}`).sort()).toEqual([...core, ...monitor].sort());
   });
 
   it('every manifest is valid against the Kubernetes API schema, with no field the schema does not know', () => {
@@ -169,10 +181,23 @@ describe.each([
   });
 
   it.runIf(kubectl)('renders as `kubectl kustomize` renders it', () => {
-    const run = spawnSync('kubectl', ['kustomize', dir], { encoding: 'utf8' });
-    expect(run.status, run.stderr).toBe(0);
-    const byKey = (list: Obj[]) => Object.fromEntries(list.map((m) => [`${m.kind}/${m.metadata.name}`, m]));
-    expect(byKey(parseAllDocuments(run.stdout).map((doc) => doc.toJS() as Obj))).toEqual(byKey(manifests));
+    // The component has no overlay of its own here: a scratch one adds it to the base (kustomize wants relative paths).
+    const scratch = dir ?? mkdtempSync(join(tmpdir(), 'lookup-graph-kustomize-'));
+    try {
+      if (!dir) {
+        const overlay = { resources: [relative(scratch, BASE)], components: [relative(scratch, SERVICE_MONITOR)] };
+        writeFileSync(
+          join(scratch, 'kustomization.yaml'),
+          JSON.stringify({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', ...overlay }),
+        );
+      }
+      const run = spawnSync('kubectl', ['kustomize', scratch], { encoding: 'utf8' });
+      expect(run.status, run.stderr).toBe(0);
+      const byKey = (list: Obj[]) => Object.fromEntries(list.map((m) => [`${m.kind}/${m.metadata.name}`, m]));
+      expect(byKey(parseAllDocuments(run.stdout).map((doc) => doc.toJS() as Obj))).toEqual(byKey(manifests));
+    } finally {
+      if (!dir) rmSync(scratch, { recursive: true, force: true });
+    }
   });
 });
 
@@ -204,7 +229,7 @@ describe('the manifests agree with the gateway', () => {
     expect(find(base, 'Service').spec.ports).toEqual([{ name: 'http', port: 80, targetPort: 'http' }]);
     const metricsService = find(base, 'Service', 'lookup-graph-metrics');
     expect(metricsService.spec.ports).toEqual([{ name: 'metrics', port: config.ops.metricsPort, targetPort: 'metrics' }]);
-    const monitor = find(base, 'ServiceMonitor');
+    const monitor = find(withServiceMonitor(), 'ServiceMonitor');
     expect(monitor.spec.endpoints).toMatchObject([{ port: 'metrics', path: '/metrics' }]);
     // The ServiceMonitor picks the metrics Service only; both Services pick the Deployment's pods.
     const selects = (selector: Obj, labels: Obj) => Object.entries(selector).every(([k, v]) => labels[k] === v);
@@ -223,6 +248,10 @@ describe('the manifests agree with the gateway', () => {
     const status = async (path: string) => (await gw.fetch(`${path}`)).status;
     for (const probe of [container.startupProbe, container.livenessProbe, container.readinessProbe]) expect(await status(probe.httpGet.path)).toBe(200);
     // On SIGTERM readiness fails while liveness holds, so Kubernetes stops routing without restarting the pod.
+    // The manifest's note on readiness says what src/server/probes.ts and docs/operations.md say: 503 in these two phases only.
+    const note = readFileSync(join(BASE, 'deployment.yaml'), 'utf8').match(/((?:^ *#.*\n)+) *readinessProbe:/m)?.[1] ?? '';
+    expect(note.replace(/\s*#\s*/g, ' ')).toMatch(/503 only while starting \(with REDIS_URL, until Redis has answered once\) and while draining/);
+    expect(readFileSync(join(ROOT, 'docs', 'operations.md'), 'utf8').replace(/\s+/g, ' ')).toContain('`/readyz` is 503 only while starting and draining');
     gw.gateway.readiness.draining();
     expect(await status(container.readinessProbe.httpGet.path)).toBe(503);
     expect(await status(container.livenessProbe.httpGet.path)).toBe(200);
@@ -276,6 +305,13 @@ describe('the manifests agree with the gateway', () => {
     expect(container.resources.requests.cpu).toBeDefined();
     expect(deployment.spec).not.toHaveProperty('replicas');
     expect(find(base, 'PodDisruptionBudget').spec.maxUnavailable).toBe(1);
+  });
+
+  it("docs/operations.md's example overlay tags the image with package.json's version, which /healthz reports", () => {
+    const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
+    const docs = readFileSync(join(ROOT, 'docs', 'operations.md'), 'utf8');
+    expect([...docs.matchAll(/newTag: "([^"]+)"/g)].map((m) => m[1])).toEqual([version]);
+    expect(docs).toContain(`"version":"${version}"`);
   });
 
   it('the redis-cluster overlay changes only REDIS_URL, to seed nodes of a cluster', () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_ACTIONS } from '../../src/actions/sandbox-answers.js';
+import { SANDBOX_ACTIONS } from '../../src/sandbox/answers.js';
 import { startFaultUpstream, type FaultUpstream } from '../support/fault-upstream.js';
 import { haproxyInstalled, startHaproxy, type Haproxy } from '../support/haproxy.js';
 import { mixedLookup, zipf, type Sample } from '../support/load.js';

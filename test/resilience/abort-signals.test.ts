@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, vi } from 'vitest';
 import { json } from '../support/fault-upstream.js';
 import { it } from '../support/fixtures.js';
-import { sleep } from '../support/wait.js';
+import { sleep, until } from '../support/wait.js';
+import { domain, ok, rig } from './support.js';
 
 // A call follows its operation's one signal (or a coalesced call's) with a listener and stops at its
 // deadline with a timer: no composite signal is made per call (AbortSignal.any and AbortSignal.timeout
@@ -54,5 +55,38 @@ describe('one operation waiting on many lookups', () => {
     } finally {
       process.off('warning', onWarning);
     }
+  });
+});
+
+describe('a client that leaves is not an upstream failure', () => {
+  it('@defer clients that hang up while their deferred lookups are at the upstream: CLIENT_CLOSED in /metrics, never UPSTREAM_UNAVAILABLE, no "upstream call failed"', async () => {
+    const r = await rig({ UPSTREAM_TIMEOUT_MS: '60000', LOG_LEVEL: 'info' }, (call, _req, res) => {
+      if (call.action !== 'domain_info') return ok(call, res);
+      // Answers only after the test's own time: the close the upstream sees is the cancellation.
+      const timer = setTimeout(() => ok(call, res), 20_000);
+      res.on('close', () => clearTimeout(timer));
+    });
+    const clients = Array.from({ length: 5 }, () => new AbortController());
+    const query = () => `{ crmOwners(portal: "7") { id: ownerId } ... @defer { domainInfo(domain: "${domain()}") { domainName } } }`;
+    await Promise.all(
+      clients.map((client) =>
+        fetch(`${r.gw.url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'multipart/mixed' },
+          body: JSON.stringify({ query: query() }),
+          signal: client.signal,
+        }),
+      ),
+    );
+    await until(() => r.domainCalls() === 5, 10_000);
+    for (const client of clients) client.abort();
+    await until(() => r.load.now === 0 && r.gw.gateway.upstreamStatus().inFlight === 0, 10_000);
+    await sleep(50); // the operations end once their cancelled lookups settle
+
+    const metrics = await (await r.gw.fetch('/metrics')).text();
+    const samples = metrics.split('\n').filter((line) => !line.startsWith('#'));
+    expect(samples.filter((line) => line.includes('UPSTREAM_UNAVAILABLE'))).toEqual([]);
+    expect(samples).toContain('lookup_graph_upstream_calls_total{action="domain_info",outcome="CLIENT_CLOSED"} 5');
+    expect(r.gw.logs.filter((line) => line.includes('upstream call failed'))).toEqual([]);
   });
 });

@@ -132,6 +132,31 @@ describe('circuit breaker per action', () => {
     expect((await healthz(r.gw)).upstream.breakers.domain_info).toMatchObject({ state: 'closed', consecutiveFailures: 0 });
   });
 
+  it('time spent queueing for a slot is no upstream timeout: a healthy but slow upstream never opens it', async () => {
+    // Two slots, an upstream that answers in 500 ms, a 1200 ms deadline and a long queue: the third pair
+    // of lookups gets its slots at 1000 ms and runs out of time 200 ms later, the upstream never late.
+    const r = await rig(
+      {
+        ...env,
+        UPSTREAM_BREAKER_FAILURES: '2',
+        UPSTREAM_TIMEOUT_MS: '1200',
+        UPSTREAM_MAX_IN_FLIGHT: '2',
+        UPSTREAM_MAX_IN_FLIGHT_PER_CLIENT: '2',
+        UPSTREAM_QUEUE_TIMEOUT_MS: '5000',
+      },
+      (call, _req, res) => setTimeout(() => ok(call, res), 500),
+    );
+    const results = await Promise.all(Array.from({ length: 6 }, () => r.gw.query(domainQuery())));
+    const timedOut = results.filter((res) => codeOf(res)?.code === 'UPSTREAM_TIMEOUT');
+    expect(timedOut.length).toBeGreaterThanOrEqual(2);
+    expect((await healthz(r.gw)).upstream.breakers.domain_info).toMatchObject({ state: 'closed', consecutiveFailures: 0 });
+    for (const res of timedOut) expect(res.body.errors![0]!.message).toMatch(/ms went waiting for a free upstream slot/);
+    // Still calling: the next lookup goes up and is answered.
+    const before = r.domainCalls();
+    expect((await r.gw.query(domainQuery())).body.errors).toBeUndefined();
+    expect(r.domainCalls()).toBe(before + 1);
+  });
+
   it('an answer that shows the upstream alive resets the run of failures', async () => {
     let n = 0;
     const r = await rig(env, (call, req, res) => (++n % 3 === 0 ? json(res, 404, { status: 404, response: null }) : fail500(call, req, res)));

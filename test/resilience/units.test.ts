@@ -177,6 +177,50 @@ describe('rate-limit gate', () => {
     gate.check('b');
   });
 
+  it('holds at most maxHoldMs whatever the upstream says (60 s by default), then one probe decides', () => {
+    const c = clock();
+    expect(() => {
+      const byDefault = new RateLimitGate({ log: silent, now: c.now });
+      byDefault.observe({ action: 'a', status: 429, retryAfter: 3600 });
+      byDefault.check('a');
+    }).toThrow(expect.objectContaining({ code: 'RATE_LIMITED', retryAfter: 60 }));
+    const gate = new RateLimitGate({ log: silent, now: c.now, maxHoldMs: 2000 });
+    gate.observe({ action: 'a', status: 429, retryAfter: 3600 });
+    expect(() => gate.check('b')).toThrow(expect.objectContaining({ code: 'RATE_LIMITED', retryAfter: 2 }));
+    c.t += 2000;
+    // The first call after the hold is the probe; the others are refused while it is out.
+    expect(gate.admit('b')).toBe(true);
+    expect(() => gate.admit('c')).toThrow(expect.objectContaining({ code: 'RATE_LIMITED', retryAfter: 1 }));
+    expect(gate.status()).toMatchObject({ holding: false, probe: 'in-flight' });
+    // Another 429: held again, at most the cap.
+    gate.observe({ action: 'b', status: 429, retryAfter: 3600 });
+    gate.settle(true);
+    expect(() => gate.check('c')).toThrow(expect.objectContaining({ retryAfter: 2 }));
+    c.t += 2000;
+    // A probe that ends without an answer (cancelled, timed out) lets the next call probe.
+    expect(gate.admit('c')).toBe(true);
+    gate.settle(true);
+    expect(gate.admit('d')).toBe(true);
+    // An answer that holds nothing releases the gate: every call goes, none is a probe.
+    gate.observe({ action: 'd', status: 200 });
+    gate.settle(true);
+    expect(gate.admit('e')).toBe(false);
+    expect(gate.admit('f')).toBe(false);
+    expect(gate.status()).toMatchObject({ holding: false, probe: 'none', level: 'ok' });
+  });
+
+  it('a 429 that says the token has calls left holds only the input it answered, at most maxHoldMs', () => {
+    const c = clock();
+    const gate = new RateLimitGate({ log: silent, now: c.now, maxHoldMs: 2000 });
+    gate.observe({ action: 'a', status: 429, retryAfter: 3600, remaining: 15 }, 'poison');
+    expect(() => gate.check('a', 'poison')).toThrow(expect.objectContaining({ code: 'RATE_LIMITED', retryAfter: 2 }));
+    gate.check('a', 'other');
+    gate.check('b', 'poison');
+    expect(gate.status()).toMatchObject({ holding: false, level: 'unknown' });
+    c.t += 2000;
+    expect(gate.admit('a', 'poison')).toBe(false);
+  });
+
   it('keeps one budget per upstream token', () => {
     const gates = new RateLimitGates({ log: silent });
     gates.forToken('request-token').observe({ action: 'a', status: 429, retryAfter: 60 });
@@ -221,7 +265,7 @@ describe('concurrency limiter', () => {
     const controller = new AbortController();
     const waiting = limiter.acquire('a', later(), controller.signal);
     controller.abort();
-    await expect(waiting).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', message: expect.stringMatching(/cancelled/) });
+    await expect(waiting).rejects.toMatchObject({ code: 'CLIENT_CLOSED', message: expect.stringMatching(/cancelled/) });
     expect(limiter.queued).toBe(0);
   });
 

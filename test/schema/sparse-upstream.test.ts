@@ -1,7 +1,7 @@
 import { getNamedType, type GraphQLField, type GraphQLObjectType, isAbstractType, isObjectType, isRequiredArgument } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/graph/index.js';
-import { SANDBOX_ACTIONS } from '../../src/actions/sandbox-answers.js';
+import { SANDBOX_ACTIONS } from '../../src/sandbox/answers.js';
 import { json } from '../support/fault-upstream.js';
 import { upstreamGatewayFor } from '../support/fixtures.js';
 

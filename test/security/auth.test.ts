@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +24,7 @@ describe('API keys (GATEWAY_AUTH=api-key, production)', () => {
     gw = await startGateway(
       upstreamEnv(up, { NODE_ENV: 'production', GATEWAY_AUTH: 'api-key', GATEWAY_API_KEY_HASHES: hashApiKey(KEY), GATEWAY_API_KEYS_FILE: file }),
     );
+    rmSync(file); // read at start-up
   });
   afterAll(async () => {
     await gw.close();

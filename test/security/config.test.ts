@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ const UPSTREAM = { ACTION_BASE_URL: 'https://api.example.com', ACTION_TOKEN: 't'
 describe('security settings', () => {
   it('development defaults keep npm start + GraphiQL open, with safe limits', () => {
     const { security } = loadConfig({});
-    expect(security.auth).toEqual({ mode: 'none', apiKeyHashes: [] });
+    expect(security.auth).toEqual({ mode: 'none', apiKeyHashes: [], accounts: new Map() });
     expect(security.introspection).toBe(true);
     expect(security.graphiql).toBe(true);
     expect(security.hideSuggestions).toBe(false);
@@ -56,7 +56,8 @@ describe('security settings', () => {
       RATE_LIMIT_REDIS_PREFIX: 'x:',
       CORS_ORIGINS: 'https://app.example.com, http://localhost:3000/',
     });
-    expect(security.auth).toEqual({ mode: 'api-key', apiKeyHashes: [hashApiKey('a'), hashApiKey('b')] });
+    expect(security.auth).toEqual({ mode: 'api-key', apiKeyHashes: [hashApiKey('a'), hashApiKey('b')], accounts: new Map() });
+    rmSync(keys);
     expect(security.limits).toEqual({
       maxRequestBytes: 2048,
       maxTokens: 500,
@@ -84,6 +85,7 @@ describe('security settings', () => {
     expect([...loadConfig({ TRUSTED_DOCUMENTS_FILE: file }).security.trustedDocuments!.values()]).toEqual([doc]);
     writeFileSync(file, JSON.stringify({ ['0'.repeat(64)]: doc }));
     expect(configProblems({ TRUSTED_DOCUMENTS_FILE: file })).toEqual([`TRUSTED_DOCUMENTS_FILE: "0000000000000000…" is not the sha256 of its document`]);
+    rmSync(file);
   });
 
   it.each([

@@ -4,7 +4,7 @@
  * registration refused where only trusted documents run.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApolloClient, HttpLink, InMemoryCache, gql } from '@apollo/client';
@@ -14,7 +14,9 @@ import { persistedExchange } from '@urql/exchange-persisted';
 import { Redis } from 'ioredis';
 import { print, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashApiKey } from '../../src/security/api-keys.js';
 import { CSRF_HEADER } from '../../src/security/csrf.js';
+import { ENTRY_OVERHEAD_BYTES, entryCost, MemoryPersistedQueries } from '../../src/security/persisted-query-store.js';
 import { configProblems } from '../support/config.js';
 import { inProcessGateway, startGateway, type GraphQLResponse, type RunningGateway } from '../support/gateway.js';
 import { forSuite } from '../support/fixtures.js';
@@ -182,6 +184,41 @@ describe('the store is bounded (APQ_MAX_MB), in memory', () => {
   });
 });
 
+describe('one client cannot evict the others (a quarter of APQ_MAX_MB each)', () => {
+  it("a client registering past its share pushes out its own oldest queries, not another client's", async () => {
+    const [A, B] = ['apq-client-a-key-0123456789', 'apq-client-b-key-0123456789'];
+    const gw = await inProcessGateway({ CLIENT_RATE_LIMIT_PER_MINUTE: '0', APQ_MAX_MB: '1', GATEWAY_API_KEY_HASHES: `${hashApiKey(A)},${hashApiKey(B)}` });
+    try {
+      const others = [distinct('b one'), distinct('b two', 50_000)];
+      for (const query of others) expect((await gw.post(withQuery(query), { 'x-api-key': B })).status).toBe(200);
+      // Fifteen queries of ~90 KB: far past A's quarter (256 KB), and past the whole 1 MB budget.
+      const floods = Array.from({ length: 15 }, (_, i) => distinct(`a big ${i}`, 90_000));
+      for (const query of floods) expect((await gw.post(withQuery(query), { 'x-api-key': A })).status).toBe(200);
+      for (const query of others) expect((await gw.post(hashOnly(query), { 'x-api-key': B })).body.data).toEqual({ domainInfo: { domainName: 'example.com' } });
+      expectNotFound(await gw.post(hashOnly(floods[0]!), { 'x-api-key': A }));
+      expectNotFound(await gw.post(hashOnly(floods[11]!), { 'x-api-key': A }));
+      // A keeps its newest two (2 × ~90 KB within 256 KB).
+      for (const query of floods.slice(13))
+        expect((await gw.post(hashOnly(query), { 'x-api-key': A })).body.data).toEqual({ domainInfo: { domainName: 'example.com' } });
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('counts what an entry costs: its key and bookkeeping beside its text', () => {
+    expect(entryCost('')).toBe(64 + ENTRY_OVERHEAD_BYTES);
+    expect(entryCost('é')).toBe(64 + 2 + ENTRY_OVERHEAD_BYTES);
+    // 4,000 one-character registrations fill 1 MB, where counting text alone would have kept a million.
+    const store = new MemoryPersistedQueries(1024 * 1024, 60_000);
+    for (let i = 0; i < 10_000; i += 1) store.set(sha256(String(i)), 'x');
+    expect(store.get(sha256('0'))).toBeNull();
+    expect(store.get(sha256('9999'))).toBe('x');
+    let kept = 0;
+    for (let i = 0; i < 10_000; i += 1) if (store.get(sha256(String(i))) !== null) kept += 1;
+    expect(kept).toBe(Math.floor((1024 * 1024) / entryCost('x')));
+  });
+});
+
 describe.skipIf(!(await requireRedisInCi()))('the store in Redis (REDIS_URL), shared by gateway processes', () => {
   const prefix = `lookup-graph:test:apq:${process.pid}:${randomBytes(4).toString('hex')}:`;
   const url = `redis://${REDIS_HOST}:${REDIS_PORT}`;
@@ -212,13 +249,16 @@ describe.skipIf(!(await requireRedisInCi()))('the store in Redis (REDIS_URL), sh
     }
   });
 
-  it('Redis holds at most APQ_MAX_MB of query text: the oldest registrations go first', async () => {
+  it('Redis holds at most APQ_MAX_MB of entries: the oldest registrations go first', async () => {
     const boundedPrefix = `${prefix}bounded:`;
-    const gw = await startGateway({ ...env, APQ_REDIS_PREFIX: boundedPrefix, APQ_MAX_MB: '1' });
-    const other = await startGateway({ ...env, APQ_REDIS_PREFIX: boundedPrefix, APQ_MAX_MB: '1' });
+    // Eight clients registering two ~90 KB queries each (each within its quarter of the budget): 1.4 MB for 1 MB.
+    const keys = Array.from({ length: 8 }, (_, i) => `apq-redis-client-${i}-0123456789`);
+    const bounded = { ...env, APQ_REDIS_PREFIX: boundedPrefix, APQ_MAX_MB: '1', GATEWAY_API_KEY_HASHES: keys.map(hashApiKey).join(',') };
+    const gw = await startGateway(bounded);
+    const other = await startGateway(bounded);
     try {
-      const queries = Array.from({ length: 15 }, (_, i) => distinct(`redis big ${i}`, 90_000));
-      for (const query of queries) expect((await gw.post(withQuery(query))).status).toBe(200);
+      const queries = Array.from({ length: 16 }, (_, i) => distinct(`redis big ${i}`, 90_000));
+      for (const [i, query] of queries.entries()) expect((await gw.post(withQuery(query), { 'x-api-key': keys[Math.floor(i / 2)]! })).status).toBe(200);
       // The store's keys share one hash tag, the prefix, so its script is valid on a Redis Cluster too.
       const tagged = `{${boundedPrefix}}`;
       const bytes = Number(await redis.get(`${tagged}bytes`));
@@ -226,8 +266,8 @@ describe.skipIf(!(await requireRedisInCi()))('the store in Redis (REDIS_URL), sh
       expect(bytes).toBeLessThanOrEqual(1024 * 1024);
       expect(await redis.zcard(`${tagged}index`)).toBe((await redis.keys(`${tagged}q:*`)).length);
       // Another process (nothing of it in its memory) finds the newest, not the oldest.
-      expectNotFound(await other.post(hashOnly(queries[0]!)));
-      expect((await other.post(hashOnly(queries[14]!))).body.data).toEqual({ domainInfo: { domainName: 'example.com' } });
+      expectNotFound(await other.post(hashOnly(queries[0]!), { 'x-api-key': keys[0]! }));
+      expect((await other.post(hashOnly(queries[15]!), { 'x-api-key': keys[7]! })).body.data).toEqual({ domainInfo: { domainName: 'example.com' } });
     } finally {
       await Promise.all([gw.close(), other.close()]);
     }
@@ -238,12 +278,15 @@ describe('with trusted documents, no query is registered', () => {
   // Apollo Client hashes the document as graphql-js prints it: the trusted document is that text.
   const trusted = print(parse('query Trusted { __typename }'));
   let gw: RunningGateway;
+  const file = join(tmpdir(), `lookup-graph-apq-trusted-${process.pid}.json`);
   beforeAll(async () => {
-    const file = join(tmpdir(), `lookup-graph-apq-trusted-${process.pid}.json`);
     writeFileSync(file, JSON.stringify({ [`sha256:${sha256(trusted)}`]: trusted }));
     gw = await startGateway({ TRUSTED_DOCUMENTS_FILE: file, CLIENT_RATE_LIMIT_PER_MINUTE: '0' });
   });
-  afterAll(() => gw.close());
+  afterAll(() => {
+    rmSync(file, { force: true });
+    return gw.close();
+  });
 
   it('a query sent with its hash → 400 PERSISTED_QUERY_REGISTRATION_REFUSED under both media types; the hash stays unknown', async () => {
     const query = distinct('not trusted');
@@ -265,7 +308,6 @@ describe('with trusted documents, no query is registered', () => {
   });
 
   it('APQ_ENABLED=true beside TRUSTED_DOCUMENTS_FILE is a start-up problem', () => {
-    const file = join(tmpdir(), `lookup-graph-apq-trusted-${process.pid}.json`);
     expect(configProblems({ TRUSTED_DOCUMENTS_FILE: file, APQ_ENABLED: 'true' })).toEqual([
       'APQ_ENABLED=true cannot be combined with TRUSTED_DOCUMENTS_FILE: only the trusted documents run, so no query may be registered',
     ]);

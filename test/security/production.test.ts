@@ -29,8 +29,15 @@ describe('production mode (NODE_ENV=production)', () => {
     expectNoLeak(res.text);
   });
 
-  it('introspection → 400 INTROSPECTION_DISABLED', async () => {
-    await refused(() => gw.query('{ __schema { types { name } } }'), 400, 'INTROSPECTION_DISABLED');
+  it('introspection → 400 INTROSPECTION_DISABLED, one error for the whole query', async () => {
+    const res = await refused(() => gw.query('{ __schema { types { name fields { name } } } __type(name: "Query") { name } }'), 400, 'INTROSPECTION_DISABLED');
+    expect(res.body.errors).toEqual([{ message: 'Introspection is disabled on this gateway ("__schema").', extensions: { code: 'INTROSPECTION_DISABLED' } }]);
+  });
+
+  it('a malformed JSON body → 400 BAD_REQUEST with the code and message only (no originalError)', async () => {
+    const res = await refused(() => gw.post('{"query": "{ __typename }"'), 400, 'BAD_REQUEST');
+    expect(res.body.errors).toEqual([{ message: 'POST body sent invalid JSON.', extensions: { code: 'BAD_REQUEST' } }]);
+    expect(res.text).not.toMatch(/SyntaxError|originalError/);
   });
 
   it('introspection hidden in a fragment → 400 INTROSPECTION_DISABLED', async () => {
@@ -44,11 +51,13 @@ describe('production mode (NODE_ENV=production)', () => {
   });
 
   it('GraphiQL is not served (no page, a coded refusal)', async () => {
-    // A browser asking for the page: there is no HTML to give (406), and nothing of GraphiQL.
+    // A browser asking for the page: no HTML and nothing of GraphiQL, but the refusal the log records, readable as JSON.
     const page = await gw.fetch(`/graphql`, { headers: { accept: 'text/html' } });
-    expect(page.status).toBe(406);
-    expect(page.headers.get('content-type') ?? '').not.toContain('text/html');
-    expect(await page.text()).not.toMatch(/graphiql/i);
+    expect(page.status).toBe(403);
+    expect(page.headers.get('content-type')).toMatch(/^application\/json/);
+    const text = await page.text();
+    expect(text).not.toMatch(/graphiql/i);
+    expect(JSON.parse(text).errors).toEqual([expect.objectContaining({ extensions: { code: 'CSRF_HEADER_REQUIRED' } })]);
     // The same GET accepting anything is a GraphQL request, and a GET needs the CSRF header.
     const res = await gw.fetch(`/graphql`, { headers: { accept: 'text/html, */*' } });
     expect(res.status).toBe(403);

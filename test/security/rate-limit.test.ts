@@ -49,6 +49,27 @@ describe('per-address rate limit when the gateway is open', () => {
   });
 });
 
+describe('operations in a batch', () => {
+  it('count one each: five batches of three do not pass a limit of five', async () => {
+    const gw = await inProcessGateway({ CLIENT_RATE_LIMIT_PER_MINUTE: '5', MAX_BATCH_OPERATIONS: '3' });
+    try {
+      const batch = JSON.stringify([0, 1, 2].map((i) => ({ query: `{ domainInfo(domain: "batch${i}.example") { domainName } }` })));
+      const answered: number[] = [];
+      for (let i = 0; i < 5; i += 1) {
+        const res = await gw.post(batch);
+        const results = Array.isArray(res.body) ? (res.body as Array<{ data?: unknown; errors?: Array<{ extensions?: { code?: string } }> }>) : [res.body];
+        answered.push(results.filter((result) => result.data && !result.errors).length);
+        if (i === 1) expect(results[2]!.errors![0]!.extensions!.code).toBe('RATE_LIMITED');
+        if (i >= 2) expect(res.status).toBe(429);
+      }
+      // Three, then the two left of the five, then nothing.
+      expect(answered).toEqual([3, 2, 0, 0, 0]);
+    } finally {
+      await gw.close();
+    }
+  });
+});
+
 describe('MemoryRateLimiter', () => {
   it('opens a new window after a minute', () => {
     const limiter = new MemoryRateLimiter(1);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -117,6 +117,7 @@ describe('trusted documents, API keys and the client rate limit answer one statu
     const file = join(tmpdir(), `lookup-graph-statuses-${process.pid}.json`);
     writeFileSync(file, JSON.stringify({ [`sha256:${sha256(trusted)}`]: trusted }));
     gw = await startGateway({ TRUSTED_DOCUMENTS_FILE: file, GATEWAY_API_KEY_HASHES: sha256(key), CLIENT_RATE_LIMIT_PER_MINUTE: '1000' });
+    rmSync(file); // read at start-up
   });
   afterAll(() => gw.close());
   const withKey = { 'x-api-key': key };

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ import { expectRefused, sandboxCalls } from './support.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const dir = mkdtempSync(join(tmpdir(), `lookup-graph-trusted-${process.pid}-`));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const fileOf = (name: string, value: unknown) => {
   const file = join(dir, name);
   writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { financialProfiles } from '../../src/actions/financial-profile/sample.js';
+import { financialProfiles } from '../../src/sandbox/samples/financial-profile.js';
 import { hashApiKey } from '../../src/security/api-keys.js';
-import { SANDBOX_ACTIONS } from '../../src/actions/sandbox-answers.js';
+import { SANDBOX_ACTIONS } from '../../src/sandbox/answers.js';
 import { json, startFaultUpstream, type FaultUpstream } from '../support/fault-upstream.js';
 import { haproxyInstalled, startHaproxy, type Haproxy } from '../support/haproxy.js';
 import { quantile, seeded, zipf } from '../support/load.js';

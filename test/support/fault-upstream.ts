@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Socket } from 'node:net';
-import { actionNamed } from '../../src/actions/all.js';
+import { SANDBOX_ACTIONS } from '../../src/sandbox/answers.js';
 
 export interface RecordedCall {
   action: string;
@@ -74,15 +74,15 @@ export function upstreamEnv(upstream: FaultUpstream, extra: Record<string, strin
 }
 
 /**
- * Answers every call as the built-in sandbox would (each descriptor's sample answer), except the calls
+ * Answers every call as the built-in sandbox would (each action's sample answer), except the calls
  * `fail` picks: those get an HTTP 500 (UPSTREAM_UNAVAILABLE, not retried).
  */
 export function answerLikeSandbox(up: FaultUpstream, fail: (call: RecordedCall) => boolean = () => false): void {
   up.handle((call, _req, res) => {
-    const descriptor = actionNamed(call.action);
-    if (!descriptor) return json(res, 404, { status: 404, response: null, error: "The requested page doesn't exist." });
+    const answer = SANDBOX_ACTIONS[call.action];
+    if (!answer) return json(res, 404, { status: 404, response: null, error: "The requested page doesn't exist." });
     if (fail(call)) return json(res, 500, { status: 500, response: null, error: 'Internal error' });
-    json(res, 200, { status: 200, ...descriptor.sandbox.respond(call.body) });
+    json(res, 200, { status: 200, ...answer.respond(call.body) });
   });
 }
 

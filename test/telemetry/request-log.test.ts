@@ -4,7 +4,8 @@ import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/kernel/logger.js';
+import { ActionError } from '../../src/kernel/errors.js';
+import { createLogger, yogaLogger } from '../../src/kernel/logger.js';
 import { OperationLabels } from '../../src/telemetry/operation-label.js';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
 import { startGateway, type TestGateway } from '../support/gateway.js';
@@ -84,6 +85,39 @@ describe('one log line per request', () => {
     } finally {
       await limited.close();
     }
+  });
+
+  it('writes one line however many errors a request has: their count by code and the first paths', async () => {
+    gw.logs.length = 0;
+    const symbols = Array.from({ length: 100 }, (_, i) => `Z${i}`);
+    const { body } = await gw.query('query Profiles($symbols: [String!]!) { financialProfiles(symbols: $symbols) { symbol } }', { symbols });
+    expect(body.errors).toHaveLength(100);
+    const lines = gw.logs.map((text) => JSON.parse(text));
+    // The request's line, and one warning per failed upstream call (the symbols go up in batches): none per error.
+    const calls = lines.filter((entry) => entry.msg === 'upstream call failed').length;
+    expect(calls).toBeGreaterThan(0);
+    expect(calls).toBeLessThan(10);
+    expect(lines.filter((entry) => entry.level >= 30)).toHaveLength(calls + 1);
+    expect(requestLines(gw.logs)[0].request).toMatchObject({
+      operation: 'Profiles',
+      errorCodes: ['UPSTREAM_UNAVAILABLE'],
+      errors: { count: 100, byCode: { UPSTREAM_UNAVAILABLE: 100 }, firstPaths: ['financialProfiles.0', 'financialProfiles.1', 'financialProfiles.2'] },
+    });
+  });
+
+  it('writes at most ten lines a second of errors it did not expect, and counts the rest', () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+        done();
+      },
+    });
+    const yoga = yogaLogger(createLogger('info', sink));
+    for (let i = 0; i < 50; i += 1) yoga.error(new Error(`unexpected ${i}`));
+    yoga.error(new ActionError('NOT_FOUND', 'an expected outcome'));
+    expect(lines).toHaveLength(10);
+    expect(lines.every((line) => JSON.parse(line).level === 50)).toBe(true);
   });
 
   it('adds the variables only with LOG_VARIABLES=true', async () => {

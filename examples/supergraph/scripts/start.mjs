@@ -12,18 +12,21 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { compose, subgraphSdl } from './compose.mjs';
+import { requireFreePorts } from '../../ports.mjs';
 
 const example = fileURLToPath(new URL('..', import.meta.url));
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const ports = { lookup: process.env.LOOKUP_PORT ?? '4000', accounts: process.env.ACCOUNTS_PORT ?? '4001', router: process.env.ROUTER_PORT ?? '4002' };
 const urls = Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, `http://127.0.0.1:${port}/graphql`]));
+await requireFreePorts({ LOOKUP_PORT: ports.lookup, ACCOUNTS_PORT: ports.accounts, ROUTER_PORT: ports.router });
 
 if (!existsSync(`${example}node_modules/.bin/hive-gateway`)) {
   console.log('== installing the supergraph example (examples/supergraph) from its lock file');
   const install = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: example, stdio: 'inherit' });
   if (install.status !== 0) process.exit(install.status ?? 1);
 }
+// Imported only now: compose.mjs needs the example's own packages, which the step above installs on a fresh clone.
+const { compose, subgraphSdl } = await import('./compose.mjs');
 
 const children = [];
 const run = (name, command, args, cwd, env) => {
@@ -44,7 +47,8 @@ const stop = (code) => {
       child.kill('SIGTERM');
     }
   }
-  process.exitCode = code;
+  // The first child to end decides the exit code; the ones stopped after it do not overwrite it.
+  process.exitCode ??= code;
 };
 process.on('SIGINT', () => stop(0));
 process.on('SIGHUP', () => stop(0));

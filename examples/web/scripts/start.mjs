@@ -14,6 +14,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { requireFreePorts } from '../../ports.mjs';
 
 const app = fileURLToPath(new URL('..', import.meta.url));
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -30,6 +31,7 @@ function portSetting(name, fallback) {
 const port = portSetting('PORT', '4000');
 const appPort = portSetting('APP_PORT', persisted ? '4173' : '5173');
 const gatewayUrl = `http://127.0.0.1:${port}`;
+await requireFreePorts({ PORT: port, APP_PORT: appPort });
 
 if (!existsSync(`${app}node_modules/.bin/vite`)) {
   console.log('== installing the example app (examples/web) from its lock file');
@@ -56,7 +58,8 @@ const stop = (code) => {
       child.kill('SIGTERM');
     }
   }
-  process.exitCode = code;
+  // The first child to end decides the exit code; the ones stopped after it do not overwrite it.
+  process.exitCode ??= code;
 };
 process.on('SIGINT', () => stop(0));
 process.on('SIGHUP', () => stop(0));

@@ -1,6 +1,5 @@
 import type { GatewayContext } from '../../kernel/context.js';
 import type { Raw } from '../../schema/read.js';
-import { companyObject } from './sample.js';
 import { defineLookup } from '../descriptor.js';
 import { responseObject } from '../loader.js';
 
@@ -21,12 +20,6 @@ export const companyObjectAction = defineLookup<string, CompanySource>({
   parse: (envelope, domain) => ({ raw: responseObject(envelope, GET_COMPANY_OBJECT), requestedDomain: domain }),
   ttlSeconds: 6 * 3600,
   namesSymbols: true, // a company's ticker
-  sandbox: {
-    shortName: 'company',
-    realisticLatencyMs: 400,
-    required: ['domain'],
-    respond: (b, images) => ({ response: companyObject(String(b.domain), images) }),
-  },
 });
 
 /** `domain` must already be validated and canonical (requireDomain: lower-case ASCII). */

@@ -1,6 +1,5 @@
 import type { GatewayContext } from '../../kernel/context.js';
 import { objects, type Raw } from '../../schema/read.js';
-import { crmOwners } from './sample.js';
 import { defineLookup } from '../descriptor.js';
 import { responseArray } from '../loader.js';
 
@@ -15,7 +14,6 @@ export const crmOwnersAction = defineLookup<string, Raw[]>({
   parse: (envelope) => objects(responseArray(envelope, GET_CRM_OWNERS)),
   ttlSeconds: 300,
   namesSymbols: false,
-  sandbox: { shortName: 'crm', realisticLatencyMs: 300, required: ['crm_portal'], respond: (b) => ({ response: crmOwners(String(b.crm_portal)) }) },
 });
 
 export function loadCrmOwners(ctx: GatewayContext, portal: string): Promise<Raw[]> {

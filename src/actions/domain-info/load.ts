@@ -1,5 +1,4 @@
 import type { GatewayContext } from '../../kernel/context.js';
-import { domainInfo } from './sample.js';
 import { defineLookup } from '../descriptor.js';
 import { responseObject } from '../loader.js';
 import type { Raw } from '../../schema/read.js';
@@ -21,7 +20,6 @@ export const domainInfoAction = defineLookup<string, DomainRecordSource>({
   parse: (envelope, domain) => ({ raw: responseObject(envelope, DOMAIN_INFO), requestedDomain: domain }),
   ttlSeconds: 6 * 3600,
   namesSymbols: true, // its company link leads to a ticker
-  sandbox: { shortName: 'domain', realisticLatencyMs: 300, required: ['domain'], respond: (b) => ({ response: domainInfo(String(b.domain)) }) },
 });
 
 /** `domain` must already be validated and canonical (lower-case ASCII). */

@@ -2,7 +2,6 @@ import DataLoader from 'dataloader';
 import type { GatewayContext } from '../../kernel/context.js';
 import type { ActionEnvelope } from '../../upstream/client.js';
 import { ActionError, badInput } from '../../kernel/errors.js';
-import { financialProfiles } from './sample.js';
 import type { ActionDescriptor } from '../descriptor.js';
 import { lookupReport } from '../../cache/lookup-report.js';
 import { loaderFor, responseArray } from '../loader.js';
@@ -121,11 +120,5 @@ export const financialProfileAction: ActionDescriptor<string, Raw> = {
   ttlSeconds: 120,
   namesSymbols: true, // a profile's company leads to its ticker
   batchedSymbols: true,
-  sandbox: {
-    shortName: 'financial',
-    realisticLatencyMs: 500,
-    required: ['company'],
-    respond: (b, images) => ({ response: financialProfiles(String(b.company), images) }),
-  },
   load: (ctx, symbol) => loadFinancialProfile(ctx, symbol),
 };

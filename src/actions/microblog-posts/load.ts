@@ -1,6 +1,5 @@
 import type { GatewayContext } from '../../kernel/context.js';
 import { objects, type Raw } from '../../schema/read.js';
-import { microblogPosts } from './sample.js';
 import { defineLookup } from '../descriptor.js';
 import { responseArray } from '../loader.js';
 
@@ -28,12 +27,6 @@ export const microblogPostsAction = defineLookup<PostSearch, Raw[]>({
   parse: (envelope) => objects(responseArray(envelope, SEARCH_MICROBLOG_POSTS)),
   ttlSeconds: 120,
   namesSymbols: false,
-  sandbox: {
-    shortName: 'microblog',
-    realisticLatencyMs: 1500,
-    required: ['query', 'num_posts'],
-    respond: (b) => ({ response: microblogPosts(String(b.query), b.num_posts) }),
-  },
 });
 
 /** Asks for the smallest allowed page that covers `first`, so `first: 3` and `first: 5` share a call. */

@@ -1,6 +1,5 @@
 import type { GatewayContext } from '../../kernel/context.js';
 import type { ActionEnvelope } from '../../upstream/client.js';
-import { photosocialProfile } from './sample.js';
 import { ActionError, badInput } from '../../kernel/errors.js';
 import { defineLookup } from '../descriptor.js';
 import { obj, type Raw } from '../../schema/read.js';
@@ -74,12 +73,6 @@ export const photosocialProfileAction = defineLookup<string, PhotosocialProfileS
   parse: (envelope, username) => ({ raw: innerProfile(envelope, username), requestedUsername: username }),
   ttlSeconds: 900,
   namesSymbols: false,
-  sandbox: {
-    shortName: 'photosocial',
-    realisticLatencyMs: 1200,
-    required: ['username'],
-    respond: (b, images) => ({ response: { response: photosocialProfile(String(b.username), images) } }),
-  },
 });
 
 /** `username` must already be canonical (see canonicalUsername). */

@@ -1,6 +1,5 @@
 import type { GatewayContext } from '../../kernel/context.js';
 import type { Raw } from '../../schema/read.js';
-import { professionalnetProfile } from './sample.js';
 import { defineLookup } from '../descriptor.js';
 import { responseObject } from '../loader.js';
 
@@ -21,12 +20,6 @@ export const professionalnetProfileAction = defineLookup<string, ProfessionalPro
   parse: (envelope, handle) => ({ raw: responseObject(envelope, GET_PROFESSIONALNET_PROFILE), handle }),
   ttlSeconds: 3600,
   namesSymbols: false,
-  sandbox: {
-    shortName: 'professionalnet',
-    realisticLatencyMs: 1500,
-    required: ['profile_handle'],
-    respond: (b, images) => ({ response: professionalnetProfile(String(b.profile_handle), images) }),
-  },
 });
 
 /** `handle` must already be validated and canonical (requireHandle). */

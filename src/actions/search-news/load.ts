@@ -1,6 +1,5 @@
 import type { GatewayContext } from '../../kernel/context.js';
 import type { Raw } from '../../schema/read.js';
-import { searchNews } from './sample.js';
 import { defineLookup } from '../descriptor.js';
 import { responseObject } from '../loader.js';
 
@@ -33,12 +32,6 @@ export const searchNewsAction = defineLookup<NewsQuery, NewsSearchSource>({
   parse: (envelope, search) => ({ raw: responseObject(envelope, GET_SEARCH_NEWS), query: search.query, dateRange: search.dateRange }),
   ttlSeconds: 300,
   namesSymbols: false,
-  sandbox: {
-    shortName: 'news',
-    realisticLatencyMs: 1800,
-    required: ['query', 'date_range'],
-    respond: (b) => ({ response: searchNews(String(b.query), String(b.date_range)) }),
-  },
 });
 
 /** One upstream call per distinct (query, range) per operation; `search` must already be validated. */

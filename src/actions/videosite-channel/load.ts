@@ -1,6 +1,5 @@
 import type { GatewayContext } from '../../kernel/context.js';
 import type { Raw } from '../../schema/read.js';
-import { videositeChannel } from './sample.js';
 import { defineLookup } from '../descriptor.js';
 import { responseObject } from '../loader.js';
 
@@ -34,12 +33,6 @@ export const videositeChannelAction = defineLookup<string, ChannelSource>({
   ttlSeconds: 1800,
   namesSymbols: false,
   lists: CHANNEL_LISTS,
-  sandbox: {
-    shortName: 'channel',
-    realisticLatencyMs: 800,
-    required: ['url'],
-    respond: (b, images) => ({ response: videositeChannel(String(b.url), images) }),
-  },
 });
 
 /** `url` must already be canonical (requireChannelUrl / canonicalChannelUrl). */

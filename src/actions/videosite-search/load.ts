@@ -1,6 +1,5 @@
 import type { GatewayContext } from '../../kernel/context.js';
 import type { Raw } from '../../schema/read.js';
-import { videositeSearch } from './sample.js';
 import { defineLookup } from '../descriptor.js';
 import { responseObject } from '../loader.js';
 
@@ -38,12 +37,6 @@ export const videositeSearchAction = defineLookup<string, VideoSearchSource>({
   ttlSeconds: 900,
   namesSymbols: false,
   lists: SEARCH_LISTS,
-  sandbox: {
-    shortName: 'videosearch',
-    realisticLatencyMs: 2000,
-    required: ['query'],
-    respond: (b, images) => ({ response: videositeSearch(String(b.query), images) }),
-  },
 });
 
 /** `query` must already be validated, trimmed and whitespace-collapsed. */

@@ -1,6 +1,5 @@
 import type { GatewayContext } from '../../kernel/context.js';
 import { obj, type Raw } from '../../schema/read.js';
-import { videositeTranscript } from './sample.js';
 import { defineLookup } from '../descriptor.js';
 import { wrongShape } from '../loader.js';
 
@@ -25,7 +24,6 @@ export const videositeTranscriptAction = defineLookup<string, TranscriptSource>(
   },
   ttlSeconds: 24 * 3600,
   namesSymbols: false,
-  sandbox: { shortName: 'transcript', realisticLatencyMs: 2500, required: ['url'], respond: (b, images) => videositeTranscript(String(b.url), images) },
 });
 
 /** `url` must already be the canonical watch URL (requireVideoUrl / canonicalVideoUrl). */

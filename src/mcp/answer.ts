@@ -1,0 +1,88 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { fitAnswer } from './fit.js';
+
+/** A GraphQL response body as the gateway sends it. */
+export interface GraphQLBody {
+  data?: Record<string, unknown> | null;
+  errors?: Array<{ message: string; path?: Array<string | number>; extensions?: Record<string, unknown> }>;
+  extensions?: Record<string, unknown>;
+}
+
+/** One error as an agent reads it: what failed where, and what to do about it. */
+export interface AgentError {
+  code: string;
+  message: string;
+  path?: string;
+  argument?: string;
+  whatToDo: string;
+}
+
+/** What an agent should do about an error code (docs/errors.md tells the same to frontends). */
+function whatToDo(code: string, retryAfter: unknown, argument: unknown): string {
+  const wait = typeof retryAfter === 'number' ? `Retry after ${retryAfter} seconds.` : 'Retry in a few seconds.';
+  switch (code) {
+    case 'NOT_FOUND':
+      return 'Nothing exists under this input: check its spelling, or search for the right one first.';
+    case 'BAD_USER_INPUT':
+      return typeof argument === 'string' ? `Correct the argument "${argument}" and call again.` : 'Correct the arguments and call again.';
+    case 'RATE_LIMITED':
+    case 'OVERLOADED':
+      return wait;
+    case 'UPSTREAM_TIMEOUT':
+    case 'UPSTREAM_UNAVAILABLE':
+    case 'UPSTREAM_BAD_RESPONSE':
+      return `The data service failed for now. ${wait}`;
+    case 'COST_LIMIT_EXCEEDED':
+      return 'Ask for less in one call (fewer links or a smaller "first").';
+    case 'UNAUTHENTICATED':
+      return 'The credentials were refused: the user must configure a valid API key; retrying will not help.';
+    case 'PERSISTED_QUERY_ONLY':
+    case 'PERSISTED_QUERY_NOT_FOUND':
+      return 'Only the predefined tools run on this server: use one of them.';
+    default:
+      return 'Do not retry the same call unchanged.';
+  }
+}
+
+export function agentErrors(errors: NonNullable<GraphQLBody['errors']>): AgentError[] {
+  return errors.map((error) => {
+    const code = typeof error.extensions?.code === 'string' ? error.extensions.code : 'INTERNAL_SERVER_ERROR';
+    const argument = error.extensions?.argument;
+    return {
+      code,
+      message: error.message,
+      ...(error.path ? { path: error.path.join('.') } : {}),
+      ...(typeof argument === 'string' ? { argument } : {}),
+      whatToDo: whatToDo(code, error.extensions?.retryAfter, argument),
+    };
+  });
+}
+
+/** Whether a root field's value holds anything: not null, nor a list of nulls only (an empty list is an answer). */
+const hasData = (value: unknown): boolean => value !== null && (!Array.isArray(value) || value.length === 0 || value.some(hasData));
+
+/** A tool result that is an error: one text block of `{ errors: [...] }`. */
+export function errorResult(errors: AgentError[], meta?: Record<string, unknown>): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ errors }) }], ...(meta ? { _meta: meta } : {}) };
+}
+
+/**
+ * The tool result of a GraphQL response: the data (with the failed lookups beside it in `_errors`) as
+ * structuredContent and as one text block of the same compact JSON, bounded to `maxBytes`; an error
+ * result when no lookup answered. `_meta.gateway` is the response's `extensions.gateway`.
+ */
+export function toolResult(body: GraphQLBody, maxBytes: number, more: string): CallToolResult {
+  const gateway = body.extensions?.gateway;
+  const meta = gateway ? { gateway } : undefined;
+  const errors = body.errors && body.errors.length > 0 ? agentErrors(body.errors) : [];
+  const data = body.data ?? null;
+  const answered = data !== null && Object.values(data).some(hasData);
+  if (!answered) {
+    return errorResult(
+      errors.length > 0 ? errors : [{ code: 'NOT_FOUND', message: 'The lookup returned nothing.', whatToDo: whatToDo('NOT_FOUND', null, null) }],
+      meta,
+    );
+  }
+  const fitted = fitAnswer(errors.length > 0 ? { ...data, _errors: errors } : data, maxBytes, more);
+  return { content: [{ type: 'text', text: fitted.json }], structuredContent: fitted.value, ...(meta ? { _meta: meta } : {}) };
+}

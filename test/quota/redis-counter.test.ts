@@ -1,0 +1,67 @@
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { RedisQuotaCounter } from '../../src/quota/redis-counter.js';
+import { windowAt } from '../../src/quota/window.js';
+import { hasRedisServer, startOwnRedis } from '../support/own-redis.js';
+import { REDIS_HOST, REDIS_PORT, requireRedisInCi } from '../support/redis.js';
+
+const silent = pino({ level: 'silent' });
+const GUARD = { commandTimeoutMs: 1000, unhealthyAfter: 1, probeIntervalMs: 100 };
+const keyOf = (id: string) => ({ id, ...windowAt('day', Date.now()) });
+
+describe('quota counters in Redis', () => {
+  it('three replicas reserving at once never grant more than the quota', async (ctx) => {
+    if (!(await requireRedisInCi())) return ctx.skip();
+    const prefix = `lg-test:quota-counter:${process.pid}-${Date.now().toString(36)}:`;
+    const replicas = Array.from({ length: 3 }, () => new RedisQuotaCounter(`redis://${REDIS_HOST}:${REDIS_PORT}`, prefix, 3, silent, GUARD));
+    try {
+      await Promise.all(replicas.map((replica) => replica.ready()));
+      const key = keyOf('team-a');
+      const results = await Promise.all(Array.from({ length: 300 }, (_, i) => replicas[i % 3]!.reserve(key, 50)));
+      expect(results.filter((result) => result.granted)).toHaveLength(50);
+      expect(Math.max(...results.map((result) => result.used))).toBe(50);
+      // A call never sent is given back: room for exactly one more.
+      await results.find((result) => result.granted)!.refund!();
+      expect(await replicas[1]!.used(key)).toBe(49);
+      expect((await replicas[2]!.reserve(key, 50)).granted).toBe(true);
+      expect((await replicas[0]!.reserve(key, 50)).granted).toBe(false);
+      await replicas[0]!.reset(key);
+      expect(await replicas[2]!.used(key)).toBe(0);
+    } finally {
+      await Promise.all(replicas.map((replica) => replica.close()));
+    }
+  });
+
+  it('while Redis is out, each replica spends alone its share of what it last saw left, and adds it once Redis is back', async (ctx) => {
+    if (!(await hasRedisServer())) return ctx.skip();
+    const redis = await startOwnRedis();
+    const replicas = Array.from({ length: 3 }, () => new RedisQuotaCounter(redis.url, 'q:', 3, silent, GUARD));
+    try {
+      await Promise.all(replicas.map((replica) => replica.ready()));
+      const key = keyOf('team-b');
+      // 40 of 100 spent, every replica having seen it.
+      for (let i = 0; i < 40; i += 1) expect((await replicas[i % 3]!.reserve(key, 100)).granted).toBe(true);
+      for (const replica of replicas) await replica.used(key);
+      await redis.kill();
+      // floor((100 - 40) / 3) = 20 each, no more.
+      const alone = await Promise.all(
+        replicas.map(async (replica) => {
+          let granted = 0;
+          for (let i = 0; i < 30; i += 1) if ((await replica.reserve(key, 100)).granted) granted += 1;
+          return granted;
+        }),
+      );
+      expect(alone).toEqual([20, 20, 20]);
+      // Back (empty: its data died with it): what each spent alone is added.
+      await redis.restart();
+      for (const replica of replicas) await replica.ready(3000);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await replicas[0]!.reserve(key, 100);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await replicas[1]!.used(key)).toBe(61);
+    } finally {
+      await Promise.all(replicas.map((replica) => replica.close()));
+      await redis.close();
+    }
+  });
+});

@@ -1,0 +1,68 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forSuite } from '../support/fixtures.js';
+import { inProcessGateway } from '../support/gateway.js';
+import { freePort } from '../support/processes.js';
+
+/** A collector that takes connections and never answers, the worst case for an exporter. */
+async function silentCollector(): Promise<{ url: string; connections: () => number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  let connections = 0;
+  const server: Server = createServer((socket) => {
+    connections += 1;
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.resume();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    connections: () => connections,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+const QUERY = (i: number) => `{ domainInfo(domain: "traced-${i % 40}.example") { domainName registrar { name } } }`;
+
+describe('tracing with an OTLP collector that is down or never answers', () => {
+  let collector: Awaited<ReturnType<typeof silentCollector>>;
+  let refusedPort: number;
+  beforeAll(async () => {
+    collector = await silentCollector();
+    refusedPort = await freePort();
+  });
+  afterAll(() => collector.close());
+
+  const unlimited = { CLIENT_RATE_LIMIT_PER_MINUTE: '0' };
+  const untraced = forSuite(() => inProcessGateway(unlimited));
+  const hanging = forSuite(() => inProcessGateway({ ...unlimited, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '50' }));
+  const refused = forSuite(() =>
+    inProcessGateway({ ...unlimited, OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${refusedPort}`, OTEL_BSP_SCHEDULE_DELAY: '50' }),
+  );
+
+  it('answers every request exactly as without tracing, while the exporter is stuck', async () => {
+    const strip = (body: Record<string, any>) => ({ data: body.data, errors: body.errors, calls: body.extensions?.gateway?.upstreamCalls });
+    // In batches of 4 (each gateway sees 4 lookups at once, inside one client's fair share of the upstream).
+    for (let batch = 0; batch < 30; batch++) {
+      const answers = await Promise.all(
+        Array.from({ length: 4 }, async (_, j) => {
+          const i = batch * 4 + j;
+          const [plain, stuck, down] = await Promise.all([untraced.query(QUERY(i)), hanging.query(QUERY(i)), refused.query(QUERY(i))]);
+          return { plain: strip(plain.body), stuck: strip(stuck.body), down: strip(down.body), statuses: [plain.status, stuck.status, down.status] };
+        }),
+      );
+      for (const answer of answers) {
+        expect(answer.statuses).toEqual([200, 200, 200]);
+        expect(answer.stuck).toEqual(answer.plain);
+        expect(answer.down).toEqual(answer.plain);
+      }
+      if (batch % 10 === 9) await new Promise((resolve) => setTimeout(resolve, 120));
+    }
+    // The exporter did try: the silent collector was reached, and none of its hangs reached a client.
+    expect(collector.connections()).toBeGreaterThan(0);
+  });
+});
