@@ -22,7 +22,7 @@ export interface RateLimitStatus {
   probe: 'none' | 'due' | 'in-flight';
 }
 
-interface GateLog {
+export interface GateLog {
   warn(facts: Record<string, unknown>, message: string): void;
   info(facts: Record<string, unknown>, message: string): void;
 }
