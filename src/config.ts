@@ -175,7 +175,7 @@ export function loadConfig(env: Env = process.env): Config {
     quota: readQuotaSettings(read),
     http: readHttpServerSettings(int, problems),
     telemetry: readTelemetrySettings(env, problems, int),
-    ops: readOpsSettings(read, host),
+    ops: readOpsSettings(read, host, production),
     federation: readFederationSettings(read),
     mcp: readMcpSettings(read, baseUrl === null, security.trustedDocuments !== null),
   };

@@ -18,7 +18,7 @@ export interface OpsSettings {
   eventLoopDelayLimitMs: number;
 }
 
-export function readOpsSettings(read: EnvReader, host: string): OpsSettings {
+export function readOpsSettings(read: EnvReader, host: string, production: boolean): OpsSettings {
   const { int } = read;
   const metricsPort = read.string('METRICS_PORT') ? int('METRICS_PORT', 0, 0, 65535) : null;
   const port = read.string('PORT');
@@ -28,6 +28,7 @@ export function readOpsSettings(read: EnvReader, host: string): OpsSettings {
     metricsHost: read.string('METRICS_HOST') ?? host,
     drainDelayMs: int('SHUTDOWN_DRAIN_DELAY_MS', 0, 0, 300_000),
     workers: read.string('WORKERS')?.toLowerCase() === 'auto' ? cpusAvailable() : int('WORKERS', 1, 1, 64),
-    eventLoopDelayLimitMs: int('SHED_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
+    // On in production; off in development, where a debugger or a loaded laptop stalls the loop on purpose.
+    eventLoopDelayLimitMs: int('SHED_EVENT_LOOP_DELAY_MS', production ? 1000 : 0, 0, 60_000),
   };
 }
