@@ -18,7 +18,7 @@ const EVERY_FIELD = `
   identifiers { usCik usEin }
   parentDomain ultimateParentDomain
   site { emailAddresses phoneNumbers }
-  crunchbase { handle } linkedin { handle } facebook { handle likes } twitter { ${TWITTER} }
+  businessDirectory { handle } professionalNetwork { handle } socialNetwork { handle likes } microblog { ${TWITTER} }
   indexedAt`;
 
 describe('company against the sandbox', () => {
@@ -88,10 +88,10 @@ describe('company against the sandbox', () => {
       parentDomain: null,
       ultimateParentDomain: 'hubspot.com',
       site: { emailAddresses: ['info@hubspot.com', 'press@hubspot.com', 'investors@hubspot.com'], phoneNumbers: ['+1 888-482-7768', '+353 974 8191'] },
-      crunchbase: { handle: 'organization/hubspot' },
-      linkedin: { handle: 'company/hubspot' },
-      facebook: { handle: 'hubspot', likes: 6473 },
-      twitter: {
+      businessDirectory: { handle: 'organization/hubspot' },
+      professionalNetwork: { handle: 'company/hubspot' },
+      socialNetwork: { handle: 'hubspot', likes: 6473 },
+      microblog: {
         handle: 'Hubspot',
         accountId: sampleDigits('twitter:hubspot.com', 8),
         bio: 'News, product updates and stories from the Hubspot team.',
@@ -200,7 +200,7 @@ describe('company against upstream variants', () => {
       site: null,
     });
     const { body } = await gw.query(`{ company(domain: "acme-widgets.com") {
-      companyId name twitter { ${TWITTER} } category { ${CATEGORY} } identifiers { usCik usEin }
+      companyId name microblog { ${TWITTER} } category { ${CATEGORY} } identifiers { usCik usEin }
       metrics { raised marketCap annualRevenue employees employeesRange employeeCountRange { min } }
       parentDomain ultimateParentDomain tags site { emailAddresses } geo { city } indexedAt isEmailProvider
     } }`);
@@ -208,7 +208,7 @@ describe('company against upstream variants', () => {
     expect(body.data!.company).toEqual({
       companyId: '9b1e0c44-1d2f-4a55-8e33-0c6f7a2b9d10',
       name: 'Acme Widgets',
-      twitter: null,
+      microblog: null,
       category: {
         sector: null,
         industryGroup: null,

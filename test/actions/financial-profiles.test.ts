@@ -7,7 +7,7 @@ import { requireRedisInCi } from '../support/redis.js';
 
 const EVERY_FIELD = `symbol companyName price change range priceRange { low high } beta averageVolume marketCap lastDividend
   currency exchange exchangeShortName cik isin cusip industry sector website description ceo country fullTimeEmployees
-  fullTimeEmployeesText phone address city state zip dcf dcfDiff image ipoDate isDefaultImage isEtf isActivelyTrading isAdr isFund`;
+  fullTimeEmployeesText phone address city state zip dcf dcfDiff logoUrl ipoDate isDefaultImage isEtf isActivelyTrading isAdr isFund`;
 
 describe('financialProfiles against the sandbox', () => {
   it('resolves every field of a profile', async ({ sandbox: gw }) => {
@@ -46,7 +46,7 @@ describe('financialProfiles against the sandbox', () => {
         zip: '02141',
         dcf: 214.32,
         dcfDiff: 527.98,
-        image: `${gw.gateway.sandbox!.url}/images/logo/hubspot.com.png`, // the company's logo
+        logoUrl: `${gw.gateway.sandbox!.url}/images/logo/hubspot.com.png`, // the company's logo
         ipoDate: '2014-10-09',
         isDefaultImage: false,
         isEtf: false,

@@ -9,10 +9,10 @@ const PERIOD = `start { ${DATE} } end { ${DATE} } isOngoing`;
 const COMPANY = 'id name logoUrl url employeeCountRange { min max }';
 const EVERY_FIELD = `
   handle profileId entityUrn objectUrn firstName lastName fullName headline summary industry profileType
-  pictureUrl backgroundImageUrl isInfluencer isOpenToWork isPremium
+  avatarUrl backgroundImageUrl isInfluencer isOpenToWork isPremium
   location { label shortLabel city state country }
   languages { primaryLocale { language country tag } supportedLocales { language country tag } profileLanguages { name proficiency } }
-  network { connectionsCount followersCount isFollowable }
+  network { connectionCount followerCount isFollowable }
   skills
   positionGroups { company { ${COMPANY} } period { ${PERIOD} } positions { title companyName employmentType location description period { ${PERIOD} } } }
   education { school { name logoUrl url } degreeName fieldOfStudy grade description period { ${PERIOD} } }
@@ -47,7 +47,7 @@ describe('professionalnetProfile against the sandbox', () => {
       headline: 'Engineering Manager, Data Platform at Adventure Works Cycles | GraphQL, distributed systems',
       industry: 'Software Development',
       profileType: 'personal',
-      pictureUrl: `${images}/photo/professionalnet-jordan-lee.png?e=1767225600&v=beta&t=q8Zr3kV1`,
+      avatarUrl: `${images}/photo/professionalnet-jordan-lee.png?e=1767225600&v=beta&t=q8Zr3kV1`,
       backgroundImageUrl: `${images}/banner/professionalnet-jordan-lee.png?e=1767225600&v=beta&t=Jm2Lx7Pa`,
       isInfluencer: false,
       isOpenToWork: false,
@@ -71,7 +71,7 @@ describe('professionalnetProfile against the sandbox', () => {
           { name: 'Portuguese', proficiency: 'ELEMENTARY' },
         ],
       },
-      network: { connectionsCount: 62, followersCount: 4896, isFollowable: true },
+      network: { connectionCount: 62, followerCount: 4896, isFollowable: true },
       awards: [],
       courses: [],
       organizations: [],
@@ -250,9 +250,9 @@ describe('professionalnetProfile against the sandbox', () => {
       `{
       a: professionalnetProfile(handle: "sam-rivera") { fullName }
       b: professionalnetProfile(handle: "Sam-Rivera") { handle }
-      c: professionalnetProfile(handle: "https://www.professionalnet.example/in/sam-rivera/") { network { followersCount } }
+      c: professionalnetProfile(handle: "https://www.professionalnet.example/in/sam-rivera/") { network { followerCount } }
     }`,
-      { a: { fullName: 'Sam Rivera' }, b: { handle: 'sam-rivera' }, c: { network: { followersCount: 441479 } } },
+      { a: { fullName: 'Sam Rivera' }, b: { handle: 'sam-rivera' }, c: { network: { followerCount: 441479 } } },
     );
     expect(body.extensions?.gateway.upstreamCalls).toBe(1);
   });
@@ -274,7 +274,7 @@ describe('professionalnetProfile against the sandbox', () => {
     await smallerThanRest(gw, {
       action: 'get_professionalnet_profile',
       body: { profile_handle: 'sam-rivera' },
-      query: '{ professionalnetProfile(handle: "sam-rivera") { fullName headline pictureUrl location { label } network { followersCount } } }',
+      query: '{ professionalnetProfile(handle: "sam-rivera") { fullName headline avatarUrl location { label } network { followerCount } } }',
       maxBytes: 650, // a few hundred bytes, extensions.gateway (calls, cost estimate, lookups) included
       factor: 10,
     });
@@ -324,7 +324,7 @@ describe('professionalnetProfile against upstream variants', () => {
       positionGroups { company { ${COMPANY} } period { ${PERIOD} } positions { title companyName employmentType location description period { ${PERIOD} } } }
       certifications { name licenseNumber company { name } period { isOngoing } }
       publications { name date { ${DATE} } authors { name } }
-      skills awards contactInfo birthDate languages { primaryLocale { tag } } network { followersCount } education { degreeName }
+      skills awards contactInfo birthDate languages { primaryLocale { tag } } network { followerCount } education { degreeName }
     } }`);
     expect(body.errors).toBeUndefined();
     expect(up.calls.map((call) => call.body)).toEqual([{ profile_handle: 'ana_translates' }]);

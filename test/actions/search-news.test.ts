@@ -11,7 +11,7 @@ const EVERY_FIELD = `
   organicResults { ${ARTICLE} }
   pagination { current next hasNextPage otherPages { page url } otherPagesByNumber }
   searchInformation { detectedLocation queryDisplayed timeTakenDisplayed totalResults }
-  searchParameters { device engine gl hl location locationUsed q searchDomain }`;
+  searchParameters { device engine countryCode languageCode location locationUsed query searchDomain }`;
 
 const PAGE = (start: number, qdr = 'd') => `https://www.search.example/search?q=rust%20language&tbm=nws&tbs=qdr:${qdr}&start=${start}`;
 
@@ -119,11 +119,11 @@ describe('news against the sandbox', () => {
     expect(news.searchParameters).toEqual({
       device: 'desktop',
       engine: 'search_news',
-      gl: 'us',
-      hl: 'en',
+      countryCode: 'us',
+      languageCode: 'en',
       location: 'United States',
       locationUsed: 'United States',
-      q: 'rust language',
+      query: 'rust language',
       searchDomain: 'www.search.example',
     });
     expect(body.extensions?.gateway).toMatchObject({ sandbox: true, upstreamCalls: 1 });
@@ -164,10 +164,10 @@ describe('news against the sandbox', () => {
       'get_search_news',
       `{
       a: news(query: "wind  farms", dateRange: PAST_WEEK) { query }
-      b: news(query: " wind \u00a0 farms ", dateRange: PAST_WEEK) { searchParameters { q } }
+      b: news(query: " wind \u00a0 farms ", dateRange: PAST_WEEK) { searchParameters { query } }
       c: news(query: "wind farms", dateRange: PAST_DAY) { dateRange }
     }`,
-      { a: { query: 'wind farms' }, b: { searchParameters: { q: 'wind farms' } }, c: { dateRange: 'PAST_DAY' } },
+      { a: { query: 'wind farms' }, b: { searchParameters: { query: 'wind farms' } }, c: { dateRange: 'PAST_DAY' } },
       2,
     );
   });
@@ -219,11 +219,11 @@ describe('news against a recorded upstream', () => {
   ])('dateRange %s is sent upstream as %s', async (range, upstream) => {
     up.handle((call, _req, res) => json(res, 200, { status: 200, response: { organic_results: [], search_parameters: { q: call.body.query } } }));
     const { body } = await gw.query(
-      `query($r: NewsDateRange!) { news(query: "ranges", dateRange: $r) { dateRange organicResults { title } searchParameters { q } } }`,
+      `query($r: NewsDateRange!) { news(query: "ranges", dateRange: $r) { dateRange organicResults { title } searchParameters { query } } }`,
       { r: range },
     );
     expect(body.errors).toBeUndefined();
-    expect(body.data!.news).toEqual({ dateRange: range, organicResults: [], searchParameters: { q: 'ranges' } });
+    expect(body.data!.news).toEqual({ dateRange: range, organicResults: [], searchParameters: { query: 'ranges' } });
     expect(up.calls.map((call) => call.body)).toEqual([{ query: 'ranges', date_range: upstream }]);
   });
 
@@ -273,14 +273,14 @@ describe('news against a recorded upstream', () => {
       ],
       pagination: null,
       searchInformation: { detectedLocation: 'Canada', queryDisplayed: null, timeTakenDisplayed: null, totalResults: null },
-      searchParameters: { device: null, engine: null, gl: 'ca', hl: 'fr', location: null, locationUsed: null, q: 'brand', searchDomain: 'www.brand.example' },
+      searchParameters: { device: null, engine: null, countryCode: 'ca', languageCode: 'fr', location: null, locationUsed: null, query: 'brand', searchDomain: 'www.brand.example' },
     });
   });
 
   it('answers an empty result object with an empty list and nulls', async () => {
     up.handle((_call, _req, res) => json(res, 200, { status: 200, response: {} }));
     const { body } = await gw.query(
-      '{ news(query: "nothing") { organicResults { title } pagination { current } searchInformation { totalResults } searchParameters { q } } }',
+      '{ news(query: "nothing") { organicResults { title } pagination { current } searchInformation { totalResults } searchParameters { query } } }',
     );
     expect(body.errors).toBeUndefined();
     expect(body.data!.news).toEqual({ organicResults: [], pagination: null, searchInformation: null, searchParameters: null });

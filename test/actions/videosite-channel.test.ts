@@ -10,7 +10,7 @@ const THUMBNAIL = 'url staticUrl richUrl';
 const EVERY_FIELD = `
   requestedUrl additionalFields
   channel {
-    id: channelId title handle description avatar banner firstLink firstLinkUrl keywords keywordList tags
+    id: channelId title handle description avatarUrl bannerUrl firstLink firstLinkUrl keywords keywordList tags
     isFamilySafe subscriberCount videoCount additionalFields
   }
   about { description joinedDate joinedDateText links { title link url } subscriberCount videoCount viewCount additionalFields }
@@ -57,8 +57,8 @@ describe('videositeChannel against the sandbox', () => {
         title: 'Bridge Builders',
         handle: '@bridge-builders',
         description: 'Bridge Builders makes long-form documentaries about how everyday things are engineered.',
-        avatar: `${images}/avatar/videosite-bridgebuilders.png`,
-        banner: `${images}/banner/videosite-bridgebuilders.png`,
+        avatarUrl: `${images}/avatar/videosite-bridgebuilders.png`,
+        bannerUrl: `${images}/banner/videosite-bridgebuilders.png`,
         firstLink: 'instagram.com/bridgebuilders',
         firstLinkUrl: 'https://instagram.com/bridgebuilders',
         keywords: 'engineering documentary "how it works" science "behind the scenes"',

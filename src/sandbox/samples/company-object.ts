@@ -61,7 +61,7 @@ function bucket(value: number, ranges: ReadonlyArray<[number, string]>, above: s
 
 export function companyObject(domain: string, images: SampleImages = DETACHED_IMAGES): Record<string, unknown> {
   const host = domain.trim().toLowerCase().replace(/\.$/, '');
-  // No company behind a domain nobody registered: domain_info says the same of it.
+  // No company behind a domain nobody registered: the domain lookup says the same of it.
   if (isUnregisteredDomain(host)) throw new SandboxInputError(NOT_FOUND_MESSAGE);
   const registrable = websiteDomain(`https://${host}`) ?? host;
   const label = registrable.split('.')[0] || 'sandbox';
