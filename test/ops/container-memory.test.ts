@@ -167,7 +167,7 @@ describe('the built gateway in a 256 MiB pod', () => {
           body: JSON.stringify({ query, variables: Object.fromEntries(names.map((i) => [`u${i}`, `user${first + i}`])) }),
         });
         const body = (await res.json()) as { errors?: unknown };
-        if (res.status !== 200 || body.errors) throw new Error(`request failed: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+        if (res.status !== 200 || body.errors) throw new Error(`request failed: ${res.status} ${JSON.stringify(body.errors ?? body).slice(0, 600)}`);
       };
       // Six clients (48 calls at once, within one client's share of 64) until the time is up or `enough()` (checked twice a second); each request starts at the key `next()` gives.
       const load = async (ms: number, next: () => number, enough?: () => Promise<boolean>) => {
