@@ -273,7 +273,16 @@ describe('news against a recorded upstream', () => {
       ],
       pagination: null,
       searchInformation: { detectedLocation: 'Canada', queryDisplayed: null, timeTakenDisplayed: null, totalResults: null },
-      searchParameters: { device: null, engine: null, countryCode: 'ca', languageCode: 'fr', location: null, locationUsed: null, query: 'brand', searchDomain: 'www.brand.example' },
+      searchParameters: {
+        device: null,
+        engine: null,
+        countryCode: 'ca',
+        languageCode: 'fr',
+        location: null,
+        locationUsed: null,
+        query: 'brand',
+        searchDomain: 'www.brand.example',
+      },
     });
   });
 
