@@ -6,31 +6,31 @@ import { rejection } from '../security/errors.js';
 const WINDOW_MS = 1000;
 
 /**
- * How far this process's event loop falls behind: the 99th percentile of its delay over the last
- * complete one-second window (node:perf_hooks' monitorEventLoopDelay). A window that a long
- * synchronous stretch blocked ends late, and its percentile shows the stretch.
+ * How far this process's event loop falls behind: the longest delay in the last complete one-second
+ * window (node:perf_hooks' monitorEventLoopDelay). The longest, not a percentile: a stall is one sample
+ * among a hundred, which a 99th percentile can miss.
  */
 export class EventLoopDelay {
   private readonly histogram: IntervalHistogram = monitorEventLoopDelay({ resolution: 10 });
-  private lastP99Ms = 0;
+  private lastMaxMs = 0;
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly limitMs: number) {
     this.histogram.enable();
     this.timer = setInterval(() => {
-      this.lastP99Ms = this.histogram.percentile(99) / 1e6;
+      this.lastMaxMs = this.histogram.max / 1e6;
       this.histogram.reset();
     }, WINDOW_MS).unref();
   }
 
-  /** The last window's p99 delay, in milliseconds. */
-  p99Ms(): number {
-    return this.lastP99Ms;
+  /** The last window's longest delay, in milliseconds. */
+  maxMs(): number {
+    return this.lastMaxMs;
   }
 
   /** Whether new operations are refused now (the limit is set and the last window's delay exceeds it). */
   behind(): boolean {
-    return this.limitMs > 0 && this.lastP99Ms > this.limitMs;
+    return this.limitMs > 0 && this.lastMaxMs > this.limitMs;
   }
 
   close(): void {
@@ -49,7 +49,7 @@ export function useEventLoopShedding(delay: EventLoopDelay, limitMs: number): Pl
   return {
     onRequestParse() {
       if (!delay.behind()) return;
-      const behindMs = Math.round(delay.p99Ms());
+      const behindMs = Math.round(delay.maxMs());
       throw rejection('OVERLOADED', `The gateway is busy: its event loop is ${behindMs} ms behind (limit ${limitMs} ms); retry in ${retryAfter} s.`, 503, {
         headers: { 'Retry-After': String(retryAfter) },
         extensions: { retryAfter },
