@@ -30,7 +30,17 @@ async function main() {
   const ops =
     config.ops.metricsPort === null || cluster.isWorker
       ? null
-      : await startOpsServer(gateway, config.ops.metricsHost, config.ops.metricsPort).catch((error: unknown) => portInUse(error, 'METRICS_PORT'));
+      : await startOpsServer(
+          {
+            ready: gateway.ready,
+            cacheStatus: gateway.cacheStatus,
+            upstreamStatus: gateway.upstreamStatus,
+            clientRateLimit: gateway.clientRateLimit,
+            metrics: gateway.metrics.exposition,
+          },
+          config.ops.metricsHost,
+          config.ops.metricsPort,
+        ).catch((error: unknown) => portInUse(error, 'METRICS_PORT'));
   if (cluster.isWorker) gateway.metrics.reportToPrimary();
   server.once('error', (error) => portInUse(error, 'PORT'));
   server.listen(config.port, config.host, () => {

@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
-import pino, { type DestinationStream, type Logger } from 'pino';
-import type { Config } from '../config.js';
+import pino, { type DestinationStream, type LevelWithSilent, type Logger } from 'pino';
 import { ActionError } from './errors.js';
 
 /**
@@ -8,10 +7,10 @@ import { ActionError } from './errors.js';
  * logged as code and message only, never with a stack.
  */
 export function createLogger(
-  level: Config['logLevel'],
+  level: LevelWithSilent,
   destination?: DestinationStream,
   secrets: Array<string | null> = [],
-  format: Config['telemetry']['logFormat'] = 'json',
+  format: 'json' | 'pretty' = 'json',
 ): Logger {
   const known = secrets.filter((secret): secret is string => typeof secret === 'string' && secret.length >= 8);
   return pino(

@@ -1,24 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Gateway } from '../gateway.js';
-import { probeResponse } from './probes.js';
+import { type ProbeOptions, probeResponse } from './probes.js';
 
 /**
  * The operators' listener (METRICS_PORT): GET /metrics, and /healthz and /readyz with their detailed
  * bodies. Keep it off the public network (bind METRICS_HOST to an internal address or let only the
  * scraper reach it).
  */
-export async function startOpsServer(gateway: Gateway, host: string, port: number): Promise<{ server: Server; port: number }> {
+export async function startOpsServer(probes: Omit<ProbeOptions, 'detailed'>, host: string, port: number): Promise<{ server: Server; port: number }> {
   const server = createServer((req, res) => {
     const pathname = new URL(req.url ?? '/', 'http://ops').pathname;
-    probeResponse(pathname, req.method ?? 'GET', {
-      ready: gateway.ready,
-      cacheStatus: gateway.cacheStatus,
-      upstreamStatus: gateway.upstreamStatus,
-      clientRateLimit: gateway.clientRateLimit,
-      detailed: true,
-      metrics: gateway.metrics.exposition,
-    }).then(
+    probeResponse(pathname, req.method ?? 'GET', { ...probes, detailed: true }).then(
       (answer) => {
         if (!answer) {
           res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
