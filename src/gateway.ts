@@ -3,7 +3,7 @@ import { useGraphQlJit } from '@envelop/graphql-jit';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
-import type { GatewayContext } from './kernel/context.js';
+import type { GatewayContext } from './operation/context.js';
 import { graphiqlTabs, loadExamples } from './server/examples.js';
 import { useCompression } from './server/compression.js';
 import { useBoundedErrors } from './server/error-bound.js';
@@ -21,7 +21,7 @@ import { useCostLimit } from './cost/plugin.js';
 import { useCacheControl } from './cache/cache-control.js';
 import { useGatewayExtensions } from './server/gateway-extensions.js';
 import { useRefusalsAsJson } from './server/refusal-as-json.js';
-import { AnsweredOperations, useAnsweredOperations } from './kernel/answered.js';
+import { AnsweredOperations, useAnsweredOperations } from './cache/answered.js';
 import { ResultMemo, useRememberedResults } from './cache/result-memo.js';
 import { OperationLabels } from './telemetry/operation-label.js';
 import { useRequestLog } from './telemetry/request-log.js';
@@ -75,7 +75,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   ]);
   // Tracing off (no OTEL endpoint): no SDK loaded, and none of the span hooks is installed.
   const tracing = await startTracing(config.telemetry, config.cache.keySecret);
-  path = await createRequestPath({ config, logger, target, sandbox: sandbox !== null, metrics, tracing });
+  path = await createRequestPath({ config, logger, target, metrics, tracing });
   const { cache, cacheStatus, upstream } = path;
   // The operations each request is answered with, executed or remembered: what the response's headers, extensions and log line describe.
   const answered = new AnsweredOperations();

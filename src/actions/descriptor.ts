@@ -3,7 +3,7 @@
  * the rest of the gateway (cache TTLs, the cost model, the symbol meter) reads it from
  * the action list (./all.ts) instead of keeping its own table keyed by the action's name.
  */
-import type { GatewayContext } from '../kernel/context.js';
+import type { GatewayContext } from '../operation/context.js';
 import type { FieldCost, ListBound } from '../cost/model.js';
 import { badInput } from '../kernel/errors.js';
 import type { ActionEnvelope } from '../upstream/client.js';

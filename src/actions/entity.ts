@@ -8,7 +8,7 @@
  */
 import type { ObjectRef } from '@pothos/core';
 import { type GraphQLResolveInfo, isObjectType, isUnionType } from 'graphql';
-import type { GatewayContext } from '../kernel/context.js';
+import type { GatewayContext } from '../operation/context.js';
 import type { ActionDescriptor } from './descriptor.js';
 import { settledItems } from './loader.js';
 import { shown } from './web-input.js';

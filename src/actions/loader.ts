@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
-import type { GatewayContext } from '../kernel/context.js';
+import { callAction } from '../operation/call-action.js';
+import type { GatewayContext } from '../operation/context.js';
 import { lookupReport } from '../cache/lookup-report.js';
 import type { ActionEnvelope } from '../upstream/client.js';
 import { ActionError } from '../kernel/errors.js';
@@ -67,7 +68,7 @@ async function fetchOne<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: 
         cacheKey,
         async (signal) => {
           // The call's signal: cancelled only when every request coalesced onto it has gone.
-          const envelope = await ctx.callAction(spec.action, spec.body(key), signal);
+          const envelope = await callAction(ctx, spec.action, spec.body(key), signal);
           own.value = spec.parse(envelope, key); // a wrong shape is an error, and errors are not cached
           own.envelope = envelope;
           return envelope;

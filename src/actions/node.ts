@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { InterfaceRef, ObjectRef } from '@pothos/core';
-import type { GatewayContext } from '../kernel/context.js';
+import type { GatewayContext } from '../operation/context.js';
 import { type BuilderTypes as Types, builder } from '../schema/builder.js';
 import { settledItems } from './loader.js';
 import { ActionError, badInput } from '../kernel/errors.js';

@@ -13,9 +13,8 @@
  * (TTL, failure) out of `extensions`.
  */
 import type { Plugin } from 'graphql-yoga';
-import type { AnsweredOperations } from '../kernel/answered.js';
-import type { GatewayContext } from '../kernel/context.js';
-import type { LookupReport } from '../kernel/operation.js';
+import type { AnsweredOperations } from './answered.js';
+import type { LookupReport } from './lookup-report.js';
 import { freshOnLookupFields } from './fresh.js';
 
 export function cacheControlFor(reports: readonly LookupReport[], hasErrors: boolean, shareable: boolean): string {
@@ -50,7 +49,7 @@ export function combinedCacheControl(values: readonly string[] | undefined): str
 }
 
 /** The plugin: the header from the operations the request was answered with, executed or remembered. */
-export function useCacheControl(options: { shareable: boolean; answered: AnsweredOperations }): Plugin<GatewayContext> {
+export function useCacheControl(options: { shareable: boolean; answered: AnsweredOperations }): Plugin {
   return {
     onValidate({ addValidationRule }) {
       addValidationRule(freshOnLookupFields);

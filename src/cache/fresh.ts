@@ -23,7 +23,7 @@ export const FreshDirective = new GraphQLDirective({
 
 const id = (action: string, key: string) => `${action}\u0000${key}`;
 
-/** One operation's fresh reads (kept on the operation, src/kernel/operation.ts). */
+/** One operation's fresh reads (kept on the operation, src/operation/operation.ts). */
 export class FreshReads {
   /** > 0 while a field marked @fresh is resolving. */
   private depth = 0;

@@ -20,10 +20,9 @@ import { type DocumentNode, type ExecutionResult, Kind } from 'graphql';
 import { isPromise, type GraphQLParams, type Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import { lookupReport } from './lookup-report.js';
-import { type AnsweredOperations, describeOperation } from '../kernel/answered.js';
-import type { GatewayContext } from '../kernel/context.js';
+import { type AnsweredOperations, describeOperation, type OperationUsage } from './answered.js';
 import type { CostReport } from '../cost/meter.js';
-import type { LookupReport } from '../kernel/operation.js';
+import type { LookupReport } from './lookup-report.js';
 import { usesIncrementalDelivery } from '../incremental/index.js';
 import { usesDirective } from '../kernel/document-directives.js';
 import { FRESH } from './fresh.js';
@@ -52,6 +51,12 @@ interface Remembered {
 
 /** A remembered result whose entries all still stand, with this request's lookup reports. */
 export type Replay = Omit<Remembered, 'dependencies'> & { lookups: LookupReport[] };
+
+/** What a result is recorded from: the operation's lookups and estimate, and the cache scope of its token. */
+interface RecordedContext {
+  operation: OperationUsage;
+  tokenFingerprint: string;
+}
 
 /** A result's `stringify`, as Yoga types it. */
 type Stringify = (result: ExecutionResult) => string;
@@ -176,7 +181,7 @@ export class ResultMemo {
   }
 
   /** Remembers a result made only of cached values the cache still holds. */
-  record(key: string, ctx: GatewayContext, result: ExecutionResult, operationName: () => string | null): void {
+  record(key: string, ctx: RecordedContext, result: ExecutionResult, operationName: () => string | null): void {
     if (result.errors?.length || !result.data) return;
     const lookups = ctx.operation.lookups;
     if (lookups.length === 0) return;
@@ -220,7 +225,7 @@ export interface ReplayOptions {
  * The plugin: answers a remembered request at `onParams`, and remembers the others when they are done
  * (after graphql-jit, whose result it records).
  */
-export function useRememberedResults(memo: ResultMemo, options: ReplayOptions): Plugin<GatewayContext> {
+export function useRememberedResults(memo: ResultMemo, options: ReplayOptions): Plugin<RecordedContext> {
   return {
     onParams({ params, request, setResult }) {
       const fingerprint = options.fingerprintOf(request);
@@ -242,7 +247,7 @@ export function useRememberedResults(memo: ResultMemo, options: ReplayOptions): 
       return isPromise(replay) ? replay.then(answer) : answer(replay);
     },
     onExecute({ args }) {
-      const ctx = args.contextValue as GatewayContext & { params?: GraphQLParams };
+      const ctx = args.contextValue as RecordedContext & { params?: GraphQLParams };
       const key = ctx.params ? memo.recordKey(ctx.params, ctx.tokenFingerprint, args.document) : null;
       if (key === null) return;
       return {

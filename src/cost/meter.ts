@@ -1,7 +1,7 @@
 /**
  * The runtime side of the cost limit, per operation: the budget check in front of every upstream call,
  * and the calls still in flight (so stock symbols that links discover can wait for each other and go
- * upstream together). The state lives on the operation (src/kernel/operation.ts).
+ * upstream together). The state lives on the operation (src/operation/operation.ts).
  */
 import { ActionError } from '../kernel/errors.js';
 

@@ -1,6 +1,6 @@
 import { GraphQLError, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { GatewayContext } from '../kernel/context.js';
+import type { CostReport, SymbolMeter } from './meter.js';
 import { costVariables, estimateCost, type CostEstimate } from './estimate.js';
 import { describeSuggestions, type FirstSuggestion, suggestFirst } from './suggest.js';
 
@@ -22,7 +22,13 @@ export interface CostLimitOptions {
 const MAX_CACHED_KEY_LENGTH = 1024;
 const MAX_ESTIMATES_PER_DOCUMENT = 16;
 
-export function useCostLimit(options: CostLimitOptions): Plugin<GatewayContext> {
+/** What the estimate sets on the operation it is made for. */
+interface EstimatedOperation {
+  cost: CostReport | null;
+  symbols: SymbolMeter;
+}
+
+export function useCostLimit(options: CostLimitOptions): Plugin<{ operation: EstimatedOperation }> {
   // Yoga hands the same DocumentNode to every request with the same text, so an estimate is worked out
   // once per document and values of the variables it depends on (./estimate.ts costVariables), not once
   // per request: a lookup by a new domain reuses the document's estimate.

@@ -5,7 +5,6 @@
 import { DirectiveLocation, GraphQLBoolean, GraphQLDirective, GraphQLError, GraphQLInt, GraphQLNonNull, GraphQLString, type DocumentNode } from 'graphql';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import type { Plugin } from 'graphql-yoga';
-import type { GatewayContext } from '../kernel/context.js';
 import { usesDirective } from '../kernel/document-directives.js';
 
 // The same names, places and arguments (with their defaults) as the directives the executor reads
@@ -84,13 +83,13 @@ export function useIncrementalDelivery(maskError: (error: unknown, message: stri
 }
 
 /**
- * Hands Yoga's incremental executor the operation's one signal (src/kernel/operation.ts), as Yoga's
+ * Hands Yoga's incremental executor the operation's one signal (src/operation/operation.ts), as Yoga's
  * useExecutionCancellation would hand it the request's, so deferred work stops when the client goes.
  * Only incremental operations: Envelop spreads `args` before it calls the executor, so even a lazy
  * getter would make the signal, an AbortController, for every cached operation; graphql-jit takes no
  * signal and its lookups follow the same one through the context.
  */
-function useIncrementalCancellation(): Plugin<Partial<GatewayContext>> {
+function useIncrementalCancellation(): Plugin<{ operation?: { signal: AbortSignal } }> {
   return {
     onExecute({ args }) {
       const operation = args.contextValue.operation; // absent on a bare Yoga (the masking test)

@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { GatewayContext } from '../kernel/context.js';
+import type { CostReport } from '../cost/meter.js';
 import type { Quotas } from './index.js';
 import { quotaFields } from './payer.js';
 import { type QuotaState, rateLimitHeaders } from './window.js';
@@ -14,7 +14,7 @@ type Extensions = { extensions?: Record<string, unknown> };
  * no wait makes it fit) before any call. Installed after the cost estimate (src/cost/plugin.ts) and
  * after `extensions.gateway` is stamped.
  */
-export function useQuota(quotas: Quotas): Plugin<GatewayContext> {
+export function useQuota(quotas: Quotas): Plugin<{ operation: { cost: CostReport | null } }> {
   const states = new WeakMap<Request, QuotaState>();
   return {
     async onExecute({ args, setResultAndStopExecution }) {

@@ -3,7 +3,7 @@ import DirectivesPlugin from '@pothos/plugin-directives';
 import FederationPlugin from '@pothos/plugin-federation';
 import RelayPlugin from '@pothos/plugin-relay';
 import { DateResolver, DateTimeResolver, JSONResolver, SafeIntResolver } from 'graphql-scalars';
-import type { GatewayContext } from '../kernel/context.js';
+import type { GatewayContext } from '../operation/context.js';
 import { decodeNodeId, encodeNodeId } from '../identity/global-id.js';
 import { nodeTypeOf } from '../identity/origin.js';
 import { ExactURLScalar } from './exact-scalars.js';

@@ -1,6 +1,6 @@
 import type { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { GatewayContext } from '../kernel/context.js';
+import type { GatewayContext } from '../operation/context.js';
 import type { Logger } from 'pino';
 import { type ClientAccount, createClientAuth, tokenId } from './auth.js';
 import { useBatchLimit } from './batching.js';

@@ -14,8 +14,8 @@
  */
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { GatewayContext } from '../kernel/context.js';
-import type { LookupReport } from '../kernel/operation.js';
+import type { GatewayContext } from '../operation/context.js';
+import type { LookupReport } from '../cache/lookup-report.js';
 import { ActionError, refusedForClient } from '../kernel/errors.js';
 import { isRejection } from './errors.js';
 

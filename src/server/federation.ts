@@ -1,6 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { GatewayContext } from '../kernel/context.js';
+import type { GatewayContext } from '../operation/context.js';
 import { subgraph } from '../graph/subgraph.js';
 import type { FederationSettings } from './federation-settings.js';
 

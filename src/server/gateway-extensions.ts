@@ -1,8 +1,8 @@
 import type { Plugin } from 'graphql-yoga';
 import { publicReport } from '../cache/cache-control.js';
-import type { AnsweredOperations } from '../kernel/answered.js';
-import type { GatewayContext } from '../kernel/context.js';
-import type { Operation } from '../kernel/operation.js';
+import type { AnsweredOperations } from '../cache/answered.js';
+import type { GatewayContext } from '../operation/context.js';
+import type { Operation } from '../operation/operation.js';
 
 /** `extensions.gateway` of one operation's response. */
 function gatewayReport(sandbox: boolean, operation: Pick<Operation, 'upstreamCalls' | 'cost' | 'lookups'> | null) {

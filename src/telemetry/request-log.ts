@@ -1,8 +1,8 @@
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import type { AnsweredOperations } from '../kernel/answered.js';
-import type { GatewayContext } from '../kernel/context.js';
-import type { Operation } from '../kernel/operation.js';
+import type { AnsweredOperations } from '../cache/answered.js';
+import type { GatewayContext } from '../operation/context.js';
+import type { Operation } from '../operation/operation.js';
 import { countByCode, errorCodesOf } from './errors.js';
 import { outcomeOf, type OperationOutcome } from './metrics.js';
 import type { OperationLabels } from './operation-label.js';

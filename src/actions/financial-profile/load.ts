@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
-import type { GatewayContext } from '../../kernel/context.js';
+import { callAction } from '../../operation/call-action.js';
+import type { GatewayContext } from '../../operation/context.js';
 import type { ActionEnvelope } from '../../upstream/client.js';
 import { ActionError, badInput } from '../../kernel/errors.js';
 import type { ActionDescriptor } from '../descriptor.js';
@@ -45,7 +46,7 @@ export function loadFinancialProfile(ctx: GatewayContext, symbol: string): Promi
     COMPANY_FINANCIAL_PROFILE,
     () =>
       new DataLoader<string, Raw>((symbols) => fetchSymbols(ctx, symbols), {
-        maxBatchSize: ctx.config.financialBatchSize,
+        maxBatchSize: ctx.financialBatchSize,
         // With Company.financialProfile links in the operation, wait until no lookup can add symbols.
         batchScheduleFn: (dispatch) => ctx.operation.symbols.schedule(dispatch),
       }),
@@ -99,7 +100,7 @@ function profilesBySymbol(envelope: ActionEnvelope, symbols: readonly string[]):
 
 /** `signal` is the shared call's: cancelled only when every request coalesced onto it has gone. */
 async function callUpstream(ctx: GatewayContext, symbols: string[], signal?: AbortSignal): Promise<Map<string, Raw | Error>> {
-  const envelope = await ctx.callAction(COMPANY_FINANCIAL_PROFILE, financialProfileAction.body(symbols.join(', ')), signal);
+  const envelope = await callAction(ctx, COMPANY_FINANCIAL_PROFILE, financialProfileAction.body(symbols.join(', ')), signal);
   return profilesBySymbol(envelope, symbols);
 }
 

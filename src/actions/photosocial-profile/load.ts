@@ -1,4 +1,4 @@
-import type { GatewayContext } from '../../kernel/context.js';
+import type { GatewayContext } from '../../operation/context.js';
 import type { ActionEnvelope } from '../../upstream/client.js';
 import { ActionError, badInput } from '../../kernel/errors.js';
 import { defineLookup } from '../descriptor.js';

@@ -1,4 +1,4 @@
-import type { GatewayContext } from '../../kernel/context.js';
+import type { GatewayContext } from '../../operation/context.js';
 import type { Raw } from '../../schema/read.js';
 import { defineLookup } from '../descriptor.js';
 import { responseObject } from '../loader.js';

@@ -1,15 +1,22 @@
 import { type DocumentNode, getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { GatewayContext } from './context.js';
-import type { Operation } from './operation.js';
+import type { CostReport } from '../cost/meter.js';
+import type { LookupReport } from './lookup-report.js';
+
+/** What an answered operation spent: the live `Operation` of an executed one (src/operation/operation.ts), or what a remembered one spent. */
+export interface OperationUsage {
+  upstreamCalls: number;
+  cost: CostReport | null;
+  lookups: LookupReport[];
+}
 
 /** One operation of a request and what answered it: its own execution, or a remembered result. */
 export interface AnsweredOperation {
   /** Its name, as the document gives it or else as the request asked for it. */
   name: string | null;
   type: string;
-  /** Its upstream calls, cost estimate and lookups (the live `Operation` of an executed one). */
-  usage: Pick<Operation, 'upstreamCalls' | 'cost' | 'lookups'>;
+  /** Its upstream calls, cost estimate and lookups. */
+  usage: OperationUsage;
   /** The variables it ran with. */
   variables: unknown;
   /** Whether its result carried errors; null until it has a single result (and for @defer/@stream). */
@@ -49,7 +56,7 @@ export class AnsweredOperations {
 }
 
 /** Adds each operation to `answered` when it starts executing, and whether its result carried errors when it has one. */
-export function useAnsweredOperations(answered: AnsweredOperations): Plugin<GatewayContext> {
+export function useAnsweredOperations(answered: AnsweredOperations): Plugin<{ operation: OperationUsage }> {
   return {
     onExecute: ({ args }) => {
       const request = (args.contextValue as { request?: Request }).request;

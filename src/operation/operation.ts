@@ -1,25 +1,8 @@
 import { setMaxListeners } from 'node:events';
-import type { LookupSource } from '../cache/lookup-cache.js';
+import type { LookupReport } from '../cache/lookup-report.js';
 import type { FreshReads } from '../cache/fresh.js';
 import type { CostReport, SymbolMeter } from '../cost/meter.js';
 import type { OperationTrace } from '../telemetry/spans.js';
-
-/** One lookup of the operation and where its value came from. */
-export interface LookupReport {
-  action: string;
-  key: string;
-  source: LookupSource;
-  /** With `source: refused`: the code of the refusal (the lookup's error at its path). */
-  reason?: string;
-  /** Seconds since the value was fetched from the upstream (0 for this operation's own call); null when it failed with nothing stored. */
-  ageSeconds: number | null;
-  /** How long the cache keeps this action's results (0 when off); not sent to clients, it sets Cache-Control. */
-  ttlSeconds?: number;
-  /** The lookup failed (not sent to clients: the error is in `errors`); the response is then not cacheable. */
-  failed?: boolean;
-  /** When the value was fetched (epoch ms; not sent to clients): which cache entry the result was built from (result-memo.ts). */
-  storedAt?: number;
-}
 
 /**
  * Everything one GraphQL operation keeps while it runs: what it spent, its cost estimate, the stock
@@ -37,7 +20,6 @@ export class Operation {
   /** The operation's span, when tracing is on (src/telemetry/spans.ts). */
   trace: OperationTrace | undefined;
   private controller: AbortController | undefined;
-  private variables: { values: unknown; json: string } | undefined;
 
   /**
    * @param deadline when this operation must be answered (epoch ms): every upstream call ends by then
@@ -59,12 +41,6 @@ export class Operation {
    */
   callSent(): void {
     this.upstreamCalls += 1;
-  }
-
-  /** The operation's variables as JSON, made once for the plugins that key by them (the cost estimate, remembered results). */
-  variablesJson(values: unknown): string {
-    if (!this.variables || this.variables.values !== values) this.variables = { values, json: JSON.stringify(values ?? null) };
-    return this.variables.json;
   }
 
   /**
