@@ -5,7 +5,7 @@ import { Payer, type QuotaAccount, type QuotaObserver } from './payer.js';
 import { RedisQuotaCounter } from './redis-counter.js';
 import type { QuotaSettings } from './settings.js';
 
-export { Payer, type QuotaAccount, type Settle } from './payer.js';
+export { Payer, type QuotaAccount } from './payer.js';
 
 const PAYER = Symbol('quota payer');
 type Paying = Request & { [PAYER]?: Payer | null };

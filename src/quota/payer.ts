@@ -81,7 +81,7 @@ export class Payer {
   }
 }
 
-export function quotaExceeded(action: string, state: QuotaState, spec: QuotaSpec): ActionError {
+function quotaExceeded(action: string, state: QuotaState, spec: QuotaSpec): ActionError {
   return new ActionError(
     'QUOTA_EXCEEDED',
     `This client's quota of ${spec.limit} upstream calls a ${spec.window} is spent; it is whole again in ${state.resetSeconds} s. Lookups the cache holds are still answered.`,

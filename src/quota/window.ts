@@ -3,7 +3,7 @@
  * midnight, a calendar month), the same in every replica, so each window is one counter.
  */
 
-export const QUOTA_WINDOWS = ['minute', 'hour', 'day', 'month'] as const;
+const QUOTA_WINDOWS = ['minute', 'hour', 'day', 'month'] as const;
 export type QuotaWindow = (typeof QUOTA_WINDOWS)[number];
 
 /** Paid upstream calls allowed per window. */
@@ -13,7 +13,7 @@ export interface QuotaSpec {
 }
 
 /** The most calls a quota may allow: far beyond any real plan, and exact in a Lua number. */
-export const MAX_QUOTA = 1_000_000_000;
+const MAX_QUOTA = 1_000_000_000;
 
 /** `N/window` (e.g. `5000/day`), or `none` for no quota (null); a problem sentence otherwise. */
 export function parseQuota(text: string): QuotaSpec | null | { problem: string } {

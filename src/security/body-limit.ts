@@ -4,7 +4,7 @@ import { rejection } from './errors.js';
 const DIGITS = /^\d+$/;
 
 // The rest of the body is never read: the connection closes after the answer instead of being reused.
-export const tooLarge = (maxBytes: number) =>
+const tooLarge = (maxBytes: number) =>
   rejection('PAYLOAD_TOO_LARGE', `The request body is larger than ${maxBytes} bytes.`, 413, {
     headers: { Connection: 'close' },
     extensions: { limit: maxBytes },

@@ -88,7 +88,7 @@ redis.call('del', entry)`;
  * and when Redis does not answer in time (REDIS_COMMAND_TIMEOUT_MS) a query not in memory reads as not
  * registered, so the client sends its text again; nothing fails.
  */
-export class RedisPersistedQueries implements PersistedQueryStore {
+class RedisPersistedQueries implements PersistedQueryStore {
   private readonly connection: RedisConnection;
   private readonly memory: MemoryPersistedQueries;
   /** Every key under one hash tag: the registration script touches four keys, which a Redis Cluster allows only within one slot. */

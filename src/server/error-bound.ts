@@ -3,7 +3,7 @@ import { handleStreamOrSingleExecutionResult, type Plugin } from 'graphql-yoga';
 import { countByCode, errorCodesOf, ERRORS_OMITTED } from '../telemetry/errors.js';
 
 /** Errors one response lists; past this, the rest become one error that counts them. */
-export const MAX_LISTED_ERRORS = 100;
+const MAX_LISTED_ERRORS = 100;
 
 /**
  * Bounds the errors of one executed operation: a list of 5,000 failing items answers with its first

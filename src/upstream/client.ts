@@ -232,7 +232,7 @@ export function responseFacts(action: string, status: number, headers: Record<st
 }
 
 /** Objects and arrays one upstream answer may nest; the service's deepest answers nest under ten. */
-export const MAX_RESPONSE_DEPTH = 100;
+const MAX_RESPONSE_DEPTH = 100;
 
 /** Whether JSON text opens more than `max` objects or arrays inside one another: one pass, brackets inside strings skipped. */
 export function nestedDeeperThan(text: string, max: number): boolean {

@@ -59,7 +59,7 @@ function bucket(value: number, ranges: ReadonlyArray<[number, string]>, above: s
   return ranges.find(([max]) => value <= max)?.[1] ?? above;
 }
 
-export function companyObject(domain: string, images: SampleImages = DETACHED_IMAGES): Record<string, unknown> {
+function companyObject(domain: string, images: SampleImages = DETACHED_IMAGES): Record<string, unknown> {
   const host = domain.trim().toLowerCase().replace(/\.$/, '');
   // No company behind a domain nobody registered: the domain lookup says the same of it.
   if (isUnregisteredDomain(host)) throw new SandboxInputError(NOT_FOUND_MESSAGE);

@@ -10,7 +10,7 @@ const TEAMS = ['Sales EMEA', 'Sales Americas', 'Enterprise', 'Customer Success',
  * get_crm_owners (contract 2.10): three active owners and one archived one (empty names, no teams).
  * Names, e-mail domain, teams and dates are derived from the portal id.
  */
-export function crmOwners(portal: string): Record<string, unknown>[] {
+function crmOwners(portal: string): Record<string, unknown>[] {
   const seed = (what: string) => `crm:${portal}:${what}`;
   const company = seededPick(seed('company'), COMPANIES);
   const person = (n: number) => {

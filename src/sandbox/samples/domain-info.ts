@@ -30,7 +30,7 @@ const WHOIS_SERVERS: Readonly<Record<string, string>> = {
  * registrar, name servers and registrant's city are derived from it; a domain whose first label
  * starts with "no-such-" or contains "unregistered", or whose TLD is .invalid (isUnregisteredDomain), gets the minimal record the live service sends for a free domain.
  */
-export function domainInfo(domain: string): Record<string, unknown> {
+function domainInfo(domain: string): Record<string, unknown> {
   const name = domain.trim().toLowerCase();
   if (isUnregisteredDomain(name)) {
     return { status: true, domain_name: name, domain_registered: 'no' };

@@ -254,7 +254,7 @@ function parse(symbol: string): ParsedSymbol | null {
 }
 
 /** The sandbox's rule for symbols it has no profile for (their lookups are NOT_FOUND). */
-export function isUnlistedSymbol(symbol: string): boolean {
+function isUnlistedSymbol(symbol: string): boolean {
   if (LISTINGS[symbol]) return false;
   const parsed = parse(symbol);
   if (!parsed) return true;

@@ -20,7 +20,7 @@ const AUTHORS = [
  * text holds a non-breaking space and every third post's author (the second, the fifth...) has an
  * empty display name, as live.
  */
-export function microblogPosts(query: string, numPosts: unknown): Record<string, unknown>[] {
+function microblogPosts(query: string, numPosts: unknown): Record<string, unknown>[] {
   if (typeof numPosts !== 'number' || !ALLOWED.includes(numPosts)) {
     throw new SandboxInputError('num_posts must be one of 1, 5, 10, 25, 50, 100.');
   }

@@ -36,7 +36,7 @@ function capitalised(part: string | undefined, fallback: string): string {
   return part && /^\p{L}+$/u.test(part) ? part.charAt(0).toUpperCase() + part.slice(1).toLowerCase() : fallback;
 }
 
-export function professionalnetProfile(handle: string, images: SampleImages = DETACHED_IMAGES): Record<string, unknown> {
+function professionalnetProfile(handle: string, images: SampleImages = DETACHED_IMAGES): Record<string, unknown> {
   const slug = handle.trim();
   if (isUnknownHandle(slug)) throw new SandboxInputError(NOT_FOUND_MESSAGE);
   const seed = (what: string) => `professional:${slug.toLowerCase()}:${what}`;

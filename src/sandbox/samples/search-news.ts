@@ -60,7 +60,7 @@ const HEADLINES: Array<(q: string) => [title: string, snippet: string]> = [
  * `favicon` and `thumbnail` are base64 PNG data URIs of several kilobytes, and `other_pages` maps
  * page numbers "2" to "10" to URLs.
  */
-export function searchNews(query: string, dateRange: string): Record<string, unknown> {
+function searchNews(query: string, dateRange: string): Record<string, unknown> {
   const range = RANGES[dateRange];
   if (!range) throw new SandboxInputError('date_range must be one of 24h, 7d, 30d.');
   const slug =

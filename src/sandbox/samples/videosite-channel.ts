@@ -11,7 +11,7 @@ import { channelVideoId, lengthText, relativeTime, SANDBOX_CHANNELS, sandboxVide
  * title comes from the handle, the counts, dates, links and pictures are derived from it, and the
  * shelves list the sandbox's videos (../videosite-shared/sample.ts) as their transcripts tell them.
  */
-export function videositeChannel(url: string, images: SampleImages = DETACHED_IMAGES): Record<string, unknown> {
+function videositeChannel(url: string, images: SampleImages = DETACHED_IMAGES): Record<string, unknown> {
   const { handle, channelId, reference } = channelOf(url);
   const title = titleOf(handle);
   const slug =

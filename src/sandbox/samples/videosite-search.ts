@@ -23,7 +23,7 @@ import {
  * another channel; the third is also on its channel's "Videos" shelf (as live, its link here carries a
  * tracking parameter), so one transcript can be reached from both.
  */
-export function videositeSearch(query: string, images: SampleImages = DETACHED_IMAGES): Record<string, unknown> {
+function videositeSearch(query: string, images: SampleImages = DETACHED_IMAGES): Record<string, unknown> {
   const q = query.trim();
   const seed = (what: string) => `search:${q.toLowerCase()}:${what}`;
   // As live, results share channels: the first and third come from the sandbox's main channel (the

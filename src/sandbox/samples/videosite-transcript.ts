@@ -11,7 +11,7 @@ const NO_TRANSCRIPT_ERROR = "The requested page doesn't exist or there are no tr
  * text, channel, counts, date) is the sandbox's video of that id (../videosite-shared/sample.ts), as
  * search results and channel pages show it. A URL containing "no-transcript" gets the documented 400.
  */
-export function videositeTranscript(url: string, images: SampleImages = DETACHED_IMAGES): { response: string; metadata: Record<string, unknown> } {
+function videositeTranscript(url: string, images: SampleImages = DETACHED_IMAGES): { response: string; metadata: Record<string, unknown> } {
   if (url.includes('no-transcript')) throw new SandboxInputError(NO_TRANSCRIPT_ERROR);
   const video = sandboxVideo(videoIdOf(url));
   const { channel } = video;

@@ -3,9 +3,9 @@ import type { ResponseFacts } from '../client.js';
 import { ActionError } from '../../kernel/errors.js';
 
 /** How long to hold calls when the upstream says its budget is spent but not until when (its documented window is a minute). */
-export const DEFAULT_HOLD_MS = 60_000;
+const DEFAULT_HOLD_MS = 60_000;
 /** The longest hold by default, whatever the upstream says (UPSTREAM_RETRY_AFTER_MAX_SECONDS). */
-export const DEFAULT_MAX_HOLD_MS = 60_000;
+const DEFAULT_MAX_HOLD_MS = 60_000;
 
 export type BudgetLevel = 'unknown' | 'ok' | 'low' | 'out';
 
@@ -22,7 +22,7 @@ export interface RateLimitStatus {
   probe: 'none' | 'due' | 'in-flight';
 }
 
-export interface GateLog {
+interface GateLog {
   warn(facts: Record<string, unknown>, message: string): void;
   info(facts: Record<string, unknown>, message: string): void;
 }
