@@ -44,7 +44,7 @@ function whatToDo(code: string, retryAfter: unknown, argument: unknown): string 
   }
 }
 
-export function agentErrors(errors: NonNullable<GraphQLBody['errors']>): AgentError[] {
+function agentErrors(errors: NonNullable<GraphQLBody['errors']>): AgentError[] {
   return errors.map((error) => {
     const code = typeof error.extensions?.code === 'string' ? error.extensions.code : 'INTERNAL_SERVER_ERROR';
     const argument = error.extensions?.argument;

@@ -9,9 +9,6 @@ import { useMcpEndpoint } from './plugin.js';
 import { McpTools, type ExecuteGraphQL } from './server.js';
 import type { McpSettings } from './settings.js';
 
-export { MCP_PATH } from './plugin.js';
-export { McpTools } from './server.js';
-
 /** The headers of an MCP request that its tool calls carry into /graphql: credentials and the trace. */
 const FORWARDED = ['authorization', 'x-api-key', 'traceparent', 'tracestate'];
 

@@ -58,7 +58,7 @@ export const ANSWER_KEYS: Record<string, JsonSchema> = {
   },
 };
 
-export class ToolOperationError extends Error {
+class ToolOperationError extends Error {
   constructor(file: string, problem: string) {
     super(`${file}: ${problem}`);
     this.name = 'ToolOperationError';
@@ -66,7 +66,7 @@ export class ToolOperationError extends Error {
 }
 
 /** "FinancialProfiles" or "financialProfiles" → "financial_profiles". */
-export function snakeCase(name: string): string {
+function snakeCase(name: string): string {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
@@ -91,7 +91,7 @@ export function loadToolOperations(schema: GraphQLSchema, dirs: string[]): ToolO
   return [...tools.values()];
 }
 
-export function toolOperation(schema: GraphQLSchema, file: string, text: string): ToolOperation {
+function toolOperation(schema: GraphQLSchema, file: string, text: string): ToolOperation {
   let document: DocumentNode;
   try {
     document = parse(text);

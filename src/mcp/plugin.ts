@@ -5,7 +5,7 @@ import { readWithin } from '../security/body-limit.js';
 import type { GraphQLBody } from './answer.js';
 import type { McpTools } from './server.js';
 
-export const MCP_PATH = '/mcp';
+const MCP_PATH = '/mcp';
 
 export interface McpEndpointOptions {
   tools: McpTools;
