@@ -19,9 +19,7 @@ export interface SandboxLatency {
 }
 
 /** Short names for the actions, as SANDBOX_LATENCY_MS may spell them (each descriptor's sandbox.shortName). */
-const ACTION_SHORT_NAMES: Record<string, string> = Object.fromEntries(
-  Object.entries(SANDBOX_TIMINGS).map(([action, sandbox]) => [sandbox.shortName, action]),
-);
+const ACTION_SHORT_NAMES: Record<string, string> = Object.fromEntries(Object.entries(SANDBOX_TIMINGS).map(([action, sandbox]) => [sandbox.shortName, action]));
 
 /**
  * Named profiles. `realistic` gives the orders of magnitude the live service shows (hundreds of
