@@ -10,7 +10,11 @@ import { Operation } from './operation.js';
 export interface ContextParts {
   /** The cross-request cache every lookup goes through. */
   cache: LookupCache;
-  /** The way upstream behind the budget and the quota: tracing span, metrics, resilience, HTTP client. */
+  /**
+   * The way upstream behind the budget and the quota, composed in src/request-path.ts: the call's span
+   * (src/telemetry/spans.ts traceCallAction, when tracing is on), its count (src/telemetry/metrics.ts
+   * Metrics.instrument), the resilience layers (src/upstream/index.ts createUpstream) and the HTTP client.
+   */
   upstream: CallAction;
   /** COST_BUDGET: the most calls one operation may send upstream. */
   costBudget: number;
