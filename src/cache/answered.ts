@@ -1,5 +1,5 @@
-import { type DocumentNode, getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { describeOperation } from '../kernel/describe-operation.js';
 import type { CostReport } from '../cost/meter.js';
 import type { LookupReport } from './lookup-report.js';
 
@@ -23,12 +23,6 @@ export interface AnsweredOperation {
   errors: boolean | null;
 }
 
-/** An operation's name and type as logs, spans and metrics report them: the name its document gives, else the one asked for. */
-export function describeOperation(document: DocumentNode, operationName: string | null | undefined): { name: string | null; type: string } {
-  const operation = getOperationAST(document, operationName);
-  return { name: operation?.name?.value ?? operationName ?? null, type: operation?.operation ?? 'query' };
-}
-
 /** Where a request's operations are kept: on the request itself, so they go when it goes. */
 const ANSWERED = Symbol('answered operations');
 type Answerable = Request & { [ANSWERED]?: AnsweredOperation[] };
@@ -36,7 +30,7 @@ type Answerable = Request & { [ANSWERED]?: AnsweredOperation[] };
 /**
  * The operations each request was answered with, for the plugins that describe the whole response
  * when it goes out (Cache-Control, the request log, `extensions.gateway` of a remembered result).
- * Executed operations are added by `plugin()`; an operation answered before it executes is added by
+ * Executed operations are added by `useAnsweredOperations`; an operation answered before it executes is added by
  * whatever answered it. Not a WeakMap keyed by the request: it kept each record, and the operation it
  * holds, alive through young-generation collections (a cached lookup without remembered results cost
  * about half again as much CPU).

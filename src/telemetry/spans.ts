@@ -7,7 +7,7 @@ import type { GatewayContext } from '../operation/context.js';
 import type { Operation } from '../operation/operation.js';
 import type { CallAction } from '../upstream/index.js';
 import type { CallObserver, CallOutcome } from '../upstream/client.js';
-import { describeOperation } from '../cache/answered.js';
+import { describeOperation } from '../kernel/describe-operation.js';
 import { ActionError } from '../kernel/errors.js';
 import { errorCodesOf } from './errors.js';
 import type { Tracing } from './tracing.js';
