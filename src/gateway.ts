@@ -33,6 +33,7 @@ import { createQuotas } from './quota/index.js';
 import { useQuota } from './quota/plugin.js';
 import { EventLoopDelay, useEventLoopShedding } from './server/event-loop.js';
 import { createMcp, type Mcp } from './mcp/index.js';
+import { GRAPHQL_PATH } from './kernel/graphql-path.js';
 
 export interface Gateway {
   yoga: YogaServerInstance<Record<string, unknown>, GatewayContext>;
@@ -104,12 +105,13 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
         security: config.security,
         schema: federation?.schema ?? schema,
         refusalOf: security.refusalOf,
-        fetch: (url, init, serverContext): Promise<Response> | Response => yoga.fetch(url, init, serverContext as Record<string, unknown>),
+        fetch: (request, serverContext): Promise<Response> | Response => yoga.fetch(request, serverContext as Record<string, unknown>),
+        fetchAPI: () => yoga.fetchAPI,
       })
     : null;
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema: federation?.schema ?? schema,
-    graphqlEndpoint: '/graphql',
+    graphqlEndpoint: GRAPHQL_PATH,
     landingPage: false,
     logging: yogaLogger(logger),
     maskedErrors: { maskError: (error, message) => maskError(error, message, config.production), isDev: false },
@@ -129,6 +131,8 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     // gateway nobody opens GraphiQL on (production, an API behind a frontend) never pays.
     renderGraphiQL: (options) => import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) => renderGraphiQL(options)),
     plugins: [
+      // /mcp: a tool call's GraphQL request takes the MCP request's place here, so every plugin below sees it.
+      ...(mcp ? [mcp.endpoint] : []),
       // Tracing off (no OTEL endpoint): none of the span hooks is installed.
       ...(tracing.enabled ? [useTracing(tracing)] : []),
       useRequestLog({
@@ -153,8 +157,6 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       ...security.plugins,
       // After the security checks (CORS headers on the refusal, the client known), before the body is read.
       ...(config.ops.eventLoopDelayLimitMs > 0 ? [useEventLoopShedding(eventLoop, config.ops.eventLoopDelayLimitMs)] : []),
-      // /mcp: after the protections it shares (client auth, CORS allowlist, body and batch limits).
-      ...(mcp ? [mcp.endpoint] : []),
       useRefusalsAsJson(),
       useGatewayExtensions(sandbox !== null, answered),
       useCacheControl({ shareable: config.security.auth.mode === 'none', answered }),
@@ -180,6 +182,8 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
         : []),
       // After the plugins that read each error of an execution (the refusal status): at most 100 listed.
       useBoundedErrors(),
+      // After every plugin that changes a result: a tool call's result is handed to its tool unserialised.
+      ...(mcp ? [mcp.toolRequests] : []),
       // Last: it compresses the response every other plugin has finished (headers included).
       useCompression(),
     ],

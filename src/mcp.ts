@@ -21,7 +21,7 @@ async function main() {
   gateway.readiness.serving();
   // The key, when the gateway requires one, goes with every tool call like an HTTP client's.
   const run = gateway.mcp!.runWith(config.mcp.apiKey ? { authorization: `Bearer ${config.mcp.apiKey}` } : {});
-  const server = gateway.mcp!.tools.server(run);
+  const server = gateway.mcp!.tools.server(() => run);
   let closing = false;
   const close = () => {
     if (closing) return;

@@ -1,6 +1,14 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type RequestId,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { GraphQLSchema } from 'graphql';
 import { sha256Hex } from '../security/trusted-documents.js';
 import { errorResult, toolResult, type AgentError, type GraphQLBody } from './answer.js';
@@ -90,8 +98,11 @@ export class McpTools {
     ];
   }
 
-  /** An SDK server with these tools, whose calls go through `run`. One per HTTP request (stateless) or one for stdio. */
-  server(run: ExecuteGraphQL): Server {
+  /**
+   * An SDK server with these tools: one for every HTTP request (stateless), or one for stdio. `runFor`
+   * gives the runner of the request being handled: its calls go through it, with its credentials.
+   */
+  server(runFor: (requestId: RequestId) => ExecuteGraphQL | undefined): Server {
     const server = new Server(
       { name: 'lookup-graph', version: this.options.version },
       {
@@ -100,7 +111,11 @@ export class McpTools {
       },
     );
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listed }));
-    server.setRequestHandler(CallToolRequestSchema, (request) => this.call(request.params.name, request.params.arguments, run));
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+      const run = runFor(extra.requestId);
+      if (!run) throw new McpError(ErrorCode.InternalError, 'The request this call came with has ended.');
+      return this.call(request.params.name, request.params.arguments, run);
+    });
     return server;
   }
 

@@ -7,6 +7,7 @@ import { countByCode, errorCodesOf } from './errors.js';
 import { outcomeOf, type OperationOutcome } from './metrics.js';
 import type { OperationLabels } from './operation-label.js';
 import { traceIdOf } from './spans.js';
+import { isGraphQLRequest } from '../kernel/graphql-path.js';
 
 interface RequestRecord {
   started: number;
@@ -50,7 +51,7 @@ export function useRequestLog(options: RequestLogOptions): Plugin<GatewayContext
   const recordOf = (request: Request | undefined) => (request ? records.get(request) : undefined);
   return {
     onRequest({ request, url }) {
-      if (url.pathname !== '/graphql') return;
+      if (!isGraphQLRequest(request, url)) return;
       records.set(request, { started: performance.now(), requestedNames: [], errorCodes: [], errorPaths: [], outcomes: [] });
     },
     onParams({ request, params }) {

@@ -11,6 +11,7 @@ import { describeOperation } from '../kernel/describe-operation.js';
 import { ActionError } from '../kernel/errors.js';
 import { errorCodesOf } from './errors.js';
 import type { Tracing } from './tracing.js';
+import { isGraphQLRequest } from '../kernel/graphql-path.js';
 
 /**
  * The spans of one request, by hand with @opentelemetry/api:
@@ -58,10 +59,10 @@ export function useTracing(tracing: Tracing): Plugin<GatewayContext> {
   const { tracer, propagator } = tracing;
   return {
     onRequest({ request, url }) {
-      if (url.pathname !== '/graphql') return;
+      if (!isGraphQLRequest(request, url)) return;
       const parent = propagator.extract(ROOT_CONTEXT, request.headers, headerGetter);
       const span = tracer.startSpan(
-        `${request.method} /graphql`,
+        `${request.method} ${url.pathname}`,
         { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method, 'url.path': url.pathname, 'url.scheme': url.protocol.replace(':', '') } },
         parent,
       );
