@@ -246,7 +246,7 @@ const LOAD_SETTINGS = {
   FINANCIAL_BATCH_SIZE: '2',
   CACHE_TTL_SECONDS: `${ACTION}=1`,
   CACHE_NOT_FOUND_TTL_SECONDS: '1',
-  SANDBOX_LATENCY_MS: 'financial:15',
+  SANDBOX_LATENCY: 'financial:15',
 };
 
 describe('list arguments under overlapping operations with the cache on', () => {

@@ -53,7 +53,7 @@ describe('security settings', () => {
       ENABLE_GRAPHIQL: '0',
       CLIENT_RATE_LIMIT_PER_MINUTE: '60',
       REDIS_URL: 'redis://127.0.0.1:6379',
-      RATE_LIMIT_REDIS_PREFIX: 'x:',
+      REDIS_KEY_PREFIX: 'x:',
       CORS_ORIGINS: 'https://app.example.com, http://localhost:3000/',
     });
     expect(security.auth).toEqual({ mode: 'api-key', apiKeyHashes: [hashApiKey('a'), hashApiKey('b')], accounts: new Map() });

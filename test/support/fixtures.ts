@@ -77,7 +77,7 @@ export const test = base.extend<RigFixtures>({
       const url = `redis://${REDIS_HOST}:${REDIS_PORT}`;
       const prefix = `lookup-graph:test:${process.pid}:${randomBytes(4).toString('hex')}:`;
       const client = new Redis(url, { lazyConnect: true });
-      await use({ url, prefix, client, env: { REDIS_URL: url, RATE_LIMIT_REDIS_PREFIX: `${prefix}rate:`, CACHE_KEY_SECRET: prefix } });
+      await use({ url, prefix, client, env: { REDIS_URL: url, REDIS_KEY_PREFIX: prefix, CACHE_KEY_SECRET: prefix } });
       const keys = await client.keys(`${prefix}*`);
       if (keys.length > 0) await client.del(...keys);
       client.disconnect();
