@@ -34,22 +34,26 @@ export interface RunningGateway extends TestGateway {
   url: string;
 }
 
+type DeepPartial<T> = T extends Map<unknown, unknown> | unknown[] | URL ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
+
 /**
  * Values no setting reads (the constants of src/upstream/resilience/constants.ts, the HTTP server's
- * timeouts, the Redis probe interval ...), passed to the gateway in its configuration: each section
- * given is merged over what the environment gave.
+ * timeouts, the Redis probe interval ...), passed to the gateway in its configuration, merged over
+ * what the environment gave.
  */
-export type Tuning = { [K in keyof Config]?: Config[K] extends object ? Partial<Config[K]> : Config[K] };
+export type Tuning = DeepPartial<Config>;
 
-/** The configuration the environment gives, with `tuning` merged over it section by section. */
+const plain = (value: unknown): value is Record<string, unknown> => Object.prototype.toString.call(value) === '[object Object]';
+function merged(base: unknown, over: unknown): unknown {
+  if (!plain(base) || !plain(over)) return over;
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) out[key] = merged(base[key], value);
+  return out;
+}
+
+/** The configuration the environment gives, with `tuning` merged over it. */
 export function tunedConfig(env: Record<string, string | undefined>, tuning: Tuning = {}): Config {
-  const config = loadConfig(env);
-  for (const [section, values] of Object.entries(tuning) as [keyof Config, unknown][]) {
-    const current = config[section];
-    (config as unknown as Record<string, unknown>)[section] =
-      current && typeof current === 'object' && !Array.isArray(current) && values && typeof values === 'object' ? { ...current, ...values } : values;
-  }
-  return config;
+  return merged(loadConfig(env), tuning) as Config;
 }
 
 async function createTestGateway(env: Record<string, string>, tuning: Tuning = {}) {
