@@ -31,9 +31,9 @@ export interface CacheSettings {
 }
 
 /** With REDIS_URL: how long an entry Redis confirmed is served from the process's own tier without asking Redis again. */
-export const LOCAL_TTL_MS = 2_000;
+const LOCAL_TTL_MS = 2_000;
 /** How often an unhealthy Redis is probed, and how long a healthy one may go without a command before a PING. */
-export const REDIS_PROBE_INTERVAL_MS = 1_000;
+const REDIS_PROBE_INTERVAL_MS = 1_000;
 /** How long a NOT_FOUND answer is remembered unless CACHE_TTL_SECONDS says otherwise (`not_found=<seconds>`). */
 const NOT_FOUND_TTL_SECONDS = 60;
 

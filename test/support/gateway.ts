@@ -52,7 +52,7 @@ function merged(base: unknown, over: unknown): unknown {
 }
 
 /** The configuration the environment gives, with `tuning` merged over it. */
-export function tunedConfig(env: Record<string, string | undefined>, tuning: Tuning = {}): Config {
+function tunedConfig(env: Record<string, string | undefined>, tuning: Tuning = {}): Config {
   return merged(loadConfig(env), tuning) as Config;
 }
 
