@@ -106,7 +106,16 @@ export interface Config {
   federation: FederationSettings;
   /** MCP_*: the Model Context Protocol server at /mcp and over stdio (src/mcp/settings.ts). */
   mcp: McpSettings;
+  /** Former settings, now constants or merged into others, that the environment still sets: start-up warns about them. */
+  retired: string[];
 }
+
+/** Settings that became constants or were merged into others: set, they change nothing, and start-up says so. */
+const RETIRED = `UPSTREAM_MAX_RESPONSE_BYTES UPSTREAM_MAX_RETRIES UPSTREAM_RETRY_BACKOFF_MS UPSTREAM_RETRY_BUDGET_PERCENT
+  UPSTREAM_RETRY_BUDGET_MIN UPSTREAM_MAX_QUEUED UPSTREAM_QUEUE_TIMEOUT_MS UPSTREAM_MAX_IN_FLIGHT_PER_CLIENT UPSTREAM_MAX_PER_CLIENT
+  UPSTREAM_BREAKER_COOLDOWN_MS UPSTREAM_RETRY_AFTER_MAX_SECONDS FINANCIAL_BATCH_SIZE CACHE_LOCAL_TTL_MS REDIS_PROBE_INTERVAL_MS
+  CACHE_NOT_FOUND_TTL_SECONDS QUOTA_REDIS_PREFIX RATE_LIMIT_REDIS_PREFIX APQ_REDIS_PREFIX APQ_MAX_MB ENABLE_GRAPHIQL MAX_TOKENS
+  HTTP_HEADERS_TIMEOUT_MS HTTP_REQUEST_TIMEOUT_MS HTTP_MAX_HEADER_BYTES METRICS_HOST SANDBOX_LATENCY_MS`.split(/\s+/);
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -194,6 +203,7 @@ export function loadConfig(env: Env = process.env): Config {
     ops: readOpsSettings(read, host, production),
     federation: readFederationSettings(read),
     mcp: readMcpSettings(read, baseUrl === null, security.trustedDocuments !== null),
+    retired: RETIRED.filter((name) => read.string(name) !== undefined),
   };
 
   if (config.quota.defaultQuota && config.security.auth.mode === 'none') {

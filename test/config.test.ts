@@ -54,6 +54,13 @@ describe('configuration', () => {
     ]);
   });
 
+  it('a former setting still set changes nothing and is named for the start-up warning, never refused', () => {
+    const config = loadConfig({ UPSTREAM_MAX_RETRIES: '7', ENABLE_GRAPHIQL: 'yes' });
+    expect(config.resilience.maxRetries).toBe(2);
+    expect(config.retired).toEqual(['UPSTREAM_MAX_RETRIES', 'ENABLE_GRAPHIQL']);
+    expect(loadConfig({}).retired).toEqual([]);
+  });
+
   it('UPSTREAM_MAX_IN_FLIGHT sizes the per-client and per-action shares; the other upstream internals are constants', () => {
     const config = loadConfig({ UPSTREAM_MAX_IN_FLIGHT: '8' });
     expect(config.resilience).toMatchObject({ maxInFlight: 8, maxInFlightPerClient: 4, maxInFlightPerAction: 6, maxRetries: 2, maxQueued: 100 });
