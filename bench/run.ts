@@ -71,7 +71,7 @@ const gatewayCommit = `${execSync('git rev-parse --short HEAD', { cwd: gatewayRo
 }`;
 
 pinSelf(1);
-const sandbox = await startServer('bench/servers/sandbox.ts', { SANDBOX_LATENCY_MS: String(settings.sandboxLatencyMs) }, 1);
+const sandbox = await startServer('bench/servers/sandbox.ts', { SANDBOX_LATENCY: String(settings.sandboxLatencyMs) }, 1);
 const gatewayEnv = gatewayEnvOver(sandbox.origin);
 
 /** Each gateway's resident memory just before it stopped, after its share of the load. */
@@ -141,10 +141,7 @@ const traced = await gateway('(h, hd)', {
 // and time for them to wait their turn, so a slow round measures the calls rather than shed ones.
 const subgraph = await gateway('(x, x0)', {
   FEDERATION: 'true',
-  UPSTREAM_MAX_PER_CLIENT: '1000',
-  UPSTREAM_MAX_QUEUED: '1000',
-  UPSTREAM_MAX_IN_FLIGHT_PER_CLIENT: '16',
-  UPSTREAM_QUEUE_TIMEOUT_MS: '30000',
+  BENCH_RESILIENCE: JSON.stringify({ maxPerClient: 1000, maxQueued: 1000, maxInFlightPerClient: 16, queueTimeoutMs: 30_000 }),
 });
 
 const fullProfile = fullProfileQuery();
@@ -457,7 +454,7 @@ if (redisUp) {
 // A sandbox of its own, where only the transcript is slow; the rows above are not affected.
 let deferResult: DeferTimings | null = null;
 if (settings.deferSamples > 0) {
-  const slowSandbox = await startServer('bench/servers/sandbox.ts', { SANDBOX_LATENCY_MS: `transcript:${settings.deferSlowMs}` }, 1);
+  const slowSandbox = await startServer('bench/servers/sandbox.ts', { SANDBOX_LATENCY: `transcript:${settings.deferSlowMs}` }, 1);
   const deferGateway = await gateway('(i)', { ACTION_BASE_URL: slowSandbox.origin });
   await measureDefer(deferGateway.origin, 1, 'warm'); // the JIT and the connections
   deferResult = await measureDefer(deferGateway.origin, settings.deferSamples, 'h');

@@ -1,4 +1,5 @@
 import { ACTIONS } from './actions/all.js';
+import { FINANCIAL_BATCH_SIZE } from './actions/financial-profile/load.js';
 import { readCacheSettings, type CacheSettings } from './cache/settings.js';
 import { EnvReader, type Env } from './kernel/env.js';
 import { readHttpServerSettings, type HttpServerSettings } from './server/http-server.js';
@@ -9,6 +10,20 @@ import { readTelemetrySettings, type TelemetrySettings } from './telemetry/setti
 import { readOpsSettings, type OpsSettings } from './server/ops-settings.js';
 import { readFederationSettings, type FederationSettings } from './server/federation-settings.js';
 import { readMcpSettings, type McpSettings } from './mcp/settings.js';
+import {
+  BREAKER_COOLDOWN_MS,
+  inFlightPerAction,
+  inFlightPerClient,
+  MAX_PER_CLIENT,
+  MAX_QUEUED,
+  MAX_RESPONSE_BYTES,
+  MAX_RETRIES,
+  QUEUE_TIMEOUT_MS,
+  RETRY_AFTER_MAX_SECONDS,
+  RETRY_BACKOFF_MS,
+  RETRY_BUDGET_MIN,
+  RETRY_BUDGET_PERCENT,
+} from './upstream/resilience/constants.js';
 
 /**
  * Every setting of the gateway, read from the environment once and validated together, so a
@@ -67,11 +82,11 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   upstream: UpstreamConfig;
   resilience: ResilienceConfig;
-  /** Symbols per financial-profile call; larger sets are split into several calls. */
+  /** Symbols per financial-profile call (FINANCIAL_BATCH_SIZE, 50); larger sets are split into several calls. */
   financialBatchSize: number;
   /** COST_BUDGET: the most upstream calls one operation may make (estimated before it runs, counted while it runs). */
   costBudget: number;
-  /** Artificial per-action latency of the built-in sandbox, for demos and benchmarks (SANDBOX_LATENCY, SANDBOX_LATENCY_MS). */
+  /** Artificial per-action latency of the built-in sandbox, for demos and benchmarks (SANDBOX_LATENCY). */
   sandboxLatency: SandboxLatency;
   /** How long SIGTERM waits for in-flight requests before closing them. */
   shutdownGraceMs: number;
@@ -91,7 +106,16 @@ export interface Config {
   federation: FederationSettings;
   /** MCP_*: the Model Context Protocol server at /mcp and over stdio (src/mcp/settings.ts). */
   mcp: McpSettings;
+  /** Former settings, now constants or merged into others, that the environment still sets: start-up warns about them. */
+  retired: string[];
 }
+
+/** Settings that became constants or were merged into others: set, they change nothing, and start-up says so. */
+const RETIRED = `UPSTREAM_MAX_RESPONSE_BYTES UPSTREAM_MAX_RETRIES UPSTREAM_RETRY_BACKOFF_MS UPSTREAM_RETRY_BUDGET_PERCENT
+  UPSTREAM_RETRY_BUDGET_MIN UPSTREAM_MAX_QUEUED UPSTREAM_QUEUE_TIMEOUT_MS UPSTREAM_MAX_IN_FLIGHT_PER_CLIENT UPSTREAM_MAX_PER_CLIENT
+  UPSTREAM_BREAKER_COOLDOWN_MS UPSTREAM_RETRY_AFTER_MAX_SECONDS FINANCIAL_BATCH_SIZE CACHE_LOCAL_TTL_MS REDIS_PROBE_INTERVAL_MS
+  CACHE_NOT_FOUND_TTL_SECONDS QUOTA_REDIS_PREFIX RATE_LIMIT_REDIS_PREFIX APQ_REDIS_PREFIX APQ_MAX_MB ENABLE_GRAPHIQL MAX_TOKENS
+  HTTP_HEADERS_TIMEOUT_MS HTTP_REQUEST_TIMEOUT_MS HTTP_MAX_HEADER_BYTES METRICS_HOST SANDBOX_LATENCY_MS`.split(/\s+/);
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -135,6 +159,7 @@ export function loadConfig(env: Env = process.env): Config {
   const logLevel = read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info');
   const host = read.string('HOST') ?? '127.0.0.1';
   const security = readSecuritySettings(read, production);
+  const maxInFlight = int('UPSTREAM_MAX_IN_FLIGHT', 16, 1, 10_000);
   const config: Config = {
     production,
     host,
@@ -145,45 +170,41 @@ export function loadConfig(env: Env = process.env): Config {
       token,
       timeoutMs: int('UPSTREAM_TIMEOUT_MS', 10_000, 50, 120_000),
       connectTimeoutMs: 3_000,
-      maxResponseBytes: int('UPSTREAM_MAX_RESPONSE_BYTES', 5 * 1024 * 1024, 1024, 512 * 1024 * 1024),
+      maxResponseBytes: MAX_RESPONSE_BYTES,
       connections: 16,
     },
     resilience: {
       operationTimeoutMs: int('OPERATION_TIMEOUT_MS', 15_000, 50, 300_000),
-      maxRetries: int('UPSTREAM_MAX_RETRIES', 2, 0, 10),
-      retryBackoffMs: int('UPSTREAM_RETRY_BACKOFF_MS', 100, 1, 60_000),
-      retryBudgetPercent: int('UPSTREAM_RETRY_BUDGET_PERCENT', 10, 0, 100),
+      maxRetries: MAX_RETRIES,
+      retryBackoffMs: RETRY_BACKOFF_MS,
+      retryBudgetPercent: RETRY_BUDGET_PERCENT,
       retryBudgetWindowMs: 60_000,
-      retryBudgetMin: int('UPSTREAM_RETRY_BUDGET_MIN', 2, 0, 10_000),
-      maxInFlight: int('UPSTREAM_MAX_IN_FLIGHT', 16, 1, 10_000),
-      maxQueued: int('UPSTREAM_MAX_QUEUED', 100, 0, 100_000),
-      queueTimeoutMs: int('UPSTREAM_QUEUE_TIMEOUT_MS', 1_000, 0, 300_000),
-      maxPerClient: int('UPSTREAM_MAX_PER_CLIENT', 64, 1, 100_000),
-      maxInFlightPerClient: 0, // set below from UPSTREAM_MAX_IN_FLIGHT
-      maxInFlightPerAction: 0,
+      retryBudgetMin: RETRY_BUDGET_MIN,
+      maxInFlight,
+      maxQueued: MAX_QUEUED,
+      queueTimeoutMs: QUEUE_TIMEOUT_MS,
+      maxPerClient: MAX_PER_CLIENT,
+      maxInFlightPerClient: inFlightPerClient(maxInFlight),
+      maxInFlightPerAction: inFlightPerAction(maxInFlight),
       failedInputTtlMs: 10_000,
       breakerFailures: int('UPSTREAM_BREAKER_FAILURES', 5, 1, 1_000),
-      breakerCooldownMs: int('UPSTREAM_BREAKER_COOLDOWN_MS', 30_000, 10, 3_600_000),
-      retryAfterMaxSeconds: int('UPSTREAM_RETRY_AFTER_MAX_SECONDS', 60, 1, 86_400),
+      breakerCooldownMs: BREAKER_COOLDOWN_MS,
+      retryAfterMaxSeconds: RETRY_AFTER_MAX_SECONDS,
     },
-    financialBatchSize: int('FINANCIAL_BATCH_SIZE', 50, 1, 500),
+    financialBatchSize: FINANCIAL_BATCH_SIZE,
     costBudget: int('COST_BUDGET', 50, 1, 10_000),
-    sandboxLatency: readSandboxLatency(read.string('SANDBOX_LATENCY'), read.string('SANDBOX_LATENCY_MS'), problems),
+    sandboxLatency: readSandboxLatency(read.string('SANDBOX_LATENCY'), problems),
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 300_000),
     cache: readCacheSettings(read, Object.fromEntries(ACTIONS.map((action) => [action.action, action.ttlSeconds]))),
     security,
     quota: readQuotaSettings(read),
-    http: readHttpServerSettings(int, problems),
-    telemetry: readTelemetrySettings(env, problems, int),
+    http: readHttpServerSettings(int),
+    telemetry: readTelemetrySettings(env, problems),
     ops: readOpsSettings(read, host, production),
     federation: readFederationSettings(read),
     mcp: readMcpSettings(read, baseUrl === null, security.trustedDocuments !== null),
+    retired: RETIRED.filter((name) => read.string(name) !== undefined),
   };
-
-  // Defaults that follow UPSTREAM_MAX_IN_FLIGHT: half of it per client, three quarters per action.
-  const inFlight = config.resilience.maxInFlight;
-  config.resilience.maxInFlightPerClient = int('UPSTREAM_MAX_IN_FLIGHT_PER_CLIENT', Math.max(1, Math.ceil(inFlight / 2)), 1, 10_000);
-  config.resilience.maxInFlightPerAction = Math.max(1, Math.ceil((inFlight * 3) / 4));
 
   if (config.quota.defaultQuota && config.security.auth.mode === 'none') {
     problems.push('CLIENT_QUOTA needs clients to tell apart: set GATEWAY_AUTH=api-key (with keys) or GATEWAY_AUTH=forward');

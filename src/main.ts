@@ -19,6 +19,9 @@ async function main() {
     process.exit(code);
   };
   const logger = createLogger(config.logLevel, destination, [config.upstream.token], config.telemetry.logFormat);
+  if (config.retired.length > 0 && cluster.isPrimary) {
+    logger.warn({ settings: config.retired }, 'these settings are no longer read (constants now, or merged: docs/configuration.md); remove them');
+  }
   // WORKERS > 1: this process only forks and watches the workers (each runs the rest of main) and serves their summed metrics.
   if (config.ops.workers > 1 && cluster.isPrimary) {
     await runWorkerPool(config.ops.workers, logger, { host: config.ops.metricsHost, port: config.ops.metricsPort });

@@ -41,6 +41,28 @@ describe('configuration', () => {
   });
 
   it('reports every bad setting at once', () => {
-    expect(configProblems({ PORT: 'x', FINANCIAL_BATCH_SIZE: '0' })).toHaveLength(2);
+    expect(configProblems({ PORT: 'x', COST_BUDGET: '0' })).toHaveLength(2);
+  });
+
+  it("CACHE_TTL_SECONDS sets the actions' TTLs and, with not_found=, how long a NOT_FOUND is remembered", () => {
+    const cache = loadConfig({ CACHE_TTL_SECONDS: 'domain_info=3600,not_found=5' }).cache;
+    expect(cache.ttlMs.domain_info).toBe(3_600_000);
+    expect(cache.notFoundTtlMs).toBe(5_000);
+    expect(loadConfig({}).cache.notFoundTtlMs).toBe(60_000);
+    expect(configProblems({ CACHE_TTL_SECONDS: 'not_found=90000' })).toEqual([
+      'CACHE_TTL_SECONDS entries must be <action>=<seconds> with a known action, or not_found=<seconds> (0 to 86400), got "not_found=90000"',
+    ]);
+  });
+
+  it('a former setting still set changes nothing and is named for the start-up warning, never refused', () => {
+    const config = loadConfig({ UPSTREAM_MAX_RETRIES: '7', ENABLE_GRAPHIQL: 'yes' });
+    expect(config.resilience.maxRetries).toBe(2);
+    expect(config.retired).toEqual(['UPSTREAM_MAX_RETRIES', 'ENABLE_GRAPHIQL']);
+    expect(loadConfig({}).retired).toEqual([]);
+  });
+
+  it('UPSTREAM_MAX_IN_FLIGHT sizes the per-client and per-action shares; the other upstream internals are constants', () => {
+    const config = loadConfig({ UPSTREAM_MAX_IN_FLIGHT: '8' });
+    expect(config.resilience).toMatchObject({ maxInFlight: 8, maxInFlightPerClient: 4, maxInFlightPerAction: 6, maxRetries: 2, maxQueued: 100 });
   });
 });

@@ -20,7 +20,7 @@ beforeAll(async () => {
     }
     return json(res, 503, { status: 503, response: null, error: 'down' });
   });
-  gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'true', UPSTREAM_MAX_RETRIES: '0' }));
+  gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'true' }), 0, { resilience: { maxRetries: 0 } });
 });
 afterAll(async () => {
   await gw.close();
@@ -84,7 +84,7 @@ describe('retries and refusals in the metrics', () => {
         ? json(res, 503, { status: 503, response: null, error: 'busy' }, { 'retry-after': '0' })
         : json(res, 200, { status: 200, response: { domain_name: call.body.domain } }),
     );
-    const retrying = await startGateway(upstreamEnv(flaky, { UPSTREAM_MAX_RETRIES: '1' }));
+    const retrying = await startGateway(upstreamEnv(flaky), 0, { resilience: { maxRetries: 1 } });
     try {
       const { body } = await retrying.query('{ domainInfo(domain: "retried.example") { domainName } }');
       expect(body.data).toEqual({ domainInfo: { domainName: 'retried.example' } });

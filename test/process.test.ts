@@ -29,7 +29,7 @@ function lookupDomain(port: number, domain: string): Promise<unknown> {
 describe('npm start (src/main.ts)', () => {
   it('announces the sandbox, serves /healthz, and on SIGTERM finishes in-flight requests before exiting 0', async () => {
     const port = await freePort();
-    const server = start({ PORT: String(port), SANDBOX_LATENCY_MS: '700' });
+    const server = start({ PORT: String(port), SANDBOX_LATENCY: '700' });
     try {
       await waitFor(() => server.output().includes('GraphiQL'));
       expect(server.output()).toContain('built-in SANDBOX upstream');
@@ -50,7 +50,7 @@ describe('npm start (src/main.ts)', () => {
   it('SIGTERM to the `npm start` process drains in-flight requests and frees the port within SHUTDOWN_GRACE_MS', async () => {
     const port = await freePort();
     const graceMs = 4000;
-    const server = start({ PORT: String(port), SANDBOX_LATENCY_MS: '700', SHUTDOWN_GRACE_MS: String(graceMs) }, ['npm', 'start']);
+    const server = start({ PORT: String(port), SANDBOX_LATENCY: '700', SHUTDOWN_GRACE_MS: String(graceMs) }, ['npm', 'start']);
     try {
       await waitFor(() => server.output().includes('GraphiQL'));
       expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);

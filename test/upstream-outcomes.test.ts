@@ -140,7 +140,7 @@ describe('every upstream outcome maps to a code; siblings still resolve; the tok
     up = await startFaultUpstream();
     up.handle((call, req, res) => (call.action === 'domain_info' ? fault(res, req) : json(res, 200, { status: 200, response: OWNERS })));
     // The breaker would open after a run of failing cases; breaking has its own tests (test/resilience).
-    gw = await startGateway(upstreamEnv(up, { UPSTREAM_TIMEOUT_MS: '400', UPSTREAM_MAX_RESPONSE_BYTES: '4096', UPSTREAM_BREAKER_FAILURES: '1000' }));
+    gw = await startGateway(upstreamEnv(up, { UPSTREAM_TIMEOUT_MS: '400', UPSTREAM_BREAKER_FAILURES: '1000' }), 0, { upstream: { maxResponseBytes: 4096 } });
   });
   afterAll(async () => {
     await gw.close();
@@ -199,7 +199,7 @@ describe('an upstream body nested 100,000 deep', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) });
       res.end(payload);
     });
-    const gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'true', UPSTREAM_MAX_RETRIES: '0' }));
+    const gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'true' }), 0, { resilience: { maxRetries: 0 } });
     try {
       for (let attempt = 1; attempt <= 2; attempt += 1) {
         const { body } = await gw.query('{ domainInfo(domain: "example.com") { domainName } }');

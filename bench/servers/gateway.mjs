@@ -8,6 +8,8 @@ import { createLogger } from '../../dist/kernel/logger.js';
  * TypeScript loader. Configured by the environment the benchmark passes.
  */
 const config = loadConfig({ ...process.env, PORT: '0' });
+// BENCH_RESILIENCE: JSON merged over the upstream constants no setting reads (src/upstream/resilience/constants.ts).
+Object.assign(config.resilience, JSON.parse(process.env.BENCH_RESILIENCE ?? '{}'));
 const gateway = await createGateway(config, createLogger(config.logLevel));
 const server = createServer(gateway.yoga);
 server.listen(0, '127.0.0.1', () => console.log(`READY ${server.address().port}`));

@@ -1,9 +1,9 @@
 import { readSandboxLatency } from '../../src/sandbox/latency.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 
-/** The sandbox upstream in a process of its own, as a real upstream would be; SANDBOX_LATENCY(_MS) as for the gateway. */
+/** The sandbox upstream in a process of its own, as a real upstream would be; SANDBOX_LATENCY as for the gateway. */
 const problems: string[] = [];
-const latency = readSandboxLatency(process.env.SANDBOX_LATENCY, process.env.SANDBOX_LATENCY_MS, problems);
+const latency = readSandboxLatency(process.env.SANDBOX_LATENCY, problems);
 if (problems.length > 0) throw new Error(problems.join('; '));
 const sandbox = await startSandbox({ latency, rateLimitPerMinute: 10_000_000 });
 console.log(`READY ${new URL(sandbox.url).port}`);

@@ -12,7 +12,7 @@ export interface CacheSettings {
   enabled: boolean;
   /** Time to live of a successful result, per action, in milliseconds. */
   ttlMs: Record<string, number>;
-  /** How long a NOT_FOUND answer is remembered (0 = not at all). */
+  /** How long a NOT_FOUND answer is remembered (0 = not at all): CACHE_TTL_SECONDS's `not_found=<seconds>`. */
   notFoundTtlMs: number;
   /** Upper bound of the in-memory cache, or with Redis of its in-process tier, in bytes of its entries' JSON (src/cache/memory-store.ts). */
   maxBytes: number;
@@ -30,6 +30,13 @@ export interface CacheSettings {
   redisGuard: RedisGuardSettings;
 }
 
+/** With REDIS_URL: how long an entry Redis confirmed is served from the process's own tier without asking Redis again. */
+const LOCAL_TTL_MS = 2_000;
+/** How often an unhealthy Redis is probed, and how long a healthy one may go without a command before a PING. */
+const REDIS_PROBE_INTERVAL_MS = 1_000;
+/** How long a NOT_FOUND answer is remembered unless CACHE_TTL_SECONDS says otherwise (`not_found=<seconds>`). */
+const NOT_FOUND_TTL_SECONDS = 60;
+
 /**
  * @param defaultTtlSeconds each action's TTL from its descriptor (`ttlSeconds`): financial data moves in
  * minutes, registration records in days
@@ -37,10 +44,15 @@ export interface CacheSettings {
 export function readCacheSettings(read: EnvReader, defaultTtlSeconds: Readonly<Record<string, number>>): CacheSettings {
   const ttlMs: Record<string, number> = {};
   for (const [action, seconds] of Object.entries(defaultTtlSeconds)) ttlMs[action] = seconds * 1000;
+  let notFoundTtlMs = NOT_FOUND_TTL_SECONDS * 1000;
   for (const entry of read.list('CACHE_TTL_SECONDS')) {
     const match = /^([a-z_]+)=(\d+)$/.exec(entry);
+    if (match?.[1] === 'not_found' && Number(match[2]) <= 86_400) {
+      notFoundTtlMs = Number(match[2]) * 1000;
+      continue;
+    }
     if (!match || !(match[1]! in defaultTtlSeconds)) {
-      read.problem(`CACHE_TTL_SECONDS entries must be <action>=<seconds> with a known action, got "${entry}"`);
+      read.problem(`CACHE_TTL_SECONDS entries must be <action>=<seconds> with a known action, or not_found=<seconds> (0 to 86400), got "${entry}"`);
       continue;
     }
     ttlMs[match[1]!] = Number(match[2]) * 1000;
@@ -55,20 +67,20 @@ export function readCacheSettings(read: EnvReader, defaultTtlSeconds: Readonly<R
   return {
     enabled: read.bool('CACHE_ENABLED', true),
     ttlMs,
-    notFoundTtlMs: read.seconds('CACHE_NOT_FOUND_TTL_SECONDS', 60, 0, 86_400),
+    notFoundTtlMs,
     maxBytes: read.int('CACHE_MAX_MB', 32, 1, 65_536) * 1024 * 1024,
     resultsMaxBytes: read.int('CACHE_RESULTS_MB', 8, 0, 65_536) * 1024 * 1024,
     redisUrl,
     keySecret: read.string('CACHE_KEY_SECRET') ?? 'lookup-graph-cache-v1',
     leaseMs: read.int('CACHE_LEASE_MS', 15_000, 100, 120_000),
     tier: {
-      localTtlMs: read.int('CACHE_LOCAL_TTL_MS', 2_000, 0, 60_000),
+      localTtlMs: LOCAL_TTL_MS,
       writeBehindMax: 10_000,
     },
     redisGuard: {
       commandTimeoutMs: read.int('REDIS_COMMAND_TIMEOUT_MS', 50, 1, 10_000),
       unhealthyAfter: 3,
-      probeIntervalMs: read.int('REDIS_PROBE_INTERVAL_MS', 1_000, 50, 600_000),
+      probeIntervalMs: REDIS_PROBE_INTERVAL_MS,
     },
   };
 }

@@ -4,7 +4,7 @@ import type { RedisState } from '../redis/connection.js';
 import { type EntryWrite, NO_ANSWER, type RedisStore } from './redis-store.js';
 import { entryJson, type CacheEntry, type CachePart, type CacheStore } from './store.js';
 
-/** The in-process tier in front of Redis (CACHE_LOCAL_TTL_MS, CACHE_WRITE_BEHIND_MAX; bounded by CACHE_MAX_MB). */
+/** The in-process tier in front of Redis (its TTL and write-behind bound are constants, src/cache/settings.ts; bounded by CACHE_MAX_MB). */
 export interface TierSettings {
   /** How long an entry Redis confirmed is served from this process without asking Redis again; 0: every lookup asks. */
   localTtlMs: number;
@@ -30,7 +30,7 @@ const STAND_IN_TTL_MS = 60_000;
  * Redis with an in-process tier in front (the same keys, bounded by CACHE_MAX_MB, each entry kept until
  * it expires in Redis):
  *
- * - a hot key is served from this process for CACHE_LOCAL_TTL_MS after Redis last confirmed it, with no
+ * - a hot key is served from this process for LOCAL_TTL_MS (2 s) after Redis last confirmed it, with no
  *   round trip; a newer entry another process stores (a @fresh read, a refresh after expiry) is announced
  *   on a Redis channel and ends that at once;
  * - while Redis, or the cluster shard of a key, does not answer (an outage, a freeze, a failover), what

@@ -4,7 +4,7 @@
  *   npm run quota -- show            every client of the API keys file: quota, used, remaining, reset
  *   npm run quota -- reset <name>    the client's current window starts again from zero
  *
- * Reads CLIENT_QUOTA, GATEWAY_API_KEY_HASHES, GATEWAY_API_KEYS_FILE, REDIS_URL and QUOTA_REDIS_PREFIX
+ * Reads CLIENT_QUOTA, GATEWAY_API_KEY_HASHES, GATEWAY_API_KEYS_FILE, REDIS_URL and REDIS_KEY_PREFIX
  * as the gateway does. Forwarded tokens (GATEWAY_AUTH=forward) have no name and are not listed.
  */
 import pino from 'pino';

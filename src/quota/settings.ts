@@ -1,5 +1,6 @@
 import type { EnvReader } from '../kernel/env.js';
 import { parseQuota, type QuotaSpec } from './window.js';
+import { redisKeyPrefix } from '../redis/url.js';
 
 export interface QuotaSettings {
   /** CLIENT_QUOTA: every client's quota unless its line in the API keys file says otherwise; null: none. */
@@ -24,6 +25,6 @@ export function readQuotaSettings(read: EnvReader): QuotaSettings {
     replicas: read.int('QUOTA_REPLICAS', 1, 1, 1_000),
     // REDIS_URL is validated with the cache settings.
     redisUrl: read.string('REDIS_URL') ?? null,
-    redisPrefix: read.string('QUOTA_REDIS_PREFIX') ?? 'lookup-graph:quota:',
+    redisPrefix: redisKeyPrefix(read, 'quota'),
   };
 }

@@ -132,3 +132,11 @@ function redacted(value: string): string {
     )
     .replace(/(sentinelPassword=)[^&#]*/g, '$1***');
 }
+
+/**
+ * REDIS_KEY_PREFIX: the start of every key of the rate-limit counters (`<prefix>rate:`), quota counters
+ * (`<prefix>quota:`) and persisted queries (`<prefix>apq:`), so two deployments can share one Redis.
+ */
+export function redisKeyPrefix(read: { string(name: string): string | undefined }, part: 'rate' | 'quota' | 'apq'): string {
+  return `${read.string('REDIS_KEY_PREFIX') ?? 'lookup-graph:'}${part}:`;
+}

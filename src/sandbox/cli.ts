@@ -5,7 +5,7 @@ import { SANDBOX_TOKEN, startSandbox } from './server.js';
 /**
  * `npm run sandbox`: the built-in sandbox alone, as a separate upstream on its own port. A gateway in
  * production mode never starts the sandbox itself; pointed at this one it can be tried (keys, probes,
- * limits) before the real service. SANDBOX_PORT (4010), SANDBOX_LATENCY, SANDBOX_LATENCY_MS.
+ * limits) before the real service, on PORT (4010 unless set) with SANDBOX_LATENCY.
  */
 
 /** The client key the documented production trial uses (docs/operations.md), and its sha256 hex. */
@@ -13,8 +13,8 @@ const DEMO_KEY = 'demo-key';
 const DEMO_KEY_SHA256 = 'c48a01f49fd0f2cc404bc3cbbc80e91457a3d41bb429a695243de4c61794155c';
 
 const read = new EnvReader(process.env);
-const port = read.int('SANDBOX_PORT', 4010, 1, 65535);
-const latency = readSandboxLatency(read.string('SANDBOX_LATENCY'), read.string('SANDBOX_LATENCY_MS'), read.problems);
+const port = read.int('PORT', 4010, 1, 65535);
+const latency = readSandboxLatency(read.string('SANDBOX_LATENCY'), read.problems);
 if (read.problems.length > 0) {
   console.error(read.problems.join('\n'));
   process.exit(78);
@@ -22,7 +22,7 @@ if (read.problems.length > 0) {
 
 const sandbox = await startSandbox({ latency }, port).catch((error: { code?: string }) => {
   if (error?.code !== 'EADDRINUSE') throw error;
-  console.error(`port ${port} is in use: stop the other process or set SANDBOX_PORT`);
+  console.error(`port ${port} is in use: stop the other process or set PORT`);
   process.exit(1);
 });
 console.log(`Sandbox upstream (sample data) at ${sandbox.url}, bearer token "${SANDBOX_TOKEN}". A gateway in production mode over it:

@@ -3,11 +3,10 @@
  * can be felt without the real service. The default is no delay, for tests.
  *
  *   SANDBOX_LATENCY=realistic                         a named profile (below)
- *   SANDBOX_LATENCY_MS=700                            every action, 700 ms
- *   SANDBOX_LATENCY_MS=transcript:2500,photosocial:1200[,*:100]
+ *   SANDBOX_LATENCY=700                               every action, 700 ms
+ *   SANDBOX_LATENCY=transcript:2500,photosocial:1200[,*:100]
  *                                                     per action (short or full action name), `*` for the rest
- *
- * SANDBOX_LATENCY_MS is applied over the profile, so a profile can be adjusted action by action.
+ *   SANDBOX_LATENCY=realistic,transcript:4000         entries apply in order: a profile adjusted action by action
  */
 import { SANDBOX_TIMINGS } from './timings.js';
 
@@ -18,7 +17,7 @@ export interface SandboxLatency {
   byAction: Record<string, number>;
 }
 
-/** Short names for the actions, as SANDBOX_LATENCY_MS may spell them (each descriptor's sandbox.shortName). */
+/** Short names for the actions, as SANDBOX_LATENCY may spell them (each descriptor's sandbox.shortName). */
 const ACTION_SHORT_NAMES: Record<string, string> = Object.fromEntries(Object.entries(SANDBOX_TIMINGS).map(([action, sandbox]) => [sandbox.shortName, action]));
 
 /**
@@ -36,32 +35,42 @@ export const LATENCY_PROFILES: Record<string, SandboxLatency> = {
 
 const MAX_MS = 60_000;
 
-/** Reads SANDBOX_LATENCY and SANDBOX_LATENCY_MS; each problem is pushed as one clear sentence. */
-export function readSandboxLatency(profileSetting: string | undefined, msSetting: string | undefined, problems: string[]): SandboxLatency {
-  const profileName = profileSetting?.trim() || 'fast';
-  const profile = LATENCY_PROFILES[profileName];
-  if (!profile) problems.push(`SANDBOX_LATENCY must be one of ${Object.keys(LATENCY_PROFILES).join(', ')}, got "${profileName.slice(0, 40)}"`);
-  const latency: SandboxLatency = { defaultMs: profile?.defaultMs ?? 0, byAction: { ...profile?.byAction } };
-
-  const raw = msSetting?.trim();
-  if (!raw) return latency;
+/**
+ * Reads SANDBOX_LATENCY: comma-separated entries, each a profile name, milliseconds for every action, or
+ * `name:milliseconds`, applied in order (so `realistic,transcript:4000` adjusts a profile). Each problem is
+ * pushed as one clear sentence.
+ */
+export function readSandboxLatency(setting: string | undefined, problems: string[]): SandboxLatency {
+  const latency: SandboxLatency = { defaultMs: 0, byAction: {} };
   const bad = (what: string) =>
     problems.push(
-      `SANDBOX_LATENCY_MS must be milliseconds from 0 to ${MAX_MS} for every action ("700") or per action ("transcript:2500,photosocial:1200,*:100"; actions: ${Object.keys(ACTION_SHORT_NAMES).join(', ')} or their full names); ${what}`,
+      `SANDBOX_LATENCY must be ${Object.keys(LATENCY_PROFILES).join(' or ')}, milliseconds from 0 to ${MAX_MS} for every action ("700") or per action ("transcript:2500,photosocial:1200,*:100"; actions: ${Object.keys(ACTION_SHORT_NAMES).join(', ')} or their full names), comma-separated; ${what}`,
     );
   const ms = (text: string): number | null => (/^\d+$/.test(text) && Number(text) <= MAX_MS ? Number(text) : null);
 
-  if (!raw.includes(':')) {
-    const all = ms(raw);
-    if (all === null) bad(`got "${raw.slice(0, 40)}"`);
-    else return { defaultMs: all, byAction: {} };
-    return latency;
-  }
-  for (const entry of raw.split(',')) {
+  for (const entry of (setting ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const profile = LATENCY_PROFILES[entry.toLowerCase()];
+    if (profile) {
+      latency.defaultMs = profile.defaultMs;
+      latency.byAction = { ...profile.byAction };
+      continue;
+    }
+    if (!entry.includes(':')) {
+      const all = ms(entry);
+      if (all === null) bad(`got "${entry.slice(0, 40)}"`);
+      else {
+        latency.defaultMs = all;
+        latency.byAction = {};
+      }
+      continue;
+    }
     const [name = '', value = '', ...rest] = entry.split(':').map((part) => part.trim());
     const delay = ms(value);
     if (rest.length > 0 || delay === null) {
-      bad(`"${entry.trim().slice(0, 40)}" is not name:milliseconds`);
+      bad(`"${entry.slice(0, 40)}" is not name:milliseconds`);
       continue;
     }
     if (name === '*') {

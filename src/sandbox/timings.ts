@@ -12,7 +12,7 @@ import { videositeTranscriptAction } from '../actions/videosite-transcript/load.
 
 /** What the sandbox's settings know of an action; its sample data (./samples/) loads only with the sandbox. */
 export interface SandboxTiming {
-  /** The action's name in SANDBOX_LATENCY_MS (e.g. "transcript:2500"). */
+  /** The action's name in SANDBOX_LATENCY (e.g. "transcript:2500"). */
   shortName: string;
   /** Its delay under SANDBOX_LATENCY=realistic: the order of magnitude the live service shows, for demos. */
   realisticLatencyMs: number;

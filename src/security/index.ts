@@ -18,7 +18,7 @@ import type { RedisGuardSettings } from '../redis/guard.js';
 import { useHiddenSuggestions } from './suggestions.js';
 import { useTrustedDocuments } from './trusted-documents.js';
 
-/** One client's persisted-query registrations hold at most a quarter of APQ_MAX_MB. */
+/** One client's persisted-query registrations hold at most a quarter of the store (4 MiB). */
 const PERSISTED_QUERY_SHARES = 4;
 
 export interface Security {

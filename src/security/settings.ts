@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { EnvReader } from '../kernel/env.js';
 import { type KeyAccount, readApiKeys } from '../quota/accounts.js';
 import { readTrustedDocumentsJson } from './trusted-documents.js';
+import { redisKeyPrefix } from '../redis/url.js';
 
 /**
  * The settings of the gateway's client-facing protections (src/security/), read with the rest of
@@ -33,7 +34,7 @@ export interface SecuritySettings {
   limits: OperationLimits;
   /** Introspection queries allowed (default: outside production only). */
   introspection: boolean;
-  /** GraphiQL served at GET /graphql (default: outside production only). */
+  /** GraphiQL served at GET /graphql: with introspection (ENABLE_INTROSPECTION), which it needs. */
   graphiql: boolean;
   /** "Did you mean ...?" removed from error messages (in production). */
   hideSuggestions: boolean;
@@ -74,6 +75,12 @@ export interface PersistedQuerySettings {
 
 const AUTH_MODES: GatewayAuthMode[] = ['api-key', 'forward', 'none'];
 
+/**
+ * Bytes of registered queries kept (each entry's key, text and bookkeeping), in this process's memory and
+ * in Redis each: 4 MiB, tens of thousands of queries; one client's registrations hold at most a quarter.
+ */
+const APQ_MAX_BYTES = 4 * 1024 * 1024;
+
 export function readSecuritySettings(read: EnvReader, production: boolean): SecuritySettings {
   const { int, bool, problem } = read;
   const { hashes: apiKeyHashes, accounts } = readApiKeys(read);
@@ -93,7 +100,8 @@ export function readSecuritySettings(read: EnvReader, production: boolean): Secu
   return {
     limits: {
       maxRequestBytes: int('MAX_REQUEST_BYTES', 100 * 1024, 1024, 64 * 1024 * 1024),
-      maxTokens: int('MAX_TOKENS', 2_000, 10, 1_000_000),
+      // Far above any real operation within MAX_REQUEST_BYTES and MAX_DEPTH; stops a parse bomb first.
+      maxTokens: 2_000,
       // Bounded so that the deepest operation allowed stays far from the parser's stack limit.
       maxDepth: int('MAX_DEPTH', 8, 1, 100),
       maxInputDepth: 8,
@@ -103,7 +111,8 @@ export function readSecuritySettings(read: EnvReader, production: boolean): Secu
       maxBatchOperations: int('MAX_BATCH_OPERATIONS', 0, 0, 1_000),
     },
     introspection,
-    graphiql: bool('ENABLE_GRAPHIQL', !production),
+    // GraphiQL needs introspection to be of any use: one switch serves both.
+    graphiql: introspection,
     // With introspection off, suggestions would let the schema be guessed field by field.
     hideSuggestions: !introspection,
     trustedDocuments,
@@ -112,7 +121,7 @@ export function readSecuritySettings(read: EnvReader, production: boolean): Secu
       perMinute: int('CLIENT_RATE_LIMIT_PER_MINUTE', 600, 0, 10_000_000),
       // REDIS_URL is validated with the cache settings.
       redisUrl: read.string('REDIS_URL') ?? null,
-      redisPrefix: read.string('RATE_LIMIT_REDIS_PREFIX') ?? 'lookup-graph:rate:',
+      redisPrefix: redisKeyPrefix(read, 'rate'),
     },
     corsOrigins: readOrigins(read),
     persistedQueries: readPersistedQueries(read, trustedDocuments !== null),
@@ -128,10 +137,10 @@ function readPersistedQueries(read: EnvReader, trustedDocuments: boolean): Persi
   }
   return {
     enabled: enabled && !trustedDocuments,
-    maxBytes: read.int('APQ_MAX_MB', 4, 1, 1_024) * 1024 * 1024,
+    maxBytes: APQ_MAX_BYTES,
     ttlMs: 86_400_000,
     redisUrl: read.string('REDIS_URL') ?? null,
-    redisPrefix: read.string('APQ_REDIS_PREFIX') ?? 'lookup-graph:apq:',
+    redisPrefix: redisKeyPrefix(read, 'apq'),
   };
 }
 

@@ -4,8 +4,8 @@ import { type ProbeOptions, probeResponse } from './probes.js';
 
 /**
  * The operators' listener (METRICS_PORT): GET /metrics, and /healthz and /readyz with their detailed
- * bodies. Keep it off the public network (bind METRICS_HOST to an internal address or let only the
- * scraper reach it).
+ * bodies. It listens on HOST like the public port: keep METRICS_PORT off the public network (expose
+ * only PORT, or let only the scraper reach it).
  */
 export async function startOpsServer(probes: Omit<ProbeOptions, 'detailed'>, host: string, port: number): Promise<{ server: Server; port: number }> {
   const server = createServer((req, res) => {

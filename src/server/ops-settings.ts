@@ -9,6 +9,7 @@ import type { EnvReader } from '../kernel/env.js';
 export interface OpsSettings {
   /** null: no separate listener. */
   metricsPort: number | null;
+  /** The address of the metrics listener: HOST's. */
   metricsHost: string;
   /** After SIGTERM, how long /readyz answers 503 while the gateway still serves, so load balancers stop sending first. */
   drainDelayMs: number;
@@ -25,7 +26,7 @@ export function readOpsSettings(read: EnvReader, host: string, production: boole
   if (metricsPort !== null && metricsPort !== 0 && port && Number(port) === metricsPort) read.problem('METRICS_PORT must differ from PORT');
   return {
     metricsPort,
-    metricsHost: read.string('METRICS_HOST') ?? host,
+    metricsHost: host,
     drainDelayMs: int('SHUTDOWN_DRAIN_DELAY_MS', 0, 0, 300_000),
     workers: read.string('WORKERS')?.toLowerCase() === 'auto' ? cpusAvailable() : int('WORKERS', 1, 1, 64),
     // On in production; off in development, where a debugger or a loaded laptop stalls the loop on purpose.

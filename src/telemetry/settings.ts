@@ -1,11 +1,10 @@
 /**
  * Tracing, request-log and metrics settings, read with the rest of the configuration. Tracing is
- * configured by the standard OpenTelemetry variables (OTEL_*) and is off unless an OTLP endpoint is
- * set or OTEL_TRACES_EXPORTER=otlp; the gateway's own choices have their own names.
+ * configured by the standard OpenTelemetry variables (OTEL_*) and is on exactly when an OTLP endpoint
+ * is set; the gateway's own choices have their own names.
  */
 
 type Env = Record<string, string | undefined>;
-type Int = (name: string, fallback: number, min: number, max: number) => number;
 
 type OtlpProtocol = 'http/protobuf' | 'http/json';
 
@@ -28,7 +27,7 @@ export interface TracingSettings {
   sampler: SamplerName;
   /** OTEL_TRACES_SAMPLER_ARG: the ratio of the ratio samplers. */
   samplerRatio: number;
-  /** OTEL_BSP_SCHEDULE_DELAY: how often the batch span processor exports (its other bounds are the SDK's defaults). */
+  /** How often the batch span processor exports, in ms (5000; tests pass less). */
   scheduledDelayMillis: number;
 }
 
@@ -47,9 +46,12 @@ export interface TelemetrySettings {
   metricsOperationNames: string[];
 }
 
+/** How often the batch span processor exports (the specification's default); its other bounds are the SDK's defaults. */
+const EXPORT_DELAY_MS = 5_000;
+
 const OPERATION_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
 
-export function readTelemetrySettings(env: Env, problems: string[], int: Int): TelemetrySettings {
+export function readTelemetrySettings(env: Env, problems: string[]): TelemetrySettings {
   const flag = (name: string, fallback: boolean): boolean => {
     const raw = env[name]?.trim().toLowerCase();
     if (!raw) return fallback;
@@ -79,7 +81,7 @@ export function readTelemetrySettings(env: Env, problems: string[], int: Int): T
   if (names.length > 200) problems.push(`METRICS_OPERATION_NAMES may list at most 200 names (each is a metrics series), got ${names.length}`);
 
   return {
-    tracing: readTracing(env, problems, int),
+    tracing: readTracing(env, problems),
     propagateUpstream: flag('TRACE_PROPAGATE_UPSTREAM', false),
     lookupKeys: oneOf('TRACE_LOOKUP_KEYS', ['hash', 'omit'] as const, 'hash'),
     logFormat: oneOf('LOG_FORMAT', ['json', 'pretty'] as const, 'json'),
@@ -88,20 +90,15 @@ export function readTelemetrySettings(env: Env, problems: string[], int: Int): T
   };
 }
 
-function readTracing(env: Env, problems: string[], int: Int): TracingSettings | null {
+function readTracing(env: Env, problems: string[]): TracingSettings | null {
   const value = (name: string) => env[name]?.trim() || undefined;
-  if (value('OTEL_SDK_DISABLED')?.toLowerCase() === 'true') return null;
-  const exporter = value('OTEL_TRACES_EXPORTER')?.toLowerCase();
-  if (exporter && exporter !== 'otlp' && exporter !== 'none') {
-    problems.push(`OTEL_TRACES_EXPORTER must be otlp or none (the gateway exports OTLP over HTTP), got "${env.OTEL_TRACES_EXPORTER}"`);
-    return null;
-  }
+  // Tracing is on exactly when an endpoint is set: no endpoint, no SDK.
   const tracesEndpoint = value('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
   const baseEndpoint = value('OTEL_EXPORTER_OTLP_ENDPOINT');
-  if (exporter === 'none' || (!exporter && !tracesEndpoint && !baseEndpoint)) return null;
+  if (!tracesEndpoint && !baseEndpoint) return null;
 
   // The specification's defaults: a signal endpoint is used as given, the base one gets /v1/traces.
-  const endpoint = tracesEndpoint ?? `${(baseEndpoint ?? 'http://localhost:4318').replace(/\/+$/, '')}/v1/traces`;
+  const endpoint = tracesEndpoint ?? `${baseEndpoint!.replace(/\/+$/, '')}/v1/traces`;
   const endpointName = tracesEndpoint ? 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' : 'OTEL_EXPORTER_OTLP_ENDPOINT';
   try {
     const url = new URL(endpoint);
@@ -132,6 +129,6 @@ function readTracing(env: Env, problems: string[], int: Int): TracingSettings | 
     protocol,
     sampler,
     samplerRatio,
-    scheduledDelayMillis: int('OTEL_BSP_SCHEDULE_DELAY', 5000, 0, 600_000),
+    scheduledDelayMillis: EXPORT_DELAY_MS,
   };
 }

@@ -24,7 +24,7 @@ export interface UpstreamStatus {
   maxInFlightPerAction: number;
   maxInFlight: number;
   maxQueued: number;
-  /** The longest a lookup waits for a slot (UPSTREAM_QUEUE_TIMEOUT_MS), within its operation's time. */
+  /** The longest a lookup waits for a slot (QUEUE_TIMEOUT_MS), within its operation's time. */
   queueTimeoutMs: number;
   /** Whether lookups are being shed for load (with hysteresis, see OverloadState). */
   overload: OverloadStatus;
@@ -61,7 +61,7 @@ const MIN_ATTEMPT_MS = 50;
  * Builds the path from the loaders to the upstream, outermost first:
  * deadline (min of UPSTREAM_TIMEOUT_MS and the operation's time left) → retries (safe cases only,
  * within the deadline and the retry budget) → per attempt: rate-limit gate → the action's circuit
- * breaker → concurrency bound and queue (a slot by min(UPSTREAM_QUEUE_TIMEOUT_MS from now, the deadline less
+ * breaker → concurrency bound and queue (a slot by min(QUEUE_TIMEOUT_MS from now, the deadline less
  * MIN_ATTEMPT_MS), else shed: OVERLOADED or RATE_LIMITED, neutral for the breakers, never retried) →
  * ActionClient (undici) → the rate-limit headers back to the gate.
  */
@@ -174,7 +174,7 @@ export function createUpstream(
     return verdictFor(error, cancelled);
   };
 
-  /** A 429's own retry-after is told as the gateway will hold: at most UPSTREAM_RETRY_AFTER_MAX_SECONDS. */
+  /** A 429's own retry-after is told as the gateway will hold: at most RETRY_AFTER_MAX_SECONDS. */
   const capRetryAfter = (error: unknown): unknown =>
     error instanceof ActionError && error.retryAfter !== undefined && error.retryAfter > settings.retryAfterMaxSeconds
       ? error.with({ retryAfter: settings.retryAfterMaxSeconds })

@@ -104,7 +104,7 @@ describe('financialProfiles against the sandbox', () => {
 });
 
 describe('financialProfiles against a test upstream', () => {
-  const { up, gw } = upstreamGatewayFor({ FINANCIAL_BATCH_SIZE: '3' });
+  const { up, gw } = upstreamGatewayFor({}, { financialBatchSize: 3 });
   /** Forgets earlier calls and answers each call with a profile for every symbol it names. */
   function answerEachSymbol() {
     up.calls.length = 0;
@@ -118,7 +118,7 @@ describe('financialProfiles against a test upstream', () => {
     );
   }
 
-  it('writes symbols "A, B, C" and splits only above FINANCIAL_BATCH_SIZE', async () => {
+  it('writes symbols "A, B, C" and splits only above the batch size (3 here)', async () => {
     answerEachSymbol();
     const { body } = await gw.query('{ financialProfiles(symbols: ["a", "b", "c", "d", "A"]) { symbol } }');
     expect(body.errors).toBeUndefined();

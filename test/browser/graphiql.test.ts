@@ -12,7 +12,7 @@ describe.skipIf(!available)('GraphiQL in headless Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
     // Slow transcript and photo-social lookups, for the @defer tab.
-    gw = await startGateway({ SANDBOX_LATENCY_MS: 'transcript:2500,photosocial:1200' });
+    gw = await startGateway({ SANDBOX_LATENCY: 'transcript:2500,photosocial:1200' });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],

@@ -36,7 +36,7 @@ describe.skipIf(!available)('the example app in headless Chromium, against a tru
     // --include=dev: NODE_ENV=production (set above for the build) would otherwise leave out codegen and Vite.
     if (!existsSync(`${APP}node_modules/.bin/vite`)) npm('install', '--include=dev', '--no-audit', '--no-fund');
     npm('run', 'build');
-    const env = { TRUSTED_DOCUMENTS_FILE: `${APP}persisted-documents.json`, SANDBOX_LATENCY_MS: 'transcript:1500,*:400', LOG_LEVEL: 'warn' };
+    const env = { TRUSTED_DOCUMENTS_FILE: `${APP}persisted-documents.json`, SANDBOX_LATENCY: 'transcript:1500,*:400', LOG_LEVEL: 'warn' };
     gw = await startGateway(env);
     limited = await startGateway({ ...env, CLIENT_RATE_LIMIT_PER_MINUTE: '1' });
     app = await startStaticProxy(`${APP}dist`, gw.url);

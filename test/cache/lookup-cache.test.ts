@@ -31,7 +31,7 @@ describe('the cross-request cache (memory)', () => {
       }
       return json(res, 404, { status: 404, response: null });
     });
-    gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'true', CACHE_TTL_SECONDS: 'domain_info=1', UPSTREAM_MAX_RETRIES: '0' }));
+    gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'true', CACHE_TTL_SECONDS: 'domain_info=1' }), 0, { resilience: { maxRetries: 0 } });
   });
   afterAll(async () => {
     await gw.close();
@@ -75,7 +75,7 @@ describe('the cross-request cache (memory)', () => {
     expect(up.calls.map((call) => call.body.company)).toEqual(['AAPL, NKE, MSFT', 'KO']);
   });
 
-  it('remembers NOT_FOUND for a short time (CACHE_NOT_FOUND_TTL_SECONDS)', async () => {
+  it('remembers NOT_FOUND for a short time (not_found in CACHE_TTL_SECONDS, 60 s unless set)', async () => {
     up.calls.length = 0;
     const first = await gw.query('{ financialProfiles(symbols: ["ZZZZ"]) { symbol } }');
     const second = await gw.query('{ financialProfiles(symbols: ["ZZZZ"]) { symbol } }');

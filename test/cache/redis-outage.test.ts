@@ -44,9 +44,10 @@ describe.runIf(canRun)('a Redis outage and freeze under a repeated-key load', ()
             REDIS_URL: redis.url,
             CACHE_KEY_SECRET: secret,
             CACHE_LEASE_MS: '2000',
-            REDIS_PROBE_INTERVAL_MS: '200',
             CLIENT_RATE_LIMIT_PER_MINUTE: '1000000',
           }),
+          0,
+          { cache: { redisGuard: { probeIntervalMs: 200 } } },
         ),
       );
     }

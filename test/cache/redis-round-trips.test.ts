@@ -1,9 +1,12 @@
 import calculateSlot from 'cluster-key-slot';
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type GraphQLResponse, type TestGateway } from '../support/gateway.js';
+import { startGateway, type GraphQLResponse, type TestGateway, type Tuning } from '../support/gateway.js';
 import { waitFor } from '../support/processes.js';
 import { REDIS_FORMS, redisServersAvailable, topologyFor, type RedisTopology } from '../support/redis-topologies.js';
+
+/** Every lookup asks Redis: the in-process tier trusts nothing (its TTL is a constant, 2 s). */
+const NO_TIER: Tuning = { cache: { tier: { localTtlMs: 0 } } };
 
 const canRun = await redisServersAvailable();
 
@@ -18,15 +21,20 @@ const FOUR_SYMBOLS = '{ financialProfiles(symbols: ["AAPL", "MSFT", "NKE", "HUBS
 const DATA_COMMANDS = ['get', 'mget', 'getrange', 'set', 'eval', 'exists', 'del', 'publish'];
 
 /**
- * A gateway over the sandbox caching in the topology, for the enclosing describe block; `env` adds settings.
+ * A gateway over the sandbox caching in the topology, for the enclosing describe block; `env` adds settings,
+ * `tuning` values no setting reads.
  * Each form runs on servers of its own: the command counts must be this gateway's alone.
  */
-function gatewayOn(rig: { readonly topology: RedisTopology }, env: Record<string, string>): { readonly gw: TestGateway } {
+function gatewayOn(rig: { readonly topology: RedisTopology }, env: Record<string, string>, tuning: Tuning = {}): { readonly gw: TestGateway } {
   let gw: TestGateway | undefined;
   beforeAll(async () => {
     // No client rate limit: its counter would be one more command per request. A generous deadline: a
     // busy machine must not make the gateway skip Redis (and serve from its own tier) while it is counted.
-    gw = await startGateway({ CACHE_ENABLED: 'true', REDIS_URL: rig.topology.url, CLIENT_RATE_LIMIT_PER_MINUTE: '0', REDIS_COMMAND_TIMEOUT_MS: '500', ...env });
+    gw = await startGateway(
+      { CACHE_ENABLED: 'true', REDIS_URL: rig.topology.url, CLIENT_RATE_LIMIT_PER_MINUTE: '0', REDIS_COMMAND_TIMEOUT_MS: '500', ...env },
+      0,
+      tuning,
+    );
     await waitFor(() => gw!.gateway.cacheStatus().healthy, 10_000, 'the gateway to find Redis healthy');
   });
   afterAll(() => gw?.close());
@@ -61,7 +69,7 @@ describe.runIf(canRun).each(REDIS_FORMS)('round trips on %s Redis', (form) => {
 
   describe('the lookups of an operation are read in one round trip per node, one MGET per slot', () => {
     // Every lookup asks Redis (no in-process tier hits) and remembered results (which read less) are off.
-    const running = gatewayOn(rig, { CACHE_RESULTS_MB: '0', CACHE_LOCAL_TTL_MS: '0', CACHE_KEY_SECRET: `round-trips-${form}-${process.pid}` });
+    const running = gatewayOn(rig, { CACHE_RESULTS_MB: '0', CACHE_KEY_SECRET: `round-trips-${form}-${process.pid}` }, NO_TIER);
     let gw: TestGateway;
     let topology: RedisTopology;
     beforeAll(() => {
@@ -122,7 +130,7 @@ describe.runIf(canRun).each(REDIS_FORMS)('round trips on %s Redis', (form) => {
   describe('the in-process tier: a hot key costs no round trip', () => {
     const running = gatewayOn(rig, { CACHE_RESULTS_MB: '0', CACHE_KEY_SECRET: `tier-${form}-${process.pid}` });
 
-    it('a repeat within CACHE_LOCAL_TTL_MS is served from the process: no Redis command at all', async () => {
+    it('a repeat within the local TTL (2 s) is served from the process: no Redis command at all', async () => {
       const gw = running.gw;
       await gw.query(THREE_LOOKUPS);
       await rig.topology.resetStats();
@@ -134,7 +142,7 @@ describe.runIf(canRun).each(REDIS_FORMS)('round trips on %s Redis', (form) => {
   });
 
   describe('a remembered result over Redis checks its entries in one round trip per node, reading only their tails', () => {
-    const running = gatewayOn(rig, { CACHE_LOCAL_TTL_MS: '0', CACHE_KEY_SECRET: `replays-${form}-${process.pid}` });
+    const running = gatewayOn(rig, { CACHE_KEY_SECRET: `replays-${form}-${process.pid}` }, NO_TIER);
 
     it('three lookups: three GETRANGEs pipelined per node, no MGET; concurrent replays share them', async () => {
       const gw = running.gw;

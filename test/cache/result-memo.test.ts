@@ -23,7 +23,7 @@ async function replays(gw: TestGateway): Promise<number> {
 }
 
 describe('remembered results: a repeat answered from the cache alone runs no resolver', () => {
-  const rig = upstreamGatewayFor({ CACHE_ENABLED: 'true', CACHE_TTL_SECONDS: 'domain_info=1', UPSTREAM_MAX_RETRIES: '0' });
+  const rig = upstreamGatewayFor({ CACHE_ENABLED: 'true', CACHE_TTL_SECONDS: 'domain_info=1' }, { resilience: { maxRetries: 0 } });
   let up: FaultUpstream;
   let gw: TestGateway;
   /** Every upstream answer names the call that made it, so a stale remembered result shows (in text beyond ASCII). */

@@ -13,7 +13,7 @@ describe('SIGTERM under keep-alive load (node --import tsx src/main.ts)', () => 
     // acknowledged it within 30 ms, which a loaded machine misses (exit 143 without draining).
     const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: ROOT,
-      env: { ...inherited, PORT: String(port), SANDBOX_LATENCY_MS: '40', CLIENT_RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'info' },
+      env: { ...inherited, PORT: String(port), SANDBOX_LATENCY: '40', CLIENT_RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -38,7 +38,7 @@ async function hangingUpstream(): Promise<FaultUpstream> {
   return upstream;
 }
 
-function twoClients(upstream: FaultUpstream, extra: Record<string, string> = {}) {
+function twoClients(upstream: FaultUpstream, extra: Record<string, string> = {}, maxPerClient?: number) {
   return startGateway(
     upstreamEnv(upstream, {
       LOG_LEVEL: 'info',
@@ -47,11 +47,11 @@ function twoClients(upstream: FaultUpstream, extra: Record<string, string> = {})
       CLIENT_RATE_LIMIT_PER_MINUTE: '0',
       UPSTREAM_MAX_IN_FLIGHT: '16',
       UPSTREAM_TIMEOUT_MS: '1500',
-      UPSTREAM_MAX_RETRIES: '0',
       UPSTREAM_BREAKER_FAILURES: '5',
-      UPSTREAM_BREAKER_COOLDOWN_MS: '30000',
       ...extra,
     }),
+    0,
+    { resilience: { maxRetries: 0, ...(maxPerClient ? { maxPerClient } : {}) } },
   );
 }
 
@@ -84,7 +84,7 @@ describe('fairness: one client flooding with hanging inputs', () => {
     up = await hangingUpstream();
     // Breakers out of the way (they have their own tests): only the shares protect the victim here.
     // The hang lasts 5 s: a victim call that had to wait for one of the attacker's slots would show it.
-    gw = await twoClients(up, { UPSTREAM_BREAKER_FAILURES: '1000', UPSTREAM_MAX_PER_CLIENT: '24', UPSTREAM_TIMEOUT_MS: '5000' });
+    gw = await twoClients(up, { UPSTREAM_BREAKER_FAILURES: '1000', UPSTREAM_TIMEOUT_MS: '5000' }, 24);
     const baseline = await victimLoad(gw, 1500);
     expect(baseline.errors).toEqual([]);
 
@@ -195,9 +195,9 @@ describe('breakers: an attack by one client versus a real outage', () => {
       if (call.authorization === REVOKED) return json(res, 401, { status: 401, response: null, error: 'Unauthorized' });
       json(res, 200, { status: 200, response: { domain_name: call.body.domain } });
     });
-    gw = await startGateway(
-      upstreamEnv(up, { GATEWAY_AUTH: 'forward', CLIENT_RATE_LIMIT_PER_MINUTE: '0', UPSTREAM_MAX_RETRIES: '0', UPSTREAM_BREAKER_FAILURES: '5' }),
-    );
+    gw = await startGateway(upstreamEnv(up, { GATEWAY_AUTH: 'forward', CLIENT_RATE_LIMIT_PER_MINUTE: '0', UPSTREAM_BREAKER_FAILURES: '5' }), 0, {
+      resilience: { maxRetries: 0 },
+    });
     await gw.query(lookup(fresh('fresh')), undefined, { authorization: HEALTHY });
     for (let i = 0; i < 8; i += 1) await gw.query(lookup(fresh('x')), undefined, { authorization: SICK });
     const revoked = await gw.query(lookup(fresh('x')), undefined, { authorization: REVOKED });

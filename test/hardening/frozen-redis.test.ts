@@ -36,8 +36,9 @@ describe.skipIf(!canRun)('a frozen Redis (SIGSTOP) under load', () => {
         // The client rate limit counts in the same Redis: it must not stall either.
         CLIENT_RATE_LIMIT_PER_MINUTE: '1000000',
         REDIS_COMMAND_TIMEOUT_MS: '50',
-        REDIS_PROBE_INTERVAL_MS: '200',
       }),
+      0,
+      { cache: { redisGuard: { probeIntervalMs: 200 } } },
     );
   });
   afterAll(async () => {
@@ -127,16 +128,16 @@ describe.skipIf(!canRun)('a frozen Redis (SIGSTOP) under cached traffic only', (
 
   beforeAll(async () => {
     ({ redis, up } = await startRedisAndUpstream());
-    // The default bounded waits (REDIS_PROBE_INTERVAL_MS, REDIS_COMMAND_TIMEOUT_MS); no
-    // client rate limit, and the in-process tier trusted for a minute: no read sends Redis a command.
+    // The default bounded waits (the probe interval, REDIS_COMMAND_TIMEOUT_MS); no client rate limit,
+    // and the in-process tier trusted for a minute: no read sends Redis a command.
     gw = await inProcessGateway(
       upstreamEnv(up, {
         CACHE_ENABLED: 'true',
-        CACHE_LOCAL_TTL_MS: '60000',
         REDIS_URL: redis.url,
         CACHE_KEY_SECRET: `frozen-idle-${process.pid}-${Date.now()}`,
         CLIENT_RATE_LIMIT_PER_MINUTE: '0',
       }),
+      { cache: { tier: { localTtlMs: 60_000 } } },
     );
   });
   afterAll(async () => {

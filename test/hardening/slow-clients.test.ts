@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, ConfigError } from '../../src/config.js';
+import { loadConfig } from '../../src/config.js';
 import { startGateway } from '../support/gateway.js';
 
 function open(url: string): Promise<Socket> {
@@ -25,8 +25,8 @@ function untilClosed(socket: Socket, from: number, limitMs: number): Promise<{ t
 }
 
 describe('slow and greedy clients', () => {
-  it('closes a connection whose headers trickle past HTTP_HEADERS_TIMEOUT_MS (slowloris)', async () => {
-    const gw = await startGateway({ HTTP_HEADERS_TIMEOUT_MS: '300', HTTP_REQUEST_TIMEOUT_MS: '1000' });
+  it('closes a connection whose headers trickle past the headers timeout (slowloris)', async () => {
+    const gw = await startGateway({}, 0, { http: { headersTimeoutMs: 300, requestTimeoutMs: 1000 } });
     try {
       const socket = await open(gw.url);
       const started = Date.now();
@@ -43,8 +43,8 @@ describe('slow and greedy clients', () => {
     }
   });
 
-  it('answers 408 REQUEST_TIMEOUT to a request whose body trickles past HTTP_REQUEST_TIMEOUT_MS', async () => {
-    const gw = await startGateway({ HTTP_HEADERS_TIMEOUT_MS: '200', HTTP_REQUEST_TIMEOUT_MS: '500' });
+  it('answers 408 REQUEST_TIMEOUT to a request whose body trickles past the request timeout', async () => {
+    const gw = await startGateway({}, 0, { http: { headersTimeoutMs: 200, requestTimeoutMs: 500 } });
     try {
       const socket = await open(gw.url);
       const started = Date.now();
@@ -85,7 +85,7 @@ describe('slow and greedy clients', () => {
     }
   });
 
-  it('has tight defaults and refuses a headers timeout longer than the request timeout', () => {
+  it('has tight defaults', () => {
     expect(loadConfig({}).http).toEqual({
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 30_000,
@@ -93,9 +93,5 @@ describe('slow and greedy clients', () => {
       maxConnectionsPerAddress: 256,
       maxHeaderBytes: 16_384,
     });
-    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '1000' })).toThrow(ConfigError);
-    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '1000' })).toThrow(
-      /HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS/,
-    );
   });
 });

@@ -176,7 +176,7 @@ describe('@defer with the operation deadline and client cancellation', () => {
   let gw: RunningGateway;
   beforeAll(async () => {
     up = await startFaultUpstream();
-    gw = await startGateway(upstreamEnv(up, { OPERATION_TIMEOUT_MS: '1000', UPSTREAM_MAX_RETRIES: '0' }));
+    gw = await startGateway(upstreamEnv(up, { OPERATION_TIMEOUT_MS: '1000' }), 0, { resilience: { maxRetries: 0 } });
   });
   afterAll(async () => {
     await gw.close();

@@ -76,7 +76,7 @@ describe('/readyz with REDIS_URL', () => {
       PORT: String(port),
       REDIS_URL: redis.url,
       CACHE_KEY_SECRET: `readyz-${process.pid}`,
-      RATE_LIMIT_REDIS_PREFIX: `readyz-${process.pid}:`,
+      REDIS_KEY_PREFIX: `readyz-${process.pid}:`,
     });
     const readyz = `http://127.0.0.1:${port}/readyz`;
     try {

@@ -62,7 +62,7 @@ describe.runIf(canRun)('three replicas behind HAProxy sharing a Redis Cluster wh
           ACTION_TOKEN: upstream.token,
           REDIS_URL: cluster.url,
           CACHE_KEY_SECRET: `cluster-replicas-${runId}`,
-          RATE_LIMIT_REDIS_PREFIX: `lg-test:cluster-replicas:${runId}:`,
+          REDIS_KEY_PREFIX: `lg-test:cluster-replicas:${runId}:`,
           CLIENT_RATE_LIMIT_PER_MINUTE: '1000000',
           CACHE_LEASE_MS: '2000',
           // A deadline for a machine shared by many tests (the default, 50 ms, is for a Redis next to the gateway):

@@ -9,7 +9,7 @@ import { freePort, ROOT, startBuilt, waitFor } from '../support/processes.js';
 describe('npm run sandbox, then the gateway in production over it', () => {
   it('serves the demo key, refuses a request without it, and answers the probes', async () => {
     const sandboxPort = await freePort();
-    const sandbox = spawn('npm', ['run', 'sandbox', '--silent'], { cwd: ROOT, env: { ...process.env, SANDBOX_PORT: String(sandboxPort) }, detached: true });
+    const sandbox = spawn('npm', ['run', 'sandbox', '--silent'], { cwd: ROOT, env: { ...process.env, PORT: String(sandboxPort) }, detached: true });
     let printed = '';
     sandbox.stdout.on('data', (chunk) => (printed += chunk));
     sandbox.stderr.on('data', (chunk) => (printed += chunk));

@@ -80,8 +80,7 @@ async function startRig(redisUrl: string, runId: string): Promise<Rig> {
         ACTION_TOKEN: upstream.token,
         REDIS_URL: redisUrl,
         CACHE_KEY_SECRET: `quota-${runId}`,
-        RATE_LIMIT_REDIS_PREFIX: `lg-test:quota-rate:${runId}:`,
-        QUOTA_REDIS_PREFIX: `lg-test:quota:${runId}:`,
+        REDIS_KEY_PREFIX: `lg-test:quota-replicas:${runId}:`,
         QUOTA_REPLICAS: String(REPLICAS),
         // A quota's check is worth a longer wait than a cache read on a busy test machine: a late answer takes the local share.
         REDIS_COMMAND_TIMEOUT_MS: '1000',

@@ -74,7 +74,7 @@ describe('three replicas behind HAProxy, sharing Redis', () => {
       REDIS_URL: `redis://${REDIS_HOST}:${REDIS_PORT}`,
       // This run's own keys in the shared Redis: cache keys carry the HMAC of the token under this secret.
       CACHE_KEY_SECRET: `replicas-${runId}`,
-      RATE_LIMIT_REDIS_PREFIX: `lg-test:replicas:${runId}:`,
+      REDIS_KEY_PREFIX: `lg-test:replicas:${runId}:`,
       CACHE_LEASE_MS: '2000',
       GATEWAY_API_KEY_HASHES: [...Array.from({ length: LOAD_KEYS }, (_, n) => sha(keyOf(n))), sha('rate-probe')].join(','),
       CLIENT_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),

@@ -46,7 +46,7 @@ describe('WORKERS=2: one primary, two gateway workers on one port (node dist/mai
       PORT: String(port),
       METRICS_PORT: String(metricsPort),
       WORKERS: '2',
-      SANDBOX_LATENCY_MS: 'news:1500',
+      SANDBOX_LATENCY: 'news:1500',
       CLIENT_RATE_LIMIT_PER_MINUTE: '0',
       LOG_LEVEL: 'info',
     });

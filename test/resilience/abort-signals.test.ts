@@ -38,7 +38,7 @@ describe('one operation waiting on many lookups', () => {
           .map((symbol) => ({ symbol, price: 1 })),
       });
     });
-    const gw = await gatewayOver({ CACHE_ENABLED: 'true', FINANCIAL_BATCH_SIZE: '20' });
+    const gw = await gatewayOver({ CACHE_ENABLED: 'true' }, { financialBatchSize: 20 });
     const warnings: string[] = [];
     const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
     process.on('warning', onWarning);

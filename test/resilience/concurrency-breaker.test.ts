@@ -8,11 +8,12 @@ describe('concurrency bound', () => {
     // for a slot instead of failing fast, it would fail only after answers (no race with the clock).
     const answeredWhenFailed: number[] = [];
     const r = await rig(
-      { UPSTREAM_MAX_IN_FLIGHT: '2', UPSTREAM_MAX_IN_FLIGHT_PER_CLIENT: '2', UPSTREAM_MAX_QUEUED: '2', UPSTREAM_TIMEOUT_MS: '20000' },
+      { UPSTREAM_MAX_IN_FLIGHT: '2', UPSTREAM_TIMEOUT_MS: '20000' },
       async (call, _req, res) => {
         await until(() => answeredWhenFailed.length >= 4, 10_000).catch(() => undefined);
         ok(call, res);
       },
+      { maxInFlightPerClient: 2, maxQueued: 2 },
     );
     const burst = Array.from({ length: 8 }, () =>
       timed(() => r.gw.query(domainQuery())).then((res) => {
@@ -42,9 +43,13 @@ describe('concurrency bound', () => {
   });
 
   it('a request that goes away while queued leaves the queue without an upstream call', async () => {
-    const r = await rig({ UPSTREAM_MAX_IN_FLIGHT: '1', UPSTREAM_MAX_QUEUED: '5', UPSTREAM_TIMEOUT_MS: '3000' }, (call, _req, res) => {
-      setTimeout(() => ok(call, res), 400);
-    });
+    const r = await rig(
+      { UPSTREAM_MAX_IN_FLIGHT: '1', UPSTREAM_TIMEOUT_MS: '3000' },
+      (call, _req, res) => {
+        setTimeout(() => ok(call, res), 400);
+      },
+      { maxQueued: 5 },
+    );
     const first = r.gw.query(domainQuery());
     await until(() => r.load.now === 1);
     const second = abortableQuery(r.gw);
@@ -61,10 +66,11 @@ describe('concurrency bound', () => {
 const fail500 = (_call: unknown, _req: unknown, res: Parameters<typeof json>[0]) => json(res, 500, { status: 500, response: null, error: 'down' });
 
 describe('circuit breaker per action', () => {
-  const env = { UPSTREAM_BREAKER_FAILURES: '3', UPSTREAM_BREAKER_COOLDOWN_MS: '400', UPSTREAM_MAX_RETRIES: '0' };
+  const env = { UPSTREAM_BREAKER_FAILURES: '3' };
+  const quick = { breakerCooldownMs: 400, maxRetries: 0 };
 
   it('opens after N failures: then calls fail fast without the upstream, other actions unaffected', async () => {
-    const r = await rig(env, (call, req, res) => (call.action === 'domain_info' ? fail500(call, req, res) : ok(call, res)));
+    const r = await rig(env, (call, req, res) => (call.action === 'domain_info' ? fail500(call, req, res) : ok(call, res)), quick);
     for (let i = 0; i < 3; i += 1) expect(codeOf(await r.gw.query(domainQuery()))).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
     expect(r.domainCalls()).toBe(3);
     const open = await timed(() => r.gw.query(`{ domainInfo(domain: "${domain()}") { domainName } crmOwners(portal: "9") { id: ownerId } }`));
@@ -79,7 +85,7 @@ describe('circuit breaker per action', () => {
   });
 
   it('half-open after the cool-down: exactly one probe; its success closes the breaker', async () => {
-    const r = await rig({ ...env, UPSTREAM_TIMEOUT_MS: '3000' }, fail500);
+    const r = await rig({ ...env, UPSTREAM_TIMEOUT_MS: '3000' }, fail500, quick);
     for (let i = 0; i < 3; i += 1) await r.gw.query(domainQuery());
     expect((await healthz(r.gw)).upstream.breakers.domain_info.state).toBe('open');
     await sleep(450);
@@ -100,7 +106,7 @@ describe('circuit breaker per action', () => {
   });
 
   it('a failed probe opens it again for another cool-down', async () => {
-    const r = await rig(env, fail500);
+    const r = await rig(env, fail500, quick);
     for (let i = 0; i < 3; i += 1) await r.gw.query(domainQuery());
     await sleep(450);
     expect(codeOf(await r.gw.query(domainQuery()))).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
@@ -112,7 +118,7 @@ describe('circuit breaker per action', () => {
   });
 
   it('timeouts open it too', async () => {
-    const r = await rig({ ...env, UPSTREAM_TIMEOUT_MS: '100' }, () => undefined);
+    const r = await rig({ ...env, UPSTREAM_TIMEOUT_MS: '100' }, () => undefined, quick);
     for (let i = 0; i < 3; i += 1) expect(codeOf(await r.gw.query(domainQuery()))).toMatchObject({ code: 'UPSTREAM_TIMEOUT' });
     const fast = await timed(() => r.gw.query(domainQuery()));
     expect(codeOf(fast)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
@@ -126,7 +132,7 @@ describe('circuit breaker per action', () => {
     ['401', 401, 'Unauthorized', 'UNAUTHENTICATED'],
     ['403', 403, 'Invalid token', 'UNAUTHENTICATED'],
   ])('%s does not open it', async (_name, status, error, code) => {
-    const r = await rig(env, (_call, _req, res) => json(res, status, { status, response: null, error }));
+    const r = await rig(env, (_call, _req, res) => json(res, status, { status, response: null, error }), quick);
     for (let i = 0; i < 6; i += 1) expect(codeOf(await r.gw.query(domainQuery()))).toMatchObject({ code });
     expect(r.domainCalls()).toBe(6);
     expect((await healthz(r.gw)).upstream.breakers.domain_info).toMatchObject({ state: 'closed', consecutiveFailures: 0 });
@@ -141,10 +147,9 @@ describe('circuit breaker per action', () => {
         UPSTREAM_BREAKER_FAILURES: '2',
         UPSTREAM_TIMEOUT_MS: '1200',
         UPSTREAM_MAX_IN_FLIGHT: '2',
-        UPSTREAM_MAX_IN_FLIGHT_PER_CLIENT: '2',
-        UPSTREAM_QUEUE_TIMEOUT_MS: '5000',
       },
       (call, _req, res) => setTimeout(() => ok(call, res), 500),
+      { ...quick, maxInFlightPerClient: 2, queueTimeoutMs: 5000 },
     );
     const results = await Promise.all(Array.from({ length: 6 }, () => r.gw.query(domainQuery())));
     const timedOut = results.filter((res) => codeOf(res)?.code === 'UPSTREAM_TIMEOUT');
@@ -159,7 +164,7 @@ describe('circuit breaker per action', () => {
 
   it('an answer that shows the upstream alive resets the run of failures', async () => {
     let n = 0;
-    const r = await rig(env, (call, req, res) => (++n % 3 === 0 ? json(res, 404, { status: 404, response: null }) : fail500(call, req, res)));
+    const r = await rig(env, (call, req, res) => (++n % 3 === 0 ? json(res, 404, { status: 404, response: null }) : fail500(call, req, res)), quick);
     for (let i = 0; i < 9; i += 1) await r.gw.query(domainQuery());
     expect(r.domainCalls()).toBe(9); // never three failures in a row
     expect((await healthz(r.gw)).upstream.breakers.domain_info.state).toBe('closed');

@@ -11,11 +11,12 @@ function sample(text: string, name: string): number {
 describe('the calls reported are the calls the upstream received', () => {
   it('under overload: upstreamCalls summed over the responses, the request log and the metrics all equal what the upstream received', async () => {
     const r = await rig(
-      { UPSTREAM_MAX_IN_FLIGHT: '2', UPSTREAM_MAX_IN_FLIGHT_PER_CLIENT: '2', UPSTREAM_MAX_QUEUED: '2', UPSTREAM_TIMEOUT_MS: '3000', LOG_LEVEL: 'info' },
+      { UPSTREAM_MAX_IN_FLIGHT: '2', UPSTREAM_TIMEOUT_MS: '3000', LOG_LEVEL: 'info' },
       async (call, _req, res) => {
         await sleep(100);
         ok(call, res);
       },
+      { maxInFlightPerClient: 2, maxQueued: 2 },
     );
     // 30 requests at once, each two uncached lookups of two actions: far more than two slots and a queue of two.
     const responses = await Promise.all(

@@ -69,7 +69,7 @@ describe('deadlines', () => {
   });
 
   it('a lookup still waiting for a slot when the operation deadline comes is shed (OVERLOADED), without a call', async () => {
-    const r = await rig({ UPSTREAM_TIMEOUT_MS: '60000', OPERATION_TIMEOUT_MS: '300', UPSTREAM_MAX_IN_FLIGHT: '1', UPSTREAM_MAX_QUEUED: '5' }, () => undefined);
+    const r = await rig({ UPSTREAM_TIMEOUT_MS: '60000', OPERATION_TIMEOUT_MS: '300', UPSTREAM_MAX_IN_FLIGHT: '1' }, () => undefined, { maxQueued: 5 });
     // One slot: domain_info takes it and hangs; get_crm_owners waits in the queue until the deadline (less 50 ms).
     const res = await timed(() => r.gw.query(`{ domainInfo(domain: "${domain()}") { domainName } crmOwners(portal: "42") { id: ownerId } }`));
     expect(res.body.data).toEqual({ domainInfo: null, crmOwners: null });

@@ -3,8 +3,10 @@ import { codeOf, domainQuery, expectNoSecrets, FAULT_TOKEN, healthz, json, ok, r
 
 describe('operators and secrets', () => {
   it('/healthz shows the upstream budget, breakers, in-flight and queued calls', async () => {
-    const r = await rig({ UPSTREAM_MAX_IN_FLIGHT: '3', UPSTREAM_MAX_QUEUED: '7' }, (call, _req, res) =>
-      ok(call, res, { 'ratelimit-limit': '20', 'ratelimit-remaining': '17', 'ratelimit-reset': '42' }),
+    const r = await rig(
+      { UPSTREAM_MAX_IN_FLIGHT: '3' },
+      (call, _req, res) => ok(call, res, { 'ratelimit-limit': '20', 'ratelimit-remaining': '17', 'ratelimit-reset': '42' }),
+      { maxQueued: 7 },
     );
     const before = await healthz(r.gw);
     expect(before.status).toBe('ok');

@@ -7,11 +7,15 @@ const tooMany = (res: Parameters<typeof json>[0]) => json(res, 429, { status: 42
 describe("the upstream's Retry-After holds calls for a bounded time, then one probe decides", () => {
   it('a 429 with Retry-After: 3600 for one input: the other lookups are held at most the cap, reported as refused with 0 calls; then one probe, then traffic', async () => {
     let answerMs = 0;
-    const r = await rig({ UPSTREAM_RETRY_AFTER_MAX_SECONDS: '2', UPSTREAM_TIMEOUT_MS: '3000' }, async (call, _req, res) => {
-      if (call.body.domain === POISON) return tooMany(res);
-      if (answerMs) await sleep(answerMs);
-      ok(call, res);
-    });
+    const r = await rig(
+      { UPSTREAM_TIMEOUT_MS: '3000' },
+      async (call, _req, res) => {
+        if (call.body.domain === POISON) return tooMany(res);
+        if (answerMs) await sleep(answerMs);
+        ok(call, res);
+      },
+      { retryAfterMaxSeconds: 2 },
+    );
     const poisoned = await r.gw.query(domainQuery(POISON));
     const heldAt = performance.now();
     // The client is told the hold the gateway keeps, not the hour the answer asked for.
@@ -61,7 +65,7 @@ describe("the upstream's Retry-After holds calls for a bounded time, then one pr
   });
 
   it('a probe answered 429 again holds again, at most the cap', async () => {
-    const r = await rig({ UPSTREAM_RETRY_AFTER_MAX_SECONDS: '1' }, (_call, _req, res) => tooMany(res));
+    const r = await rig({}, (_call, _req, res) => tooMany(res), { retryAfterMaxSeconds: 1 });
     expect(codeOf(await r.gw.query(domainQuery()))).toMatchObject({ code: 'RATE_LIMITED', retryAfter: 1 });
     await until(() => !r.gw.gateway.upstreamStatus().rateLimit.holding, 10_000);
     const probe = await r.gw.query(domainQuery());
@@ -74,10 +78,13 @@ describe("the upstream's Retry-After holds calls for a bounded time, then one pr
   });
 
   it('a 429 that says the token has calls left (ratelimit-remaining above 0) holds only the input it answered', async () => {
-    const r = await rig({ UPSTREAM_RETRY_AFTER_MAX_SECONDS: '2' }, (call, _req, res) =>
-      call.body.domain === POISON
-        ? json(res, 429, { status: 429, response: null, error: 'Too many requests' }, { 'retry-after': '3600', 'ratelimit-remaining': '15' })
-        : ok(call, res),
+    const r = await rig(
+      {},
+      (call, _req, res) =>
+        call.body.domain === POISON
+          ? json(res, 429, { status: 429, response: null, error: 'Too many requests' }, { 'retry-after': '3600', 'ratelimit-remaining': '15' })
+          : ok(call, res),
+      { retryAfterMaxSeconds: 2 },
     );
     expect(codeOf(await r.gw.query(domainQuery(POISON)))).toMatchObject({ code: 'RATE_LIMITED', retryAfter: 2 });
     const other = await r.gw.query(domainQuery());

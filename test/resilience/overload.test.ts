@@ -164,7 +164,7 @@ describe('overload: twice what one gateway can serve', () => {
       expect([429, 503]).toContain(o.status); // each operation is one lookup: all of it refused
       expect(Number(o.retryAfterHeader)).toBeGreaterThanOrEqual(1);
     }
-    // The accepted requests waited at most about UPSTREAM_QUEUE_TIMEOUT_MS for their slot.
+    // The accepted requests waited at most about QUEUE_TIMEOUT_MS (1 s) for their slot.
     expect(figures.acceptedP99Ms).toBeLessThan(3000);
     // Nothing shed was sent upstream: one call per accepted lookup.
     expect(upstream.calls.length).toBe(accepted.length);

@@ -32,8 +32,8 @@ describe('retries: only where the request provably never ran, or the upstream as
     expect(r.domainCalls()).toBe(1);
   });
 
-  it('503 with retry-after every time: at most UPSTREAM_MAX_RETRIES retries', async () => {
-    const r = await rig({ UPSTREAM_MAX_RETRIES: '2', UPSTREAM_TIMEOUT_MS: '2000' }, (_call, _req, res) => res.writeHead(503, { 'retry-after': '0' }).end());
+  it('503 with retry-after every time: at most MAX_RETRIES (2) retries', async () => {
+    const r = await rig({ UPSTREAM_TIMEOUT_MS: '2000' }, (_call, _req, res) => res.writeHead(503, { 'retry-after': '0' }).end());
     const res = await r.gw.query(domainQuery());
     expect(codeOf(res)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
     expect(r.domainCalls()).toBe(3);
@@ -44,7 +44,9 @@ describe('retries: only where the request provably never ran, or the upstream as
     const up = await import('../support/fault-upstream.js').then((m) => m.startFaultUpstream());
     up.handle((call, _req, res) => ok(call, res));
     const front = await resettingFront(up.url, 1);
-    const gw = await startGateway({ ACTION_BASE_URL: front.url, ACTION_TOKEN: up.token, UPSTREAM_TIMEOUT_MS: '1000', UPSTREAM_RETRY_BACKOFF_MS: '20' });
+    const gw = await startGateway({ ACTION_BASE_URL: front.url, ACTION_TOKEN: up.token, UPSTREAM_TIMEOUT_MS: '1000' }, 0, {
+      resilience: { retryBackoffMs: 20 },
+    });
     try {
       const res = await gw.query(domainQuery('reset.example.com'));
       expect(res.body.errors).toBeUndefined();
@@ -65,12 +67,8 @@ describe('retries: only where the request provably never ran, or the upstream as
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const gw = await startGateway({
-      ACTION_BASE_URL: `http://127.0.0.1:${port}`,
-      ACTION_TOKEN: FAULT_TOKEN,
-      UPSTREAM_TIMEOUT_MS: '1000',
-      UPSTREAM_RETRY_BACKOFF_MS: '20',
-      UPSTREAM_MAX_RETRIES: '2',
+    const gw = await startGateway({ ACTION_BASE_URL: `http://127.0.0.1:${port}`, ACTION_TOKEN: FAULT_TOKEN, UPSTREAM_TIMEOUT_MS: '1000' }, 0, {
+      resilience: { retryBackoffMs: 20, maxRetries: 2 },
     });
     try {
       const res = await gw.query(domainQuery());
@@ -99,10 +97,11 @@ describe('retries: only where the request provably never ran, or the upstream as
   });
 
   it('the retry budget: many failing calls retry at most the configured fraction', async () => {
-    const r = await rig(
-      { UPSTREAM_RETRY_BUDGET_PERCENT: '10', UPSTREAM_RETRY_BUDGET_MIN: '0', UPSTREAM_MAX_RETRIES: '3', UPSTREAM_BREAKER_FAILURES: '1000' },
-      (_call, _req, res) => res.writeHead(503, { 'retry-after': '0' }).end(),
-    );
+    const r = await rig({ UPSTREAM_BREAKER_FAILURES: '1000' }, (_call, _req, res) => res.writeHead(503, { 'retry-after': '0' }).end(), {
+      retryBudgetPercent: 10,
+      retryBudgetMin: 0,
+      maxRetries: 3,
+    });
     const queries = 40;
     for (let i = 0; i < queries; i += 1) {
       const res = await r.gw.query(domainQuery());

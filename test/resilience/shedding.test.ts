@@ -33,10 +33,11 @@ async function metric(url: string, name: string, labels: string): Promise<number
 
 describe('shedding load', () => {
   // One upstream slot and no queue: whatever comes while the slot is taken is shed at once.
-  const oneSlot = { UPSTREAM_MAX_IN_FLIGHT: '1', UPSTREAM_MAX_QUEUED: '0', UPSTREAM_TIMEOUT_MS: '20000' };
+  const oneSlot = { UPSTREAM_MAX_IN_FLIGHT: '1', UPSTREAM_TIMEOUT_MS: '20000' };
+  const noQueue = { maxQueued: 0 };
 
   it('an operation whose every lookup is shed is HTTP 503 with Retry-After and OVERLOADED, and nothing is called', async () => {
-    const r = await rig(oneSlot, holding);
+    const r = await rig(oneSlot, holding, noQueue);
     const first = r.gw.query(domainQuery());
     await until(() => held.length === 1);
     const shed = await r.gw.query(`{ a: domainInfo(domain: "${domain()}") { domainName } b: domainInfo(domain: "${domain()}") { domainName } }`);
@@ -62,7 +63,7 @@ describe('shedding load', () => {
   });
 
   it('a response with some lookups served and some shed is 200 and carries Retry-After; shed lookups are not cached', async () => {
-    const r = await rig({ ...oneSlot, CACHE_ENABLED: 'true' }, holding);
+    const r = await rig({ ...oneSlot, CACHE_ENABLED: 'true' }, holding, noQueue);
     const cached = domain();
     const warm = r.gw.query(domainQuery(cached));
     await until(() => held.length === 1);
@@ -90,7 +91,7 @@ describe('shedding load', () => {
   });
 
   it('a batch with a shed operation keeps its 200 and carries Retry-After', async () => {
-    const r = await rig({ ...oneSlot, MAX_BATCH_OPERATIONS: '5' }, holding);
+    const r = await rig({ ...oneSlot, MAX_BATCH_OPERATIONS: '5' }, holding, noQueue);
     const first = r.gw.query(domainQuery());
     await until(() => held.length === 1);
     const batch = await r.gw.post(JSON.stringify([{ query: domainQuery() }, { query: '{ crmOwners(portal: "5") { id: ownerId } }' }]));
@@ -104,7 +105,7 @@ describe('shedding load', () => {
   });
 
   it("is HTTP 429 RATE_LIMITED with Retry-After when it is the client's own share that is full", async () => {
-    const r = await rig({ UPSTREAM_MAX_PER_CLIENT: '1', UPSTREAM_TIMEOUT_MS: '20000' }, holding);
+    const r = await rig({ UPSTREAM_TIMEOUT_MS: '20000' }, holding, { maxPerClient: 1 });
     const first = r.gw.query(domainQuery());
     await until(() => held.length === 1);
     const own = await r.gw.query(domainQuery());
@@ -119,7 +120,7 @@ describe('shedding load', () => {
   });
 
   it('a lookup still waiting for a slot when its wait deadline passes is shed with OVERLOADED, without a call', async () => {
-    const r = await rig({ UPSTREAM_MAX_IN_FLIGHT: '1', UPSTREAM_QUEUE_TIMEOUT_MS: '200', UPSTREAM_TIMEOUT_MS: '20000' }, holding);
+    const r = await rig({ UPSTREAM_MAX_IN_FLIGHT: '1', UPSTREAM_TIMEOUT_MS: '20000' }, holding, { queueTimeoutMs: 200 });
     const first = r.gw.query(domainQuery());
     await until(() => held.length === 1);
     const started = performance.now();
@@ -127,7 +128,7 @@ describe('shedding load', () => {
     const ms = performance.now() - started;
     expect(waited.status).toBe(503);
     expect(codeOf(waited)).toMatchObject({ code: 'OVERLOADED', retryAfter: 1 });
-    expect(ms).toBeGreaterThanOrEqual(190); // it did wait for its turn, up to UPSTREAM_QUEUE_TIMEOUT_MS
+    expect(ms).toBeGreaterThanOrEqual(190); // it did wait for its turn, up to its queue timeout
     expect(r.domainCalls()).toBe(1);
     expect(await metric(r.gw.url, 'lookup_graph_upstream_shed_total', 'reason="wait-expired"')).toBe(1);
     release();

@@ -4,17 +4,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { expect, onTestFinished } from 'vitest';
 import { splice } from '../support/tcp.js';
 import { FAULT_TOKEN, json, startFaultUpstream, upstreamEnv, type FaultUpstream, type RecordedCall } from '../support/fault-upstream.js';
+import type { Config } from '../../src/config.js';
 import { startGateway, type GraphQLResponse, type RunningGateway, type TestGateway } from '../support/gateway.js';
 
 export { FAULT_TOKEN, json };
 export { sleep, until } from '../support/wait.js';
 
 /** Small settings so the suite stays fast; each test overrides what it exercises. */
-const FAST = {
-  UPSTREAM_TIMEOUT_MS: '300',
-  UPSTREAM_RETRY_BACKOFF_MS: '20',
-  UPSTREAM_BREAKER_COOLDOWN_MS: '60000',
-};
+const FAST = { UPSTREAM_TIMEOUT_MS: '300' };
+/** Short back-offs (the constant is 100 ms) and a breaker that stays open for the whole test. */
+const FAST_RESILIENCE: Partial<Config['resilience']> = { retryBackoffMs: 20, breakerCooldownMs: 60_000 };
 
 let seq = 0;
 /** A fresh domain per lookup, so that no cache or loader can answer it without the upstream. */
@@ -49,7 +48,7 @@ type Handler = (call: RecordedCall, req: IncomingMessage, res: ServerResponse) =
 export async function rig(
   env: Record<string, string>,
   handler: Handler = (call, _req, res) => ok(call, res),
-  baseUrl?: (up: FaultUpstream) => string,
+  resilience: Partial<Config['resilience']> = {},
 ): Promise<Rig & { handle(h: Handler): void }> {
   const up = await startFaultUpstream();
   const load = { now: 0, peak: 0, answered: 0 };
@@ -63,8 +62,7 @@ export async function rig(
     });
     await current(call, req, res);
   });
-  const url = baseUrl ? baseUrl(up) : up.url;
-  const gw = await startGateway({ ...upstreamEnv(up), ACTION_BASE_URL: url, ...FAST, ...env });
+  const gw = await startGateway({ ...upstreamEnv(up), ...FAST, ...env }, 0, { resilience: { ...FAST_RESILIENCE, ...resilience } });
   const running: Rig & { handle(h: Handler): void } = {
     up,
     gw,

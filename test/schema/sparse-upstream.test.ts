@@ -62,7 +62,7 @@ function subSelection(type: ReturnType<typeof getNamedType>, depth: number): str
 }
 
 describe.each<Sparse>(['left out', 'null'])('a lookup whose upstream sends every value %s', (how) => {
-  const rig = upstreamGatewayFor({ COST_BUDGET: '1000', MAX_TOKENS: '1000000', MAX_DEPTH: '100', MAX_REQUEST_BYTES: '10000000' });
+  const rig = upstreamGatewayFor({ COST_BUDGET: '1000', MAX_DEPTH: '100', MAX_REQUEST_BYTES: '10000000' }, { security: { limits: { maxTokens: 1_000_000 } } });
   beforeAll(() => {
     rig.up.handle((call, _req, res) => {
       const { response, ...rest } = SANDBOX_ACTIONS[call.action]!.respond(call.body);

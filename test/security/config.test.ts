@@ -45,22 +45,20 @@ describe('security settings', () => {
       GATEWAY_API_KEY_HASHES: ` ${hashApiKey('a').toUpperCase()} `,
       GATEWAY_API_KEYS_FILE: keys,
       MAX_REQUEST_BYTES: '2048',
-      MAX_TOKENS: '500',
       MAX_DEPTH: '5',
       MAX_ROOT_FIELDS: '3',
       MAX_BATCH_OPERATIONS: '10',
       ENABLE_INTROSPECTION: 'false',
-      ENABLE_GRAPHIQL: '0',
       CLIENT_RATE_LIMIT_PER_MINUTE: '60',
       REDIS_URL: 'redis://127.0.0.1:6379',
-      RATE_LIMIT_REDIS_PREFIX: 'x:',
+      REDIS_KEY_PREFIX: 'x:',
       CORS_ORIGINS: 'https://app.example.com, http://localhost:3000/',
     });
     expect(security.auth).toEqual({ mode: 'api-key', apiKeyHashes: [hashApiKey('a'), hashApiKey('b')], accounts: new Map() });
     rmSync(keys);
     expect(security.limits).toEqual({
       maxRequestBytes: 2048,
-      maxTokens: 500,
+      maxTokens: 2000,
       maxDepth: 5,
       maxInputDepth: 8,
       maxAliases: 30,
@@ -69,7 +67,8 @@ describe('security settings', () => {
       maxBatchOperations: 10,
     });
     expect([security.introspection, security.graphiql, security.hideSuggestions]).toEqual([false, false, true]);
-    expect(security.rateLimit).toEqual({ perMinute: 60, redisUrl: 'redis://127.0.0.1:6379', redisPrefix: 'x:' });
+    expect(security.rateLimit).toEqual({ perMinute: 60, redisUrl: 'redis://127.0.0.1:6379', redisPrefix: 'x:rate:' });
+    expect(security.persistedQueries.redisPrefix).toBe('x:apq:');
     expect(security.corsOrigins).toEqual(['https://app.example.com', 'http://localhost:3000']);
   });
 
@@ -90,12 +89,10 @@ describe('security settings', () => {
 
   it.each([
     [{ MAX_DEPTH: '0' }, 'MAX_DEPTH must be a whole number from 1 to 100, got "0"'],
-    [{ MAX_TOKENS: 'lots' }, 'MAX_TOKENS must be a whole number from 10 to 1000000, got "lots"'],
     [{ MAX_REQUEST_BYTES: '10' }, 'MAX_REQUEST_BYTES must be a whole number from 1024 to 67108864, got "10"'],
     [{ MAX_BATCH_OPERATIONS: '5000' }, 'MAX_BATCH_OPERATIONS must be a whole number from 0 to 1000, got "5000"'],
     [{ CLIENT_RATE_LIMIT_PER_MINUTE: 'many' }, 'CLIENT_RATE_LIMIT_PER_MINUTE must be a whole number from 0 to 10000000, got "many"'],
     [{ ENABLE_INTROSPECTION: 'yes' }, 'ENABLE_INTROSPECTION must be true or false, got "yes"'],
-    [{ ENABLE_GRAPHIQL: 'on' }, 'ENABLE_GRAPHIQL must be true or false, got "on"'],
     [{ GATEWAY_AUTH: 'basic' }, 'GATEWAY_AUTH must be one of api-key, forward, none, got "basic"'],
     [{ GATEWAY_AUTH: 'api-key' }, 'GATEWAY_AUTH=api-key needs GATEWAY_API_KEY_HASHES or GATEWAY_API_KEYS_FILE (sha256 hex digests of the keys)'],
     [{ GATEWAY_API_KEY_HASHES: 'my-plain-key' }, 'GATEWAY_API_KEY_HASHES must hold sha256 hex digests of the keys (64 hex characters), got "my-plain-key…"'],

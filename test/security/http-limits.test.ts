@@ -96,9 +96,9 @@ describe('requests the HTTP parser refuses get a coded JSON answer, not a reset'
   });
 });
 
-describe('HTTP_MAX_HEADER_BYTES', () => {
-  it('raises the limit: a 20 KB query string is served', async () => {
-    const gw = await startGateway({ HTTP_MAX_HEADER_BYTES: '65536' });
+describe("the server's header limit (maxHeaderBytes)", () => {
+  it('raised in the configuration: a 20 KB query string is served', async () => {
+    const gw = await startGateway({}, 0, { http: { maxHeaderBytes: 65_536 } });
     try {
       const res = await gw.fetch(`/graphql?query=${encodeURIComponent('{ __typename }')}&pad=${'x'.repeat(20_000)}`, {
         headers: { 'x-graphql-yoga-csrf': '1' },

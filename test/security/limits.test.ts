@@ -126,7 +126,9 @@ describe('operation limits (defaults)', () => {
 });
 
 describe('operation limits, each one alone (the others raised)', () => {
-  const gw = forSuite(() => inProcessGateway({ MAX_TOKENS: '1000000', MAX_ROOT_FIELDS: '100000', MAX_DEPTH: '3', MAX_REQUEST_BYTES: '4000000' }));
+  const gw = forSuite(() =>
+    inProcessGateway({ MAX_ROOT_FIELDS: '100000', MAX_DEPTH: '3', MAX_REQUEST_BYTES: '4000000' }, { security: { limits: { maxTokens: 1_000_000 } } }),
+  );
 
   async function refused(query: string, code: string) {
     const before = sandboxCalls(gw);

@@ -18,7 +18,7 @@ import { hashApiKey } from '../../src/security/api-keys.js';
 import { CSRF_HEADER } from '../../src/security/csrf.js';
 import { ENTRY_OVERHEAD_BYTES, entryCost, MemoryPersistedQueries } from '../../src/security/persisted-query-store.js';
 import { configProblems } from '../support/config.js';
-import { inProcessGateway, startGateway, type GraphQLResponse, type RunningGateway } from '../support/gateway.js';
+import { inProcessGateway, startGateway, type GraphQLResponse, type RunningGateway, type Tuning } from '../support/gateway.js';
 import { forSuite } from '../support/fixtures.js';
 import { REDIS_HOST, REDIS_PORT, requireRedisInCi } from '../support/redis.js';
 import { expectRefused, sandboxCalls } from './support.js';
@@ -169,9 +169,12 @@ describe('client libraries against a real gateway', () => {
   });
 });
 
-describe('the store is bounded (APQ_MAX_MB), in memory', () => {
+/** A 1 MiB store (the constant is 4 MiB), so that a few large queries fill it. */
+const ONE_MB: Tuning = { security: { persistedQueries: { maxBytes: 1024 * 1024 } } };
+
+describe('the store is bounded, in memory', () => {
   it('registering past the budget forgets the oldest registrations first', async () => {
-    const gw = await startGateway({ CLIENT_RATE_LIMIT_PER_MINUTE: '0', APQ_MAX_MB: '1' });
+    const gw = await startGateway({ CLIENT_RATE_LIMIT_PER_MINUTE: '0' }, 0, ONE_MB);
     try {
       // Fifteen queries of ~90 KB each: 1.35 MB of text for a 1 MB budget.
       const queries = Array.from({ length: 15 }, (_, i) => distinct(`big ${i}`, 90_000));
@@ -184,10 +187,10 @@ describe('the store is bounded (APQ_MAX_MB), in memory', () => {
   });
 });
 
-describe('one client cannot evict the others (a quarter of APQ_MAX_MB each)', () => {
+describe('one client cannot evict the others (a quarter of the store each)', () => {
   it("a client registering past its share pushes out its own oldest queries, not another client's", async () => {
     const [A, B] = ['apq-client-a-key-0123456789', 'apq-client-b-key-0123456789'];
-    const gw = await inProcessGateway({ CLIENT_RATE_LIMIT_PER_MINUTE: '0', APQ_MAX_MB: '1', GATEWAY_API_KEY_HASHES: `${hashApiKey(A)},${hashApiKey(B)}` });
+    const gw = await inProcessGateway({ CLIENT_RATE_LIMIT_PER_MINUTE: '0', GATEWAY_API_KEY_HASHES: `${hashApiKey(A)},${hashApiKey(B)}` }, ONE_MB);
     try {
       const others = [distinct('b one'), distinct('b two', 50_000)];
       for (const query of others) expect((await gw.post(withQuery(query), { 'x-api-key': B })).status).toBe(200);
@@ -224,9 +227,8 @@ describe.skipIf(!(await requireRedisInCi()))('the store in Redis (REDIS_URL), sh
   const url = `redis://${REDIS_HOST}:${REDIS_PORT}`;
   const env = {
     REDIS_URL: url,
-    APQ_REDIS_PREFIX: prefix,
+    REDIS_KEY_PREFIX: prefix,
     CACHE_KEY_SECRET: prefix,
-    RATE_LIMIT_REDIS_PREFIX: `${prefix}rate:`,
     CLIENT_RATE_LIMIT_PER_MINUTE: '0',
   };
   const redis = new Redis(url, { lazyConnect: true });
@@ -249,13 +251,14 @@ describe.skipIf(!(await requireRedisInCi()))('the store in Redis (REDIS_URL), sh
     }
   });
 
-  it('Redis holds at most APQ_MAX_MB of entries: the oldest registrations go first', async () => {
-    const boundedPrefix = `${prefix}bounded:`;
+  it('Redis holds at most the store size of entries: the oldest registrations go first', async () => {
+    // REDIS_KEY_PREFIX of its own: the persisted queries' keys start with `<prefix>apq:`.
+    const boundedPrefix = `${prefix}bounded:apq:`;
     // Eight clients registering two ~90 KB queries each (each within its quarter of the budget): 1.4 MB for 1 MB.
     const keys = Array.from({ length: 8 }, (_, i) => `apq-redis-client-${i}-0123456789`);
-    const bounded = { ...env, APQ_REDIS_PREFIX: boundedPrefix, APQ_MAX_MB: '1', GATEWAY_API_KEY_HASHES: keys.map(hashApiKey).join(',') };
-    const gw = await startGateway(bounded);
-    const other = await startGateway(bounded);
+    const bounded = { ...env, REDIS_KEY_PREFIX: `${prefix}bounded:`, GATEWAY_API_KEY_HASHES: keys.map(hashApiKey).join(',') };
+    const gw = await startGateway(bounded, 0, ONE_MB);
+    const other = await startGateway(bounded, 0, ONE_MB);
     try {
       const queries = Array.from({ length: 16 }, (_, i) => distinct(`redis big ${i}`, 90_000));
       for (const [i, query] of queries.entries()) expect((await gw.post(withQuery(query), { 'x-api-key': keys[Math.floor(i / 2)]! })).status).toBe(200);

@@ -83,7 +83,7 @@ describe.runIf(await redisServersAvailable()).each(REDIS_FORMS)('per-client rate
   const rig = topologyFor(form);
   it('two gateways share one budget; the counter lives in Redis under the prefix and expires', async ({ startGateway }) => {
     const prefix = `lg-test:rate:${form}:${process.pid}:${Date.now()}:`;
-    const env = { CLIENT_RATE_LIMIT_PER_MINUTE: '3', REDIS_URL: rig.topology.url, RATE_LIMIT_REDIS_PREFIX: prefix, CACHE_ENABLED: 'false' };
+    const env = { CLIENT_RATE_LIMIT_PER_MINUTE: '3', REDIS_URL: rig.topology.url, REDIS_KEY_PREFIX: prefix, CACHE_ENABLED: 'false' };
     const one = await startGateway(env);
     const two = await startGateway(env);
     expect((await one.query(QUERY)).status).toBe(200);

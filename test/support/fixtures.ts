@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, test as base, beforeAll } from 'vitest';
 import { startFaultUpstream, upstreamEnv, type FaultUpstream } from './fault-upstream.js';
-import { inProcessGateway, startGateway, type RunningGateway, type TestGateway } from './gateway.js';
+import { inProcessGateway, startGateway, type RunningGateway, type TestGateway, type Tuning } from './gateway.js';
 import { REDIS_HOST, REDIS_PORT } from './redis.js';
 
 type Env = Record<string, string>;
@@ -19,9 +19,9 @@ export interface RigFixtures {
    * A gateway in process over `upstream` with these settings (and no cache unless asked), started once
    * per file and settings, closed after the file's last test.
    */
-  gatewayOver: (env?: Env) => Promise<TestGateway>;
+  gatewayOver: (env?: Env, tuning?: Tuning) => Promise<TestGateway>;
   /** Starts a gateway of its own over HTTP for this test (the sandbox unless `env` names an upstream); closed after the test. */
-  startGateway: (env?: Env) => Promise<RunningGateway>;
+  startGateway: (env?: Env, tuning?: Tuning) => Promise<RunningGateway>;
   /**
    * The shared Redis with a key prefix of this file's own: `env` points a gateway's cache and rate
    * limit at it, `client` reads it; the prefix's keys are deleted after the file. Use it inside
@@ -50,11 +50,11 @@ export const test = base.extend<RigFixtures>({
   gatewayOver: [
     async ({ upstream }, use) => {
       const started = new Map<string, Promise<TestGateway>>();
-      await use((env = {}) => {
-        const key = JSON.stringify(env);
+      await use((env = {}, tuning = {}) => {
+        const key = JSON.stringify([env, tuning]);
         let gw = started.get(key);
         if (!gw) {
-          gw = inProcessGateway(upstreamEnv(upstream, env));
+          gw = inProcessGateway(upstreamEnv(upstream, env), tuning);
           started.set(key, gw);
         }
         return gw;
@@ -65,8 +65,8 @@ export const test = base.extend<RigFixtures>({
   ],
   startGateway: async ({}, use) => {
     const started: RunningGateway[] = [];
-    await use(async (env = {}) => {
-      const gw = await startGateway(env);
+    await use(async (env = {}, tuning = {}) => {
+      const gw = await startGateway(env, 0, tuning);
       started.push(gw);
       return gw;
     });
@@ -77,7 +77,7 @@ export const test = base.extend<RigFixtures>({
       const url = `redis://${REDIS_HOST}:${REDIS_PORT}`;
       const prefix = `lookup-graph:test:${process.pid}:${randomBytes(4).toString('hex')}:`;
       const client = new Redis(url, { lazyConnect: true });
-      await use({ url, prefix, client, env: { REDIS_URL: url, RATE_LIMIT_REDIS_PREFIX: `${prefix}rate:`, CACHE_KEY_SECRET: prefix } });
+      await use({ url, prefix, client, env: { REDIS_URL: url, REDIS_KEY_PREFIX: prefix, CACHE_KEY_SECRET: prefix } });
       const keys = await client.keys(`${prefix}*`);
       if (keys.length > 0) await client.del(...keys);
       client.disconnect();
@@ -113,8 +113,8 @@ export function forSuite<T extends Closable>(start: () => Promise<T>): T {
  * A fault upstream and a gateway in process over it with these settings, for the enclosing describe
  * block (or file): started in its beforeAll, closed in its afterAll (see forSuite).
  */
-export function upstreamGatewayFor(env: Env = {}): { up: FaultUpstream; gw: TestGateway } {
+export function upstreamGatewayFor(env: Env = {}, tuning: Tuning = {}): { up: FaultUpstream; gw: TestGateway } {
   const up = forSuite(startFaultUpstream);
-  const gw = forSuite(() => inProcessGateway(upstreamEnv(up, env)));
+  const gw = forSuite(() => inProcessGateway(upstreamEnv(up, env), tuning));
   return { up, gw };
 }

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { loadConfig } from '../../src/config.js';
+import { type Config, loadConfig } from '../../src/config.js';
 import { createGateway, type Gateway } from '../../src/gateway.js';
 import { createLogger } from '../../src/kernel/logger.js';
 import { createHttpServer } from '../../src/server/http-server.js';
@@ -34,8 +34,30 @@ export interface RunningGateway extends TestGateway {
   url: string;
 }
 
-async function createTestGateway(env: Record<string, string>) {
-  const config = loadConfig({ LOG_LEVEL: 'debug', ...env });
+type DeepPartial<T> = T extends Map<unknown, unknown> | unknown[] | URL ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
+
+/**
+ * Values no setting reads (the constants of src/upstream/resilience/constants.ts, the HTTP server's
+ * timeouts, the Redis probe interval ...), passed to the gateway in its configuration, merged over
+ * what the environment gave.
+ */
+export type Tuning = DeepPartial<Config>;
+
+const plain = (value: unknown): value is Record<string, unknown> => Object.prototype.toString.call(value) === '[object Object]';
+function merged(base: unknown, over: unknown): unknown {
+  if (!plain(base) || !plain(over)) return over;
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) out[key] = merged(base[key], value);
+  return out;
+}
+
+/** The configuration the environment gives, with `tuning` merged over it. */
+function tunedConfig(env: Record<string, string | undefined>, tuning: Tuning = {}): Config {
+  return merged(loadConfig(env), tuning) as Config;
+}
+
+async function createTestGateway(env: Record<string, string>, tuning: Tuning = {}) {
+  const config = tunedConfig({ LOG_LEVEL: 'debug', ...env }, tuning);
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -71,8 +93,8 @@ function graphqlClient(fetchPath: TestGateway['fetch']): Pick<TestGateway, 'quer
  * The real gateway in this process, asked through `yoga.fetch`: every plugin of the one pipeline, no
  * socket. For tests where HTTP adds nothing. With no ACTION_BASE_URL in `env` it starts the built-in sandbox.
  */
-export async function inProcessGateway(env: Record<string, string> = {}): Promise<TestGateway> {
-  const { gateway, logs } = await createTestGateway(env);
+export async function inProcessGateway(env: Record<string, string> = {}, tuning: Tuning = {}): Promise<TestGateway> {
+  const { gateway, logs } = await createTestGateway(env, tuning);
   gateway.readiness.serving();
   const fetchPath: TestGateway['fetch'] = async (path, init) => gateway.yoga.fetch(`http://127.0.0.1${path}`, init as Parameters<typeof gateway.yoga.fetch>[1]);
   return { gateway, logs, fetch: fetchPath, ...graphqlClient(fetchPath), close: () => gateway.close() };
@@ -83,8 +105,8 @@ export async function inProcessGateway(env: Record<string, string> = {}): Promis
  * behind a router keeps its address). With no ACTION_BASE_URL in `env` it starts the built-in sandbox,
  * exactly as `npm start` does.
  */
-export async function startGateway(env: Record<string, string> = {}, port = 0): Promise<RunningGateway> {
-  const { config, logger, logs, gateway } = await createTestGateway(env);
+export async function startGateway(env: Record<string, string> = {}, port = 0, tuning: Tuning = {}): Promise<RunningGateway> {
+  const { config, logger, logs, gateway } = await createTestGateway(env, tuning);
   const server: Server = createHttpServer(gateway.yoga, config.http, logger).server;
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   gateway.readiness.serving();

@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forSuite } from '../support/fixtures.js';
-import { inProcessGateway } from '../support/gateway.js';
+import { inProcessGateway, type Tuning } from '../support/gateway.js';
 import { freePort } from '../support/processes.js';
 
 /** A collector that takes connections and never answers, the worst case for an exporter. */
@@ -38,11 +38,11 @@ describe('tracing with an OTLP collector that is down or never answers', () => {
   afterAll(() => collector.close());
 
   const unlimited = { CLIENT_RATE_LIMIT_PER_MINUTE: '0' };
+  /** Exports every 50 ms (the constant is 5 s): the collector is asked often while the test runs. */
+  const QUICK_EXPORT: Tuning = { telemetry: { tracing: { scheduledDelayMillis: 50 } } };
   const untraced = forSuite(() => inProcessGateway(unlimited));
-  const hanging = forSuite(() => inProcessGateway({ ...unlimited, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '50' }));
-  const refused = forSuite(() =>
-    inProcessGateway({ ...unlimited, OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${refusedPort}`, OTEL_BSP_SCHEDULE_DELAY: '50' }),
-  );
+  const hanging = forSuite(() => inProcessGateway({ ...unlimited, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url }, QUICK_EXPORT));
+  const refused = forSuite(() => inProcessGateway({ ...unlimited, OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${refusedPort}` }, QUICK_EXPORT));
 
   it('answers every request exactly as without tracing, while the exporter is stuck', async () => {
     const strip = (body: Record<string, any>) => ({ data: body.data, errors: body.errors, calls: body.extensions?.gateway?.upstreamCalls });

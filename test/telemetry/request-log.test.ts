@@ -19,7 +19,7 @@ beforeAll(async () => {
     if (call.action === 'domain_info') return json(res, 200, { status: 200, response: { domain_name: call.body.domain } });
     return json(res, 503, { status: 503, response: null, error: 'down' });
   });
-  gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'true', UPSTREAM_MAX_RETRIES: '0', METRICS_OPERATION_NAMES: 'Domain, Owners' }));
+  gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'true', METRICS_OPERATION_NAMES: 'Domain, Owners' }), 0, { resilience: { maxRetries: 0 } });
 });
 afterAll(async () => {
   await gw.close();
@@ -208,7 +208,9 @@ describe('tracing off and http/protobuf', () => {
 
   it('exports http/protobuf by default', async () => {
     const receiver = await startOtlpReceiver();
-    const traced = await startGateway(upstreamEnv(up, { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/v1/traces`, OTEL_BSP_SCHEDULE_DELAY: '20' }));
+    const traced = await startGateway(upstreamEnv(up, { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/v1/traces` }), 0, {
+      telemetry: { tracing: { scheduledDelayMillis: 20 } },
+    });
     try {
       await traced.query(DOMAIN, { domain: 'proto.example' });
       await until(() => receiver.contentTypes.length > 0);

@@ -71,7 +71,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   };
 }
 
-/** Waits until `check` holds (spans are exported in batches, every OTEL_BSP_SCHEDULE_DELAY ms). */
+/** Waits until `check` holds (spans are exported in batches, every 5 s unless a test's configuration says less). */
 export async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!check()) {

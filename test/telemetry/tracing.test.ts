@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { inProcessGateway, startGateway } from '../support/gateway.js';
+import { loadConfig } from '../../src/config.js';
+import { inProcessGateway, startGateway, type Tuning } from '../support/gateway.js';
 import { forSuite } from '../support/fixtures.js';
 import { configProblems } from '../support/config.js';
 import { REDIS_HOST, REDIS_PORT, redisAnswers } from '../support/redis.js';
@@ -30,14 +31,15 @@ const tracingEnv = (extra: Record<string, string> = {}) =>
     CACHE_ENABLED: 'true',
     OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-    OTEL_BSP_SCHEDULE_DELAY: '20',
     ...extra,
   });
+/** Spans exported every 20 ms (the constant is 5 s), so the tests see them at once. */
+const QUICK_EXPORT: Tuning = { telemetry: { tracing: { scheduledDelayMillis: 20 } } };
 
 const childrenOf = (spans: ReceivedSpan[], parent: ReceivedSpan) => spans.filter((span) => span.parentSpanId === parent.spanId);
 
 describe('tracing over OTLP/HTTP (http/json)', () => {
-  const gw = forSuite(() => inProcessGateway(tracingEnv({ TRACE_PROPAGATE_UPSTREAM: 'true' })));
+  const gw = forSuite(() => inProcessGateway(tracingEnv({ TRACE_PROPAGATE_UPSTREAM: 'true' }), QUICK_EXPORT));
 
   it("exports the span tree of one operation with two lookups, one cached and one upstream, in the client's trace", async () => {
     await gw.query('{ domainInfo(domain: "cached.example") { domainName } }'); // fills the cache
@@ -136,7 +138,7 @@ describe('tracing settings', () => {
       traceparents.push(req.headers.traceparent as string | undefined);
       json(res, 200, { status: 200, response: { domain_name: call.body.domain } });
     });
-    const gw = await startGateway(tracingEnv({ TRACE_LOOKUP_KEYS: 'omit' }));
+    const gw = await startGateway(tracingEnv({ TRACE_LOOKUP_KEYS: 'omit' }), 0, QUICK_EXPORT);
     try {
       traceparents = [];
       const traceId = hex(16);
@@ -155,20 +157,24 @@ describe('tracing settings', () => {
     expect(configProblems({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toEqual([
       'OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json (grpc is not supported), got "grpc"',
     ]);
-    expect(configProblems({ OTEL_TRACES_EXPORTER: 'zipkin' })[0]).toContain('OTEL_TRACES_EXPORTER must be otlp or none');
     expect(configProblems({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'collector:4318' })[0]).toContain('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be');
-    expect(configProblems({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' })[0]).toContain(
-      'OTEL_TRACES_SAMPLER_ARG',
-    );
+    expect(
+      configProblems({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' })[0],
+    ).toContain('OTEL_TRACES_SAMPLER_ARG');
     expect(configProblems({ TRACE_PROPAGATE_UPSTREAM: 'yes', TRACE_LOOKUP_KEYS: 'raw' })).toHaveLength(2);
-    // Exporter "none" and OTEL_SDK_DISABLED turn tracing off whatever endpoint is set.
-    expect(configProblems({ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toEqual([]);
+    // Tracing is on exactly when an endpoint is set: without one, the sampler settings are not even read.
+    expect(configProblems({ OTEL_TRACES_SAMPLER: 'sometimes' })).toEqual([]);
+    expect(loadConfig({ OTEL_TRACES_SAMPLER: 'always_off' }).telemetry.tracing).toBeNull();
   });
 });
 
 describe.runIf(await redisAnswers())('Redis round trips', () => {
   it('appear under the lookup that makes them', async () => {
-    const gw = await startGateway(tracingEnv({ REDIS_URL: `redis://${REDIS_HOST}:${REDIS_PORT}`, CACHE_KEY_SECRET: `tracing-${process.pid}-${hex(4)}` }));
+    const gw = await startGateway(
+      tracingEnv({ REDIS_URL: `redis://${REDIS_HOST}:${REDIS_PORT}`, CACHE_KEY_SECRET: `tracing-${process.pid}-${hex(4)}` }),
+      0,
+      QUICK_EXPORT,
+    );
     try {
       const traceId = hex(16);
       await gw.query('query ViaRedis { domainInfo(domain: "redis.example") { domainName } }', undefined, { traceparent: `00-${traceId}-${hex(8)}-01` });

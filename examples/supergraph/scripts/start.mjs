@@ -66,7 +66,7 @@ async function sdlOnceUp(url) {
   }
 }
 
-run('lookup-graph', 'npm', ['start'], root, { FEDERATION: 'true', PORT: ports.lookup, SANDBOX_LATENCY_MS: process.env.SANDBOX_LATENCY_MS ?? '200' });
+run('lookup-graph', 'npm', ['start'], root, { FEDERATION: 'true', PORT: ports.lookup, SANDBOX_LATENCY: process.env.SANDBOX_LATENCY ?? '200' });
 run('accounts', process.execPath, ['accounts/server.mjs'], example, { PORT: ports.accounts });
 
 const subgraphs = [

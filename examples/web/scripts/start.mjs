@@ -67,7 +67,7 @@ process.on('SIGTERM', () => stop(0));
 
 run('gateway', ['start'], root, {
   PORT: port,
-  SANDBOX_LATENCY_MS: process.env.SANDBOX_LATENCY_MS ?? '300', // the transcripts visibly arrive after the videos
+  SANDBOX_LATENCY: process.env.SANDBOX_LATENCY ?? '300', // the transcripts visibly arrive after the videos
   ...(persisted ? { TRUSTED_DOCUMENTS_FILE: `${app}persisted-documents.json` } : {}),
 });
 if (persisted) {

@@ -35,6 +35,9 @@ export function canonicalSymbol(argument: string, value: string): string {
   return symbol;
 }
 
+/** The most stock symbols in one financial call (the upstream's own bound); larger sets are split into several calls. */
+export const FINANCIAL_BATCH_SIZE = 50;
+
 /**
  * One loader per operation for every symbol asked anywhere in it. Symbols are cached one by one, so
  * a later request for a subset costs nothing; the rest go upstream in one call written "A, B, C"

@@ -9,9 +9,9 @@ interface Waiter {
 }
 
 export interface FairnessLimits {
-  /** In-flight plus queued calls one client may hold (UPSTREAM_MAX_PER_CLIENT); Infinity: no cap. */
+  /** In-flight plus queued calls one client may hold (MAX_PER_CLIENT); Infinity: no cap. */
   maxPerClient: number;
-  /** In-flight calls one client may hold (UPSTREAM_MAX_IN_FLIGHT_PER_CLIENT); more wait their turn. */
+  /** In-flight calls one client may hold (half of UPSTREAM_MAX_IN_FLIGHT); more wait their turn. */
   maxInFlightPerClient: number;
   /** In-flight calls one action may hold (UPSTREAM_MAX_IN_FLIGHT_PER_ACTION), its bulkhead; Infinity: no cap. */
   maxPerAction: number;
@@ -28,7 +28,7 @@ const MAX_RETRY_AFTER_S = 30;
 
 /**
  * At most `maxInFlight` upstream calls at once; up to `maxQueued` more wait their turn, each until the
- * `startBy` its caller gives (its share of the operation's time and UPSTREAM_QUEUE_TIMEOUT_MS).
+ * `startBy` its caller gives (its share of the operation's time and QUEUE_TIMEOUT_MS).
  * A call that cannot start by then is shed, never left to pile up: at once when the queue is full or
  * when the calls ahead of it (in the round robin, at the slots' recent pace) would hold it past
  * `startBy`, else when `startBy` comes. Shed calls fail with OVERLOADED, or with RATE_LIMITED when

@@ -4,7 +4,7 @@ import { ActionError } from '../../kernel/errors.js';
 
 /** How long to hold calls when the upstream says its budget is spent but not until when (its documented window is a minute). */
 const DEFAULT_HOLD_MS = 60_000;
-/** The longest hold by default, whatever the upstream says (UPSTREAM_RETRY_AFTER_MAX_SECONDS). */
+/** The longest hold by default, whatever the upstream says (RETRY_AFTER_MAX_SECONDS). */
 const DEFAULT_MAX_HOLD_MS = 60_000;
 
 export type BudgetLevel = 'unknown' | 'ok' | 'low' | 'out';
