@@ -143,11 +143,11 @@ export class McpTools {
 
   /** Unknown and missing arguments; GraphQL itself checks each value against its type. */
   private argumentProblems(tool: ToolOperation, given: Record<string, unknown>): AgentError[] {
-    const expected = [...tool.variables].map(([name, type]) => `${name}: ${type}`).join(', ') || 'no arguments';
+    const expected = () => [...tool.variables].map(([name, type]) => `${name}: ${type}`).join(', ') || 'no arguments';
     const problems: AgentError[] = [];
     for (const name of Object.keys(given)) {
       if (!tool.variables.has(name)) {
-        problems.push({ code: 'BAD_USER_INPUT', argument: name, message: `Unknown argument "${name}".`, whatToDo: `This tool takes ${expected}.` });
+        problems.push({ code: 'BAD_USER_INPUT', argument: name, message: `Unknown argument "${name}".`, whatToDo: `This tool takes ${expected()}.` });
       }
     }
     for (const name of (tool.inputSchema.required as string[] | undefined) ?? []) {

@@ -45,7 +45,6 @@ export class ToolRequests {
       method: 'POST',
       headers,
       body: JSON.stringify(body),
-      ...(from instanceof fetchAPI.Request ? { signal: from.signal } : {}),
     });
     const answer = new Promise<GraphQLBody>((resolve) => {
       const pending: ToolRequest = {
