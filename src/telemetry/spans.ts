@@ -17,6 +17,7 @@ import type { Tracing } from './tracing.js';
  *
  *   POST /graphql (server, continues the client's traceparent)
  *   └─ query Name (the GraphQL operation: type, name, cost estimate, upstream calls)
+ *      │  (or, answered from a remembered result: that span alone, `lookup_graph.remembered_result`)
  *      └─ lookup <action> (source: cache / upstream / coalesced; the key hashed or omitted)
  *         ├─ redis GET / SET / ... (with REDIS_URL)
  *         └─ upstream <action> (the call with its retries and outcome)
@@ -112,6 +113,56 @@ function endOperation(span: Span, usage: Operation, result: ExecutionResult): vo
   if (codes.length > 0) span.setAttribute('lookup_graph.error_codes', [...new Set(codes)]);
   if (result.errors?.length && !result.data) span.setStatus({ code: SpanStatusCode.ERROR, message: codes[0] });
   span.end();
+}
+
+/** A request answered from a remembered result (src/cache/result-memo.ts): the operation it replays and what it stands on. */
+export interface ReplayedOperation {
+  name: string | null;
+  usage: Pick<Operation, 'cost' | 'lookups'>;
+}
+
+/**
+ * The span of an operation answered from a remembered result: nothing was parsed, executed or looked up,
+ * so there is no lookup span under it, only the operation's own span, started when the replay began
+ * (`startedAt`, performance.now()) and saying it was a replay (`lookup_graph.remembered_result`), with
+ * the cache entries the answer was checked against: how many, of which actions, and from where.
+ */
+export function traceReplay(tracing: Tracing): (request: Request, replayed: ReplayedOperation, startedAt: number) => void {
+  const { tracer } = tracing;
+  return (request, { name, usage }, startedAt) => {
+    const parent = requests.get(request)?.context ?? context.active();
+    const span = tracer.startSpan(
+      name ? `query ${name}` : 'query',
+      {
+        startTime: startedAt,
+        attributes: {
+          'graphql.operation.type': 'query',
+          ...(name ? { 'graphql.operation.name': name } : {}),
+          'lookup_graph.remembered_result': true,
+          'lookup_graph.upstream_calls': 0,
+          'lookup_graph.lookups': usage.lookups.length,
+        },
+      },
+      parent,
+    );
+    // Not sampled: nothing more to describe.
+    if (!span.isRecording()) return;
+    if (usage.cost) {
+      span.setAttribute('lookup_graph.cost.estimated', usage.cost.estimated);
+      span.setAttribute('lookup_graph.cost.budget', usage.cost.budget);
+    }
+    const actions = new Set<string>();
+    const sources = new Map<string, number>();
+    for (const lookup of usage.lookups) {
+      actions.add(lookup.action);
+      sources.set(lookup.source, (sources.get(lookup.source) ?? 0) + 1);
+    }
+    span.setAttribute('lookup_graph.lookup.actions', [...actions]);
+    // As a span of several lookups says it: one source when they agree, else "mixed" with a count per source.
+    span.setAttribute('lookup_graph.lookup.source', sources.size === 1 ? [...sources.keys()][0]! : 'mixed');
+    for (const [source, count] of sources) span.setAttribute(`lookup_graph.lookup.${source}`, count);
+    span.end();
+  };
 }
 
 /** One lookup of one key: its span, with where the value came from. */
