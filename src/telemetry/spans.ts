@@ -39,7 +39,8 @@ const ATTEMPTS = Symbol('lookup-graph.upstream.attempts');
 interface RequestTrace {
   span: Span;
   context: Context;
-  open: Set<Span>;
+  /** Operation spans started and not yet ended (made on the first). */
+  open?: Set<Span>;
 }
 
 const headerGetter = {
@@ -49,10 +50,17 @@ const headerGetter = {
 
 /** The trace id of this request's span, when tracing is on (for the request log line). */
 export function traceIdOf(request: Request): string | undefined {
-  return requests.get(request)?.span.spanContext().traceId;
+  return traceOf(request)?.span.spanContext().traceId;
 }
 
-const requests = new WeakMap<Request, RequestTrace>();
+/**
+ * A request's spans are kept on the request itself, so they go when it goes. Not a WeakMap keyed by the
+ * request: its entries are ephemerons, which keep what they hold alive through young-generation
+ * collections (see kernel/answered.ts), and every traced request had one.
+ */
+const TRACE = Symbol('lookup-graph.request-trace');
+type Traced = Request & { [TRACE]?: RequestTrace };
+const traceOf = (request: Request): RequestTrace | undefined => (request as Traced)[TRACE];
 
 /** The request and operation spans. Installed first, so refused requests have their span too. */
 export function useTracing(tracing: Tracing): Plugin<GatewayContext> {
@@ -66,12 +74,12 @@ export function useTracing(tracing: Tracing): Plugin<GatewayContext> {
         { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method, 'url.path': url.pathname, 'url.scheme': url.protocol.replace(':', '') } },
         parent,
       );
-      requests.set(request, { span, context: trace.setSpan(parent, span), open: new Set() });
+      (request as Traced)[TRACE] = { span, context: trace.setSpan(parent, span) };
     },
     onExecute({ args }) {
       const ctx = args.contextValue;
       const request = (ctx as { request?: Request }).request;
-      const owner = request ? requests.get(request) : undefined;
+      const owner = request ? traceOf(request) : undefined;
       const parent = owner?.context ?? context.active();
       const operation = describeOperation(args.document, args.operationName);
       const span = tracer.startSpan(
@@ -79,21 +87,24 @@ export function useTracing(tracing: Tracing): Plugin<GatewayContext> {
         { attributes: { 'graphql.operation.type': operation.type, ...(operation.name ? { 'graphql.operation.name': operation.name } : {}) } },
         parent,
       );
-      owner?.open.add(span);
+      if (owner) {
+        owner.open ??= new Set();
+        owner.open.add(span);
+      }
       ctx.operation.trace = { tracing, context: trace.setSpan(parent, span) };
       return {
         onExecuteDone({ result }) {
           if (Symbol.asyncIterator in result) return;
           endOperation(span, ctx.operation, result);
-          owner?.open.delete(span);
+          owner?.open?.delete(span);
         },
       };
     },
     onResponse({ request, response }) {
-      const owner = requests.get(request);
+      const owner = traceOf(request);
       if (!owner) return;
       // An operation refused in its onExecute (the cost limit) has no onExecuteDone.
-      for (const span of owner.open) span.end();
+      if (owner.open) for (const span of owner.open) span.end();
       owner.span.setAttribute('http.response.status_code', response.status);
       if (response.status >= 500) owner.span.setStatus({ code: SpanStatusCode.ERROR });
       owner.span.end();
@@ -130,7 +141,7 @@ export interface ReplayedOperation {
 export function traceReplay(tracing: Tracing): (request: Request, replayed: ReplayedOperation, startedAt: number) => void {
   const { tracer } = tracing;
   return (request, { name, usage }, startedAt) => {
-    const parent = requests.get(request)?.context ?? context.active();
+    const parent = traceOf(request)?.context ?? context.active();
     const span = tracer.startSpan(
       name ? `query ${name}` : 'query',
       {
