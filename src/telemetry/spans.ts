@@ -127,7 +127,7 @@ function endOperation(span: Span, usage: Operation, result: ExecutionResult): vo
 }
 
 /** A request answered from a remembered result (src/cache/result-memo.ts): the operation it replays and what it stands on. */
-export interface ReplayedOperation {
+interface ReplayedOperation {
   name: string | null;
   usage: Pick<Operation, 'cost' | 'lookups'>;
 }
