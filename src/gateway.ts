@@ -25,7 +25,7 @@ import { AnsweredOperations, useAnsweredOperations } from './cache/answered.js';
 import { ResultMemo, useRememberedResults } from './cache/result-memo.js';
 import { OperationLabels } from './telemetry/operation-label.js';
 import { useRequestLog } from './telemetry/request-log.js';
-import { useTracing } from './telemetry/spans.js';
+import { traceReplay, useTracing } from './telemetry/spans.js';
 import { startTracing } from './telemetry/tracing.js';
 import { useIncrementalDelivery, usesIncrementalDelivery } from './incremental/index.js';
 import { createRequestPath, type RequestPath } from './request-path.js';
@@ -80,8 +80,8 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   const { cache, cacheStatus, upstream } = path;
   // The operations each request is answered with, executed or remembered: what the response's headers, extensions and log line describe.
   const answered = new AnsweredOperations();
-  // Remembered results: not with tracing on, where every lookup has its span.
-  memo = cache.remembersResults && !tracing.enabled && config.cache.resultsMaxBytes > 0 ? new ResultMemo(cache, config.cache.resultsMaxBytes) : null;
+  // Remembered results, tracing on or off: with tracing on a replay has its own span (telemetry/spans.ts, traceReplay).
+  memo = cache.remembersResults && config.cache.resultsMaxBytes > 0 ? new ResultMemo(cache, config.cache.resultsMaxBytes) : null;
 
   const security = await createSecurity(config.security, logger, config.cache.redisGuard);
   const anyKeyQuota = [...config.security.auth.accounts.values()].some((account) => account.quota);
@@ -177,6 +177,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
               fingerprintOf: (request) => path.fingerprintFor(security.upstreamTokenFor(request)),
               answered,
               countReplay: metrics.observeReplay,
+              ...(tracing.enabled ? { traced: traceReplay(tracing) } : {}),
             }),
           ]
         : []),

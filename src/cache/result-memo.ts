@@ -13,8 +13,9 @@
  * fetched (its `t`): from memory it is read at once; from Redis with the tick's one MGET, the same round
  * trip a cached lookup makes, so a refresh by another replica ends the remembered result too. Only the
  * data is remembered: `extensions.gateway` (sources, ages), Cache-Control, the lookup metrics and the
- * request log line are made for each request. Not used with tracing on (every lookup has its span), for
- * @fresh, @defer or @stream, for large variables, or for a result with errors or a failed lookup.
+ * request log line are made for each request. With tracing on a replay has one span, the operation's,
+ * marked as answered from a remembered result (no lookup ran, so none has a span). Not used for @fresh,
+ * @defer or @stream, for large variables, or for a result with errors or a failed lookup.
  */
 import { type DocumentNode, type ExecutionResult, Kind } from 'graphql';
 import { isPromise, type GraphQLParams, type Plugin } from 'graphql-yoga';
@@ -220,6 +221,8 @@ export interface ReplayOptions {
   answered: AnsweredOperations;
   /** Told of each replay (the metrics). */
   countReplay(): void;
+  /** With tracing on: the replay's span, from `startedAt` (performance.now() when the replay began). */
+  traced?(request: Request, replayed: { name: string | null; usage: Pick<Replay, 'cost' | 'lookups'> }, startedAt: number): void;
 }
 
 /**
@@ -232,16 +235,13 @@ export function useRememberedResults(memo: ResultMemo, options: ReplayOptions): 
       const fingerprint = options.fingerprintOf(request);
       const key = memo.replayKey(params, fingerprint);
       if (key === null) return;
+      const startedAt = options.traced ? performance.now() : 0;
       const answer = (replay: Replay | undefined) => {
         if (!replay) return;
         options.countReplay();
-        options.answered.add(request, {
-          name: replay.operationName,
-          type: 'query',
-          usage: { upstreamCalls: 0, cost: replay.cost, lookups: replay.lookups },
-          variables: params.variables,
-          errors: false,
-        });
+        const usage = { upstreamCalls: 0, cost: replay.cost, lookups: replay.lookups };
+        options.answered.add(request, { name: replay.operationName, type: 'query', usage, variables: params.variables, errors: false });
+        options.traced?.(request, { name: replay.operationName, usage }, startedAt);
         setResult({ data: replay.data, stringify: replay.stringify } as ExecutionResult);
       };
       const replay = memo.replay(key, fingerprint);

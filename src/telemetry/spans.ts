@@ -18,6 +18,7 @@ import { isGraphQLRequest } from '../kernel/graphql-path.js';
  *
  *   POST /graphql (server, continues the client's traceparent)
  *   └─ query Name (the GraphQL operation: type, name, cost estimate, upstream calls)
+ *      │  (or, answered from a remembered result: that span alone, `lookup_graph.remembered_result`)
  *      └─ lookup <action> (source: cache / upstream / coalesced; the key hashed or omitted)
  *         ├─ redis GET / SET / ... (with REDIS_URL)
  *         └─ upstream <action> (the call with its retries and outcome)
@@ -39,7 +40,8 @@ const ATTEMPTS = Symbol('lookup-graph.upstream.attempts');
 interface RequestTrace {
   span: Span;
   context: Context;
-  open: Set<Span>;
+  /** Operation spans started and not yet ended (made on the first). */
+  open?: Set<Span>;
 }
 
 const headerGetter = {
@@ -49,10 +51,17 @@ const headerGetter = {
 
 /** The trace id of this request's span, when tracing is on (for the request log line). */
 export function traceIdOf(request: Request): string | undefined {
-  return requests.get(request)?.span.spanContext().traceId;
+  return traceOf(request)?.span.spanContext().traceId;
 }
 
-const requests = new WeakMap<Request, RequestTrace>();
+/**
+ * A request's spans are kept on the request itself, so they go when it goes. Not a WeakMap keyed by the
+ * request: its entries are ephemerons, which keep what they hold alive through young-generation
+ * collections (see kernel/answered.ts), and every traced request had one.
+ */
+const TRACE = Symbol('lookup-graph.request-trace');
+type Traced = Request & { [TRACE]?: RequestTrace };
+const traceOf = (request: Request): RequestTrace | undefined => (request as Traced)[TRACE];
 
 /** The request and operation spans. Installed first, so refused requests have their span too. */
 export function useTracing(tracing: Tracing): Plugin<GatewayContext> {
@@ -66,12 +75,12 @@ export function useTracing(tracing: Tracing): Plugin<GatewayContext> {
         { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method, 'url.path': url.pathname, 'url.scheme': url.protocol.replace(':', '') } },
         parent,
       );
-      requests.set(request, { span, context: trace.setSpan(parent, span), open: new Set() });
+      (request as Traced)[TRACE] = { span, context: trace.setSpan(parent, span) };
     },
     onExecute({ args }) {
       const ctx = args.contextValue;
       const request = (ctx as { request?: Request }).request;
-      const owner = request ? requests.get(request) : undefined;
+      const owner = request ? traceOf(request) : undefined;
       const parent = owner?.context ?? context.active();
       const operation = describeOperation(args.document, args.operationName);
       const span = tracer.startSpan(
@@ -79,21 +88,24 @@ export function useTracing(tracing: Tracing): Plugin<GatewayContext> {
         { attributes: { 'graphql.operation.type': operation.type, ...(operation.name ? { 'graphql.operation.name': operation.name } : {}) } },
         parent,
       );
-      owner?.open.add(span);
+      if (owner) {
+        owner.open ??= new Set();
+        owner.open.add(span);
+      }
       ctx.operation.trace = { tracing, context: trace.setSpan(parent, span) };
       return {
         onExecuteDone({ result }) {
           if (Symbol.asyncIterator in result) return;
           endOperation(span, ctx.operation, result);
-          owner?.open.delete(span);
+          owner?.open?.delete(span);
         },
       };
     },
     onResponse({ request, response }) {
-      const owner = requests.get(request);
+      const owner = traceOf(request);
       if (!owner) return;
       // An operation refused in its onExecute (the cost limit) has no onExecuteDone.
-      for (const span of owner.open) span.end();
+      if (owner.open) for (const span of owner.open) span.end();
       owner.span.setAttribute('http.response.status_code', response.status);
       if (response.status >= 500) owner.span.setStatus({ code: SpanStatusCode.ERROR });
       owner.span.end();
@@ -113,6 +125,56 @@ function endOperation(span: Span, usage: Operation, result: ExecutionResult): vo
   if (codes.length > 0) span.setAttribute('lookup_graph.error_codes', [...new Set(codes)]);
   if (result.errors?.length && !result.data) span.setStatus({ code: SpanStatusCode.ERROR, message: codes[0] });
   span.end();
+}
+
+/** A request answered from a remembered result (src/cache/result-memo.ts): the operation it replays and what it stands on. */
+interface ReplayedOperation {
+  name: string | null;
+  usage: Pick<Operation, 'cost' | 'lookups'>;
+}
+
+/**
+ * The span of an operation answered from a remembered result: nothing was parsed, executed or looked up,
+ * so there is no lookup span under it, only the operation's own span, started when the replay began
+ * (`startedAt`, performance.now()) and saying it was a replay (`lookup_graph.remembered_result`), with
+ * the cache entries the answer was checked against: how many, of which actions, and from where.
+ */
+export function traceReplay(tracing: Tracing): (request: Request, replayed: ReplayedOperation, startedAt: number) => void {
+  const { tracer } = tracing;
+  return (request, { name, usage }, startedAt) => {
+    const parent = traceOf(request)?.context ?? context.active();
+    const span = tracer.startSpan(
+      name ? `query ${name}` : 'query',
+      {
+        startTime: startedAt,
+        attributes: {
+          'graphql.operation.type': 'query',
+          ...(name ? { 'graphql.operation.name': name } : {}),
+          'lookup_graph.remembered_result': true,
+          'lookup_graph.upstream_calls': 0,
+          'lookup_graph.lookups': usage.lookups.length,
+        },
+      },
+      parent,
+    );
+    // Not sampled: nothing more to describe.
+    if (!span.isRecording()) return;
+    if (usage.cost) {
+      span.setAttribute('lookup_graph.cost.estimated', usage.cost.estimated);
+      span.setAttribute('lookup_graph.cost.budget', usage.cost.budget);
+    }
+    const actions = new Set<string>();
+    const sources = new Map<string, number>();
+    for (const lookup of usage.lookups) {
+      actions.add(lookup.action);
+      sources.set(lookup.source, (sources.get(lookup.source) ?? 0) + 1);
+    }
+    span.setAttribute('lookup_graph.lookup.actions', [...actions]);
+    // As a span of several lookups says it: one source when they agree, else "mixed" with a count per source.
+    span.setAttribute('lookup_graph.lookup.source', sources.size === 1 ? [...sources.keys()][0]! : 'mixed');
+    for (const [source, count] of sources) span.setAttribute(`lookup_graph.lookup.${source}`, count);
+    span.end();
+  };
 }
 
 /** One lookup of one key: its span, with where the value came from. */

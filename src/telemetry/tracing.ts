@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey } from 'node:crypto';
 import { context, propagation, trace, type TextMapPropagator, type Tracer } from '@opentelemetry/api';
 import type { TelemetrySettings, TracingSettings } from './settings.js';
 
@@ -21,9 +21,20 @@ export interface Tracing {
 
 const INSTRUMENTATION = 'lookup-graph';
 
+/**
+ * The batch span processor's bounds: what a collector that is down or slow can cost. Spans wait in a queue
+ * of at most QUEUE_SPANS (then new ones are dropped, never the request); one export of at most BATCH_SPANS
+ * is in flight at a time, given up after EXPORT_TIMEOUT_MS. Nothing on the request path waits for an export.
+ */
+const QUEUE_SPANS = 2048;
+const BATCH_SPANS = 512;
+const EXPORT_TIMEOUT_MS = 10_000;
+
 export async function startTracing(settings: TelemetrySettings, keySecret: string): Promise<Tracing> {
+  // The secret imported once, not with every lookup's HMAC.
+  const secret = createSecretKey(Buffer.from(keySecret, 'utf8'));
   const keyForSpan = (action: string, key: string) =>
-    settings.lookupKeys === 'omit' ? undefined : createHmac('sha256', keySecret).update(`${action}\u0000${key}`).digest('hex').slice(0, 16);
+    settings.lookupKeys === 'omit' ? undefined : createHmac('sha256', secret).update(`${action}\u0000${key}`).digest('hex').slice(0, 16);
   if (!settings.tracing) {
     return {
       enabled: false,
@@ -77,7 +88,15 @@ async function startSdk(settings: TracingSettings) {
   const provider = new sdk.TracerProvider({
     resource,
     sampler,
-    spanProcessors: [new sdk.BatchSpanProcessor({ exporter, scheduledDelayMillis: settings.scheduledDelayMillis })],
+    spanProcessors: [
+      new sdk.BatchSpanProcessor({
+        exporter,
+        scheduledDelayMillis: settings.scheduledDelayMillis,
+        maxQueueSize: QUEUE_SPANS,
+        maxExportBatchSize: BATCH_SPANS,
+        exportTimeoutMillis: EXPORT_TIMEOUT_MS,
+      }),
+    ],
   });
   // Spans follow async work (awaits inside a lookup) through AsyncLocalStorage. One manager serves
   // the process; a second gateway in the same process (tests) finds it registered and uses it.

@@ -65,4 +65,24 @@ describe('tracing with an OTLP collector that is down or never answers', () => {
     // The exporter did try: the silent collector was reached, and none of its hangs reached a client.
     expect(collector.connections()).toBeGreaterThan(0);
   });
+
+  it('adds no latency: with the exporter stuck or refused, requests take as long as untraced ones', async () => {
+    const timings = { plain: [] as number[], stuck: [] as number[], down: [] as number[] };
+    const timed = async (gateway: typeof untraced, into: number[], i: number) => {
+      const started = performance.now();
+      const res = await gateway.query(QUERY(i));
+      into.push(performance.now() - started);
+      expect(res.status).toBe(200);
+    };
+    // One at a time, interleaved, so the three see the same machine; the queue is full of unexported spans by now.
+    for (let i = 0; i < 150; i++) {
+      await timed(untraced, timings.plain, i);
+      await timed(hanging, timings.stuck, i);
+      await timed(refused, timings.down, i);
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    // Spans cost some CPU; waiting on the collector would cost its timeout (seconds).
+    expect(median(timings.stuck)).toBeLessThan(median(timings.plain) + 2);
+    expect(median(timings.down)).toBeLessThan(median(timings.plain) + 2);
+  });
 });

@@ -105,6 +105,39 @@ describe('tracing over OTLP/HTTP (http/json)', () => {
     expect(line.request.traceId).toBe(traceId);
   });
 
+  it('answers a repeated cached operation from its remembered result, with one span that says so and no lookup span', async () => {
+    const query = 'query Again { domainInfo(domain: "remembered.example") { domainName } }';
+    const first = await gw.query(query); // from the upstream, into the cache
+    await gw.query(query); // from the cache; remembered from this second time
+    const traceId = hex(16);
+    const replayed = await gw.query(query, undefined, { traceparent: `00-${traceId}-${hex(8)}-01` });
+    expect(replayed.body.data).toEqual(first.body.data);
+    expect(replayed.body.extensions?.gateway.upstreamCalls).toBe(0);
+    expect(replayed.body.extensions?.gateway.lookups).toEqual([expect.objectContaining({ action: 'domain_info', source: 'cache' })]);
+
+    const ours = () => receiver.spans.filter((span) => span.traceId === traceId);
+    await until(() => ours().some((span) => span.name === 'POST /graphql'));
+    const spans = ours();
+    const request = spans.find((span) => span.name === 'POST /graphql')!;
+    const [operation, ...others] = childrenOf(spans, request);
+    expect(others).toEqual([]);
+    expect(operation!.name).toBe('query Again');
+    expect(operation!.attributes).toMatchObject({
+      'graphql.operation.name': 'Again',
+      'graphql.operation.type': 'query',
+      'lookup_graph.remembered_result': true,
+      'lookup_graph.upstream_calls': 0,
+      'lookup_graph.lookups': 1,
+      'lookup_graph.lookup.actions': ['domain_info'],
+      'lookup_graph.lookup.source': 'cache',
+      'lookup_graph.lookup.cache': 1,
+      'lookup_graph.cost.estimated': 1,
+    });
+    // Nothing ran below the operation, so nothing is shown below it.
+    expect(childrenOf(spans, operation!)).toEqual([]);
+    expect(spans).toHaveLength(2);
+  });
+
   it('starts a new trace when the client sends none, and counts each retried HTTP attempt under one upstream span', async () => {
     let n = 0;
     up.handle((call, _req, res) =>
