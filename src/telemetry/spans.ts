@@ -16,9 +16,9 @@ import { isGraphQLRequest } from '../kernel/graphql-path.js';
 /**
  * The spans of one request, by hand with @opentelemetry/api:
  *
- *   POST /graphql (server, continues the client's traceparent)
+ *   POST /graphql (server, continues the client's traceparent; answered from a remembered result:
+ *   │              this span alone, with the operation and `lookup_graph.remembered_result`)
  *   └─ query Name (the GraphQL operation: type, name, cost estimate, upstream calls)
- *      │  (or, answered from a remembered result: that span alone, `lookup_graph.remembered_result`)
  *      └─ lookup <action> (source: cache / upstream / coalesced; the key hashed or omitted)
  *         ├─ redis GET / SET / ... (with REDIS_URL)
  *         └─ upstream <action> (the call with its retries and outcome)
@@ -134,31 +134,24 @@ interface ReplayedOperation {
 }
 
 /**
- * The span of an operation answered from a remembered result: nothing was parsed, executed or looked up,
- * so there is no lookup span under it, only the operation's own span, started when the replay began
- * (`startedAt`, performance.now()) and saying it was a replay (`lookup_graph.remembered_result`), with
- * the cache entries the answer was checked against: how many, of which actions, and from where.
+ * A request answered from a remembered result: nothing was parsed, executed or looked up, so its request
+ * span alone tells it (no operation or lookup span under it): the operation replayed, that it was a
+ * replay (`lookup_graph.remembered_result`), and the cache entries the answer was checked against: how
+ * many, of which actions, and from where. Without a request span (none started), a span of its own from
+ * `startedAt` (performance.now()) says the same.
  */
 export function traceReplay(tracing: Tracing): (request: Request, replayed: ReplayedOperation, startedAt: number) => void {
   const { tracer } = tracing;
   return (request, { name, usage }, startedAt) => {
-    const parent = traceOf(request)?.context ?? context.active();
-    const span = tracer.startSpan(
-      name ? `query ${name}` : 'query',
-      {
-        startTime: startedAt,
-        attributes: {
-          'graphql.operation.type': 'query',
-          ...(name ? { 'graphql.operation.name': name } : {}),
-          'lookup_graph.remembered_result': true,
-          'lookup_graph.upstream_calls': 0,
-          'lookup_graph.lookups': usage.lookups.length,
-        },
-      },
-      parent,
-    );
-    // Not sampled: nothing more to describe.
+    const owner = traceOf(request);
+    const span = owner?.span ?? tracer.startSpan(name ? `query ${name}` : 'query', { startTime: startedAt }, context.active());
+    // Not sampled: nothing to describe.
     if (!span.isRecording()) return;
+    span.setAttribute('graphql.operation.type', 'query');
+    if (name) span.setAttribute('graphql.operation.name', name);
+    span.setAttribute('lookup_graph.remembered_result', true);
+    span.setAttribute('lookup_graph.upstream_calls', 0);
+    span.setAttribute('lookup_graph.lookups', usage.lookups.length);
     if (usage.cost) {
       span.setAttribute('lookup_graph.cost.estimated', usage.cost.estimated);
       span.setAttribute('lookup_graph.cost.budget', usage.cost.budget);
@@ -173,7 +166,8 @@ export function traceReplay(tracing: Tracing): (request: Request, replayed: Repl
     // As a span of several lookups says it: one source when they agree, else "mixed" with a count per source.
     span.setAttribute('lookup_graph.lookup.source', sources.size === 1 ? [...sources.keys()][0]! : 'mixed');
     for (const [source, count] of sources) span.setAttribute(`lookup_graph.lookup.${source}`, count);
-    span.end();
+    // The request span ends with its response.
+    if (!owner) span.end();
   };
 }
 
