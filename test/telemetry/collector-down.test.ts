@@ -37,6 +37,19 @@ describe('tracing with an OTLP collector that is down or never answers', () => {
   });
   afterAll(() => collector.close());
 
+  // The exporter's own timeout (OTEL_EXPORTER_OTLP_TIMEOUT, read by the SDK from the environment) is 10 s,
+  // and closing each gateway waited that long for its stuck export. At 2 s an export still hangs for the
+  // whole of its timeout (the collector never answers, so each batch hangs again): the requests below are
+  // all answered while one is stuck, and the file closes in seconds rather than twenty.
+  const timeoutBefore = process.env.OTEL_EXPORTER_OTLP_TIMEOUT;
+  beforeAll(() => {
+    process.env.OTEL_EXPORTER_OTLP_TIMEOUT = '2000';
+  });
+  afterAll(() => {
+    if (timeoutBefore === undefined) delete process.env.OTEL_EXPORTER_OTLP_TIMEOUT;
+    else process.env.OTEL_EXPORTER_OTLP_TIMEOUT = timeoutBefore;
+  });
+
   const unlimited = { CLIENT_RATE_LIMIT_PER_MINUTE: '0' };
   const untraced = forSuite(() => inProcessGateway(unlimited));
   const hanging = forSuite(() => inProcessGateway({ ...unlimited, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '50' }));
