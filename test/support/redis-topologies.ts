@@ -50,8 +50,10 @@ export async function redisServersAvailable(): Promise<boolean> {
 
 /**
  * The forms asked for by this file's topologyFor calls, started together by the first block that runs:
- * a cluster takes ~10 s to form and a Sentinel set ~5 s, mostly waiting on gossip, so the later blocks'
- * topologies come up while the earlier blocks run instead of one after another.
+ * a cluster takes ~10 s to form and a Sentinel set ~5 s, mostly waiting on gossip, so together they take
+ * as long as the cluster alone. The first block waits for all of them, so that no test runs beside a
+ * topology still forming (six servers and redis-cli at work, enough to make a busy machine miss a
+ * command's deadline).
  */
 const wanted = new Map<RedisForm, Promise<RedisTopology> | undefined>();
 
@@ -75,6 +77,7 @@ export function topologyFor(form: RedisForm): { readonly topology: RedisTopology
       starting.catch(() => undefined);
       wanted.set(other, starting);
     }
+    await Promise.all([...wanted.values()].map((started) => started?.catch(() => undefined)));
     topology = await wanted.get(form)!;
   }, 60_000);
   afterAll(async () => {
