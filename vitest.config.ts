@@ -105,7 +105,7 @@ export default defineConfig({
     maxWorkers: 2,
     minWorkers: 1,
     // A worker keeps the modules it has loaded from one file to the next: loading the gateway's module graph
-    // again for every file was a third of the shared files' time (the `alone` files each load theirs afresh).
+    // again for every file was a third of the shared files' time.
     // Tests share no state through modules: each builds its own gateway, server and registry.
     poolOptions: { forks: { isolate: false } },
     sequence: { sequencer: SlowFirst },
@@ -115,9 +115,11 @@ export default defineConfig({
         test: {
           name: 'alone',
           include: alone,
-          // First, and one file at a time in one fork (each file still loads its modules afresh).
+          // First, and one file at a time in one fork. It keeps its modules from one file to the next, as
+          // the shared workers do: a fork that loads the schema's modules again finds Pothos's plugins
+          // registered already (Pothos lives in node_modules, which vitest keeps).
           sequence: { groupOrder: 0 },
-          poolOptions: { forks: { singleFork: true, isolate: true } },
+          poolOptions: { forks: { singleFork: true } },
         },
       },
       {
