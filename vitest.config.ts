@@ -84,7 +84,10 @@ class SlowFirst extends BaseSequencer {
       const at = SLOW.indexOf(relative(file.project.config.root, file.moduleId));
       return at === -1 ? SLOW.length : at;
     };
-    return sorted.map((file, i) => ({ file, i })).sort((a, b) => rank(a.file) - rank(b.file) || a.i - b.i).map(({ file }) => file);
+    return sorted
+      .map((file, i) => ({ file, i }))
+      .sort((a, b) => rank(a.file) - rank(b.file) || a.i - b.i)
+      .map(({ file }) => file);
   }
 }
 
