@@ -48,13 +48,42 @@ export async function redisServersAvailable(): Promise<boolean> {
   return can;
 }
 
-/** The topology of `form` for the enclosing describe block: started in its beforeAll, ended in its afterAll. */
+/**
+ * The forms asked for by this file's topologyFor calls, started together by the first block that runs:
+ * a cluster takes ~10 s to form and a Sentinel set ~5 s, mostly waiting on gossip, so together they take
+ * as long as the cluster alone. The first block waits for all of them, so that no test runs beside a
+ * topology still forming (six servers and redis-cli at work, enough to make a busy machine miss a
+ * command's deadline).
+ */
+const wanted = new Map<RedisForm, Promise<RedisTopology> | undefined>();
+
+// Registered on the importing file's root suite (this module is loaded while the file is collected): a
+// topology started early for a block that then did not run (a filtered run) is ended with the file.
+afterAll(async () => {
+  const unclaimed = [...wanted.values()];
+  wanted.clear();
+  await Promise.all(unclaimed.map(async (started) => (await started?.catch(() => undefined))?.close()));
+});
+
+/** The topology of `form` for the enclosing describe block: started in its beforeAll (or already, see `wanted`), ended in its afterAll. */
 export function topologyFor(form: RedisForm): { readonly topology: RedisTopology } {
   let topology: RedisTopology | undefined;
+  if (!wanted.has(form)) wanted.set(form, undefined);
   beforeAll(async () => {
-    topology = await startTopology(form);
+    for (const [other, started] of wanted) {
+      if (started) continue;
+      const starting = startTopology(other);
+      // A start that fails is reported by its own block's beforeAll, not as an unhandled rejection here.
+      starting.catch(() => undefined);
+      wanted.set(other, starting);
+    }
+    await Promise.all([...wanted.values()].map((started) => started?.catch(() => undefined)));
+    topology = await wanted.get(form)!;
   }, 60_000);
-  afterAll(() => topology?.close());
+  afterAll(async () => {
+    wanted.delete(form);
+    await topology?.close();
+  });
   return {
     get topology() {
       return topology!;
