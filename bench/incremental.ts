@@ -48,7 +48,8 @@ export async function measureDefer(origin: string, samples: number, tag: string)
       text += decoder.decode(chunk, { stream: true });
       if (firstAt === null && text.includes('"hasNext":true')) firstAt = Date.now() - started;
     }
-    if (res.status !== 200 || firstAt === null || !text.includes('"hasNext":false') || text.includes('"errors"')) failures += 1;
+    if (res.status !== 200 || firstAt === null || !text.includes('"hasNext":false') || text.includes('"errors"'))
+      failures += 1;
     else {
       first.push(firstAt);
       last.push(Date.now() - started);
@@ -64,5 +65,11 @@ export async function measureDefer(origin: string, samples: number, tag: string)
     if (res.status !== 200 || body.includes('"errors"')) failures += 1;
     else whole.push(Date.now() - started);
   }
-  return { firstPayloadMs: median(first), lastPayloadMs: median(last), wholeResponseMs: median(whole), samples, failures };
+  return {
+    firstPayloadMs: median(first),
+    lastPayloadMs: median(last),
+    wholeResponseMs: median(whole),
+    samples,
+    failures,
+  };
 }

@@ -36,7 +36,8 @@ function post(pool: Pool, request: Request): Promise<{ ok: boolean; bytes: numbe
       onHeaders(statusCode: number, rawHeaders: Buffer[]) {
         status = statusCode;
         for (let i = 0; i < rawHeaders.length; i += 2) {
-          if (rawHeaders[i]!.toString('latin1').toLowerCase() === 'content-encoding') encoding = rawHeaders[i + 1]!.toString('latin1');
+          if (rawHeaders[i]!.toString('latin1').toLowerCase() === 'content-encoding')
+            encoding = rawHeaders[i + 1]!.toString('latin1');
         }
         return true;
       },
@@ -57,7 +58,15 @@ function post(pool: Pool, request: Request): Promise<{ ok: boolean; bytes: numbe
       onError: failed,
     };
     try {
-      pool.dispatch({ path: request.path, method: 'POST', headers: { 'content-type': 'application/json', ...request.headers }, body: request.body }, handler);
+      pool.dispatch(
+        {
+          path: request.path,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...request.headers },
+          body: request.body,
+        },
+        handler,
+      );
     } catch {
       failed(); // a request undici refuses before sending
     }
@@ -68,7 +77,12 @@ function post(pool: Pool, request: Request): Promise<{ ok: boolean; bytes: numbe
  * A closed-loop load generator over keep-alive connections to 127.0.0.1: `concurrency` workers
  * each send the next request as soon as the last one answered, for `durationMs`.
  */
-export async function throughput(origin: string, next: (i: number) => Request, concurrency: number, durationMs: number): Promise<ThroughputResult> {
+export async function throughput(
+  origin: string,
+  next: (i: number) => Request,
+  concurrency: number,
+  durationMs: number,
+): Promise<ThroughputResult> {
   const pool = new Pool(origin, { connections: concurrency, pipelining: 1 });
   let done = 0;
   let errors = 0;
@@ -88,11 +102,20 @@ export async function throughput(origin: string, next: (i: number) => Request, c
   );
   const elapsed = performance.now() - started;
   await pool.close();
-  return { requestsPerSecond: (done / elapsed) * 1000, requests: done, errors, meanResponseBytes: done ? bytes / done : 0 };
+  return {
+    requestsPerSecond: (done / elapsed) * 1000,
+    requests: done,
+    errors,
+    meanResponseBytes: done ? bytes / done : 0,
+  };
 }
 
 /** Median latency, in ms, of `count` requests sent one after another. */
-export async function sequentialLatency(origin: string, next: (i: number) => Request, count: number): Promise<{ medianMs: number; errors: number }> {
+export async function sequentialLatency(
+  origin: string,
+  next: (i: number) => Request,
+  count: number,
+): Promise<{ medianMs: number; errors: number }> {
   const pool = new Pool(origin, { connections: 1 });
   const samples: number[] = [];
   let errors = 0;

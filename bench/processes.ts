@@ -17,8 +17,14 @@ export interface ServerProcess {
 }
 
 /** Runs `command` pinned to `cpu` (a CPU, or a taskset list such as `0,1`) when taskset exists, and resolves once it prints `READY <port>`. */
-function spawnServer(command: string[], env: Record<string, string | undefined>, cpu: number | string): Promise<ServerProcess> {
-  const [file, args] = CAN_PIN ? ['/usr/bin/taskset', ['-c', String(cpu), ...command]] : [command[0]!, command.slice(1)];
+function spawnServer(
+  command: string[],
+  env: Record<string, string | undefined>,
+  cpu: number | string,
+): Promise<ServerProcess> {
+  const [file, args] = CAN_PIN
+    ? ['/usr/bin/taskset', ['-c', String(cpu), ...command]]
+    : [command[0]!, command.slice(1)];
   const child: ChildProcess = spawn(file, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let output = '';
@@ -51,12 +57,22 @@ export function startServer(entry: string, env: Record<string, string>, cpu = 0)
  * deploy/entrypoint.sh, which sizes V8's heap and the caches from MEMORY_LIMIT_MB. Memory settings of the
  * calling shell are left out so the entry point alone sizes it; `env` may still set a cache bound.
  */
-export function startGateway(entry: string, env: Record<string, string>, memoryLimitMb: number, cpu: number | string = 0): Promise<ServerProcess> {
+export function startGateway(
+  entry: string,
+  env: Record<string, string>,
+  memoryLimitMb: number,
+  cpu: number | string = 0,
+): Promise<ServerProcess> {
   const { NODE_OPTIONS: _o, CACHE_MAX_MB: _c, CACHE_RESULTS_MB: _r, MEMORY_LIMIT_MB: _m, ...inherited } = process.env;
   return spawnServer(
     ['/bin/sh', ENTRYPOINT, entry],
     // The entry point runs `node`: this one, first on PATH.
-    { ...inherited, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, MEMORY_LIMIT_MB: String(memoryLimitMb), ...env },
+    {
+      ...inherited,
+      PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+      MEMORY_LIMIT_MB: String(memoryLimitMb),
+      ...env,
+    },
     cpu,
   );
 }

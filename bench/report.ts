@@ -28,12 +28,24 @@ const targetCell = (target?: Target) => (target ? `${target.text}: ${target.met 
 /** A Markdown table: the row's id, its scenario, `columns` (one per cell), its target and its failed requests. */
 export function table(columns: string[], rows: Row[]): string {
   const header = ['row', 'scenario', ...columns, 'target', 'failed requests'];
-  const lines = rows.map((row) => [`(${row.id})`, row.scenario, ...row.cells, targetCell(row.target), row.failures === null ? '' : String(row.failures)]);
+  const lines = rows.map((row) => [
+    `(${row.id})`,
+    row.scenario,
+    ...row.cells,
+    targetCell(row.target),
+    row.failures === null ? '' : String(row.failures),
+  ]);
   return [header, header.map(() => '---'), ...lines].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 }
 
 export function guardRailTable(rails: GuardRail[]): string {
   const header = ['row', 'guard rail', 'measured', 'target', ''];
-  const lines = rails.map((rail) => [`(${rail.id})`, rail.what, rail.measured, rail.target.text, rail.target.met ? 'met' : '**not met**']);
+  const lines = rails.map((rail) => [
+    `(${rail.id})`,
+    rail.what,
+    rail.measured,
+    rail.target.text,
+    rail.target.met ? 'met' : '**not met**',
+  ]);
   return [header, header.map(() => '---'), ...lines].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 }

@@ -8,7 +8,10 @@ import type { Request } from './load.js';
 export const gql = (query: string, variables?: Record<string, unknown>) => JSON.stringify({ query, variables });
 
 /** A POST to the gateway's /graphql with this query and variables. */
-export const graphql = (query: string, variables?: Record<string, unknown>): Request => ({ path: '/graphql', body: gql(query, variables) });
+export const graphql = (query: string, variables?: Record<string, unknown>): Request => ({
+  path: '/graphql',
+  body: gql(query, variables),
+});
 
 /**
  * The same request every time, made once and encoded once: serialising a 5 KB query for every request was
@@ -20,7 +23,10 @@ export function repeat(request: Request): () => Request {
 }
 
 /** The default `photosocial_profile` MCP tool's operation, as a GraphQL client would send it. */
-export const PHOTOSOCIAL_TOOL_DOCUMENT = readFileSync(new URL('../schema/mcp/photosocial-profile.graphql', import.meta.url), 'utf8');
+export const PHOTOSOCIAL_TOOL_DOCUMENT = readFileSync(
+  new URL('../schema/mcp/photosocial-profile.graphql', import.meta.url),
+  'utf8',
+);
 
 /** A JSON-RPC `tools/call` POST to /mcp as an MCP client sends it (the server is stateless: no initialize first). */
 export const mcpToolCall = (name: string, args: Record<string, unknown>): Request => ({
@@ -45,7 +51,8 @@ export function gatewayEnvOver(origin: string): Record<string, string> {
   };
 }
 
-export const FIVE_FIELD_PROFILE = '{ photosocialProfile(username: "bench") { username fullName followerCount isVerified biography } }';
+export const FIVE_FIELD_PROFILE =
+  '{ photosocialProfile(username: "bench") { username fullName followerCount isVerified biography } }';
 
 /** A fresh read of a profile, by variable: one document, parsed and validated once. */
 export const FRESH_PROFILE_DOCUMENT =

@@ -111,7 +111,8 @@ export interface Config {
 }
 
 /** Settings that became constants or were merged into others: set, they change nothing, and start-up says so. */
-const RETIRED = `UPSTREAM_MAX_RESPONSE_BYTES UPSTREAM_MAX_RETRIES UPSTREAM_RETRY_BACKOFF_MS UPSTREAM_RETRY_BUDGET_PERCENT
+const RETIRED =
+  `UPSTREAM_MAX_RESPONSE_BYTES UPSTREAM_MAX_RETRIES UPSTREAM_RETRY_BACKOFF_MS UPSTREAM_RETRY_BUDGET_PERCENT
   UPSTREAM_RETRY_BUDGET_MIN UPSTREAM_MAX_QUEUED UPSTREAM_QUEUE_TIMEOUT_MS UPSTREAM_MAX_IN_FLIGHT_PER_CLIENT UPSTREAM_MAX_PER_CLIENT
   UPSTREAM_BREAKER_COOLDOWN_MS UPSTREAM_RETRY_AFTER_MAX_SECONDS FINANCIAL_BATCH_SIZE CACHE_LOCAL_TTL_MS REDIS_PROBE_INTERVAL_MS
   CACHE_NOT_FOUND_TTL_SECONDS QUOTA_REDIS_PREFIX RATE_LIMIT_REDIS_PREFIX APQ_REDIS_PREFIX APQ_MAX_MB ENABLE_GRAPHIQL MAX_TOKENS
@@ -150,7 +151,9 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('ACTION_TOKEN is required when ACTION_BASE_URL is set (the upstream bearer token)');
   }
   if (production && !read.string('ACTION_BASE_URL')) {
-    problems.push('ACTION_BASE_URL is required when NODE_ENV=production (the built-in sandbox is for development only)');
+    problems.push(
+      'ACTION_BASE_URL is required when NODE_ENV=production (the built-in sandbox is for development only)',
+    );
   }
   if (production && !token) {
     problems.push('ACTION_TOKEN is required when NODE_ENV=production');
@@ -207,7 +210,9 @@ export function loadConfig(env: Env = process.env): Config {
   };
 
   if (config.quota.defaultQuota && config.security.auth.mode === 'none') {
-    problems.push('CLIENT_QUOTA needs clients to tell apart: set GATEWAY_AUTH=api-key (with keys) or GATEWAY_AUTH=forward');
+    problems.push(
+      'CLIENT_QUOTA needs clients to tell apart: set GATEWAY_AUTH=api-key (with keys) or GATEWAY_AUTH=forward',
+    );
   }
 
   if (problems.length > 0) throw new ConfigError(problems);

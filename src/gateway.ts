@@ -14,7 +14,14 @@ import { schema } from './graph/index.js';
 import type { UpstreamStatus } from './upstream/index.js';
 import { cacheGauges, Metrics, upstreamGauges, useIncrementalOutcomes } from './telemetry/metrics.js';
 import { useVariableCheck } from './server/variable-check.js';
-import { createReadiness, useProbes, readinessReporter, type ClientRateLimitStatus, type Readiness, type ReadyReport } from './server/probes.js';
+import {
+  createReadiness,
+  useProbes,
+  readinessReporter,
+  type ClientRateLimitStatus,
+  type Readiness,
+  type ReadyReport,
+} from './server/probes.js';
 import type { CacheStatus, LookupCache } from './cache/index.js';
 import { createSecurity } from './security/index.js';
 import { useCostLimit } from './cost/plugin.js';
@@ -65,7 +72,9 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   const sandbox = config.upstream.baseUrl
     ? null
     : await import('./sandbox/server.js').then(({ startSandbox }) => startSandbox({ latency: config.sandboxLatency }));
-  const target = sandbox ? { baseUrl: new URL(sandbox.url), token: sandbox.token } : { baseUrl: config.upstream.baseUrl!, token: config.upstream.token! };
+  const target = sandbox
+    ? { baseUrl: new URL(sandbox.url), token: sandbox.token }
+    : { baseUrl: config.upstream.baseUrl!, token: config.upstream.token! };
   // The gauges read the upstream's status and the caches' sizes at scrape time; the upstream reports each call to the metrics.
   let path: RequestPath | undefined;
   let memo: ResultMemo | null = null;
@@ -81,11 +90,21 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   // The operations each request is answered with, executed or remembered: what the response's headers, extensions and log line describe.
   const answered = new AnsweredOperations();
   // Remembered results, tracing on or off: with tracing on a replay has its own span (telemetry/spans.ts, traceReplay).
-  memo = cache.remembersResults && config.cache.resultsMaxBytes > 0 ? new ResultMemo(cache, config.cache.resultsMaxBytes) : null;
+  memo =
+    cache.remembersResults && config.cache.resultsMaxBytes > 0
+      ? new ResultMemo(cache, config.cache.resultsMaxBytes)
+      : null;
 
   const security = await createSecurity(config.security, logger, config.cache.redisGuard);
   const anyKeyQuota = [...config.security.auth.accounts.values()].some((account) => account.quota);
-  const quotas = await createQuotas(config.quota, anyKeyQuota, logger, config.cache.redisGuard, security.accountOf, metrics.observeQuota);
+  const quotas = await createQuotas(
+    config.quota,
+    anyKeyQuota,
+    logger,
+    config.cache.redisGuard,
+    security.accountOf,
+    metrics.observeQuota,
+  );
   const examples = loadExamples();
   const readiness = createReadiness();
   const eventLoop = new EventLoopDelay(config.ops.eventLoopDelayLimitMs);
@@ -97,7 +116,9 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     () => eventLoop.behind(),
   );
   // FEDERATION=true: the same schema served as a Federation v2 subgraph (src/server/federation.ts).
-  const federation = config.federation.enabled ? await import('./server/federation.js').then((m) => m.federated(config.federation)) : null;
+  const federation = config.federation.enabled
+    ? await import('./server/federation.js').then((m) => m.federated(config.federation))
+    : null;
   // MCP (src/mcp): tools are GraphQL operations, each call one request through this same Yoga.
   const mcp: Mcp | null = config.mcp.enabled
     ? createMcp({
@@ -105,7 +126,8 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
         security: config.security,
         schema: federation?.schema ?? schema,
         refusalOf: security.refusalOf,
-        fetch: (request, serverContext): Promise<Response> | Response => yoga.fetch(request, serverContext as Record<string, unknown>),
+        fetch: (request, serverContext): Promise<Response> | Response =>
+          yoga.fetch(request, serverContext as Record<string, unknown>),
         fetchAPI: () => yoga.fetchAPI,
       })
     : null;
@@ -129,7 +151,8 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     },
     // Loaded on the first GraphiQL request: the module is a 9 MB page that costs ~40 MB of memory, which a
     // gateway nobody opens GraphiQL on (production, an API behind a frontend) never pays.
-    renderGraphiQL: (options) => import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) => renderGraphiQL(options)),
+    renderGraphiQL: (options) =>
+      import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) => renderGraphiQL(options)),
     plugins: [
       // /mcp: a tool call's GraphQL request takes the MCP request's place here, so every plugin below sees it.
       ...(mcp ? [mcp.endpoint] : []),
@@ -156,7 +179,9 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       // In order: refusal statuses, CORS, CSRF, auth, rate limit, body, batch and input sizes, persisted or trusted documents, limits (src/security/index.ts).
       ...security.plugins,
       // After the security checks (CORS headers on the refusal, the client known), before the body is read.
-      ...(config.ops.eventLoopDelayLimitMs > 0 ? [useEventLoopShedding(eventLoop, config.ops.eventLoopDelayLimitMs)] : []),
+      ...(config.ops.eventLoopDelayLimitMs > 0
+        ? [useEventLoopShedding(eventLoop, config.ops.eventLoopDelayLimitMs)]
+        : []),
       useRefusalsAsJson(),
       useGatewayExtensions(sandbox !== null, answered),
       useCacheControl({ shareable: config.security.auth.mode === 'none', answered }),

@@ -6,7 +6,8 @@
 const port = Number(process.env.PORT?.trim() || 4000);
 // The address the gateway listens on (HOST), or this machine's own when it listens on every address.
 const listen = process.env.HOST?.trim();
-const host = !listen || listen === '0.0.0.0' || listen === '::' ? '127.0.0.1' : listen.includes(':') ? `[${listen}]` : listen;
+const host =
+  !listen || listen === '0.0.0.0' || listen === '::' ? '127.0.0.1' : listen.includes(':') ? `[${listen}]` : listen;
 
 fetch(`http://${host}:${port}/healthz`, { signal: AbortSignal.timeout(2000) }).then(
   (res) => process.exit(res.status === 200 ? 0 : 1),

@@ -20,7 +20,10 @@ async function main() {
   };
   const logger = createLogger(config.logLevel, destination, [config.upstream.token], config.telemetry.logFormat);
   if (config.retired.length > 0 && cluster.isPrimary) {
-    logger.warn({ settings: config.retired }, 'these settings are no longer read (constants now, or merged: docs/configuration.md); remove them');
+    logger.warn(
+      { settings: config.retired },
+      'these settings are no longer read (constants now, or merged: docs/configuration.md); remove them',
+    );
   }
   // WORKERS > 1: this process only forks and watches the workers (each runs the rest of main) and serves their summed metrics.
   if (config.ops.workers > 1 && cluster.isPrimary) {
@@ -48,7 +51,11 @@ async function main() {
   server.once('error', (error) => portInUse(error, 'PORT'));
   server.listen(config.port, config.host, () => {
     gateway.readiness.serving();
-    const shown = config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? 'localhost' : config.host;
+    const shown = config.host.includes(':')
+      ? `[${config.host}]`
+      : config.host === '0.0.0.0'
+        ? 'localhost'
+        : config.host;
     const base = `http://${shown}:${config.port}`;
     // GraphiQL is advertised only when it is on (production turns it off: the URL would answer 406).
     const where = config.security.graphiql ? `GraphiQL: ${base}/graphql` : `GraphQL endpoint: ${base}/graphql`;

@@ -16,7 +16,12 @@ async function main() {
     console.error('MCP is turned off (MCP_ENABLED=false).');
     process.exit(78);
   }
-  const logger = createLogger(config.logLevel, pino.destination(2), [config.upstream.token, config.mcp.apiKey], config.telemetry.logFormat);
+  const logger = createLogger(
+    config.logLevel,
+    pino.destination(2),
+    [config.upstream.token, config.mcp.apiKey],
+    config.telemetry.logFormat,
+  );
   const gateway = await createGateway(config, logger);
   gateway.readiness.serving();
   // The key, when the gateway requires one, goes with every tool call like an HTTP client's.
@@ -34,7 +39,10 @@ async function main() {
   process.on('SIGINT', close);
   await server.connect(new StdioServerTransport());
   logger.info(
-    { upstream: gateway.sandbox ? 'sandbox' : config.upstream.baseUrl?.origin, tools: gateway.mcp!.tools.listed.map((tool) => tool.name) },
+    {
+      upstream: gateway.sandbox ? 'sandbox' : config.upstream.baseUrl?.origin,
+      tools: gateway.mcp!.tools.listed.map((tool) => tool.name),
+    },
     gateway.sandbox ? 'MCP over stdio, on the built-in SANDBOX upstream with sample data' : 'MCP over stdio',
   );
 }

@@ -29,7 +29,13 @@ export interface RequestPathDeps {
 
 export async function createRequestPath({ config, logger, target, metrics, tracing }: RequestPathDeps) {
   const traced = tracing.enabled;
-  const upstream = createUpstream(config, target, logger, metrics.observeCall, traced ? upstreamCallObserver(tracing) : undefined);
+  const upstream = createUpstream(
+    config,
+    target,
+    logger,
+    metrics.observeCall,
+    traced ? upstreamCallObserver(tracing) : undefined,
+  );
   const { cache, status: cacheStatus } = await createLookupCache(
     config.cache,
     logger,

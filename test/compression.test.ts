@@ -13,7 +13,10 @@ const SMALL = '{ domainInfo(domain: "example.com") { domainName } }';
 async function raw(url: string, query: string, acceptEncoding?: string) {
   const res = await request(`${url}/graphql`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding }) },
+    headers: {
+      'content-type': 'application/json',
+      ...(acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding }),
+    },
     body: JSON.stringify({ query }),
   });
   const body = Buffer.from(await res.body.arrayBuffer());
@@ -21,7 +24,9 @@ async function raw(url: string, query: string, acceptEncoding?: string) {
 }
 
 describe('response compression', () => {
-  test('a large result is sent gzipped to a client that accepts gzip, and decodes to the identity body', async ({ servedSandbox: sandbox }) => {
+  test('a large result is sent gzipped to a client that accepts gzip, and decodes to the identity body', async ({
+    servedSandbox: sandbox,
+  }) => {
     const identity = await raw(sandbox.url, FULL_PROFILE_PART);
     expect(identity.headers['content-encoding']).toBeUndefined();
     expect(identity.body.length).toBeGreaterThan(1024);
@@ -37,7 +42,9 @@ describe('response compression', () => {
     }
   });
 
-  test('a compressible response from an allowed origin varies on both the Origin and the encoding', async ({ startGateway }) => {
+  test('a compressible response from an allowed origin varies on both the Origin and the encoding', async ({
+    startGateway,
+  }) => {
     const gw = await startGateway({ CORS_ORIGINS: 'https://app.example' });
     const res = await request(`${gw.url}/graphql`, {
       method: 'POST',
@@ -67,7 +74,8 @@ describe('response compression', () => {
   });
 
   test('the GraphiQL page (megabytes of HTML) is compressed', async ({ servedSandbox: sandbox }) => {
-    const get = (acceptEncoding: string) => request(`${sandbox.url}/graphql`, { headers: { accept: 'text/html', 'accept-encoding': acceptEncoding } });
+    const get = (acceptEncoding: string) =>
+      request(`${sandbox.url}/graphql`, { headers: { accept: 'text/html', 'accept-encoding': acceptEncoding } });
     const plain = await get('identity');
     const html = Buffer.from(await plain.body.arrayBuffer());
     expect(html.length).toBeGreaterThan(1_000_000);
@@ -78,7 +86,9 @@ describe('response compression', () => {
     expect(gunzipSync(body).equals(html)).toBe(true);
   });
 
-  test('@defer over multipart/mixed is not compressed, so each part still goes out when it is ready', async ({ servedSandbox: sandbox }) => {
+  test('@defer over multipart/mixed is not compressed, so each part still goes out when it is ready', async ({
+    servedSandbox: sandbox,
+  }) => {
     const response = await incrementalQuery(
       sandbox.url,
       `{ company(domain: "hubspot.com") { name } ... @defer { photosocialProfile(username: "natgeo") { username biography } } }`,

@@ -12,7 +12,12 @@ describe('configuration', () => {
   });
 
   it('reads the upstream settings', () => {
-    const config = loadConfig({ ACTION_BASE_URL: 'https://api.example.com/base', ACTION_TOKEN: ' t0k ', PORT: '8080', UPSTREAM_TIMEOUT_MS: '2500' });
+    const config = loadConfig({
+      ACTION_BASE_URL: 'https://api.example.com/base',
+      ACTION_TOKEN: ' t0k ',
+      PORT: '8080',
+      UPSTREAM_TIMEOUT_MS: '2500',
+    });
     expect(config.upstream.baseUrl?.href).toBe('https://api.example.com/base');
     expect(config.upstream.token).toBe('t0k');
     expect(config.port).toBe(8080);
@@ -32,9 +37,18 @@ describe('configuration', () => {
     [{ PORT: '70000' }, 'PORT must be a whole number from 0 to 65535, got "70000"'],
     [{ UPSTREAM_TIMEOUT_MS: '-5' }, 'UPSTREAM_TIMEOUT_MS must be a whole number from 50 to 120000, got "-5"'],
     [{ ACTION_BASE_URL: 'ftp://x.example', ACTION_TOKEN: 't' }, 'ACTION_BASE_URL must use http or https, got "ftp:"'],
-    [{ ACTION_BASE_URL: 'not a url', ACTION_TOKEN: 't' }, 'ACTION_BASE_URL must be an absolute http(s) URL, got "not a url"'],
-    [{ ACTION_BASE_URL: 'https://user:pw@api.example.com', ACTION_TOKEN: 't' }, 'ACTION_BASE_URL must not contain credentials; put the token in ACTION_TOKEN'],
-    [{ ACTION_BASE_URL: 'https://api.example.com' }, 'ACTION_TOKEN is required when ACTION_BASE_URL is set (the upstream bearer token)'],
+    [
+      { ACTION_BASE_URL: 'not a url', ACTION_TOKEN: 't' },
+      'ACTION_BASE_URL must be an absolute http(s) URL, got "not a url"',
+    ],
+    [
+      { ACTION_BASE_URL: 'https://user:pw@api.example.com', ACTION_TOKEN: 't' },
+      'ACTION_BASE_URL must not contain credentials; put the token in ACTION_TOKEN',
+    ],
+    [
+      { ACTION_BASE_URL: 'https://api.example.com' },
+      'ACTION_TOKEN is required when ACTION_BASE_URL is set (the upstream bearer token)',
+    ],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
   ])('rejects %j', (env, problem) => {
     expect(configProblems(env)).toEqual([problem]);
@@ -63,6 +77,12 @@ describe('configuration', () => {
 
   it('UPSTREAM_MAX_IN_FLIGHT sizes the per-client and per-action shares; the other upstream internals are constants', () => {
     const config = loadConfig({ UPSTREAM_MAX_IN_FLIGHT: '8' });
-    expect(config.resilience).toMatchObject({ maxInFlight: 8, maxInFlightPerClient: 4, maxInFlightPerAction: 6, maxRetries: 2, maxQueued: 100 });
+    expect(config.resilience).toMatchObject({
+      maxInFlight: 8,
+      maxInFlightPerClient: 4,
+      maxInFlightPerAction: 6,
+      maxRetries: 2,
+      maxQueued: 100,
+    });
   });
 });

@@ -8,7 +8,17 @@
  */
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join, dirname, relative } from 'node:path';
-import { astFromValue, Kind, NoDeprecatedCustomRule, parse, print, specifiedRules, validate, type DocumentNode, type OperationDefinitionNode } from 'graphql';
+import {
+  astFromValue,
+  Kind,
+  NoDeprecatedCustomRule,
+  parse,
+  print,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { createGateway, type Gateway } from '../src/gateway.js';
@@ -52,7 +62,9 @@ function blocks(file: string): Block[] {
       lang: open[1]!,
       source,
       expect: /^# expect: ([A-Z_]+)\s*$/m.exec(body[0] ?? '')?.[1] ?? null,
-      variables: /^# variables: (.+)$/.exec(body[0] ?? '') ? JSON.parse(/^# variables: (.+)$/.exec(body[0]!)![1]!) : undefined,
+      variables: /^# variables: (.+)$/.exec(body[0] ?? '')
+        ? JSON.parse(/^# variables: (.+)$/.exec(body[0]!)![1]!)
+        : undefined,
     });
   }
   return found;
@@ -63,27 +75,39 @@ const graphqlBlocks = DOCS.flatMap(blocks).filter((block) => block.lang === 'gra
 /** Every string literal in src/ (and the image's entry point), for the settings, codes and metrics checks. */
 function sourceTexts(dir = join(ROOT, 'src')): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sourceTexts(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [readFileSync(join(dir, entry.name), 'utf8')] : [],
+    entry.isDirectory()
+      ? sourceTexts(join(dir, entry.name))
+      : entry.name.endsWith('.ts')
+        ? [readFileSync(join(dir, entry.name), 'utf8')]
+        : [],
   );
 }
 const SOURCES = sourceTexts();
-const matches = (pattern: RegExp) => new Set(SOURCES.flatMap((source) => [...source.matchAll(pattern)].map((m) => m[1]!)));
+const matches = (pattern: RegExp) =>
+  new Set(SOURCES.flatMap((source) => [...source.matchAll(pattern)].map((m) => m[1]!)));
 
 describe('the graphql blocks of the README and docs/', () => {
   it('there are some, in the README and in the pages', () => {
     expect(graphqlBlocks.filter((b) => b.file === 'README.md').length).toBeGreaterThanOrEqual(1);
     expect(graphqlBlocks.filter((b) => b.file !== 'README.md').length).toBeGreaterThanOrEqual(8);
     // Marks stay rare: most examples must simply work.
-    expect(graphqlBlocks.filter((b) => b.expect || b.variables).length).toBeLessThanOrEqual(Math.ceil(graphqlBlocks.length / 4));
+    expect(graphqlBlocks.filter((b) => b.expect || b.variables).length).toBeLessThanOrEqual(
+      Math.ceil(graphqlBlocks.length / 4),
+    );
   });
 
-  it.each(graphqlBlocks.map((b) => [b.where, b] as const))('%s is valid against the schema, with no deprecated field', (_where, block) => {
-    const document = parse(block.source);
-    const errors = validate(schema, document, [...specifiedRules, NoDeprecatedCustomRule]);
-    expect(errors.map((e) => e.message)).toEqual([]);
-    for (const definition of document.definitions) expect(definition.kind, 'operations only, named').toBe(Kind.OPERATION_DEFINITION);
-    for (const operation of document.definitions as OperationDefinitionNode[]) expect(operation.name?.value, 'a named operation').toBeTruthy();
-  });
+  it.each(graphqlBlocks.map((b) => [b.where, b] as const))(
+    '%s is valid against the schema, with no deprecated field',
+    (_where, block) => {
+      const document = parse(block.source);
+      const errors = validate(schema, document, [...specifiedRules, NoDeprecatedCustomRule]);
+      expect(errors.map((e) => e.message)).toEqual([]);
+      for (const definition of document.definitions)
+        expect(definition.kind, 'operations only, named').toBe(Kind.OPERATION_DEFINITION);
+      for (const operation of document.definitions as OperationDefinitionNode[])
+        expect(operation.name?.value, 'a named operation').toBeTruthy();
+    },
+  );
 });
 
 describe('the operations of the README and docs/ against the sandbox, in-process', () => {
@@ -94,7 +118,12 @@ describe('the operations of the README and docs/ against the sandbox, in-process
   afterAll(() => gateway?.close());
 
   /** One operation through Yoga, as a client sends it; @defer/@stream over multipart/mixed, merged as a client would. */
-  async function run(document: DocumentNode, source: string, operationName: string, variables?: Record<string, unknown>) {
+  async function run(
+    document: DocumentNode,
+    source: string,
+    operationName: string,
+    variables?: Record<string, unknown>,
+  ) {
     const incremental = usesIncrementalDelivery(document);
     const res = await gateway.yoga.fetch('http://localhost/graphql', {
       method: 'POST',
@@ -106,7 +135,12 @@ describe('the operations of the README and docs/ against the sandbox, in-process
     });
     const type = res.headers.get('content-type') ?? '';
     const body = await res.text();
-    if (!type.startsWith('multipart/mixed')) return { status: res.status, parts: 1, ...(JSON.parse(body) as { data?: any; errors?: any[]; extensions?: any }) };
+    if (!type.startsWith('multipart/mixed'))
+      return {
+        status: res.status,
+        parts: 1,
+        ...(JSON.parse(body) as { data?: any; errors?: any[]; extensions?: any }),
+      };
     const boundary = /boundary="?([^";]+)"?/.exec(type)![1]!;
     const payloads: Payload[] = body
       .split(`--${boundary}`)
@@ -114,7 +148,13 @@ describe('the operations of the README and docs/ against the sandbox, in-process
       .filter((json) => json.startsWith('{'))
       .map((json) => ({ body: JSON.parse(json), at: 0 }));
     const { data, errors } = merged(payloads);
-    return { status: res.status, parts: payloads.length, data, errors: errors.length > 0 ? errors : undefined, extensions: payloads.at(-1)?.body.extensions };
+    return {
+      status: res.status,
+      parts: payloads.length,
+      data,
+      errors: errors.length > 0 ? errors : undefined,
+      extensions: payloads.at(-1)?.body.extensions,
+    };
   }
 
   it("the README's first query answers what the README shows (on a gateway that has cached nothing yet)", async () => {
@@ -174,11 +214,16 @@ describe('the pages agree with the code', () => {
     // Only what an operator tunes is a setting; internals are named constants next to their code.
     expect(read.size).toBeLessThanOrEqual(60);
     const page = text('docs/configuration.md');
-    const documented = new Set([...page.matchAll(/^\| (.+?) \|/gm)].flatMap((m) => [...m[1]!.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((n) => n[1]!)));
+    const documented = new Set(
+      [...page.matchAll(/^\| (.+?) \|/gm)].flatMap((m) =>
+        [...m[1]!.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((n) => n[1]!),
+      ),
+    );
     expect([...read].filter((name) => !documented.has(name)).sort()).toEqual([]);
     const entry = text('deploy/entrypoint.sh');
     // Read by the OpenTelemetry SDK itself: the exporter's OTEL_EXPORTER_OTLP_* and the resource detector's two.
-    const bySdk = (name: string) => /^OTEL_EXPORTER_OTLP_/.test(name) || name === 'OTEL_SERVICE_NAME' || name === 'OTEL_RESOURCE_ATTRIBUTES';
+    const bySdk = (name: string) =>
+      /^OTEL_EXPORTER_OTLP_/.test(name) || name === 'OTEL_SERVICE_NAME' || name === 'OTEL_RESOURCE_ATTRIBUTES';
     const elsewhere = (name: string) => entry.includes(name) || name === 'NODE_OPTIONS' || bySdk(name);
     expect([...documented].filter((name) => !read.has(name) && !elsewhere(name)).sort()).toEqual([]);
   });
@@ -188,7 +233,9 @@ describe('the pages agree with the code', () => {
       ...matches(/\b(?:rejection|ActionError)\(\s*'([A-Z][A-Z_]+)'/g),
       ...matches(/\bcode: '([A-Z][A-Z_]+)'/g),
       // The lookup errors' codes, listed as `ERROR_CODES = [...]`.
-      ...SOURCES.flatMap((source) => [...(/ERROR_CODES = \[([^\]]+)\]/.exec(source)?.[1]?.matchAll(/'([A-Z_]+)'/g) ?? [])].map((m) => m[1]!)),
+      ...SOURCES.flatMap((source) =>
+        [...(/ERROR_CODES = \[([^\]]+)\]/.exec(source)?.[1]?.matchAll(/'([A-Z_]+)'/g) ?? [])].map((m) => m[1]!),
+      ),
     ]);
     const page = text('docs/errors.md');
     expect(sent.size).toBeGreaterThan(15);
@@ -203,11 +250,19 @@ describe('the pages agree with the code', () => {
   });
 
   it('no page reads as a diary: no sessions, issue numbers, commit hashes or before/after runs', () => {
-    const diary = [/\bsession\b/i, /\bissue #?\d+/i, /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,12}\b/, /\bbefore\b.*→.*\bafter\b/i, /\bA\/B\b/];
+    const diary = [
+      /\bsession\b/i,
+      /\bissue #?\d+/i,
+      /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,12}\b/,
+      /\bbefore\b.*→.*\bafter\b/i,
+      /\bA\/B\b/,
+    ];
     const found = DOCS.flatMap((file) =>
       text(file)
         .split('\n')
-        .flatMap((line, i) => (diary.some((pattern) => pattern.test(line)) ? [`${file}:${i + 1}: ${line.trim().slice(0, 100)}`] : [])),
+        .flatMap((line, i) =>
+          diary.some((pattern) => pattern.test(line)) ? [`${file}:${i + 1}: ${line.trim().slice(0, 100)}`] : [],
+        ),
     );
     expect(found).toEqual([]);
   });
@@ -230,7 +285,10 @@ describe('the pages agree with the code', () => {
         field.name,
         {
           args: field.args
-            .map((arg) => `\`${arg.name}: ${arg.type}${arg.defaultValue === undefined ? '' : ` = ${print(astFromValue(arg.defaultValue, arg.type)!)}`}\``)
+            .map(
+              (arg) =>
+                `\`${arg.name}: ${arg.type}${arg.defaultValue === undefined ? '' : ` = ${print(astFromValue(arg.defaultValue, arg.type)!)}`}\``,
+            )
             .sort()
             .join(', '),
           returns: `\`${field.type}\``,

@@ -4,7 +4,12 @@ import { EnvReader } from '../src/kernel/env.js';
 describe('the settings reader', () => {
   it('reads switches as true/false or 1/0 in any case, and collects every bad value instead of stopping', () => {
     const read = new EnvReader({ A: ' TRUE ', B: '0', C: 'yes', D: '', E: '5', F: 'x' });
-    expect([read.bool('A', false), read.bool('B', true), read.bool('C', true), read.bool('D', true)]).toEqual([true, false, true, true]);
+    expect([read.bool('A', false), read.bool('B', true), read.bool('C', true), read.bool('D', true)]).toEqual([
+      true,
+      false,
+      true,
+      true,
+    ]);
     expect(read.int('E', 1, 0, 4)).toBe(1);
     expect(read.int('F', 2, 0, 9)).toBe(2);
     expect(read.problems).toEqual([

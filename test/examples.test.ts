@@ -20,9 +20,13 @@ describe('schema/examples', () => {
     const first = /```graphql\n(query FirstQuery[\s\S]*?)```/.exec(readme)![1]!;
     expect(tabs[0]!.query.replace(/^#.*\n/gm, '').trim()).toBe(first.trim());
     expect(tabs.length).toBeLessThanOrEqual(7);
-    const operations = tabs.flatMap((tab) => parse(tab.query).definitions.map((d) => ('name' in d ? d.name?.value : undefined)));
+    const operations = tabs.flatMap((tab) =>
+      parse(tab.query).definitions.map((d) => ('name' in d ? d.name?.value : undefined)),
+    );
     expect(operations.sort()).toEqual(
-      examples.map((example) => parse(example.query).definitions.map((d) => ('name' in d ? d.name?.value : undefined))[0]).sort(),
+      examples
+        .map((example) => parse(example.query).definitions.map((d) => ('name' in d ? d.name?.value : undefined))[0])
+        .sort(),
     );
     // Every tab's variables are the ones its operations declare.
     for (const tab of tabs) {

@@ -34,7 +34,8 @@ const expectPartial = (data: any) => {
 
 describe('docs/frontend.md: partial results in Apollo Client and urql', () => {
   // The clients load in this process beside the gateway: their first import must not read as an overloaded event loop.
-  const gateway = (start: (env: Record<string, string>) => Promise<RunningGateway>) => start({ SHED_EVENT_LOOP_DELAY_MS: '0' });
+  const gateway = (start: (env: Record<string, string>) => Promise<RunningGateway>) =>
+    start({ SHED_EVENT_LOOP_DELAY_MS: '0' });
 
   it('has the two snippets', () => {
     expect(snippets).toHaveLength(2);
@@ -44,14 +45,22 @@ describe('docs/frontend.md: partial results in Apollo Client and urql', () => {
   it('Apollo Client with errorPolicy "all" keeps the company and AAPL beside the NOT_FOUND, and its link reads extensions.gateway', async ({
     startGateway,
   }) => {
-    const { data, error, lastUsage } = await run(snippets[0]!, (await gateway(startGateway)).url, ['data', 'error', 'lastUsage']);
+    const { data, error, lastUsage } = await run(snippets[0]!, (await gateway(startGateway)).url, [
+      'data',
+      'error',
+      'lastUsage',
+    ]);
     expectPartial(data);
     expect(error.errors[0]).toMatchObject({ path: ['financialProfiles', 1], extensions: { code: 'NOT_FOUND' } });
     expect(lastUsage).toMatchObject({ sandbox: true, upstreamCalls: expect.any(Number) });
   });
 
   it('urql keeps the partial data and gives extensions.gateway', async ({ startGateway }) => {
-    const { data, error, extensions } = await run(snippets[1]!, (await gateway(startGateway)).url, ['data', 'error', 'extensions']);
+    const { data, error, extensions } = await run(snippets[1]!, (await gateway(startGateway)).url, [
+      'data',
+      'error',
+      'extensions',
+    ]);
     expectPartial(data);
     expect(error.graphQLErrors[0]).toMatchObject({ path: ['financialProfiles', 1], extensions: { code: 'NOT_FOUND' } });
     expect(extensions.gateway).toMatchObject({ sandbox: true, upstreamCalls: expect.any(Number) });

@@ -9,7 +9,8 @@ beforeAll(async () => {
   up = await startFaultUpstream();
   up.handle(async (call, _req, res) => {
     if (coalesceDelay) await new Promise((resolve) => setTimeout(resolve, coalesceDelay));
-    if (call.action === 'domain_info') return json(res, 200, { status: 200, response: { domain_name: call.body.domain } });
+    if (call.action === 'domain_info')
+      return json(res, 200, { status: 200, response: { domain_name: call.body.domain } });
     if (call.action === 'company_financial_profile') {
       return json(res, 200, {
         status: 200,
@@ -53,15 +54,26 @@ describe('GET /metrics', () => {
     const text = await res.text();
 
     expect(sample(text, 'lookup_graph_upstream_calls_total', { action: 'domain_info', outcome: 'OK' })).toBe(2);
-    expect(sample(text, 'lookup_graph_upstream_calls_total', { action: 'company_financial_profile', outcome: 'OK' })).toBe(1);
-    expect(sample(text, 'lookup_graph_upstream_calls_total', { action: 'get_crm_owners', outcome: 'UPSTREAM_UNAVAILABLE' })).toBe(1);
+    expect(
+      sample(text, 'lookup_graph_upstream_calls_total', { action: 'company_financial_profile', outcome: 'OK' }),
+    ).toBe(1);
+    expect(
+      sample(text, 'lookup_graph_upstream_calls_total', { action: 'get_crm_owners', outcome: 'UPSTREAM_UNAVAILABLE' }),
+    ).toBe(1);
     expect(sample(text, 'lookup_graph_upstream_call_duration_seconds_count', { action: 'domain_info' })).toBe(2);
     expect(sample(text, 'lookup_graph_upstream_requests_total', { action: 'domain_info', outcome: 'OK' })).toBe(2);
-    expect(sample(text, 'lookup_graph_upstream_requests_total', { action: 'get_crm_owners', outcome: 'UPSTREAM_UNAVAILABLE' })).toBe(1);
+    expect(
+      sample(text, 'lookup_graph_upstream_requests_total', {
+        action: 'get_crm_owners',
+        outcome: 'UPSTREAM_UNAVAILABLE',
+      }),
+    ).toBe(1);
     expect(sample(text, 'lookup_graph_cache_lookups_total', { action: 'domain_info', source: 'cache' })).toBe(1);
     expect(sample(text, 'lookup_graph_cache_lookups_total', { action: 'domain_info', source: 'upstream' })).toBe(2);
     expect(sample(text, 'lookup_graph_cache_lookups_total', { action: 'domain_info', source: 'coalesced' })).toBe(2);
-    expect(sample(text, 'lookup_graph_cache_lookups_total', { action: 'company_financial_profile', source: 'upstream' })).toBe(3);
+    expect(
+      sample(text, 'lookup_graph_cache_lookups_total', { action: 'company_financial_profile', source: 'upstream' }),
+    ).toBe(3);
     expect(sample(text, 'lookup_graph_financial_batch_symbols_sum')).toBe(3);
     expect(sample(text, 'lookup_graph_financial_batch_symbols_count')).toBe(1);
     expect(sample(text, 'lookup_graph_graphql_operations_total', { outcome: 'ok' })).toBe(6);
@@ -90,7 +102,9 @@ describe('retries and refusals in the metrics', () => {
       expect(body.data).toEqual({ domainInfo: { domainName: 'retried.example' } });
       const text = await (await retrying.fetch(`/metrics`)).text();
       expect(flaky.calls).toHaveLength(2);
-      expect(sample(text, 'lookup_graph_upstream_calls_total', { action: 'domain_info', outcome: 'UPSTREAM_UNAVAILABLE' })).toBe(1);
+      expect(
+        sample(text, 'lookup_graph_upstream_calls_total', { action: 'domain_info', outcome: 'UPSTREAM_UNAVAILABLE' }),
+      ).toBe(1);
       expect(sample(text, 'lookup_graph_upstream_calls_total', { action: 'domain_info', outcome: 'OK' })).toBe(1);
       expect(sample(text, 'lookup_graph_upstream_requests_total', { action: 'domain_info', outcome: 'OK' })).toBe(1);
     } finally {

@@ -7,9 +7,23 @@ import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, ROOT } from './support/processes.js';
 
-function run(command: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const { ACTION_BASE_URL: _a, ACTION_TOKEN: _t, NODE_ENV: _n, REDIS_URL: _r, METRICS_PORT: _m, ...inherited } = process.env;
-  const child = spawn(command[0]!, command.slice(1), { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function run(
+  command: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const {
+    ACTION_BASE_URL: _a,
+    ACTION_TOKEN: _t,
+    NODE_ENV: _n,
+    REDIS_URL: _r,
+    METRICS_PORT: _m,
+    ...inherited
+  } = process.env;
+  const child = spawn(command[0]!, command.slice(1), {
+    cwd: ROOT,
+    env: { ...inherited, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -36,15 +50,28 @@ describe('a port in use', () => {
   });
 
   it('npm start: METRICS_PORT in use names METRICS_PORT', async () => {
-    const { code, stderr } = await run(['npm', 'start', '--silent'], { PORT: String(free), METRICS_PORT: String(busy) });
+    const { code, stderr } = await run(['npm', 'start', '--silent'], {
+      PORT: String(free),
+      METRICS_PORT: String(busy),
+    });
     expect(code).toBe(1);
     expect(stderr.trim()).toBe(`port ${busy} is in use: stop the other process or set METRICS_PORT`);
   });
 
   it.each([
     ['npm run example', ['npm', 'run', 'example', '--silent'], { PORT: 'busy', APP_PORT: 'free' }, 'PORT'],
-    ['npm run example (the app port)', ['npm', 'run', 'example', '--silent'], { PORT: 'free', APP_PORT: 'busy' }, 'APP_PORT'],
-    ['npm run example:supergraph', ['npm', 'run', 'example:supergraph', '--silent'], { LOOKUP_PORT: 'busy' }, 'LOOKUP_PORT'],
+    [
+      'npm run example (the app port)',
+      ['npm', 'run', 'example', '--silent'],
+      { PORT: 'free', APP_PORT: 'busy' },
+      'APP_PORT',
+    ],
+    [
+      'npm run example:supergraph',
+      ['npm', 'run', 'example:supergraph', '--silent'],
+      { LOOKUP_PORT: 'busy' },
+      'LOOKUP_PORT',
+    ],
     [
       'npm run example:supergraph (the router port)',
       ['npm', 'run', 'example:supergraph', '--silent'],
@@ -52,7 +79,9 @@ describe('a port in use', () => {
       'ROUTER_PORT',
     ],
   ])('%s: one line naming the setting, exit 1, nothing started', async (_name, command, ports, setting) => {
-    const env = Object.fromEntries(Object.entries(ports).map(([key, which]) => [key, String(which === 'busy' ? busy : free)]));
+    const env = Object.fromEntries(
+      Object.entries(ports).map(([key, which]) => [key, String(which === 'busy' ? busy : free)]),
+    );
     const { code, stdout, stderr } = await run(command, { ACCOUNTS_PORT: String(await freePort()), ...env });
     expect(code).toBe(1);
     expect(stderr.trim()).toBe(`port ${busy} is in use: stop the other process or set ${setting}`);

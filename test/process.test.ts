@@ -9,7 +9,11 @@ function start(
 ): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   const { ACTION_BASE_URL: _a, ACTION_TOKEN: _t, NODE_ENV: _n, ...inherited } = process.env;
   // As `npm start` does: node itself runs the TypeScript (through tsx's loader), so signals reach it.
-  const child = spawn(command[0]!, command.slice(1), { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command[0]!, command.slice(1), {
+    cwd: ROOT,
+    env: { ...inherited, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
@@ -50,7 +54,10 @@ describe('npm start (src/main.ts)', () => {
   it('SIGTERM to the `npm start` process drains in-flight requests and frees the port within SHUTDOWN_GRACE_MS', async () => {
     const port = await freePort();
     const graceMs = 4000;
-    const server = start({ PORT: String(port), SANDBOX_LATENCY: '700', SHUTDOWN_GRACE_MS: String(graceMs) }, ['npm', 'start']);
+    const server = start({ PORT: String(port), SANDBOX_LATENCY: '700', SHUTDOWN_GRACE_MS: String(graceMs) }, [
+      'npm',
+      'start',
+    ]);
     try {
       await waitFor(() => server.output().includes('GraphiQL'));
       expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
@@ -60,7 +67,9 @@ describe('npm start (src/main.ts)', () => {
       server.child.kill('SIGTERM'); // npm's own process, as a process manager would signal it
       expect(await inFlight).toMatchObject({ data: { domainInfo: { domainName: 'example.org' } } });
       // npm forwards the signal to node (the script execs it); node holds the output pipe until it has drained and exited.
-      await new Promise((resolve) => (server.child.stdout!.closed ? resolve(null) : server.child.stdout!.once('close', resolve)));
+      await new Promise((resolve) =>
+        server.child.stdout!.closed ? resolve(null) : server.child.stdout!.once('close', resolve),
+      );
       expect(Date.now() - signalled).toBeLessThan(graceMs);
       expect(server.output()).toContain('"msg":"stopped"');
       expect(server.output()).toContain('draining in-flight requests');

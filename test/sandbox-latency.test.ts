@@ -16,15 +16,22 @@ describe('sandbox latency (SANDBOX_LATENCY)', () => {
   });
 
   it('per action by short or full name, `*` for the rest', () => {
-    const latency = loadConfig({ SANDBOX_LATENCY: 'transcript:2500, photosocial:1200,get_company_object:30,*:5' }).sandboxLatency;
-    expect(latency).toEqual({ defaultMs: 5, byAction: { get_videosite_transcript: 2500, get_photosocial_profile: 1200, get_company_object: 30 } });
+    const latency = loadConfig({
+      SANDBOX_LATENCY: 'transcript:2500, photosocial:1200,get_company_object:30,*:5',
+    }).sandboxLatency;
+    expect(latency).toEqual({
+      defaultMs: 5,
+      byAction: { get_videosite_transcript: 2500, get_photosocial_profile: 1200, get_company_object: 30 },
+    });
     expect(latencyOf(latency, 'domain_info')).toBe(5);
   });
 
   it('a named profile, adjusted action by action', () => {
     const latency = loadConfig({ SANDBOX_LATENCY: 'realistic,transcript:4000' }).sandboxLatency;
     expect(latencyOf(latency, 'get_videosite_transcript')).toBe(4000);
-    expect(latencyOf(latency, 'get_photosocial_profile')).toBe(LATENCY_PROFILES.realistic!.byAction.get_photosocial_profile);
+    expect(latencyOf(latency, 'get_photosocial_profile')).toBe(
+      LATENCY_PROFILES.realistic!.byAction.get_photosocial_profile,
+    );
   });
 
   it.each([
@@ -54,7 +61,9 @@ describe('sandbox latency (SANDBOX_LATENCY)', () => {
       return Date.now() - started;
     };
     try {
-      expect(await call('get_videosite_transcript', { url: 'https://www.videosite.example/watch?v=qW3eR7tY1uI' })).toBeGreaterThanOrEqual(390);
+      expect(
+        await call('get_videosite_transcript', { url: 'https://www.videosite.example/watch?v=qW3eR7tY1uI' }),
+      ).toBeGreaterThanOrEqual(390);
       expect(await call('domain_info', { domain: 'example.com' })).toBeLessThan(390);
     } finally {
       await sandbox.close();

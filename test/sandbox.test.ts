@@ -86,10 +86,14 @@ describe('sandbox answers derived from the input', () => {
   });
   const ask = (action: string, body: unknown, on = plain) => call(action, body, on.token, on);
 
-  it('company(domain:) for hubspot.com, stripe.com and nike.com: three tickers, each leading to its own listing and back', async ({ sandbox: gw }) => {
+  it('company(domain:) for hubspot.com, stripe.com and nike.com: three tickers, each leading to its own listing and back', async ({
+    sandbox: gw,
+  }) => {
     const company = (domain: string) =>
       `company(domain: "${domain}") { name ticker financialProfile { symbol companyName price website company { domain ticker } } }`;
-    const { body } = await gw.query(`{ hubspot: ${company('hubspot.com')} stripe: ${company('stripe.com')} nike: ${company('nike.com')} }`);
+    const { body } = await gw.query(
+      `{ hubspot: ${company('hubspot.com')} stripe: ${company('stripe.com')} nike: ${company('nike.com')} }`,
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data).toEqual({
       hubspot: {
@@ -130,12 +134,19 @@ describe('sandbox answers derived from the input', () => {
   });
 
   it('financialProfiles(symbols: ["AAPL", "NKE", "BRK.B"]): three items, three prices', async ({ sandbox: gw }) => {
-    const { body } = await gw.query('{ financialProfiles(symbols: ["AAPL", "NKE", "BRK.B"]) { symbol companyName price company { domain ticker } } }');
+    const { body } = await gw.query(
+      '{ financialProfiles(symbols: ["AAPL", "NKE", "BRK.B"]) { symbol companyName price company { domain ticker } } }',
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data!.financialProfiles).toEqual([
       { symbol: 'AAPL', companyName: 'Apple Inc.', price: 228.52, company: { domain: 'apple.com', ticker: 'AAPL' } },
       { symbol: 'NKE', companyName: 'NIKE, Inc.', price: 76.41, company: { domain: 'nike.com', ticker: 'NKE' } },
-      { symbol: 'BRK-B', companyName: 'Berkshire Hathaway Inc.', price: 468.21, company: { domain: 'berkshirehathaway.com', ticker: 'BRK-B' } },
+      {
+        symbol: 'BRK-B',
+        companyName: 'Berkshire Hathaway Inc.',
+        price: 468.21,
+        company: { domain: 'berkshirehathaway.com', ticker: 'BRK-B' },
+      },
     ]);
     expect(body.extensions?.gateway).toMatchObject({ sandbox: true });
   });
@@ -155,7 +166,13 @@ describe('sandbox answers derived from the input', () => {
         currency: 'USD',
         company: { domain: 'berkshirehathaway.com', ticker: 'BRK-B' },
       },
-      { symbol: 'VOD.L', companyName: 'Vod plc', exchangeShortName: 'LSE', currency: 'GBp', company: { domain: 'vod.co.uk', ticker: 'VOD.L' } },
+      {
+        symbol: 'VOD.L',
+        companyName: 'Vod plc',
+        exchangeShortName: 'LSE',
+        currency: 'GBp',
+        company: { domain: 'vod.co.uk', ticker: 'VOD.L' },
+      },
       null,
       null,
       null,
@@ -173,37 +190,55 @@ describe('sandbox answers derived from the input', () => {
   it.for(['no-such-company-zzqx.io', 'unregistered-shop.com', 'shop.invalid'])(
     'the failure inputs of docs/frontend.md: %s is unregistered in domainInfo and NOT_FOUND as a company',
     async (domain, { sandbox: gw }) => {
-      const res = await gw.query(`{ company(domain: "${domain}") { name } domainInfo(domain: "${domain}") { isRegistered } }`);
+      const res = await gw.query(
+        `{ company(domain: "${domain}") { name } domainInfo(domain: "${domain}") { isRegistered } }`,
+      );
       expect(res.body.data).toEqual({ company: null, domainInfo: { isRegistered: false } });
-      expect(res.body.errors).toEqual([expect.objectContaining({ path: ['company'], extensions: expect.objectContaining({ code: 'NOT_FOUND' }) })]);
+      expect(res.body.errors).toEqual([
+        expect.objectContaining({ path: ['company'], extensions: expect.objectContaining({ code: 'NOT_FOUND' }) }),
+      ]);
     },
   );
 
-  it('the failure inputs of docs/frontend.md: handles starting with no-such- are NOT_FOUND; the same without it are found', async ({ sandbox: gw }) => {
+  it('the failure inputs of docs/frontend.md: handles starting with no-such- are NOT_FOUND; the same without it are found', async ({
+    sandbox: gw,
+  }) => {
     const res = await gw.query(
       '{ photosocialProfile(username: "no_such_user") { username } professionalnetProfile(handle: "no-such-person") { handle } found: professionalnetProfile(handle: "such-person") { handle } }',
     );
-    expect(res.body.data).toEqual({ photosocialProfile: null, professionalnetProfile: null, found: { handle: 'such-person' } });
+    expect(res.body.data).toEqual({
+      photosocialProfile: null,
+      professionalnetProfile: null,
+      found: { handle: 'such-person' },
+    });
     expect(res.body.errors?.map((e) => [e.path, e.extensions?.code])).toEqual([
       [['photosocialProfile'], 'NOT_FOUND'],
       [['professionalnetProfile'], 'NOT_FOUND'],
     ]);
   });
 
-  it('a domain whose ticker the financial sandbox does not know is a private company: no ticker, no financial lookup', async ({ sandbox: gw }) => {
-    const { body } = await gw.query('{ company(domain: "zzshop.com") { name type ticker financialProfile { symbol } } }');
+  it('a domain whose ticker the financial sandbox does not know is a private company: no ticker, no financial lookup', async ({
+    sandbox: gw,
+  }) => {
+    const { body } = await gw.query(
+      '{ company(domain: "zzshop.com") { name type ticker financialProfile { symbol } } }',
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data!.company).toEqual({ name: 'Zzshop', type: 'private', ticker: null, financialProfile: null });
     expect(body.extensions?.gateway).toMatchObject({ sandbox: true, upstreamCalls: 1 });
   });
 
   it('names, prices, follower counts and dates differ from one input to another', async () => {
-    const followers = await Promise.all(['natgeo', 'ava.lindqvist', 'bench'].map((username) => ask('get_photosocial_profile', { username })));
+    const followers = await Promise.all(
+      ['natgeo', 'ava.lindqvist', 'bench'].map((username) => ask('get_photosocial_profile', { username })),
+    );
     const names = followers.map(({ body }) => body.response.response.full_name);
     expect(names).toEqual(['Natgeo', 'Ava Lindqvist', 'Bench']);
     expect(new Set(followers.map(({ body }) => body.response.response.follower_count)).size).toBe(3);
 
-    const domains = await Promise.all(['stripe.com', 'github.com', 'nike.com'].map((domain) => ask('domain_info', { domain })));
+    const domains = await Promise.all(
+      ['stripe.com', 'github.com', 'nike.com'].map((domain) => ask('domain_info', { domain })),
+    );
     expect(new Set(domains.map(({ body }) => body.response.create_date)).size).toBe(3);
     expect(new Set(domains.map(({ body }) => body.response.expiry_date)).size).toBe(3);
 
@@ -211,7 +246,9 @@ describe('sandbox answers derived from the input', () => {
     expect(new Set(listings.response.map((p: { price: number }) => p.price)).size).toBe(4);
     expect(new Set(listings.response.map((p: { ipoDate: string }) => p.ipoDate)).size).toBe(3); // two classes of one company
 
-    const companies = await Promise.all(['stripe.com', 'github.com', 'zzshop.com'].map((domain) => ask('get_company_object', { domain })));
+    const companies = await Promise.all(
+      ['stripe.com', 'github.com', 'zzshop.com'].map((domain) => ask('get_company_object', { domain })),
+    );
     expect(new Set(companies.map(({ body }) => body.response.foundedYear)).size).toBe(3);
     expect(new Set(companies.map(({ body }) => body.response.twitter.followers)).size).toBe(3);
   });
@@ -230,8 +267,14 @@ describe('sandbox answers derived from the input', () => {
       const { status, body: envelope } = await ask(action, body);
       expect(status, action).toBe(200);
       for (const [key, text] of strings(envelope)) {
-        if (/image|logo|avatar|thumbnail|pic|banner|icon|selfie|favicon|picture/i.test(key) && /^(https?|data):/.test(text)) {
-          expect(text.startsWith('data:image/png;base64,') || text.startsWith(`${plain.url}/images/`), `${action} ${key}: ${text.slice(0, 80)}`).toBe(true);
+        if (
+          /image|logo|avatar|thumbnail|pic|banner|icon|selfie|favicon|picture/i.test(key) &&
+          /^(https?|data):/.test(text)
+        ) {
+          expect(
+            text.startsWith('data:image/png;base64,') || text.startsWith(`${plain.url}/images/`),
+            `${action} ${key}: ${text.slice(0, 80)}`,
+          ).toBe(true);
         }
         expect(text, `${action} ${key}`).not.toMatch(
           /https?:\/\/[^/]*(videosite-img|microblog-images|company-data|financialmodelingprep|cdn\.photosocial|media\.professionalnet)\./,
@@ -258,7 +301,12 @@ describe('sandbox answers derived from the input', () => {
     expect(Number(head.headers.get('content-length'))).toBeGreaterThan(0);
     expect(head.headers.get('cache-control')).toContain('immutable');
     expect([...sandbox.calls.keys()]).not.toContain('images');
-    for (const path of ['/images/poster/x.png', '/images/logo/UPPER.png', '/images/logo/x.jpg', '/images/logo/../x.png']) {
+    for (const path of [
+      '/images/poster/x.png',
+      '/images/logo/UPPER.png',
+      '/images/logo/x.jpg',
+      '/images/logo/../x.png',
+    ]) {
       expect((await fetch(`${sandbox.url}${path}`)).status, path).toBe(404);
     }
   });
@@ -275,9 +323,16 @@ describe('sandbox answers derived from the input', () => {
     }`);
     expect(body.errors).toBeUndefined();
     const videos = body.data!.videositeSearch.videos;
-    expect(videos.map((video: { title: string }) => video.title)).toEqual(['How a Zipper Is Made', 'How a Zipper Is Made', 'How a Zipper Is Made']);
+    expect(videos.map((video: { title: string }) => video.title)).toEqual([
+      'How a Zipper Is Made',
+      'How a Zipper Is Made',
+      'How a Zipper Is Made',
+    ]);
     for (const video of videos) {
-      expect(video.transcript).toEqual({ title: video.title, video: { videoId: video.videoId, viewCount: video.viewCount, channelName: video.channel.title } });
+      expect(video.transcript).toEqual({
+        title: video.title,
+        video: { videoId: video.videoId, viewCount: video.viewCount, channelName: video.channel.title },
+      });
       expect(video.channel.details.channel.title).toBe(video.channel.title);
     }
     const third = videos[2];

@@ -21,10 +21,12 @@ describe('schema', () => {
       if (isObjectType(type) || isInputObjectType(type)) {
         for (const field of Object.values(type.getFields())) {
           if (!field.description) missing.push(`${type.name}.${field.name}`);
-          for (const arg of 'args' in field ? field.args : []) if (!arg.description) missing.push(`${type.name}.${field.name}(${arg.name})`);
+          for (const arg of 'args' in field ? field.args : [])
+            if (!arg.description) missing.push(`${type.name}.${field.name}(${arg.name})`);
         }
       }
-      if (isEnumType(type)) for (const value of type.getValues()) if (!value.description) missing.push(`${type.name}.${value.name}`);
+      if (isEnumType(type))
+        for (const value of type.getValues()) if (!value.description) missing.push(`${type.name}.${value.name}`);
     }
     expect(missing).toEqual([]);
   });
@@ -33,6 +35,7 @@ describe('schema', () => {
 describe('directives', () => {
   it('keeps the specified directives beside @fresh, @defer and @stream', () => {
     const names = schema.getDirectives().map((directive) => directive.name);
-    for (const name of ['include', 'skip', 'deprecated', 'specifiedBy', 'oneOf', 'fresh', 'defer', 'stream']) expect(names).toContain(name);
+    for (const name of ['include', 'skip', 'deprecated', 'specifiedBy', 'oneOf', 'fresh', 'defer', 'stream'])
+      expect(names).toContain(name);
   });
 });

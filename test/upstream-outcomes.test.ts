@@ -36,14 +36,40 @@ const cases: Array<{ name: string; fault: Fault; code: string; message?: RegExp;
     code: 'RATE_LIMITED',
     message: /credits/,
   },
-  { name: '401', fault: (res) => json(res, 401, { status: 401, response: null, error: 'Unauthorized' }), code: 'UNAUTHENTICATED' },
-  { name: '403', fault: (res) => json(res, 403, { status: 403, response: null, error: 'Invalid token' }), code: 'UNAUTHENTICATED', message: /ACTION_TOKEN/ },
-  { name: '404', fault: (res) => json(res, 404, { status: 404, response: null, error: 'Not found' }), code: 'NOT_FOUND' },
-  { name: '500', fault: (res) => json(res, 500, { status: 500, response: null, error: 'Internal error' }), code: 'UPSTREAM_UNAVAILABLE' },
-  { name: '502 with an HTML page', fault: (res) => html(res, 502, '<html><body><h1>502 Bad Gateway</h1></body></html>'), code: 'UPSTREAM_UNAVAILABLE' },
+  {
+    name: '401',
+    fault: (res) => json(res, 401, { status: 401, response: null, error: 'Unauthorized' }),
+    code: 'UNAUTHENTICATED',
+  },
+  {
+    name: '403',
+    fault: (res) => json(res, 403, { status: 403, response: null, error: 'Invalid token' }),
+    code: 'UNAUTHENTICATED',
+    message: /ACTION_TOKEN/,
+  },
+  {
+    name: '404',
+    fault: (res) => json(res, 404, { status: 404, response: null, error: 'Not found' }),
+    code: 'NOT_FOUND',
+  },
+  {
+    name: '500',
+    fault: (res) => json(res, 500, { status: 500, response: null, error: 'Internal error' }),
+    code: 'UPSTREAM_UNAVAILABLE',
+  },
+  {
+    name: '502 with an HTML page',
+    fault: (res) => html(res, 502, '<html><body><h1>502 Bad Gateway</h1></body></html>'),
+    code: 'UPSTREAM_UNAVAILABLE',
+  },
   { name: '503 without a body', fault: (res) => res.writeHead(503).end(), code: 'UPSTREAM_UNAVAILABLE' },
   { name: '504', fault: (res) => res.writeHead(504).end(), code: 'UPSTREAM_TIMEOUT' },
-  { name: '200 with an HTML page', fault: (res) => html(res, 200, '<!doctype html><title>Login</title>'), code: 'UPSTREAM_BAD_RESPONSE', message: /not JSON/ },
+  {
+    name: '200 with an HTML page',
+    fault: (res) => html(res, 200, '<!doctype html><title>Login</title>'),
+    code: 'UPSTREAM_BAD_RESPONSE',
+    message: /not JSON/,
+  },
   {
     name: '200 with an empty body',
     fault: (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(),
@@ -71,7 +97,8 @@ const cases: Array<{ name: string; fault: Fault; code: string; message?: RegExp;
   },
   {
     name: '200 with an error field',
-    fault: (res) => json(res, 200, { status: 200, response: { domain_name: 'x.com' }, error: 'Lookup failed upstream' }),
+    fault: (res) =>
+      json(res, 200, { status: 200, response: { domain_name: 'x.com' }, error: 'Lookup failed upstream' }),
     code: 'UPSTREAM_BAD_RESPONSE',
     message: /Lookup failed upstream/,
   },
@@ -80,15 +107,28 @@ const cases: Array<{ name: string; fault: Fault; code: string; message?: RegExp;
     fault: (res) => json(res, 200, { status: 500, response: null, error: 'Backend down' }),
     code: 'UPSTREAM_UNAVAILABLE',
   },
-  { name: 'envelope status 404 inside HTTP 200', fault: (res) => json(res, 200, { status: 404, response: null }), code: 'NOT_FOUND' },
+  {
+    name: 'envelope status 404 inside HTTP 200',
+    fault: (res) => json(res, 200, { status: 404, response: null }),
+    code: 'NOT_FOUND',
+  },
   {
     name: 'envelope without status',
     fault: (res) => json(res, 200, { response: { domain_name: 'x.com' } }),
     code: 'UPSTREAM_BAD_RESPONSE',
     message: /no status 200/,
   },
-  { name: 'envelope without response', fault: (res) => json(res, 200, { status: 200 }), code: 'UPSTREAM_BAD_RESPONSE', message: /no response/ },
-  { name: 'a JSON array instead of an envelope', fault: (res) => json(res, 200, [1, 2]), code: 'UPSTREAM_BAD_RESPONSE' },
+  {
+    name: 'envelope without response',
+    fault: (res) => json(res, 200, { status: 200 }),
+    code: 'UPSTREAM_BAD_RESPONSE',
+    message: /no response/,
+  },
+  {
+    name: 'a JSON array instead of an envelope',
+    fault: (res) => json(res, 200, [1, 2]),
+    code: 'UPSTREAM_BAD_RESPONSE',
+  },
   {
     name: 'a response of the wrong shape',
     fault: (res) => json(res, 200, { status: 200, response: 'not an object' }),
@@ -121,7 +161,8 @@ const cases: Array<{ name: string; fault: Fault; code: string; message?: RegExp;
   // Last: after a 429 the gateway holds every call of this token until the retry-after ends.
   {
     name: '429 with retry-after',
-    fault: (res) => json(res, 429, { status: 429, response: null, error: 'Too many requests' }, { 'retry-after': '30' }),
+    fault: (res) =>
+      json(res, 429, { status: 429, response: null, error: 'Too many requests' }, { 'retry-after': '30' }),
     code: 'RATE_LIMITED',
     retryAfter: 30,
   },
@@ -138,9 +179,13 @@ describe('every upstream outcome maps to a code; siblings still resolve; the tok
   let fault: Fault = () => undefined;
   beforeAll(async () => {
     up = await startFaultUpstream();
-    up.handle((call, req, res) => (call.action === 'domain_info' ? fault(res, req) : json(res, 200, { status: 200, response: OWNERS })));
+    up.handle((call, req, res) =>
+      call.action === 'domain_info' ? fault(res, req) : json(res, 200, { status: 200, response: OWNERS }),
+    );
     // The breaker would open after a run of failing cases; breaking has its own tests (test/resilience).
-    gw = await startGateway(upstreamEnv(up, { UPSTREAM_TIMEOUT_MS: '400', UPSTREAM_BREAKER_FAILURES: '1000' }), 0, { upstream: { maxResponseBytes: 4096 } });
+    gw = await startGateway(upstreamEnv(up, { UPSTREAM_TIMEOUT_MS: '400', UPSTREAM_BREAKER_FAILURES: '1000' }), 0, {
+      upstream: { maxResponseBytes: 4096 },
+    });
   });
   afterAll(async () => {
     await gw.close();

@@ -10,9 +10,24 @@ const totalCalls = () => [...gw.gateway.sandbox!.calls.values()].reduce((a, b) =
 
 describe('variables are checked before anything executes', () => {
   it.each([
-    ['an invalid enum value', 'query ($r: NewsDateRange!) { news(query: "a", dateRange: $r) { query } }', { r: 'YESTERDAY' }, /got invalid value "YESTERDAY"/],
-    ['a missing required variable', 'query ($d: String!) { domainInfo(domain: $d) { domainName } }', {}, /"\$d" of required type "String!" was not provided/],
-    ['a wrong type', 'query ($n: Int!) { microblogPosts(query: "x", first: $n) { uri } }', { n: 'ten' }, /Int cannot represent non-integer value/],
+    [
+      'an invalid enum value',
+      'query ($r: NewsDateRange!) { news(query: "a", dateRange: $r) { query } }',
+      { r: 'YESTERDAY' },
+      /got invalid value "YESTERDAY"/,
+    ],
+    [
+      'a missing required variable',
+      'query ($d: String!) { domainInfo(domain: $d) { domainName } }',
+      {},
+      /"\$d" of required type "String!" was not provided/,
+    ],
+    [
+      'a wrong type',
+      'query ($n: Int!) { microblogPosts(query: "x", first: $n) { uri } }',
+      { n: 'ten' },
+      /Int cannot represent non-integer value/,
+    ],
     [
       'a null for a non-null list item',
       'query ($s: [String!]!) { financialProfiles(symbols: $s) { symbol } }',
@@ -30,7 +45,9 @@ describe('variables are checked before anything executes', () => {
   });
 
   it('valid variables run as usual', async () => {
-    const { status, body } = await gw.query('query ($s: [String!]!) { financialProfiles(symbols: $s) { symbol } }', { s: ['aapl'] });
+    const { status, body } = await gw.query('query ($s: [String!]!) { financialProfiles(symbols: $s) { symbol } }', {
+      s: ['aapl'],
+    });
     expect(status).toBe(200);
     expect(body.data).toEqual({ financialProfiles: [{ symbol: 'AAPL' }] });
   });

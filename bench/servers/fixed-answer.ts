@@ -15,7 +15,9 @@ const server = createServer((req, res) => {
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
     const body = Buffer.concat(chunks).length > 1024 ? large : small;
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) }).end(body);
+    res
+      .writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) })
+      .end(body);
   });
 });
 server.listen(0, '127.0.0.1', () => console.log(`READY ${(server.address() as AddressInfo).port}`));

@@ -12,10 +12,14 @@ const port = await new Promise((resolve) => {
     probe.close(() => resolve(free));
   });
 });
-const gateway = spawn(process.execPath, [...process.execArgv, new URL('../../dist/main.js', import.meta.url).pathname], {
-  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+const gateway = spawn(
+  process.execPath,
+  [...process.execArgv, new URL('../../dist/main.js', import.meta.url).pathname],
+  {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  },
+);
 gateway.once('exit', (code) => process.exit(code ?? 1));
 process.on('SIGTERM', () => gateway.kill('SIGTERM'));
 for (;;) {

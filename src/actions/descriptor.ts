@@ -86,6 +86,7 @@ export function listExtensions(bound: ListBound): { listBound: ListBound } {
 /** Every item, or the first `first` when the client gives it; BAD_USER_INPUT when `first` is negative. */
 export function firstOf<T>(items: T[], first: number | null | undefined): T[] {
   if (first === null || first === undefined) return items;
-  if (!Number.isInteger(first) || first < 0) throw badInput(`"first" must be 0 or more, got ${first}`, { argument: 'first' });
+  if (!Number.isInteger(first) || first < 0)
+    throw badInput(`"first" must be 0 or more, got ${first}`, { argument: 'first' });
   return items.slice(0, first);
 }

@@ -36,7 +36,11 @@ const entityTypes = new WeakMap<object, string>();
  */
 export function lookupEntity<T extends object, K extends string>(
   ref: ObjectRef<BuilderTypes, T>,
-  options: { key: K; lookup: Pick<ActionDescriptor<string, T>, 'batchedSymbols' | 'load'>; canonical: (argument: string, value: string) => string },
+  options: {
+    key: K;
+    lookup: Pick<ActionDescriptor<string, T>, 'batchedSymbols' | 'load'>;
+    canonical: (argument: string, value: string) => string;
+  },
 ): void {
   const { key, lookup, canonical } = options;
   definitions.set(ref.name, { key, canonical, batchedSymbols: lookup.batchedSymbols === true });
@@ -45,7 +49,10 @@ export function lookupEntity<T extends object, K extends string>(
     resolveReference: (reference, ctx) => {
       const value = (reference as Record<string, unknown>)[key];
       if (typeof value !== 'string') {
-        throw badInput(`A ${ref.name} representation needs its key "${key}" as a string`, { argument: 'representations', typename: ref.name });
+        throw badInput(`A ${ref.name} representation needs its key "${key}" as a string`, {
+          argument: 'representations',
+          typename: ref.name,
+        });
       }
       return lookup.load(ctx, canonical(key, value));
     },
@@ -76,7 +83,11 @@ function entityCosts(): EntityCosts {
   return costs;
 }
 
-type ResolveReference = (reference: object, ctx: GatewayContext, info: GraphQLResolveInfo) => Promise<object | null> | object | null;
+type ResolveReference = (
+  reference: object,
+  ctx: GatewayContext,
+  info: GraphQLResolveInfo,
+) => Promise<object | null> | object | null;
 
 let knownEntities: string | undefined;
 
@@ -85,18 +96,31 @@ function unknownEntity(typename: unknown): Error {
   knownEntities ??= [...definitions.keys()].sort().join(', ');
   const known = knownEntities;
   if (typeof typename !== 'string') {
-    return badInput(`A representation must be an object with a "__typename" naming one of this subgraph's entities (${known})`, {
-      argument: 'representations',
-    });
+    return badInput(
+      `A representation must be an object with a "__typename" naming one of this subgraph's entities (${known})`,
+      {
+        argument: 'representations',
+      },
+    );
   }
-  return badInput(`"${shown(typename)}" is not an entity of this subgraph; its entities are ${known}`, { argument: 'representations' });
+  return badInput(`"${shown(typename)}" is not an entity of this subgraph; its entities are ${known}`, {
+    argument: 'representations',
+  });
 }
 
-async function resolveOne(representation: unknown, ctx: GatewayContext, info: GraphQLResolveInfo): Promise<object | null> {
-  const typename = representation !== null && typeof representation === 'object' ? (representation as { __typename?: unknown }).__typename : undefined;
+async function resolveOne(
+  representation: unknown,
+  ctx: GatewayContext,
+  info: GraphQLResolveInfo,
+): Promise<object | null> {
+  const typename =
+    representation !== null && typeof representation === 'object'
+      ? (representation as { __typename?: unknown }).__typename
+      : undefined;
   const type = typeof typename === 'string' && definitions.has(typename) ? info.schema.getType(typename) : undefined;
   const resolveReference = isObjectType(type)
-    ? ((type.extensions as { apollo?: { subgraph?: { resolveReference?: ResolveReference } } }).apollo?.subgraph?.resolveReference ?? null)
+    ? ((type.extensions as { apollo?: { subgraph?: { resolveReference?: ResolveReference } } }).apollo?.subgraph
+        ?.resolveReference ?? null)
     : null;
   if (!type || !resolveReference) throw unknownEntity(typename);
   const entity = await resolveReference(representation as object, ctx, info);
@@ -109,7 +133,12 @@ async function resolveOne(representation: unknown, ctx: GatewayContext, info: Gr
  * representation, and a lookup that fails, is null with its coded error at its own index; the others
  * still resolve. (@apollo/subgraph's own resolver fails the whole list on an unknown type and masks the error.)
  */
-export function resolveEntities(_root: unknown, args: { representations: readonly unknown[] }, ctx: GatewayContext, info: GraphQLResolveInfo) {
+export function resolveEntities(
+  _root: unknown,
+  args: { representations: readonly unknown[] },
+  ctx: GatewayContext,
+  info: GraphQLResolveInfo,
+) {
   // Settled: each failure stays at its own index (a router matches entities by position). Every lookup
   // starts in this turn (one call for all symbols); the failures are handed over paced.
   const paced = pacedFailures();
@@ -133,7 +162,8 @@ function pacedFailures(): <T>(failure: T) => T | Promise<T> {
     const turn = Math.floor(failures / FAILURES_PER_TURN);
     failures += 1;
     if (turn === 0) return failure;
-    while (turns.length <= turn) turns.push(turns[turns.length - 1]!.then(() => new Promise<void>((resolve) => setImmediate(resolve))));
+    while (turns.length <= turn)
+      turns.push(turns[turns.length - 1]!.then(() => new Promise<void>((resolve) => setImmediate(resolve))));
     return turns[turn]!.then(() => failure);
   };
 }
@@ -144,7 +174,10 @@ function entityTypeOf(value: unknown): string | undefined {
 }
 
 /** Installs the resolvers above on a built subgraph schema's `_entities` field and `_Entity` union. */
-export function entityResolvers(schema: { getType(name: string): unknown }): { resolve: typeof resolveEntities; extensions: { entities: EntityCosts } } {
+export function entityResolvers(schema: { getType(name: string): unknown }): {
+  resolve: typeof resolveEntities;
+  extensions: { entities: EntityCosts };
+} {
   const union = schema.getType('_Entity');
   if (isUnionType(union)) union.resolveType = entityTypeOf;
   return { resolve: resolveEntities, extensions: { entities: entityCosts() } };

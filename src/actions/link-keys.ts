@@ -26,7 +26,21 @@ export function symbolKey(value: unknown): string | null {
 }
 
 /** Second-level labels under which a two-letter country domain registers names ("co.uk", "com.au"). */
-const COUNTRY_SECOND_LEVELS = new Set(['ac', 'co', 'com', 'edu', 'gob', 'go', 'gov', 'ltd', 'ne', 'net', 'or', 'org', 'plc']);
+const COUNTRY_SECOND_LEVELS = new Set([
+  'ac',
+  'co',
+  'com',
+  'edu',
+  'gob',
+  'go',
+  'gov',
+  'ltd',
+  'ne',
+  'net',
+  'or',
+  'org',
+  'plc',
+]);
 
 /**
  * The registrable domain of a website URL, as a company is looked up by it: "https://www.hubspot.com"

@@ -26,7 +26,9 @@ export function loaderFor<K, V>(ctx: GatewayContext, name: string, create: () =>
  */
 export function settledItems<T>(items: ReadonlyArray<Promise<T>>): Array<Promise<T>> {
   // Typed as T for the schema builder: to the executors an Error value is the item's failure, not data.
-  return items.map((item) => item.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))) as T));
+  return items.map((item) =>
+    item.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))) as T),
+  );
 }
 
 /** What the single-key loader needs of an action's descriptor (./descriptor.ts). */
@@ -41,10 +43,13 @@ export function lookup<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: K
     ctx,
     spec.action,
     () =>
-      new DataLoader<K, V, string>((keys) => Promise.all(keys.map((k) => fetchOne(ctx, spec, k).catch((error: unknown) => error as Error))), {
-        cacheKeyFn: spec.cacheKey,
-        batch: false, // one key per upstream call: no reason to wait for a batch; the per-request cache still dedupes
-      }),
+      new DataLoader<K, V, string>(
+        (keys) => Promise.all(keys.map((k) => fetchOne(ctx, spec, k).catch((error: unknown) => error as Error))),
+        {
+          cacheKeyFn: spec.cacheKey,
+          batch: false, // one key per upstream call: no reason to wait for a batch; the per-request cache still dedupes
+        },
+      ),
   );
   // Inside a @fresh field: a lookup this operation already read through the cache is made again, fresh.
   if (ctx.operation.fresh.request(spec.action, spec.cacheKey(key))) loader.clear(key);
@@ -81,7 +86,9 @@ async function fetchOne<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: 
   operation.lookups.push(lookupReport(ctx.cache, spec.action, cacheKey, outcome));
   if (outcome.error) throw outcome.error;
   tagOrigin(outcome.value, spec.action, cacheKey); // items of the result derive their node ids from it
-  return own.envelope !== undefined && own.envelope === outcome.value ? (own.value as V) : spec.parse(outcome.value!, key);
+  return own.envelope !== undefined && own.envelope === outcome.value
+    ? (own.value as V)
+    : spec.parse(outcome.value!, key);
 }
 
 export function wrongShape(action: string, what: string): ActionError {
@@ -91,7 +98,8 @@ export function wrongShape(action: string, what: string): ActionError {
 /** `response` must be an object for most actions. */
 export function responseObject(envelope: ActionEnvelope, action: string): Record<string, unknown> {
   const response = envelope.response;
-  if (response === null || typeof response !== 'object' || Array.isArray(response)) throw wrongShape(action, 'an object');
+  if (response === null || typeof response !== 'object' || Array.isArray(response))
+    throw wrongShape(action, 'an object');
   return response as Record<string, unknown>;
 }
 

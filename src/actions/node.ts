@@ -32,7 +32,9 @@ interface NodeDefinition {
 const definitions = new Map<string, NodeDefinition>();
 
 function notFound(typename: string, action: string): ActionError {
-  return new ActionError('NOT_FOUND', `No ${typename} has this id any more: the ${action} result no longer holds it`, { action });
+  return new ActionError('NOT_FOUND', `No ${typename} has this id any more: the ${action} result no longer holds it`, {
+    action,
+  });
 }
 
 function idField<T extends object>(ref: ObjectRef<Types, T>, typename: string, keyOf: (source: T) => NodeKey): void {
@@ -91,7 +93,8 @@ export function itemNode<T extends object, P>(
   definitions.set(typename, {
     action: options.action,
     load: async (ctx, key) => {
-      if (key.item === undefined) throw badInput(`This id does not name an item of a ${typename} list`, { argument: 'id' });
+      if (key.item === undefined)
+        throw badInput(`This id does not name an item of a ${typename} list`, { argument: 'id' });
       const parent = await options.load(ctx, key.key);
       const found = options.items(parent).find((item) => keyOf(item) === key.item);
       if (!found) throw notFound(typename, options.action);
@@ -119,7 +122,9 @@ async function loadNode(ctx: GatewayContext, decoded: { typename: string; id: st
   const definition = definitions.get(decoded.typename);
   const key = parseNodeKey(decoded.id);
   if (!definition || definition.action !== key.action) {
-    throw badInput(`This id names no object type of this gateway that can be fetched again (${decoded.typename})`, { argument: 'id' });
+    throw badInput(`This id names no object type of this gateway that can be fetched again (${decoded.typename})`, {
+      argument: 'id',
+    });
   }
   const value = await definition.load(ctx, key);
   markNodeType(value, decoded.typename);
@@ -137,7 +142,11 @@ builder.queryFields((t) => ({
     description:
       'Fetches again the object an `id` names (any type implementing Node), through the same loaders, cache and cost budget as the root fields. A malformed id is BAD_USER_INPUT; an object the upstream no longer has is null with NOT_FOUND. Costs one lookup.',
     args: {
-      id: t.arg.globalID({ required: true, description: 'An `id` exactly as the gateway returned it.', extensions: { relayGlobalIDAlwaysParse: true } }),
+      id: t.arg.globalID({
+        required: true,
+        description: 'An `id` exactly as the gateway returned it.',
+        extensions: { relayGlobalIDAlwaysParse: true },
+      }),
     },
     resolve: (_root, args, ctx) => loadNode(ctx, args.id),
   }),
@@ -154,7 +163,8 @@ builder.queryFields((t) => ({
       }),
     },
     resolve: (_root, args, ctx) => {
-      if (args.ids.length > MAX_NODE_IDS) throw badInput(`"ids" takes at most ${MAX_NODE_IDS} ids`, { argument: 'ids' });
+      if (args.ids.length > MAX_NODE_IDS)
+        throw badInput(`"ids" takes at most ${MAX_NODE_IDS} ids`, { argument: 'ids' });
       return settledItems(args.ids.map((id) => loadNode(ctx, id)));
     },
   }),

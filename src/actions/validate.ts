@@ -14,7 +14,8 @@ export function requireText(argument: string, value: string, maxLength: number):
     throw badInput(`"${argument}" must be at most ${maxLength} characters`, { argument, maxLength });
   }
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
-  if (/[\u0000-\u001f\u007f]/.test(trimmed)) throw badInput(`"${argument}" must not contain control characters`, { argument });
+  if (/[\u0000-\u001f\u007f]/.test(trimmed))
+    throw badInput(`"${argument}" must not contain control characters`, { argument });
   return trimmed;
 }
 
@@ -50,7 +51,10 @@ export function requireDomain(argument: string, value: string): string {
 }
 
 function notADomain(argument: string, value: string) {
-  return badInput(`"${argument}" must be a domain name such as example.com (or a web address such as https://www.example.com/), got "${shown(value)}"`, {
-    argument,
-  });
+  return badInput(
+    `"${argument}" must be a domain name such as example.com (or a web address such as https://www.example.com/), got "${shown(value)}"`,
+    {
+      argument,
+    },
+  );
 }

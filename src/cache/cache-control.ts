@@ -57,7 +57,9 @@ export function useCacheControl(options: { shareable: boolean; answered: Answere
     onResponse({ request, response }) {
       if (!response.headers.get('content-type')?.includes('json')) return;
       // An operation without a single result of its own (it failed before one was made) is not cacheable.
-      const values = options.answered.of(request).map((operation) => cacheControlFor(operation.usage.lookups, operation.errors !== false, options.shareable));
+      const values = options.answered
+        .of(request)
+        .map((operation) => cacheControlFor(operation.usage.lookups, operation.errors !== false, options.shareable));
       response.headers.set('cache-control', combinedCacheControl(values));
     },
   };

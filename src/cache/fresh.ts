@@ -10,7 +10,15 @@
  * Resolvers start their lookups synchronously, so the directive is in effect exactly while the
  * field's resolver runs: the loader asks `insideFresh` when a lookup is requested.
  */
-import { DirectiveLocation, GraphQLDirective, GraphQLError, type GraphQLFieldResolver, type GraphQLSchema, isObjectType, type ValidationRule } from 'graphql';
+import {
+  DirectiveLocation,
+  GraphQLDirective,
+  GraphQLError,
+  type GraphQLFieldResolver,
+  type GraphQLSchema,
+  isObjectType,
+  type ValidationRule,
+} from 'graphql';
 
 export const FRESH = 'fresh';
 
@@ -69,7 +77,9 @@ export class FreshReads {
 }
 
 /** Whether a field node carries @fresh. */
-function marked(info: { fieldNodes: ReadonlyArray<{ directives?: ReadonlyArray<{ name: { value: string } }> }> }): boolean {
+function marked(info: {
+  fieldNodes: ReadonlyArray<{ directives?: ReadonlyArray<{ name: { value: string } }> }>;
+}): boolean {
   return info.fieldNodes.some((node) => node.directives?.some((directive) => directive.name.value === FRESH) ?? false);
 }
 

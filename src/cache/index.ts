@@ -30,10 +30,19 @@ export async function createLookupCache(
     return { cache: new LookupCache(null, settings, observe), status: () => ({ backend: 'off', healthy: true }) };
   }
   if (settings.redisUrl) {
-    const store = new TieredStore(new MemoryStore(settings.maxBytes), new RedisStore(settings.redisUrl, logger, settings.redisGuard), settings.tier, logger);
+    const store = new TieredStore(
+      new MemoryStore(settings.maxBytes),
+      new RedisStore(settings.redisUrl, logger, settings.redisGuard),
+      settings.tier,
+      logger,
+    );
     await store.ready();
-    if (!store.healthy()) logger.warn({ cache: 'redis' }, 'cache: Redis not reachable at start-up; serving from the upstream until it is');
-    return { cache: new LookupCache(wrapRedis(store), settings, observe), status: () => ({ backend: 'redis', ...store.health() }) };
+    if (!store.healthy())
+      logger.warn({ cache: 'redis' }, 'cache: Redis not reachable at start-up; serving from the upstream until it is');
+    return {
+      cache: new LookupCache(wrapRedis(store), settings, observe),
+      status: () => ({ backend: 'redis', ...store.health() }),
+    };
   }
   const store = new MemoryStore(settings.maxBytes);
   return { cache: new LookupCache(store, settings, observe), status: () => ({ backend: 'memory', healthy: true }) };

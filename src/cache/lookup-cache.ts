@@ -162,7 +162,14 @@ export class LookupCache {
     waiter: Waiter = {},
     options: FetchOptions = {},
   ): Promise<LookupOutcome<V>> {
-    const [outcome] = await this.fetchMany<V>(action, fingerprint, [key], async ([only], signal) => new Map([[only!, await call(signal)]]), waiter, options);
+    const [outcome] = await this.fetchMany<V>(
+      action,
+      fingerprint,
+      [key],
+      async ([only], signal) => new Map([[only!, await call(signal)]]),
+      waiter,
+      options,
+    );
     return outcome!;
   }
 
@@ -213,7 +220,11 @@ export class LookupCache {
       }
       const flying = this.inFlight[full];
       if (flying) {
-        outcomes.push(this.join<V>(action, key, flying, waiter, () => this.fetchMany(action, fingerprint, [key], fetchMissing, waiter).then((r) => r[0]!)));
+        outcomes.push(
+          this.join<V>(action, key, flying, waiter, () =>
+            this.fetchMany(action, fingerprint, [key], fetchMissing, waiter).then((r) => r[0]!),
+          ),
+        );
         continue;
       }
       let settle!: (outcome: LookupOutcome<V>) => void;
@@ -241,7 +252,13 @@ export class LookupCache {
   }
 
   /** Serves the lookups this request owns: from the store, from another process's call, or upstream. */
-  private async resolveOwned<V>(action: string, fingerprint: string, owned: Array<Owned<V>>, fetchMissing: FetchMissing<V>, waiter: Waiter): Promise<void> {
+  private async resolveOwned<V>(
+    action: string,
+    fingerprint: string,
+    owned: Array<Owned<V>>,
+    fetchMissing: FetchMissing<V>,
+    waiter: Waiter,
+  ): Promise<void> {
     const store = this.store!;
     const waits: Array<Promise<void>> = [];
     const toCall: Array<Owned<V>> = [];
@@ -285,13 +302,23 @@ export class LookupCache {
     }
   }
 
-  private async callUpstream<V>(action: string, keys: string[], fetchMissing: FetchMissing<V>, signal?: AbortSignal): Promise<LookupOutcome<V>[]> {
+  private async callUpstream<V>(
+    action: string,
+    keys: string[],
+    fetchMissing: FetchMissing<V>,
+    signal?: AbortSignal,
+  ): Promise<LookupOutcome<V>[]> {
     try {
       const results = await fetchMissing(keys, signal);
       return keys.map((key) => {
         const result = results.get(key);
         if (result instanceof Error) return { key, error: result, source: sourceOfFailure(result) };
-        if (result === undefined) return { key, error: new ActionError('NOT_FOUND', `No result for ${key}`, { action }), source: 'upstream' as const };
+        if (result === undefined)
+          return {
+            key,
+            error: new ActionError('NOT_FOUND', `No result for ${key}`, { action }),
+            source: 'upstream' as const,
+          };
         return { key, value: result, source: 'upstream' as const, storedAt: Date.now() };
       });
     } catch (error) {
@@ -304,8 +331,17 @@ export class LookupCache {
     const full = this.cacheKey(action, fingerprint, outcome.key);
     const t = outcome.storedAt ?? Date.now();
     if (!outcome.error) {
-      await this.store!.set(full, { v: outcome.value, t }, this.settings.ttlMs[action] ?? 0, JSON.stringify(outcome.value));
-    } else if (outcome.error instanceof ActionError && outcome.error.code === 'NOT_FOUND' && this.settings.notFoundTtlMs > 0) {
+      await this.store!.set(
+        full,
+        { v: outcome.value, t },
+        this.settings.ttlMs[action] ?? 0,
+        JSON.stringify(outcome.value),
+      );
+    } else if (
+      outcome.error instanceof ActionError &&
+      outcome.error.code === 'NOT_FOUND' &&
+      this.settings.notFoundTtlMs > 0
+    ) {
       const { message, extensions } = outcome.error;
       const marker: NotFoundMarker = extensions ? { notFound: message, extensions } : { notFound: message };
       await this.store!.set(full, { v: marker, t }, this.settings.notFoundTtlMs);
@@ -313,18 +349,31 @@ export class LookupCache {
   }
 
   /** Waits for the owner's outcome, but never past this request's own deadline or cancellation. */
-  private async join<V>(action: string, key: string, flying: InFlight, waiter: Waiter, again: () => Promise<LookupOutcome<V>>): Promise<LookupOutcome<V>> {
+  private async join<V>(
+    action: string,
+    key: string,
+    flying: InFlight,
+    waiter: Waiter,
+    again: () => Promise<LookupOutcome<V>>,
+  ): Promise<LookupOutcome<V>> {
     // This request now keeps the call alive too, should its owner go away.
     flying.interest.add(waiter);
     const theirs = (await raceWaiter(flying.outcome, waiter, key, action)) as LookupOutcome<V>;
     // The call we joined was cancelled with its own request, or refused for its client (its share, its quota);
     // that is no answer for this one.
-    if (theirs.error && ((flying.owner.signal?.aborted && !waiter.signal?.aborted) || refusedForClient(theirs.error))) return again();
+    if (theirs.error && ((flying.owner.signal?.aborted && !waiter.signal?.aborted) || refusedForClient(theirs.error)))
+      return again();
     return { ...theirs, key, source: theirs.source === 'refused' ? 'refused' : 'coalesced' };
   }
 
   /** Another process holds the lease: wait for its result, or call ourselves if it gives up. */
-  private async waitForLeaseHolder<V>(action: string, fingerprint: string, lookup: Owned<V>, fetchMissing: FetchMissing<V>, waiter: Waiter): Promise<void> {
+  private async waitForLeaseHolder<V>(
+    action: string,
+    fingerprint: string,
+    lookup: Owned<V>,
+    fetchMissing: FetchMissing<V>,
+    waiter: Waiter,
+  ): Promise<void> {
     const store = this.store!;
     const until = Math.min(Date.now() + this.settings.leaseMs, waiter.deadline ?? Infinity);
     let leased = false;
@@ -345,7 +394,8 @@ export class LookupCache {
       }
     }
     if (!leased) {
-      if (waiter.signal?.aborted) return lookup.settle({ key: lookup.key, error: cancelledError(action), source: 'coalesced' });
+      if (waiter.signal?.aborted)
+        return lookup.settle({ key: lookup.key, error: cancelledError(action), source: 'coalesced' });
       if (waiter.deadline !== undefined && Date.now() >= waiter.deadline)
         return lookup.settle({ key: lookup.key, error: timedOut(action), source: 'coalesced' });
     }
@@ -372,17 +422,31 @@ function sourceOfFailure(error: unknown): LookupSource {
 function fromCache<V>(key: string, entry: CacheEntry, action: string, source: LookupSource): LookupOutcome<V> {
   const { v: cached, t: storedAt } = entry;
   if (isNotFoundMarker(cached)) {
-    return { key, error: new ActionError('NOT_FOUND', cached.notFound, { action, extensions: cached.extensions }), source, storedAt };
+    return {
+      key,
+      error: new ActionError('NOT_FOUND', cached.notFound, { action, extensions: cached.extensions }),
+      source,
+      storedAt,
+    };
   }
   return { key, value: cached as V, source, storedAt };
 }
 
 function timedOut(action: string): ActionError {
-  return new ActionError('UPSTREAM_TIMEOUT', "The operation ran out of time while this lookup waited for another request's call", { action });
+  return new ActionError(
+    'UPSTREAM_TIMEOUT',
+    "The operation ran out of time while this lookup waited for another request's call",
+    { action },
+  );
 }
 
 /** The owner's outcome, or a timeout or cancellation of this waiter, whichever comes first. */
-function raceWaiter(outcome: Promise<LookupOutcome<unknown>>, waiter: Waiter, key: string, action: string): Promise<LookupOutcome<unknown>> {
+function raceWaiter(
+  outcome: Promise<LookupOutcome<unknown>>,
+  waiter: Waiter,
+  key: string,
+  action: string,
+): Promise<LookupOutcome<unknown>> {
   if (waiter.deadline === undefined && !waiter.signal) return outcome;
   return new Promise((resolve) => {
     let timer: NodeJS.Timeout | undefined;
@@ -395,7 +459,10 @@ function raceWaiter(outcome: Promise<LookupOutcome<unknown>>, waiter: Waiter, ke
     if (waiter.signal?.aborted) return cancelled();
     waiter.signal?.addEventListener('abort', cancelled, { once: true });
     if (waiter.deadline !== undefined) {
-      timer = setTimeout(() => finish({ key, error: timedOut(action), source: 'coalesced' }), Math.max(0, waiter.deadline - Date.now()));
+      timer = setTimeout(
+        () => finish({ key, error: timedOut(action), source: 'coalesced' }),
+        Math.max(0, waiter.deadline - Date.now()),
+      );
     }
     void outcome.then(finish);
   });

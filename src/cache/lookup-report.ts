@@ -19,8 +19,14 @@ export interface LookupReport {
 }
 
 /** One line of `extensions.gateway.lookups`: where the value came from and how old it is. */
-export function lookupReport(cache: Pick<LookupCache, 'ttlMs'>, action: string, key: string, outcome: LookupOutcome<unknown>): LookupReport {
-  const ageSeconds = outcome.storedAt === undefined ? null : Math.max(0, Math.floor((Date.now() - outcome.storedAt) / 1000));
+export function lookupReport(
+  cache: Pick<LookupCache, 'ttlMs'>,
+  action: string,
+  key: string,
+  outcome: LookupOutcome<unknown>,
+): LookupReport {
+  const ageSeconds =
+    outcome.storedAt === undefined ? null : Math.max(0, Math.floor((Date.now() - outcome.storedAt) / 1000));
   return {
     action,
     key,

@@ -119,10 +119,12 @@ export class RedisStore implements CacheStore {
         'write',
         false,
         (pipeline, _slotKeys, indices) => {
-          for (const index of indices) pipeline.set(entries[index]!.key, entries[index]!.json, 'PX', entries[index]!.ttlMs);
+          for (const index of indices)
+            pipeline.set(entries[index]!.key, entries[index]!.json, 'PX', entries[index]!.ttlMs);
         },
         (_replies, count) => Array.from({ length: count }, () => true),
-        (pipeline, indices) => pipeline.publish(REFRESHED_CHANNEL, this.announcement(indices.map((index) => entries[index]!))),
+        (pipeline, indices) =>
+          pipeline.publish(REFRESHED_CHANNEL, this.announcement(indices.map((index) => entries[index]!))),
       );
     },
     { cache: false, maxBatchSize: MAX_KEYS_PER_READ },
@@ -182,9 +184,15 @@ export class RedisStore implements CacheStore {
       'write',
       false,
       (pipeline, slotKeys, indices) =>
-        pipeline.eval(RESTORE, slotKeys.length, ...slotKeys, ...indices.flatMap((index) => [entries[index]!.json, entries[index]!.t, entries[index]!.ttlMs])),
+        pipeline.eval(
+          RESTORE,
+          slotKeys.length,
+          ...slotKeys,
+          ...indices.flatMap((index) => [entries[index]!.json, entries[index]!.t, entries[index]!.ttlMs]),
+        ),
       (_written, count) => Array.from({ length: count }, () => true),
-      (pipeline, indices) => pipeline.publish(REFRESHED_CHANNEL, this.announcement(indices.map((index) => entries[index]!))),
+      (pipeline, indices) =>
+        pipeline.publish(REFRESHED_CHANNEL, this.announcement(indices.map((index) => entries[index]!))),
     );
     return entries.filter((_, index) => !answered[index]).map((entry) => entry.key);
   }
@@ -231,12 +239,20 @@ export class RedisStore implements CacheStore {
     // Only the holder releases, so an expired lease taken over by another process stays theirs.
     // Without an answer the lease expires by itself.
     const lease = this.leaseKey(key);
-    await this.connection.run(this.connection.shardOf(lease, 'write'), () => this.connection.client.eval(RELEASE, 1, lease, this.id), 0);
+    await this.connection.run(
+      this.connection.shardOf(lease, 'write'),
+      () => this.connection.client.eval(RELEASE, 1, lease, this.id),
+      0,
+    );
   }
 
   async leaseHeld(key: string): Promise<boolean> {
     const lease = this.leaseKey(key);
-    return this.connection.run(this.connection.shardOf(lease, 'read'), async () => (await this.connection.client.exists(lease)) === 1, false);
+    return this.connection.run(
+      this.connection.shardOf(lease, 'read'),
+      async () => (await this.connection.client.exists(lease)) === 1,
+      false,
+    );
   }
 
   /** The key to use for `key`'s entry and lease while its cluster shard takes no writes (src/redis/connection.ts). */

@@ -116,8 +116,16 @@ export class ResultMemo {
   ) {
     // A remembered result holds its data and its JSON: about three times the JSON's length in the heap.
     this.results = new LRUCache({ maxSize: maxBytes, sizeCalculation: (_value, key) => key.length });
-    this.seen = new LRUCache({ max: 10_000, maxSize: Math.max(1, maxBytes / 4), sizeCalculation: (_value, key) => key.length });
-    this.texts = new LRUCache({ max: 10_000, maxSize: Math.max(1, maxBytes / 4), sizeCalculation: (value) => value.text.length });
+    this.seen = new LRUCache({
+      max: 10_000,
+      maxSize: Math.max(1, maxBytes / 4),
+      sizeCalculation: (_value, key) => key.length,
+    });
+    this.texts = new LRUCache({
+      max: 10_000,
+      maxSize: Math.max(1, maxBytes / 4),
+      sizeCalculation: (value) => value.text.length,
+    });
   }
 
   /** Whether the operations of `document` may be remembered: queries without @fresh, @defer or @stream. */
@@ -126,7 +134,9 @@ export class ResultMemo {
     if (remembered === undefined) {
       // A fresh read always goes upstream; incremental delivery runs on its own executor.
       remembered =
-        document.definitions.every((definition) => definition.kind !== Kind.OPERATION_DEFINITION || definition.operation === 'query') &&
+        document.definitions.every(
+          (definition) => definition.kind !== Kind.OPERATION_DEFINITION || definition.operation === 'query',
+        ) &&
         !usesDirective(document, FRESH_READS) &&
         !usesIncrementalDelivery(document);
       this.documents.set(document, remembered);
@@ -163,7 +173,9 @@ export class ResultMemo {
   replay(key: string, fingerprint: string): Replay | undefined | Promise<Replay | undefined> {
     const remembered = this.results.get(key);
     if (!remembered) return undefined;
-    const stamps = remembered.dependencies.map((dependency) => this.cache.storedAt(dependency.action, fingerprint, dependency.key));
+    const stamps = remembered.dependencies.map((dependency) =>
+      this.cache.storedAt(dependency.action, fingerprint, dependency.key),
+    );
     return stamps.some(isPromise)
       ? Promise.all(stamps).then((settled) => this.answer(key, remembered, settled))
       : this.answer(key, remembered, stamps as Array<number | undefined>);
@@ -201,7 +213,13 @@ export class ResultMemo {
     const json = JSON.stringify(result.data);
     const stringify = stringifierFor(result.data, json);
     // The key's length stands for its size in the LRU: data and JSON count about three times the JSON.
-    const remembered = { data: result.data, dependencies, stringify, operationName: operationName(), cost: ctx.operation.cost };
+    const remembered = {
+      data: result.data,
+      dependencies,
+      stringify,
+      operationName: operationName(),
+      cost: ctx.operation.cost,
+    };
     this.results.set(key, remembered, { size: key.length + 3 * json.length });
     // The first response is serialised the remembered way too, so every response of the memo is alike.
     (result as ExecutionResult & { stringify?: unknown }).stringify = stringify;
@@ -222,7 +240,11 @@ export interface ReplayOptions {
   /** Told of each replay (the metrics). */
   countReplay(): void;
   /** With tracing on: the replay's span, from `startedAt` (performance.now() when the replay began). */
-  traced?(request: Request, replayed: { name: string | null; usage: Pick<Replay, 'cost' | 'lookups'> }, startedAt: number): void;
+  traced?(
+    request: Request,
+    replayed: { name: string | null; usage: Pick<Replay, 'cost' | 'lookups'> },
+    startedAt: number,
+  ): void;
 }
 
 /**
@@ -240,7 +262,13 @@ export function useRememberedResults(memo: ResultMemo, options: ReplayOptions): 
         if (!replay) return;
         options.countReplay();
         const usage = { upstreamCalls: 0, cost: replay.cost, lookups: replay.lookups };
-        options.answered.add(request, { name: replay.operationName, type: 'query', usage, variables: params.variables, errors: false });
+        options.answered.add(request, {
+          name: replay.operationName,
+          type: 'query',
+          usage,
+          variables: params.variables,
+          errors: false,
+        });
         options.traced?.(request, { name: replay.operationName, usage }, startedAt);
         setResult({ data: replay.data, stringify: replay.stringify } as ExecutionResult);
       };
@@ -253,7 +281,8 @@ export function useRememberedResults(memo: ResultMemo, options: ReplayOptions): 
       if (key === null) return;
       return {
         onExecuteDone({ result }) {
-          if (!(Symbol.asyncIterator in result)) memo.record(key, ctx, result, () => describeOperation(args.document, args.operationName).name);
+          if (!(Symbol.asyncIterator in result))
+            memo.record(key, ctx, result, () => describeOperation(args.document, args.operationName).name);
         },
       };
     },

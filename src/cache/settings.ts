@@ -52,7 +52,9 @@ export function readCacheSettings(read: EnvReader, defaultTtlSeconds: Readonly<R
       continue;
     }
     if (!match || !(match[1]! in defaultTtlSeconds)) {
-      read.problem(`CACHE_TTL_SECONDS entries must be <action>=<seconds> with a known action, or not_found=<seconds> (0 to 86400), got "${entry}"`);
+      read.problem(
+        `CACHE_TTL_SECONDS entries must be <action>=<seconds> with a known action, or not_found=<seconds> (0 to 86400), got "${entry}"`,
+      );
       continue;
     }
     ttlMs[match[1]!] = Number(match[2]) * 1000;

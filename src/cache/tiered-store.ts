@@ -126,7 +126,10 @@ export class TieredStore implements CacheStore {
     this.near.put(key, entry, ttlMs, valueJson, Date.now());
     const standIn = this.shared.standInFor(key);
     const keepUnder = (other: string) => this.shared.write(other, entry, Math.min(ttlMs, STAND_IN_TTL_MS), valueJson);
-    const [written] = await Promise.all([this.shared.write(key, entry, ttlMs, valueJson), standIn === undefined ? true : keepUnder(standIn)]);
+    const [written] = await Promise.all([
+      this.shared.write(key, entry, ttlMs, valueJson),
+      standIn === undefined ? true : keepUnder(standIn),
+    ]);
     if (written) return;
     this.queue(key, false);
     // Its master died while this write was on its way: the stand-in takes it.

@@ -96,8 +96,14 @@ interface Walk {
 
 /** The estimate, or null when the operation cannot be found or its variables do not coerce (execution reports that). */
 export function estimateCost(input: EstimateInput): CostEstimate | null {
-  const operations = input.document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  const operation = input.operationName ? operations.find((op) => op.name?.value === input.operationName) : operations.length === 1 ? operations[0] : undefined;
+  const operations = input.document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
+  const operation = input.operationName
+    ? operations.find((op) => op.name?.value === input.operationName)
+    : operations.length === 1
+      ? operations[0]
+      : undefined;
   if (!operation) return null;
   const rootType = input.schema.getRootType(operation.operation);
   if (!rootType) return null;
@@ -108,7 +114,9 @@ export function estimateCost(input: EstimateInput): CostEstimate | null {
     schema: input.schema,
     batchedSymbols: input.batchedSymbols,
     fragments: new Map(
-      input.document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]),
+      input.document.definitions
+        .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+        .map((f) => [f.name.value, f]),
     ),
     variables: coerced.coerced,
     lookupCalls: 0,
@@ -125,7 +133,13 @@ export function estimateCost(input: EstimateInput): CostEstimate | null {
   walk.waves[0] = (walk.waves[0] ?? 0) + walk.rootSymbols.size;
   const symbolCalls = walk.waves.reduce((sum, slots) => sum + Math.ceil(slots / input.batchSize), 0);
   const lists = [...walk.lists.values()].filter((list) => list.costBelow > 0).sort((a, b) => b.costBelow - a.costBelow);
-  return { cost: walk.lookupCalls + symbolCalls, lookupCalls: walk.lookupCalls, symbolCalls, symbolLinks: walk.symbolLinks, lists };
+  return {
+    cost: walk.lookupCalls + symbolCalls,
+    lookupCalls: walk.lookupCalls,
+    symbolCalls,
+    symbolLinks: walk.symbolLinks,
+    lists,
+  };
 }
 
 /**
@@ -204,13 +218,22 @@ function walkSelections(
     if (subSelections.length === 0) continue;
     const path = parentPath === '' ? key : `${parentPath}.${key}`;
     const bound = field.extensions?.listBound as ListBound | undefined;
-    const length = listLength(field, walk.firstOverrides.has(path) ? { ...args, first: walk.firstOverrides.get(path) } : args, isRoot);
+    const length = listLength(
+      field,
+      walk.firstOverrides.has(path) ? { ...args, first: walk.firstOverrides.get(path) } : args,
+      isRoot,
+    );
     const childMultiplier = multiplier * length;
     const named = getNamedType(field.type) as GraphQLNamedType;
-    const objectTypes = isObjectType(named) ? [named] : isAbstractType(named) ? walk.schema.getPossibleTypes(named) : [];
+    const objectTypes = isObjectType(named)
+      ? [named]
+      : isAbstractType(named)
+        ? walk.schema.getPossibleTypes(named)
+        : [];
     const before = walk.lookupCalls + walk.symbolLinks;
     // Each item is one of the possible types; counting every one of them is an upper bound.
-    for (const objectType of objectTypes) walkSelections(walk, objectType, subSelections, childMultiplier, childWave, false, path);
+    for (const objectType of objectTypes)
+      walkSelections(walk, objectType, subSelections, childMultiplier, childWave, false, path);
     if (bound) {
       const list = walk.lists.get(path) ?? { path, counted: length, costBelow: 0 };
       list.counted = Math.max(list.counted, length);
@@ -224,7 +247,14 @@ function walkSelections(
  * Federation's `_entities(representations:)` (./entities.ts): one lookup per distinct key of each type,
  * symbols in the root batch; what is selected below a type counts once per distinct key of it.
  */
-function walkEntities(walk: Walk, nodes: FieldNode[], args: Record<string, unknown>, entities: EntityCosts, wave: number, path: string): void {
+function walkEntities(
+  walk: Walk,
+  nodes: FieldNode[],
+  args: Record<string, unknown>,
+  entities: EntityCosts,
+  wave: number,
+  path: string,
+): void {
   const { keys, symbols } = entityLookups(args.representations, entities);
   for (const symbol of symbols) walk.rootSymbols.add(symbol);
   const subSelections = nodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : []));
@@ -238,7 +268,12 @@ function walkEntities(walk: Walk, nodes: FieldNode[], args: Record<string, unkno
 }
 
 /** The fields of one selection for objects of `type`, by response key, as execution collects them. */
-function collectFields(walk: Walk, type: GraphQLObjectType, selectionSets: readonly SelectionSetNode[], visited = new Set<string>()): Map<string, FieldNode[]> {
+function collectFields(
+  walk: Walk,
+  type: GraphQLObjectType,
+  selectionSets: readonly SelectionSetNode[],
+  visited = new Set<string>(),
+): Map<string, FieldNode[]> {
   const fields = new Map<string, FieldNode[]>();
   const add = (key: string, node: FieldNode) => {
     const list = fields.get(key);
@@ -252,7 +287,8 @@ function collectFields(walk: Walk, type: GraphQLObjectType, selectionSets: reado
         add(selection.alias?.value ?? selection.name.value, selection);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         if (selection.typeCondition && !applies(walk, selection.typeCondition.name.value, type)) continue;
-        for (const [key, nodes] of collectFields(walk, type, [selection.selectionSet], visited)) for (const node of nodes) add(key, node);
+        for (const [key, nodes] of collectFields(walk, type, [selection.selectionSet], visited))
+          for (const node of nodes) add(key, node);
       } else {
         const name = selection.name.value;
         const fragment = walk.fragments.get(name);
@@ -260,7 +296,8 @@ function collectFields(walk: Walk, type: GraphQLObjectType, selectionSets: reado
         // One set for the whole collection, as graphql-js does: a fragment spread twice in one
         // selection adds its fields once, so a chain of double spreads costs linear, not exponential, time.
         visited.add(name);
-        for (const [key, nodes] of collectFields(walk, type, [fragment.selectionSet], visited)) for (const node of nodes) add(key, node);
+        for (const [key, nodes] of collectFields(walk, type, [fragment.selectionSet], visited))
+          for (const node of nodes) add(key, node);
       }
     }
   }
@@ -294,7 +331,9 @@ function argumentsOf(walk: Walk, field: GraphQLField<unknown, unknown>, node: Fi
 function symbolsOf(args: Record<string, unknown>, symbols: SymbolsArgument): string[] {
   const value = args[symbols.argument];
   // A symbol that does not reduce is refused by the field; counting it as written is an upper bound.
-  return Array.isArray(value) ? value.filter((s): s is string => typeof s === 'string').map((s) => symbols.canonical(s) ?? s) : [];
+  return Array.isArray(value)
+    ? value.filter((s): s is string => typeof s === 'string').map((s) => symbols.canonical(s) ?? s)
+    : [];
 }
 
 /** How many items a list field returns at most; 1 for a field that is not a list. */

@@ -14,10 +14,14 @@ export interface CostReport {
 /** The refusal of a call that would take the operation past its budget; null while it fits. */
 export function overBudget(spent: number, budget: number, action: string): ActionError | null {
   if (spent < budget) return null;
-  return new ActionError('COST_LIMIT_EXCEEDED', `This operation has used its budget of ${budget} upstream calls; the ${action} lookup was not made`, {
-    action,
-    extensions: { budget, upstreamCalls: spent },
-  });
+  return new ActionError(
+    'COST_LIMIT_EXCEEDED',
+    `This operation has used its budget of ${budget} upstream calls; the ${action} lookup was not made`,
+    {
+      action,
+      extensions: { budget, upstreamCalls: spent },
+    },
+  );
 }
 
 /** One operation's stock-symbol batching: symbol batches wait while a call that can name more symbols is in flight. */

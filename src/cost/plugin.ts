@@ -102,7 +102,10 @@ export function useCostLimit(options: CostLimitOptions): Plugin<{ operation: Est
 }
 
 /** The variables named, as given (absent ones left out, so absent and null stay apart). */
-function pick(variables: Record<string, unknown> | null | undefined, names: ReadonlySet<string>): Record<string, unknown> {
+function pick(
+  variables: Record<string, unknown> | null | undefined,
+  names: ReadonlySet<string>,
+): Record<string, unknown> {
   const picked: Record<string, unknown> = {};
   if (variables) for (const name of names) if (Object.hasOwn(variables, name)) picked[name] = variables[name];
   return picked;

@@ -23,7 +23,8 @@ const MOST_LISTS_TRIED = 4;
  */
 export function suggestFirst(input: EstimateInput, estimate: CostEstimate, budget: number): FirstSuggestion[] {
   const lists = estimate.lists.slice(0, MOST_LISTS_TRIED);
-  const costWith = (firsts: Map<string, number>) => estimateCost({ ...input, firstOverrides: firsts })?.cost ?? Number.POSITIVE_INFINITY;
+  const costWith = (firsts: Map<string, number>) =>
+    estimateCost({ ...input, firstOverrides: firsts })?.cost ?? Number.POSITIVE_INFINITY;
 
   const single: FirstSuggestion[] = [];
   for (const list of lists) {

@@ -28,7 +28,13 @@ export const scalars = {
 /** Object types with no `id` field: embedded in their parent by normalising caches. */
 export function embeddedTypes(target: GraphQLSchema = schema): string[] {
   return Object.values(target.getTypeMap())
-    .filter((type) => isObjectType(type) && !type.name.startsWith('__') && type !== target.getQueryType() && !('id' in type.getFields()))
+    .filter(
+      (type) =>
+        isObjectType(type) &&
+        !type.name.startsWith('__') &&
+        type !== target.getQueryType() &&
+        !('id' in type.getFields()),
+    )
     .map((type) => type.name)
     .sort();
 }

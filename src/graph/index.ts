@@ -20,7 +20,12 @@ export const schema = withFreshReads(
   lexicographicSortSchema(
     new GraphQLSchema({
       ...built,
-      directives: [...specifiedDirectives, ...built.directives.filter((d) => !isSpecifiedDirective(d)), GraphQLDeferDirective, GraphQLStreamDirective],
+      directives: [
+        ...specifiedDirectives,
+        ...built.directives.filter((d) => !isSpecifiedDirective(d)),
+        GraphQLDeferDirective,
+        GraphQLStreamDirective,
+      ],
     }),
   ),
 );

@@ -21,8 +21,10 @@ export function printedSubgraph(): string {
 
 /** Files for frontends (see client-config.ts): the codegen scalar map and the embedded types, by path. */
 export const CLIENT_FILES: Record<string, () => string> = {
-  [fileURLToPath(new URL('../../schema/client/codegen-scalars.json', import.meta.url))]: () => `${JSON.stringify(scalars, null, 2)}\n`,
-  [fileURLToPath(new URL('../../schema/client/embedded-types.json', import.meta.url))]: () => `${JSON.stringify(embeddedTypes(), null, 2)}\n`,
+  [fileURLToPath(new URL('../../schema/client/codegen-scalars.json', import.meta.url))]: () =>
+    `${JSON.stringify(scalars, null, 2)}\n`,
+  [fileURLToPath(new URL('../../schema/client/embedded-types.json', import.meta.url))]: () =>
+    `${JSON.stringify(embeddedTypes(), null, 2)}\n`,
 };
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -5,7 +5,13 @@
  * asked). Frontends' own operations run on it exactly as on the plain schema.
  */
 import { printSubgraphSchema } from '@apollo/subgraph';
-import { type GraphQLFieldConfig, GraphQLObjectType, GraphQLSchema, isSpecifiedDirective, specifiedDirectives } from 'graphql';
+import {
+  type GraphQLFieldConfig,
+  GraphQLObjectType,
+  GraphQLSchema,
+  isSpecifiedDirective,
+  specifiedDirectives,
+} from 'graphql';
 import { FreshDirective, withFreshReads } from '../cache/fresh.js';
 import { NODE_ROOTS } from '../identity/global-id.js';
 import { MAX_NODE_IDS } from '../actions/node.js';
@@ -58,7 +64,10 @@ function buildSubgraph(options: SubgraphOptions): Subgraph {
   const fields: Record<string, GraphQLFieldConfig<unknown, unknown>> = {
     ...queryConfig.fields,
     // Per-representation errors, the loaders, and what the cost estimate reads (src/actions/entity.ts).
-    _entities: { ...queryConfig.fields._entities!, ...entityResolvers(federated) } as GraphQLFieldConfig<unknown, unknown>,
+    _entities: { ...queryConfig.fields._entities!, ...entityResolvers(federated) } as GraphQLFieldConfig<
+      unknown,
+      unknown
+    >,
     _service: { ...queryConfig.fields._service!, resolve: () => ({ sdl }) },
   };
   const root = new GraphQLObjectType({ ...queryConfig, fields });
@@ -67,7 +76,12 @@ function buildSubgraph(options: SubgraphOptions): Subgraph {
       ...config,
       query: root,
       types: config.types.map((type) => (type === query ? root : type)),
-      directives: [...specifiedDirectives, ...config.directives.filter((d) => !isSpecifiedDirective(d)), GraphQLDeferDirective, GraphQLStreamDirective],
+      directives: [
+        ...specifiedDirectives,
+        ...config.directives.filter((d) => !isSpecifiedDirective(d)),
+        GraphQLDeferDirective,
+        GraphQLStreamDirective,
+      ],
     }),
   );
   sdl = printSubgraphSchema(schema);

@@ -44,12 +44,21 @@ export function nodeId(typename: string, key: NodeKey): string {
 
 function malformed(globalID: string): Error {
   const shown = globalID.length > 40 ? `${globalID.slice(0, 40)}…` : globalID;
-  return badInput(`"${shown}" is not a node id of this gateway: pass an \`id\` value exactly as the gateway returned it`, { argument: 'id' });
+  return badInput(
+    `"${shown}" is not a node id of this gateway: pass an \`id\` value exactly as the gateway returned it`,
+    { argument: 'id' },
+  );
 }
 
 /** Pothos relay's decodeGlobalID: a malformed id is BAD_USER_INPUT, never an internal error. */
 export function decodeNodeId(globalID: string): { typename: string; id: string } {
-  if (typeof globalID !== 'string' || globalID.length === 0 || globalID.length > MAX_ID_LENGTH || !BASE64URL.test(globalID)) throw malformed(String(globalID));
+  if (
+    typeof globalID !== 'string' ||
+    globalID.length === 0 ||
+    globalID.length > MAX_ID_LENGTH ||
+    !BASE64URL.test(globalID)
+  )
+    throw malformed(String(globalID));
   const text = Buffer.from(globalID, 'base64url').toString('utf8');
   const colon = text.indexOf(':');
   const typename = colon > 0 ? text.slice(0, colon) : '';
@@ -67,7 +76,11 @@ export function parseNodeKey(id: string, globalID = id): NodeKey {
   } catch {
     throw malformed(globalID);
   }
-  if (!Array.isArray(parts) || (parts.length !== 2 && parts.length !== 3) || !parts.every((part) => typeof part === 'string' && part !== '')) {
+  if (
+    !Array.isArray(parts) ||
+    (parts.length !== 2 && parts.length !== 3) ||
+    !parts.every((part) => typeof part === 'string' && part !== '')
+  ) {
     throw malformed(globalID);
   }
   const [action, key, item] = parts as string[];
@@ -97,7 +110,10 @@ export const NODE_ROOTS: Readonly<Record<string, { argument: string; list: boole
  * result share their parent's lookup), and the stock symbols of financial-profile ids, which are
  * batched with the operation's other symbols. Malformed ids cost nothing (they fail before any call).
  */
-export function lookupsOfNodeIds(ids: unknown, batchesSymbols: (action: string) => boolean): { lookups: number; symbols: string[] } {
+export function lookupsOfNodeIds(
+  ids: unknown,
+  batchesSymbols: (action: string) => boolean,
+): { lookups: number; symbols: string[] } {
   const list = Array.isArray(ids) ? ids : [ids];
   const lookups = new Set<string>();
   const symbols = new Set<string>();

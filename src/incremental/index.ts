@@ -2,7 +2,16 @@
  * Incremental delivery (@defer, @stream): which operations take the incremental executor, and the
  * directives the schema declares so that clients and codegen validate against them.
  */
-import { DirectiveLocation, GraphQLBoolean, GraphQLDirective, GraphQLError, GraphQLInt, GraphQLNonNull, GraphQLString, type DocumentNode } from 'graphql';
+import {
+  DirectiveLocation,
+  GraphQLBoolean,
+  GraphQLDirective,
+  GraphQLError,
+  GraphQLInt,
+  GraphQLNonNull,
+  GraphQLString,
+  type DocumentNode,
+} from 'graphql';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import type { Plugin } from 'graphql-yoga';
 import { usesDirective } from '../kernel/document-directives.js';
@@ -21,18 +30,33 @@ export const GraphQLDeferDirective = new GraphQLDirective({
       defaultValue: true,
       description: 'Deferred when true (the default); false delivers the fragment with its parent.',
     },
-    label: { type: GraphQLString, description: 'A name, unique in the operation, that the payload delivering this fragment carries.' },
+    label: {
+      type: GraphQLString,
+      description: 'A name, unique in the operation, that the payload delivering this fragment carries.',
+    },
   },
 });
 
 export const GraphQLStreamDirective = new GraphQLDirective({
   name: 'stream',
-  description: 'Delivers the items of this list field one payload at a time as their lookups finish, after the first `initialCount` items.',
+  description:
+    'Delivers the items of this list field one payload at a time as their lookups finish, after the first `initialCount` items.',
   locations: [DirectiveLocation.FIELD],
   args: {
-    if: { type: new GraphQLNonNull(GraphQLBoolean), defaultValue: true, description: 'Streamed when true (the default); false delivers the list whole.' },
-    label: { type: GraphQLString, description: 'A name, unique in the operation, that the payloads of this list carry.' },
-    initialCount: { type: GraphQLInt, defaultValue: 0, description: 'How many items come in the payload of the list itself, before streaming starts.' },
+    if: {
+      type: new GraphQLNonNull(GraphQLBoolean),
+      defaultValue: true,
+      description: 'Streamed when true (the default); false delivers the list whole.',
+    },
+    label: {
+      type: GraphQLString,
+      description: 'A name, unique in the operation, that the payloads of this list carry.',
+    },
+    initialCount: {
+      type: GraphQLInt,
+      defaultValue: 0,
+      description: 'How many items come in the payload of the list itself, before streaming starts.',
+    },
   },
 });
 
@@ -79,7 +103,12 @@ function acceptsIncremental(accept: string | null): boolean {
  * execute it, pay for its lookups, and answer an empty 406).
  */
 export function useIncrementalDelivery(maskError: (error: unknown, message: string) => Error) {
-  return [useDeferStream(), useIncrementalCancellation(), useIncrementalAcceptCheck(), useIncrementalErrorMasking(maskError)];
+  return [
+    useDeferStream(),
+    useIncrementalCancellation(),
+    useIncrementalAcceptCheck(),
+    useIncrementalErrorMasking(maskError),
+  ];
 }
 
 /**
@@ -117,7 +146,9 @@ function useIncrementalErrorMasking(maskError: (error: unknown, message: string)
             onNext({ result, setResult }) {
               if (!('incremental' in result) || !result.incremental?.some((part) => part.errors?.length)) return;
               const incremental = result.incremental.map((part) =>
-                part.errors?.length ? { ...part, errors: part.errors.map((error) => maskError(error, MASKED_MESSAGE) as GraphQLError) } : part,
+                part.errors?.length
+                  ? { ...part, errors: part.errors.map((error) => maskError(error, MASKED_MESSAGE) as GraphQLError) }
+                  : part,
               );
               setResult({ ...result, incremental } as typeof result);
             },
@@ -138,7 +169,13 @@ function useIncrementalAcceptCheck(): Plugin {
         errors: [
           new GraphQLError(
             'This operation uses @defer or @stream, whose results come in several payloads: send "Accept: multipart/mixed" or "Accept: text/event-stream", or remove the directives.',
-            { extensions: { code: 'INCREMENTAL_DELIVERY_NOT_ACCEPTED', accepted: INCREMENTAL_MEDIA_TYPES, http: { status: 406 } } },
+            {
+              extensions: {
+                code: 'INCREMENTAL_DELIVERY_NOT_ACCEPTED',
+                accepted: INCREMENTAL_MEDIA_TYPES,
+                http: { status: 406 },
+              },
+            },
           ),
         ],
       });

@@ -89,7 +89,16 @@ export class ActionError extends Error {
   /** The same failure with other details (a capped `retryAfter`, the refused mark). */
   with(details: ActionErrorDetails): ActionError {
     const { action, retryAfter, upstreamStatus, extensions, neverSent, shed, refused } = this;
-    return new ActionError(this.code, this.message, { action, retryAfter, upstreamStatus, extensions, neverSent, shed, refused, ...details });
+    return new ActionError(this.code, this.message, {
+      action,
+      retryAfter,
+      upstreamStatus,
+      extensions,
+      neverSent,
+      shed,
+      refused,
+      ...details,
+    });
   }
 }
 
@@ -145,16 +154,24 @@ export function errorForStatus(
         details,
       );
     }
-    return new ActionError('UNAUTHENTICATED', "The upstream rejected the gateway's access token; the operator must check ACTION_TOKEN", details);
+    return new ActionError(
+      'UNAUTHENTICATED',
+      "The upstream rejected the gateway's access token; the operator must check ACTION_TOKEN",
+      details,
+    );
   }
   if (status === 404 || status === 410) {
     return new ActionError('NOT_FOUND', `The upstream found nothing for this lookup${said}`, details);
   }
   if (status === 429) {
-    return new ActionError('RATE_LIMITED', `The upstream rate limit is spent${retryAfter !== undefined ? `; retry in ${retryAfter} s` : ''}`, {
-      ...details,
-      retryAfter,
-    });
+    return new ActionError(
+      'RATE_LIMITED',
+      `The upstream rate limit is spent${retryAfter !== undefined ? `; retry in ${retryAfter} s` : ''}`,
+      {
+        ...details,
+        retryAfter,
+      },
+    );
   }
   if (status === 408 || status === 504) {
     return new ActionError('UPSTREAM_TIMEOUT', `The upstream timed out (HTTP ${status})`, details);
@@ -162,7 +179,11 @@ export function errorForStatus(
   if (status >= 500) {
     return new ActionError('UPSTREAM_UNAVAILABLE', `The upstream failed (HTTP ${status})${said}`, details);
   }
-  return new ActionError('UPSTREAM_BAD_RESPONSE', `The upstream answered with unexpected status ${status}${said}`, details);
+  return new ActionError(
+    'UPSTREAM_BAD_RESPONSE',
+    `The upstream answered with unexpected status ${status}${said}`,
+    details,
+  );
 }
 
 /** `retry-after` is seconds or an HTTP date; anything else is ignored. */

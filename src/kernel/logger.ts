@@ -17,7 +17,9 @@ export function createLogger(
     {
       level,
       // Redaction by field name cannot see a secret inside a message; the known ones are replaced in every line.
-      hooks: known.length ? { streamWrite: (line: string) => known.reduce((text, secret) => text.split(secret).join('[redacted]'), line) } : {},
+      hooks: known.length
+        ? { streamWrite: (line: string) => known.reduce((text, secret) => text.split(secret).join('[redacted]'), line) }
+        : {},
       base: { service: 'lookup-graph' },
       redact: {
         paths: [
@@ -53,7 +55,9 @@ export function createLogger(
  * thread (no transport worker). Loaded only when asked for.
  */
 function prettyStream(destination?: DestinationStream): DestinationStream {
-  const pretty = createRequire(import.meta.url)('pino-pretty') as (options: Record<string, unknown>) => DestinationStream;
+  const pretty = createRequire(import.meta.url)('pino-pretty') as (
+    options: Record<string, unknown>,
+  ) => DestinationStream;
   return pretty({
     colorize: !destination && process.stdout.isTTY,
     translateTime: 'SYS:HH:MM:ss.l',

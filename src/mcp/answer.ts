@@ -24,7 +24,9 @@ function whatToDo(code: string, retryAfter: unknown, argument: unknown): string 
     case 'NOT_FOUND':
       return 'Nothing exists under this input: check its spelling, or search for the right one first.';
     case 'BAD_USER_INPUT':
-      return typeof argument === 'string' ? `Correct the argument "${argument}" and call again.` : 'Correct the arguments and call again.';
+      return typeof argument === 'string'
+        ? `Correct the argument "${argument}" and call again.`
+        : 'Correct the arguments and call again.';
     case 'RATE_LIMITED':
     case 'OVERLOADED':
       return wait;
@@ -59,11 +61,16 @@ function agentErrors(errors: NonNullable<GraphQLBody['errors']>): AgentError[] {
 }
 
 /** Whether a root field's value holds anything: not null, nor a list of nulls only (an empty list is an answer). */
-const hasData = (value: unknown): boolean => value !== null && (!Array.isArray(value) || value.length === 0 || value.some(hasData));
+const hasData = (value: unknown): boolean =>
+  value !== null && (!Array.isArray(value) || value.length === 0 || value.some(hasData));
 
 /** A tool result that is an error: one text block of `{ errors: [...] }`. */
 export function errorResult(errors: AgentError[], meta?: Record<string, unknown>): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ errors }) }], ...(meta ? { _meta: meta } : {}) };
+  return {
+    isError: true,
+    content: [{ type: 'text', text: JSON.stringify({ errors }) }],
+    ...(meta ? { _meta: meta } : {}),
+  };
 }
 
 /**
@@ -79,10 +86,16 @@ export function toolResult(body: GraphQLBody, maxBytes: number, more: string): C
   const answered = data !== null && Object.values(data).some(hasData);
   if (!answered) {
     return errorResult(
-      errors.length > 0 ? errors : [{ code: 'NOT_FOUND', message: 'The lookup returned nothing.', whatToDo: whatToDo('NOT_FOUND', null, null) }],
+      errors.length > 0
+        ? errors
+        : [{ code: 'NOT_FOUND', message: 'The lookup returned nothing.', whatToDo: whatToDo('NOT_FOUND', null, null) }],
       meta,
     );
   }
   const fitted = fitAnswer(errors.length > 0 ? { ...data, _errors: errors } : data, maxBytes, more);
-  return { content: [{ type: 'text', text: fitted.json }], structuredContent: fitted.value, ...(meta ? { _meta: meta } : {}) };
+  return {
+    content: [{ type: 'text', text: fitted.json }],
+    structuredContent: fitted.value,
+    ...(meta ? { _meta: meta } : {}),
+  };
 }

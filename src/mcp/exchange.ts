@@ -43,7 +43,10 @@ export class StatelessExchange<Context> implements Transport {
   request(message: JSONRPCRequest, context: Context): Promise<JSONRPCMessage> {
     const id = this.nextId++;
     return new Promise((resolve) => {
-      this.waiting.set(id, { answer: (response) => resolve({ ...response, id: message.id } as JSONRPCMessage), context });
+      this.waiting.set(id, {
+        answer: (response) => resolve({ ...response, id: message.id } as JSONRPCMessage),
+        context,
+      });
       this.onmessage?.({ ...message, id });
     });
   }

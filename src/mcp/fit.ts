@@ -36,8 +36,12 @@ export function fitAnswer(answer: Record<string, unknown>, maxBytes: number, mor
   const lists = new Map<string, { path: Path; total: number; shown: number }>();
   const texts = new Map<string, { path: Path; total: number; kept: number }>();
   const notes = () => [
-    ...[...lists.values()].map(({ path, total, shown }) => `${shown} of ${total} ${label(path)} shown at ${format(path)}.`),
-    ...[...texts.values()].map(({ path, total, kept }) => `${format(path)} cut at a word after ${kept} of ${total} characters.`),
+    ...[...lists.values()].map(
+      ({ path, total, shown }) => `${shown} of ${total} ${label(path)} shown at ${format(path)}.`,
+    ),
+    ...[...texts.values()].map(
+      ({ path, total, kept }) => `${format(path)} cut at a word after ${kept} of ${total} characters.`,
+    ),
     more,
   ];
   const measure = () => {
@@ -86,7 +90,8 @@ function collect(root: Record<string, unknown>): Candidate[] {
   };
   const visit = (parent: Candidate['parent'], key: string | number, item: unknown, path: Path) => {
     if (path.length === 1 && key === '_trimmed') return;
-    if (Array.isArray(item) && item.length > 0) found.push({ kind: 'list', path, parent, key, bytes: bytesOf(JSON.stringify(item)) });
+    if (Array.isArray(item) && item.length > 0)
+      found.push({ kind: 'list', path, parent, key, bytes: bytesOf(JSON.stringify(item)) });
     else if (typeof item === 'string' && item.length > MIN_TEXT && WORD.test(item.trim())) {
       found.push({ kind: 'text', path, parent, key, bytes: bytesOf(JSON.stringify(item)) });
     }

@@ -30,7 +30,9 @@ export interface McpOptions {
   fetchAPI(): FetchAPI;
 }
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 /**
  * The MCP server's tools (schema/mcp/ and MCP_OPERATIONS_DIR, validated against the schema: a bad file
@@ -42,7 +44,13 @@ export function createMcp(options: McpOptions): Mcp {
   const operations = loadToolOperations(options.schema, dirs);
   const trusted = options.security.trustedDocuments;
   for (const operation of operations) trusted?.set(sha256Hex(operation.document), operation.document);
-  const tools = new McpTools({ schema: options.schema, tools: operations, settings: options.settings, trustedDocuments: trusted !== null, version: VERSION });
+  const tools = new McpTools({
+    schema: options.schema,
+    tools: operations,
+    settings: options.settings,
+    trustedDocuments: trusted !== null,
+    version: VERSION,
+  });
 
   const toolRequests = new ToolRequests();
   return {

@@ -41,8 +41,12 @@ export function inputJsonSchema(type: GraphQLInputType): JsonSchema {
     const fields = Object.values(type.getFields());
     return {
       type: 'object',
-      properties: Object.fromEntries(fields.map((field) => [field.name, describe(inputJsonSchema(field.type), field.description)])),
-      required: fields.filter((field) => isNonNullType(field.type) && field.defaultValue === undefined).map((field) => field.name),
+      properties: Object.fromEntries(
+        fields.map((field) => [field.name, describe(inputJsonSchema(field.type), field.description)]),
+      ),
+      required: fields
+        .filter((field) => isNonNullType(field.type) && field.defaultValue === undefined)
+        .map((field) => field.name),
       additionalProperties: false,
     };
   }
@@ -55,7 +59,11 @@ export function inputJsonSchema(type: GraphQLInputType): JsonSchema {
  */
 export function outputJsonSchema(type: GraphQLOutputType, object: JsonSchema): JsonSchema {
   const inner = getNullableType(type);
-  const schema = isListType(inner) ? { type: 'array', items: outputJsonSchema(inner.ofType, object) } : isLeaf(inner) ? named(inner) : object;
+  const schema = isListType(inner)
+    ? { type: 'array', items: outputJsonSchema(inner.ofType, object) }
+    : isLeaf(inner)
+      ? named(inner)
+      : object;
   return isNonNullType(type) ? schema : orNull(schema);
 }
 
@@ -63,7 +71,11 @@ const isLeaf = (type: GraphQLOutputType) => isScalarType(getNamedType(type)) || 
 
 function orNull(schema: JsonSchema): JsonSchema {
   if (typeof schema.type === 'string')
-    return { ...schema, type: [schema.type, 'null'], ...(schema.enum ? { enum: [...(schema.enum as unknown[]), null] } : {}) };
+    return {
+      ...schema,
+      type: [schema.type, 'null'],
+      ...(schema.enum ? { enum: [...(schema.enum as unknown[]), null] } : {}),
+    };
   return Object.keys(schema).length === 0 ? schema : { anyOf: [schema, { type: 'null' }] };
 }
 

@@ -98,10 +98,14 @@ function toolOperation(schema: GraphQLSchema, file: string, text: string): ToolO
   } catch (error) {
     throw new ToolOperationError(file, (error as Error).message);
   }
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  if (operations.length !== 1) throw new ToolOperationError(file, `holds ${operations.length} operations; a tool is exactly one named query`);
+  const operations = document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
+  if (operations.length !== 1)
+    throw new ToolOperationError(file, `holds ${operations.length} operations; a tool is exactly one named query`);
   const operation = operations[0]!;
-  if (operation.operation !== 'query') throw new ToolOperationError(file, `is a ${operation.operation}; only queries are tools`);
+  if (operation.operation !== 'query')
+    throw new ToolOperationError(file, `is a ${operation.operation}; only queries are tools`);
   if (!operation.name) throw new ToolOperationError(file, 'the operation has no name; the tool is named after it');
   const errors = validate(schema, document);
   if (errors.length > 0) throw new ToolOperationError(file, errors.map((error) => error.message).join('; '));
@@ -109,7 +113,11 @@ function toolOperation(schema: GraphQLSchema, file: string, text: string): ToolO
   // `# variables: {...}` lines are example variables (the convention of schema/examples), not description.
   const comment = leadingComment(text).filter((line) => !/^variables:/i.test(line));
   const more = comment.filter((line) => /^more:/i.test(line)).map((line) => line.replace(/^more:\s*/i, ''));
-  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+  const fragments = new Map(
+    document.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((d) => [d.name.value, d]),
+  );
   const queryType = schema.getQueryType()!;
   const rootDescriptions = operation.selectionSet.selections
     .filter((selection) => selection.kind === Kind.FIELD && selection.name.value !== '__typename')
@@ -124,10 +132,23 @@ function toolOperation(schema: GraphQLSchema, file: string, text: string): ToolO
     operationName: operation.name.value,
     document: text,
     file,
-    description: [comment.filter((line) => !/^more:/i.test(line)).join(' '), ...rootDescriptions].filter(Boolean).join('\n\n'),
+    description: [comment.filter((line) => !/^more:/i.test(line)).join(' '), ...rootDescriptions]
+      .filter(Boolean)
+      .join('\n\n'),
     inputSchema: variablesSchema(schema, document, operation),
-    outputSchema: { type: 'object', properties: { ...selectionSchema(schema, operation.selectionSet, queryType, fragments).properties, ...ANSWER_KEYS } },
-    variables: new Map((operation.variableDefinitions ?? []).map((definition) => [definition.variable.name.value, print(definition.type)])),
+    outputSchema: {
+      type: 'object',
+      properties: {
+        ...selectionSchema(schema, operation.selectionSet, queryType, fragments).properties,
+        ...ANSWER_KEYS,
+      },
+    },
+    variables: new Map(
+      (operation.variableDefinitions ?? []).map((definition) => [
+        definition.variable.name.value,
+        print(definition.type),
+      ]),
+    ),
     more: more.length > 0 ? more.join(' ') : null,
   };
 }
@@ -144,7 +165,11 @@ function leadingComment(text: string): string[] {
   return lines;
 }
 
-function variablesSchema(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): JsonSchema {
+function variablesSchema(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+): JsonSchema {
   // Each variable's description is the description of the argument it is passed to.
   const descriptions = new Map<string, string>();
   const typeInfo = new TypeInfo(schema);
@@ -189,9 +214,12 @@ function selectionSchema(
         properties[key] = { type: 'string' };
         continue;
       }
-      const field = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[selection.name.value] : undefined;
+      const field =
+        isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[selection.name.value] : undefined;
       if (!field) continue;
-      const object = selection.selectionSet ? selectionSchema(schema, selection.selectionSet, getNamedType(field.type), fragments) : {};
+      const object = selection.selectionSet
+        ? selectionSchema(schema, selection.selectionSet, getNamedType(field.type), fragments)
+        : {};
       properties[key] = describe(outputJsonSchema(field.type, object), field.description);
     } else {
       const fragment = selection.kind === Kind.FRAGMENT_SPREAD ? fragments.get(selection.name.value) : selection;

@@ -28,7 +28,13 @@ export interface McpEndpointOptions {
   fetch(request: Request, serverContext: unknown): Promise<Response> | Response;
 }
 
-const jsonRpcError = (fetchAPI: FetchAPI, status: number, message: string, headers: Record<string, string> = {}, code = -32000) =>
+const jsonRpcError = (
+  fetchAPI: FetchAPI,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+  code = -32000,
+) =>
   new fetchAPI.Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
     status,
     headers: { 'content-type': 'application/json', ...headers },
@@ -38,13 +44,21 @@ const jsonRpcError = (fetchAPI: FetchAPI, status: number, message: string, heade
 function headerRefusal(fetchAPI: FetchAPI, request: Request): Response | null {
   const accept = request.headers.get('accept');
   if (!accept?.includes('application/json') || !accept.includes('text/event-stream'))
-    return jsonRpcError(fetchAPI, 406, 'Not Acceptable: Client must accept both application/json and text/event-stream');
+    return jsonRpcError(
+      fetchAPI,
+      406,
+      'Not Acceptable: Client must accept both application/json and text/event-stream',
+    );
   const type = request.headers.get('content-type');
   if ((type ?? '').split(';')[0]!.trim().toLowerCase() !== 'application/json')
     return jsonRpcError(fetchAPI, 415, 'Unsupported Media Type: Content-Type must be application/json');
   const version = request.headers.get('mcp-protocol-version');
   if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version))
-    return jsonRpcError(fetchAPI, 400, `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
+    return jsonRpcError(
+      fetchAPI,
+      400,
+      `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
+    );
   return null;
 }
 
@@ -68,14 +82,17 @@ export function useMcpEndpoint(options: McpEndpointOptions): Plugin {
     serverContext: unknown,
   ): Promise<{ messages: JSONRPCMessage[]; batch: boolean } | Response> => {
     const origin = request.headers.get('origin');
-    if (origin !== null && !origins.has(origin)) return jsonRpcError(fetchAPI, 403, 'This Origin may not use the MCP endpoint (CORS_ORIGINS).');
+    if (origin !== null && !origins.has(origin))
+      return jsonRpcError(fetchAPI, 403, 'This Origin may not use the MCP endpoint (CORS_ORIGINS).');
     const refusal = options.refusalOf(request);
     if (refusal) {
       const http = refusal.extensions.http as { status?: number; headers?: Record<string, string> } | undefined;
       return jsonRpcError(fetchAPI, http?.status ?? 401, refusal.message, http?.headers);
     }
     if (request.method !== 'POST')
-      return jsonRpcError(fetchAPI, 405, 'This MCP server is stateless: send JSON-RPC messages as POST requests.', { Allow: 'POST' });
+      return jsonRpcError(fetchAPI, 405, 'This MCP server is stateless: send JSON-RPC messages as POST requests.', {
+        Allow: 'POST',
+      });
     const refused = headerRefusal(fetchAPI, request);
     if (refused) return refused;
     const declared = request.headers.get('content-length');
@@ -85,14 +102,18 @@ export function useMcpEndpoint(options: McpEndpointOptions): Plugin {
     try {
       // Through node:http a declared length is exactly what arrives (see useBodyLimit): no need to count.
       const viaNode = declared !== null && (serverContext as { req?: unknown } | undefined)?.req !== undefined;
-      parsed = JSON.parse(viaNode ? await request.text() : new TextDecoder().decode(await readWithin(request, options.maxRequestBytes)));
+      parsed = JSON.parse(
+        viaNode ? await request.text() : new TextDecoder().decode(await readWithin(request, options.maxRequestBytes)),
+      );
     } catch (error) {
-      if ((error as GraphQLError).extensions?.code === 'PAYLOAD_TOO_LARGE') return jsonRpcError(fetchAPI, 413, (error as Error).message);
+      if ((error as GraphQLError).extensions?.code === 'PAYLOAD_TOO_LARGE')
+        return jsonRpcError(fetchAPI, 413, (error as Error).message);
       return jsonRpcError(fetchAPI, 400, 'Parse error: the body is not JSON.', {}, -32700);
     }
     const batch = Array.isArray(parsed);
     if (batch) {
-      if (options.maxBatchOperations === 0) return jsonRpcError(fetchAPI, 400, 'Batched JSON-RPC messages are not accepted here (MAX_BATCH_OPERATIONS).');
+      if (options.maxBatchOperations === 0)
+        return jsonRpcError(fetchAPI, 400, 'Batched JSON-RPC messages are not accepted here (MAX_BATCH_OPERATIONS).');
       if ((parsed as unknown[]).length > options.maxBatchOperations)
         return jsonRpcError(fetchAPI, 400, `A batch may hold at most ${options.maxBatchOperations} messages.`);
     }

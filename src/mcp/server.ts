@@ -66,7 +66,12 @@ export class McpTools {
               inputSchema: {
                 type: 'object' as const,
                 properties: {
-                  words: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'Words to look for, e.g. ["transcript", "video"].' },
+                  words: {
+                    type: 'array',
+                    items: { type: 'string' },
+                    minItems: 1,
+                    description: 'Words to look for, e.g. ["transcript", "video"].',
+                  },
                 },
                 required: ['words'],
                 additionalProperties: false,
@@ -125,7 +130,8 @@ export class McpTools {
     if (name === EXECUTE && this.execute) return this.executeQuery(given, run);
     const tool = this.byName.get(name);
     // A name that tools/list never gave is the client's protocol fault, not something a model corrects.
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}": tools/list gives the tools of this server.`);
+    if (!tool)
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}": tools/list gives the tools of this server.`);
     const problems = this.argumentProblems(tool, given);
     if (problems.length > 0) return errorResult(problems);
     const variables = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
@@ -137,7 +143,9 @@ export class McpTools {
   }
 
   private more(hint: string | null): string {
-    const fewer = this.execute ? 'ask for fewer fields with the execute tool' : 'ask for one item at a time with a narrower tool';
+    const fewer = this.execute
+      ? 'ask for fewer fields with the execute tool'
+      : 'ask for one item at a time with a narrower tool';
     return hint ? `To get the rest: ${hint}` : `To get the rest, ${fewer}.`;
   }
 
@@ -147,7 +155,12 @@ export class McpTools {
     const problems: AgentError[] = [];
     for (const name of Object.keys(given)) {
       if (!tool.variables.has(name)) {
-        problems.push({ code: 'BAD_USER_INPUT', argument: name, message: `Unknown argument "${name}".`, whatToDo: `This tool takes ${expected()}.` });
+        problems.push({
+          code: 'BAD_USER_INPUT',
+          argument: name,
+          message: `Unknown argument "${name}".`,
+          whatToDo: `This tool takes ${expected()}.`,
+        });
       }
     }
     for (const name of (tool.inputSchema.required as string[] | undefined) ?? []) {
@@ -180,7 +193,11 @@ export class McpTools {
       ]);
     }
     const sdl = searchSchema(this.options.schema, words);
-    return toolResult({ data: { sdl: sdl || null } }, this.maxBytes, 'To get the rest, search with more specific words.');
+    return toolResult(
+      { data: { sdl: sdl || null } },
+      this.maxBytes,
+      'To get the rest, search with more specific words.',
+    );
   }
 
   private async executeQuery(given: Record<string, unknown>, run: ExecuteGraphQL): Promise<CallToolResult> {
@@ -194,7 +211,10 @@ export class McpTools {
         },
       ]);
     }
-    if (given.variables !== undefined && (typeof given.variables !== 'object' || given.variables === null || Array.isArray(given.variables))) {
+    if (
+      given.variables !== undefined &&
+      (typeof given.variables !== 'object' || given.variables === null || Array.isArray(given.variables))
+    ) {
       return errorResult([
         {
           code: 'BAD_USER_INPUT',
@@ -205,7 +225,11 @@ export class McpTools {
       ]);
     }
     const body = await run({ query: given.query, ...(given.variables ? { variables: given.variables } : {}) });
-    return toolResult(body, this.maxBytes, 'To get the rest, select fewer fields or pass a smaller "first" on the lists.');
+    return toolResult(
+      body,
+      this.maxBytes,
+      'To get the rest, select fewer fields or pass a smaller "first" on the lists.',
+    );
   }
 }
 

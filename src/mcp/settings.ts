@@ -23,7 +23,9 @@ export function readMcpSettings(read: EnvReader, sandbox: boolean, trustedDocume
   const asked = read.string('MCP_EXECUTE') !== undefined;
   const on = read.bool('MCP_EXECUTE', sandbox);
   if (asked && on && trustedDocuments) {
-    read.problem('MCP_EXECUTE=true cannot be combined with TRUSTED_DOCUMENTS_FILE: only the trusted documents (and the tools) run');
+    read.problem(
+      'MCP_EXECUTE=true cannot be combined with TRUSTED_DOCUMENTS_FILE: only the trusted documents (and the tools) run',
+    );
   }
   return {
     enabled: read.bool('MCP_ENABLED', true),

@@ -86,13 +86,20 @@ export class ToolRequests {
 
 /** A JSON-RPC answer; its headers a new object each time (the Response keeps it, and later plugins add to it). */
 export function jsonResponse(fetchAPI: FetchAPI, message: unknown): Response {
-  return new fetchAPI.Response(JSON.stringify(message), { status: 200, headers: { 'content-type': 'application/json' } });
+  return new fetchAPI.Response(JSON.stringify(message), {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+  });
 }
 
 /** A result as its JSON would read, without serialising it: errors as their JSON shape, Yoga's HTTP hints left out. */
 function bodyOf(result: Parameters<NonNullable<Plugin['onResultProcess']>>[0]['result']): GraphQLBody {
   if (Array.isArray(result) || isAsyncIterable(result)) {
-    return { errors: [{ message: 'A tool runs one operation without @defer or @stream.', extensions: { code: 'BAD_USER_INPUT' } }] };
+    return {
+      errors: [
+        { message: 'A tool runs one operation without @defer or @stream.', extensions: { code: 'BAD_USER_INPUT' } },
+      ],
+    };
   }
   const { data, errors, extensions } = result as ExecutionResult;
   const { http: _http, ...rest } = (extensions ?? {}) as Record<string, unknown>;

@@ -8,7 +8,12 @@ import type { GatewayContext } from './context.js';
  * quota at the moment it is sent, cancelled with the request (or with `signal` when given: a coalesced
  * call is cancelled only when every request waiting for it has gone), with the request's token.
  */
-export function callAction(ctx: GatewayContext, action: string, body: Record<string, unknown>, signal?: AbortSignal): Promise<ActionEnvelope> {
+export function callAction(
+  ctx: GatewayContext,
+  action: string,
+  body: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<ActionEnvelope> {
   const operation = ctx.operation;
   // The runtime cost limit: a call past COST_BUDGET fails with COST_LIMIT_EXCEEDED instead of going out.
   const overLimit = overBudget(operation.callsAsked, ctx.costBudget, action);

@@ -62,7 +62,12 @@ export interface GatewayContext {
 export function contextFor(parts: ContextParts, request: RequestFacts): GatewayContext {
   const upstreamToken = request.upstreamToken ?? null;
   return {
-    operation: new Operation(Date.now() + parts.operationTimeoutMs, request.signal, new SymbolMeter(), new FreshReads()),
+    operation: new Operation(
+      Date.now() + parts.operationTimeoutMs,
+      request.signal,
+      new SymbolMeter(),
+      new FreshReads(),
+    ),
     cache: parts.cache,
     tokenFingerprint: parts.fingerprintFor(upstreamToken),
     upstreamToken,

@@ -60,12 +60,15 @@ export function readApiKeys(read: EnvReader): { hashes: string[]; accounts: Map<
       const [name, value = ''] = attribute.split(/=(.*)/s);
       if (name === 'name' && NAME.test(value)) account.name = value;
       else if (name === 'name')
-        read.problem(`${where}: name must be 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit; got "${value}"`);
+        read.problem(
+          `${where}: name must be 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit; got "${value}"`,
+        );
       else if (name === 'quota') {
         const quota = parseQuota(value);
         if (quota && 'problem' in quota) read.problem(`${where}: ${quota.problem}`);
         else account.quota = quota;
-      } else read.problem(`${where}: unknown setting "${name}" (a line is: <digest> [name=<name>] [quota=<N/window|none>])`);
+      } else
+        read.problem(`${where}: unknown setting "${name}" (a line is: <digest> [name=<name>] [quota=<N/window|none>])`);
     }
     // Keys that share a name share one quota: they must agree on it.
     if (account.name) {

@@ -22,7 +22,12 @@ export interface ListedClient {
 }
 
 /** The clients of the keys file, once per name (keys sharing a name share a quota); unnamed keys by their short id. */
-export function listClients(env: Record<string, string | undefined>): { clients: ListedClient[]; problems: string[]; redisUrl: string | null; prefix: string } {
+export function listClients(env: Record<string, string | undefined>): {
+  clients: ListedClient[];
+  problems: string[];
+  redisUrl: string | null;
+  prefix: string;
+} {
   const read = new EnvReader(env);
   const settings = readQuotaSettings(read);
   const { hashes, accounts } = readApiKeys(read);
@@ -33,7 +38,12 @@ export function listClients(env: Record<string, string | undefined>): { clients:
     const quota = account?.quota === undefined ? settings.defaultQuota : account.quota;
     if (!clients.has(id)) clients.set(id, { id, quota });
   }
-  return { clients: [...clients.values()], problems: read.problems, redisUrl: settings.redisUrl, prefix: settings.redisPrefix };
+  return {
+    clients: [...clients.values()],
+    problems: read.problems,
+    redisUrl: settings.redisUrl,
+    prefix: settings.redisPrefix,
+  };
 }
 
 async function main(args: string[]): Promise<number> {
@@ -48,10 +58,15 @@ async function main(args: string[]): Promise<number> {
     return 78;
   }
   if (!redisUrl) {
-    console.error('REDIS_URL is not set: each gateway process counts its own quotas in memory, which this command cannot read.');
+    console.error(
+      'REDIS_URL is not set: each gateway process counts its own quotas in memory, which this command cannot read.',
+    );
     return 78;
   }
-  const counter = new RedisQuotaCounter(redisUrl, prefix, 1, pino({ level: 'silent' }), { ...DEFAULT_REDIS_GUARD, commandTimeoutMs: 2000 });
+  const counter = new RedisQuotaCounter(redisUrl, prefix, 1, pino({ level: 'silent' }), {
+    ...DEFAULT_REDIS_GUARD,
+    commandTimeoutMs: 2000,
+  });
   try {
     await counter.ready(3000);
     if (!counter.health().healthy) {
@@ -77,7 +92,13 @@ async function main(args: string[]): Promise<number> {
       }
       const used = await counter.used({ id: client.id, ...windowAt(client.quota.window, now) });
       const state = stateAt(client.quota, used, now);
-      rows.push([client.id, formatQuota(client.quota), String(used), String(state.remaining), String(state.resetSeconds)]);
+      rows.push([
+        client.id,
+        formatQuota(client.quota),
+        String(used),
+        String(state.remaining),
+        String(state.resetSeconds),
+      ]);
     }
     const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
     for (const row of rows)

@@ -37,7 +37,9 @@ export class Quotas {
 
   /** Where quotas are counted and whether that answers (for /healthz). */
   status(): { backend: 'memory' | 'redis'; healthy: boolean } {
-    return this.counter instanceof RedisQuotaCounter ? { backend: 'redis', ...this.counter.health() } : { backend: 'memory', healthy: true };
+    return this.counter instanceof RedisQuotaCounter
+      ? { backend: 'redis', ...this.counter.health() }
+      : { backend: 'memory', healthy: true };
   }
 
   close(): Promise<void> {
@@ -63,7 +65,10 @@ export async function createQuotas(
     const redis = new RedisQuotaCounter(settings.redisUrl, settings.redisPrefix, settings.replicas, logger, redisGuard);
     await redis.ready();
     if (!redis.health().healthy)
-      logger.warn({ quota: 'local' }, 'quota: Redis unreachable; each replica spends at most its local share of a quota until it answers');
+      logger.warn(
+        { quota: 'local' },
+        'quota: Redis unreachable; each replica spends at most its local share of a quota until it answers',
+      );
     counter = redis;
   } else {
     counter = new MemoryQuotaCounter();

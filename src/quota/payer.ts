@@ -65,15 +65,18 @@ export class Payer {
   /** The client's state now: as this request last saw it in this window, else read from the counter. */
   async state(): Promise<QuotaState> {
     const now = this.now();
-    if (this.last && windowAt(this.spec.window, this.lastAt).end > now) return { ...this.last, resetSeconds: stateAt(this.spec, 0, now).resetSeconds };
+    if (this.last && windowAt(this.spec.window, this.lastAt).end > now)
+      return { ...this.last, resetSeconds: stateAt(this.spec, 0, now).resetSeconds };
     const used = await this.counter.used({ id: this.account.id, ...windowAt(this.spec.window, now) });
     return this.seen(stateAt(this.spec, used, now), now);
   }
 
   /** Keeps the lowest remaining seen in the window: the lookups of one request reserve concurrently and finish in any order. */
   private seen(fresh: QuotaState, now: number): QuotaState {
-    const sameWindow = this.last !== null && windowAt(this.spec.window, this.lastAt).start === windowAt(this.spec.window, now).start;
-    const state = sameWindow && this.last!.remaining < fresh.remaining ? { ...fresh, remaining: this.last!.remaining } : fresh;
+    const sameWindow =
+      this.last !== null && windowAt(this.spec.window, this.lastAt).start === windowAt(this.spec.window, now).start;
+    const state =
+      sameWindow && this.last!.remaining < fresh.remaining ? { ...fresh, remaining: this.last!.remaining } : fresh;
     this.last = state;
     this.lastAt = now;
     if (this.account.name) this.observe(this.label, 0, state.remaining);

@@ -27,7 +27,14 @@ export function useQuota(quotas: Quotas): Plugin<{ operation: { cost: CostReport
         errors: [
           new GraphQLError(
             `This operation could make up to ${cost.estimated} upstream calls, more than this client's whole quota of ${payer.spec.limit} a ${payer.spec.window}.`,
-            { extensions: { code: 'QUOTA_EXCEEDED', cost: cost.estimated, ...quotaFields(state), http: { status: 400 } } },
+            {
+              extensions: {
+                code: 'QUOTA_EXCEEDED',
+                cost: cost.estimated,
+                ...quotaFields(state),
+                http: { status: 400 },
+              },
+            },
           ),
         ],
       });
@@ -42,7 +49,8 @@ export function useQuota(quotas: Quotas): Plugin<{ operation: { cost: CostReport
         const gateway = single.extensions?.gateway as Record<string, unknown> | undefined;
         return { ...single, extensions: { ...single.extensions, gateway: { ...gateway, quota } } };
       };
-      if (Array.isArray(result)) setResult(result.map((single) => (Symbol.asyncIterator in single ? single : stamp(single))));
+      if (Array.isArray(result))
+        setResult(result.map((single) => (Symbol.asyncIterator in single ? single : stamp(single))));
       else if (!(Symbol.asyncIterator in result)) setResult(stamp(result));
     },
     onResponse({ request, response }) {

@@ -66,21 +66,28 @@ export class RedisQuotaCounter implements QuotaCounter {
     const redisKey = this.redisKey(key);
     const reply = await this.connection.run(
       this.connection.shardOf(redisKey, 'write'),
-      async () => (await this.connection.client.eval(RESERVE, 1, redisKey, limit, key.end + GRACE_MS)) as [number, number],
+      async () =>
+        (await this.connection.client.eval(RESERVE, 1, redisKey, limit, key.end + GRACE_MS)) as [number, number],
       null,
     );
     if (reply) {
       const [granted, used] = reply;
       this.lastSeen.set(nameOf(key), used);
       if (this.alone.has(nameOf(key))) void this.writeBack();
-      return granted === 1 ? { granted: true, used, refund: async () => void (await this.add(key, -1)) } : { granted: false, used };
+      return granted === 1
+        ? { granted: true, used, refund: async () => void (await this.add(key, -1)) }
+        : { granted: false, used };
     }
     return this.reserveAlone(key, limit);
   }
 
   async used(key: CounterKey): Promise<number> {
     const redisKey = this.redisKey(key);
-    const value = await this.connection.run(this.connection.shardOf(redisKey, 'read'), () => this.connection.client.get(redisKey), undefined);
+    const value = await this.connection.run(
+      this.connection.shardOf(redisKey, 'read'),
+      () => this.connection.client.get(redisKey),
+      undefined,
+    );
     const alone = this.alone.get(nameOf(key))?.spent ?? 0;
     if (value === undefined) return (this.lastSeen.get(nameOf(key)) ?? 0) + alone;
     const used = Number(value ?? 0);

@@ -23,7 +23,9 @@ export function parseQuota(text: string): QuotaSpec | null | { problem: string }
   const limit = match ? Number(match[1]) : Number.NaN;
   const window = match?.[2] as QuotaWindow | undefined;
   if (!match || !QUOTA_WINDOWS.includes(window!) || limit < 1 || limit > MAX_QUOTA) {
-    return { problem: `a quota is N/${QUOTA_WINDOWS.join('|')} with N from 1 to ${MAX_QUOTA} (e.g. 5000/day), or none; got "${text.trim()}"` };
+    return {
+      problem: `a quota is N/${QUOTA_WINDOWS.join('|')} with N from 1 to ${MAX_QUOTA} (e.g. 5000/day), or none; got "${text.trim()}"`,
+    };
   }
   return { limit, window: window! };
 }

@@ -48,12 +48,21 @@ export class RedisConnection {
   /** Slots whose master stopped taking writes lately (cluster), and until when their stand-ins are looked for. */
   private failedSlots: Array<{ slots: Set<number>; until: number }> = [];
 
-  constructor(url: string | RedisTarget, settings: RedisGuardSettings, logger: Logger, role: string, messages: { down: string; back: string }) {
+  constructor(
+    url: string | RedisTarget,
+    settings: RedisGuardSettings,
+    logger: Logger,
+    role: string,
+    messages: { down: string; back: string },
+  ) {
     this.target = typeof url === 'string' ? targetOf(url) : url;
     this.form = this.target.form;
     this.client = createClient(this.target, settings);
     const client = this.client;
-    const masters = () => (client instanceof Cluster ? [...new Set(client.slots.map((nodes) => nodes?.[0]).filter((node) => node !== undefined))] : []);
+    const masters = () =>
+      client instanceof Cluster
+        ? [...new Set(client.slots.map((nodes) => nodes?.[0]).filter((node) => node !== undefined))]
+        : [];
     this.guard = new RedisGuard(
       client,
       settings,
@@ -93,8 +102,11 @@ export class RedisConnection {
         if (client.status !== 'ready') return;
         const key = `${node.options.host}:${node.options.port}`;
         // ioredis also drops a connection it replaces with a fresh one (a stale MOVED): the node is still there.
-        const replaced = client.nodes('all').some((other) => other !== node && `${other.options.host}:${other.options.port}` === key);
-        if (!replaced && client.slots.some((nodes) => nodes?.[0] === key)) this.guard.skip(`write@${key}`, `cluster master ${key} disconnected`);
+        const replaced = client
+          .nodes('all')
+          .some((other) => other !== node && `${other.options.host}:${other.options.port}` === key);
+        if (!replaced && client.slots.some((nodes) => nodes?.[0] === key))
+          this.guard.skip(`write@${key}`, `cluster master ${key} disconnected`);
       });
     }
   }
@@ -135,7 +147,8 @@ export class RedisConnection {
     const now = Date.now();
     this.failedSlots = this.failedSlots.filter((failed) => failed.until > now);
     const slot = calculateSlot(key);
-    if (this.guard.answers(this.shardOf(key, 'write')) && !this.failedSlots.some((failed) => failed.slots.has(slot))) return undefined;
+    if (this.guard.answers(this.shardOf(key, 'write')) && !this.failedSlots.some((failed) => failed.slots.has(slot)))
+      return undefined;
     return this.candidateFor(key);
   }
 
@@ -200,10 +213,18 @@ export class RedisConnection {
         masters.add(nodes[0]);
         for (const replica of nodes.slice(1)) replicas.add(replica);
       }
-      state.cluster = { masters: masters.size, replicas: replicas.size, slotsCovered, unreachable: this.guard.skipped() };
+      state.cluster = {
+        masters: masters.size,
+        replicas: replicas.size,
+        slotsCovered,
+        unreachable: this.guard.skipped(),
+      };
     } else if (this.target.form === 'sentinel') {
       const stream = client.status === 'ready' ? client.stream : undefined;
-      state.sentinel = { masterName: this.target.masterName, master: stream?.remoteAddress ? `${stream.remoteAddress}:${stream.remotePort}` : null };
+      state.sentinel = {
+        masterName: this.target.masterName,
+        master: stream?.remoteAddress ? `${stream.remoteAddress}:${stream.remotePort}` : null,
+      };
     }
     return state;
   }
@@ -226,7 +247,10 @@ export class RedisConnection {
   /** A second connection to the same Redis, for a subscription (which takes a connection for itself). */
   subscriber(): Redis | Cluster {
     const client = this.client;
-    const subscriber = client instanceof Cluster ? client.duplicate(undefined, { enableOfflineQueue: true }) : client.duplicate({ enableOfflineQueue: true });
+    const subscriber =
+      client instanceof Cluster
+        ? client.duplicate(undefined, { enableOfflineQueue: true })
+        : client.duplicate({ enableOfflineQueue: true });
     subscriber.on('error', () => undefined); // its state shows through the main connection
     return subscriber;
   }
@@ -271,7 +295,10 @@ function createClient(target: RedisTarget, settings: RedisGuardSettings): Redis 
     retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
   };
   if (target.form === 'single') return new Redis(target.url, common);
-  const credentials = { ...(target.username ? { username: target.username } : {}), ...(target.password ? { password: target.password } : {}) };
+  const credentials = {
+    ...(target.username ? { username: target.username } : {}),
+    ...(target.password ? { password: target.password } : {}),
+  };
   if (target.form === 'sentinel') {
     return new Redis({
       ...common,

@@ -14,7 +14,11 @@ export interface RedisGuardSettings {
   probeIntervalMs: number;
 }
 
-export const DEFAULT_REDIS_GUARD: RedisGuardSettings = { commandTimeoutMs: 50, unhealthyAfter: 3, probeIntervalMs: 1000 };
+export const DEFAULT_REDIS_GUARD: RedisGuardSettings = {
+  commandTimeoutMs: 50,
+  unhealthyAfter: 3,
+  probeIntervalMs: 1000,
+};
 
 /** What /healthz (and a readiness check) read about a Redis dependency. */
 export interface RedisHealth {
@@ -206,7 +210,10 @@ export class RedisGuard {
     for (const listener of this.skipListeners) listener(shard);
     if (wasHealthy) this.changed(this.lastError, shard);
     else if (shard !== WHOLE)
-      this.logger.warn({ [this.role]: 'redis', redisShard: shard, redisError: this.lastError }, `${this.role}: Redis shard not answering`);
+      this.logger.warn(
+        { [this.role]: 'redis', redisShard: shard, redisError: this.lastError },
+        `${this.role}: Redis shard not answering`,
+      );
     this.startProbing();
   }
 
@@ -215,7 +222,10 @@ export class RedisGuard {
     if (this.closed) return;
     this.since = Date.now();
     if (reason !== undefined) {
-      this.logger.warn({ [this.role]: 'redis', redisError: reason, ...(shard ? { redisShard: shard } : {}) }, this.messages.down);
+      this.logger.warn(
+        { [this.role]: 'redis', redisError: reason, ...(shard ? { redisShard: shard } : {}) },
+        this.messages.down,
+      );
       this.startProbing();
       return;
     }
@@ -249,7 +259,10 @@ export class RedisGuard {
           const answer = await Promise.race([
             this.probeShard(shard),
             new Promise<never>((_, reject) => {
-              timer = setTimeout(() => reject(new Error('probe: no answer')), Math.max(this.settings.commandTimeoutMs, 200));
+              timer = setTimeout(
+                () => reject(new Error('probe: no answer')),
+                Math.max(this.settings.commandTimeoutMs, 200),
+              );
             }),
           ]);
           if (answer === false) continue;

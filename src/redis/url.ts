@@ -54,28 +54,38 @@ export function parseRedisUrl(raw: string): { target: RedisTarget } | { problem:
   }
   const [, scheme, kind, userinfo, hostList, path = '', query = ''] = match;
   const form = kind as 'cluster' | 'sentinel';
-  const shape = form === 'cluster' ? `${scheme}-cluster://host:port[,host:port…]` : `${scheme}-sentinel://host:port[,host:port…]/<master-name>`;
+  const shape =
+    form === 'cluster'
+      ? `${scheme}-cluster://host:port[,host:port…]`
+      : `${scheme}-sentinel://host:port[,host:port…]/<master-name>`;
   const credentials = parseUserinfo(userinfo);
   if ('problem' in credentials) return credentials;
   const nodes: RedisNodeAddress[] = [];
   for (const entry of hostList!.split(',')) {
     const node = parseHostPort(entry.trim(), form === 'cluster' ? 6379 : 26379);
-    if (!node) return { problem: `REDIS_URL: "${entry.trim()}" is not a host:port (${shape}), in "${redacted(value)}"` };
+    if (!node)
+      return { problem: `REDIS_URL: "${entry.trim()}" is not a host:port (${shape}), in "${redacted(value)}"` };
     nodes.push(node);
   }
   const tls = scheme === 'rediss';
   if (form === 'cluster') {
-    if (path !== '' && path !== '/') return { problem: `REDIS_URL: a cluster URL has no path (${shape}), got "${redacted(value)}"` };
+    if (path !== '' && path !== '/')
+      return { problem: `REDIS_URL: a cluster URL has no path (${shape}), got "${redacted(value)}"` };
     if (query) return { problem: `REDIS_URL: a cluster URL takes no query parameters, got "${redacted(value)}"` };
     return { target: { form, nodes, tls, ...credentials.credentials } };
   }
   const masterName = decodeURIComponent(path.replace(/^\//, ''));
   if (!masterName || masterName.includes('/')) {
-    return { problem: `REDIS_URL: a sentinel URL names its master after the hosts (${shape}), got "${redacted(value)}"` };
+    return {
+      problem: `REDIS_URL: a sentinel URL names its master after the hosts (${shape}), got "${redacted(value)}"`,
+    };
   }
   const params = new URLSearchParams(query.replace(/^\?/, ''));
   for (const name of params.keys()) {
-    if (!SENTINEL_QUERY.has(name)) return { problem: `REDIS_URL: unknown parameter "${name}" (a sentinel URL takes sentinelUsername and sentinelPassword)` };
+    if (!SENTINEL_QUERY.has(name))
+      return {
+        problem: `REDIS_URL: unknown parameter "${name}" (a sentinel URL takes sentinelUsername and sentinelPassword)`,
+      };
   }
   const sentinelUsername = params.get('sentinelUsername') || undefined;
   const sentinelPassword = params.get('sentinelPassword') || undefined;
@@ -95,12 +105,18 @@ export function parseRedisUrl(raw: string): { target: RedisTarget } | { problem:
 /** Where the target is, for logs and /healthz: hosts and master name, never credentials. */
 export function describeRedisTarget(target: RedisTarget): string {
   if (target.form === 'single') return redacted(target.url);
-  const hosts = (target.form === 'cluster' ? target.nodes : target.sentinels).map(({ host, port }) => `${host.includes(':') ? `[${host}]` : host}:${port}`);
+  const hosts = (target.form === 'cluster' ? target.nodes : target.sentinels).map(
+    ({ host, port }) => `${host.includes(':') ? `[${host}]` : host}:${port}`,
+  );
   const scheme = `${target.tls ? 'rediss' : 'redis'}-${target.form}`;
-  return target.form === 'cluster' ? `${scheme}://${hosts.join(',')}` : `${scheme}://${hosts.join(',')}/${target.masterName}`;
+  return target.form === 'cluster'
+    ? `${scheme}://${hosts.join(',')}`
+    : `${scheme}://${hosts.join(',')}/${target.masterName}`;
 }
 
-function parseUserinfo(userinfo: string | undefined): { credentials: { username?: string; password?: string } } | { problem: string } {
+function parseUserinfo(
+  userinfo: string | undefined,
+): { credentials: { username?: string; password?: string } } | { problem: string } {
   if (!userinfo) return { credentials: {} };
   try {
     const colon = userinfo.indexOf(':');
@@ -128,7 +144,8 @@ function redacted(value: string): string {
   return value
     .replace(
       /^([a-z-]+:\/\/)([^@/?#]*)@/i,
-      (_all, scheme: string, userinfo: string) => `${scheme}${userinfo.includes(':') ? `${userinfo.split(':')[0]}:***` : userinfo}@`,
+      (_all, scheme: string, userinfo: string) =>
+        `${scheme}${userinfo.includes(':') ? `${userinfo.split(':')[0]}:***` : userinfo}@`,
     )
     .replace(/(sentinelPassword=)[^&#]*/g, '$1***');
 }
@@ -137,6 +154,9 @@ function redacted(value: string): string {
  * REDIS_KEY_PREFIX: the start of every key of the rate-limit counters (`<prefix>rate:`), quota counters
  * (`<prefix>quota:`) and persisted queries (`<prefix>apq:`), so two deployments can share one Redis.
  */
-export function redisKeyPrefix(read: { string(name: string): string | undefined }, part: 'rate' | 'quota' | 'apq'): string {
+export function redisKeyPrefix(
+  read: { string(name: string): string | undefined },
+  part: 'rate' | 'quota' | 'apq',
+): string {
   return `${read.string('REDIS_KEY_PREFIX') ?? 'lookup-graph:'}${part}:`;
 }

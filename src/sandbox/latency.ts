@@ -18,7 +18,9 @@ export interface SandboxLatency {
 }
 
 /** Short names for the actions, as SANDBOX_LATENCY may spell them (each descriptor's sandbox.shortName). */
-const ACTION_SHORT_NAMES: Record<string, string> = Object.fromEntries(Object.entries(SANDBOX_TIMINGS).map(([action, sandbox]) => [sandbox.shortName, action]));
+const ACTION_SHORT_NAMES: Record<string, string> = Object.fromEntries(
+  Object.entries(SANDBOX_TIMINGS).map(([action, sandbox]) => [sandbox.shortName, action]),
+);
 
 /**
  * Named profiles. `realistic` gives the orders of magnitude the live service shows (hundreds of
@@ -29,7 +31,9 @@ export const LATENCY_PROFILES: Record<string, SandboxLatency> = {
   fast: { defaultMs: 0, byAction: {} },
   realistic: {
     defaultMs: 400,
-    byAction: Object.fromEntries(Object.entries(SANDBOX_TIMINGS).map(([action, sandbox]) => [action, sandbox.realisticLatencyMs])),
+    byAction: Object.fromEntries(
+      Object.entries(SANDBOX_TIMINGS).map(([action, sandbox]) => [action, sandbox.realisticLatencyMs]),
+    ),
   },
 };
 
@@ -77,7 +81,8 @@ export function readSandboxLatency(setting: string | undefined, problems: string
       latency.defaultMs = delay;
       continue;
     }
-    const action = ACTION_SHORT_NAMES[name.toLowerCase()] ?? (SANDBOX_TIMINGS[name.toLowerCase()] ? name.toLowerCase() : undefined);
+    const action =
+      ACTION_SHORT_NAMES[name.toLowerCase()] ?? (SANDBOX_TIMINGS[name.toLowerCase()] ? name.toLowerCase() : undefined);
     if (!action) {
       bad(`"${name.slice(0, 40)}" is not an action`);
       continue;

@@ -89,7 +89,9 @@ export async function startSandbox(options: SandboxOptions = {}, port = 0, host 
     } catch {
       return send(res, 400, { status: 400, response: null, error: 'The request body must be a JSON object.' });
     }
-    const missing = action.required.filter((field) => body[field] === undefined || body[field] === null || body[field] === '');
+    const missing = action.required.filter(
+      (field) => body[field] === undefined || body[field] === null || body[field] === '',
+    );
     if (missing.length > 0) {
       return send(res, 400, { status: 400, response: null, error: `Missing required field: ${missing.join(', ')}.` });
     }
@@ -124,7 +126,11 @@ function sendImage(req: IncomingMessage, res: ServerResponse) {
   req.resume();
   const png = imageAt(new URL(req.url ?? '/', 'http://sandbox').pathname);
   if (!png) return send(res, 404, { status: 404, response: null, error: "The requested page doesn't exist." });
-  res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length, 'cache-control': 'public, max-age=86400, immutable' });
+  res.writeHead(200, {
+    'content-type': 'image/png',
+    'content-length': png.length,
+    'cache-control': 'public, max-age=86400, immutable',
+  });
   res.end(req.method === 'HEAD' ? undefined : png);
 }
 
@@ -143,6 +149,9 @@ function readBody(req: IncomingMessage): Promise<string | null> {
 
 function send(res: ServerResponse, status: number, body: unknown) {
   const payload = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload) });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(payload),
+  });
   res.end(payload);
 }

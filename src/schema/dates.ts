@@ -16,9 +16,24 @@ function isoDate(year: number, month: number, day: number): string | null {
 
 function monthOf(name: string): number | null {
   const index = MONTHS.indexOf(name.slice(0, 3).toLowerCase());
-  const full = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+  const full = [
+    'january',
+    'february',
+    'march',
+    'april',
+    'may',
+    'june',
+    'july',
+    'august',
+    'september',
+    'october',
+    'november',
+    'december',
+  ];
   if (index < 0) return null;
-  return name.length === 3 || name.toLowerCase() === full[index] || (name.length === 4 && name.toLowerCase() === 'sept') ? index + 1 : null;
+  return name.length === 3 || name.toLowerCase() === full[index] || (name.length === 4 && name.toLowerCase() === 'sept')
+    ? index + 1
+    : null;
 }
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -55,8 +70,10 @@ export function parseDateTimeText(value: unknown): string | null {
   const match = ISO_DATE_TIME.exec(text);
   if (match) {
     const [, y, mo, d, h, mi, s, fraction, zone] = match;
-    if (isoDate(Number(y), Number(mo), Number(d)) === null || Number(h) > 23 || Number(mi) > 59 || Number(s ?? 0) > 59) return null;
-    const offset = !zone || zone.toUpperCase() === 'Z' ? 'Z' : zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
+    if (isoDate(Number(y), Number(mo), Number(d)) === null || Number(h) > 23 || Number(mi) > 59 || Number(s ?? 0) > 59)
+      return null;
+    const offset =
+      !zone || zone.toUpperCase() === 'Z' ? 'Z' : zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
     return `${y}-${mo}-${d}T${h}:${mi}:${s ?? '00'}${fraction ?? ''}${offset}`;
   }
   const day = parseDateText(text);

@@ -14,7 +14,11 @@ import { LRUCache } from 'lru-cache';
  * every request, each read by a resolver and again by this scalar: WHATWG parsing was ~5% of the CPU
  * of a full profile. Bounded by the characters held (URLs can be kilobytes long).
  */
-const checked = new LRUCache<string, boolean>({ max: 20_000, maxSize: 4_000_000, sizeCalculation: (_verdict, url) => url.length });
+const checked = new LRUCache<string, boolean>({
+  max: 20_000,
+  maxSize: 4_000_000,
+  sizeCalculation: (_verdict, url) => url.length,
+});
 
 /** The value itself when it is an absolute http(s) URL (WHATWG parsing), else null. */
 export function exactHttpUrl(value: unknown): string | null {
@@ -49,13 +53,19 @@ export const ExactURLScalar = new GraphQLScalarType<string, string>({
   },
   parseValue(value) {
     const text = exactHttpUrl(typeof value === 'string' ? value.trim() : value);
-    if (text === null) throw new GraphQLError('URL must be an absolute http(s) URL', { extensions: { code: 'BAD_USER_INPUT' } });
+    if (text === null)
+      throw new GraphQLError('URL must be an absolute http(s) URL', { extensions: { code: 'BAD_USER_INPUT' } });
     return text;
   },
   parseLiteral(ast) {
-    if (ast.kind !== Kind.STRING) throw new GraphQLError('URL must be a string', { nodes: ast, extensions: { code: 'BAD_USER_INPUT' } });
+    if (ast.kind !== Kind.STRING)
+      throw new GraphQLError('URL must be a string', { nodes: ast, extensions: { code: 'BAD_USER_INPUT' } });
     const text = exactHttpUrl(ast.value.trim());
-    if (text === null) throw new GraphQLError('URL must be an absolute http(s) URL', { nodes: ast, extensions: { code: 'BAD_USER_INPUT' } });
+    if (text === null)
+      throw new GraphQLError('URL must be an absolute http(s) URL', {
+        nodes: ast,
+        extensions: { code: 'BAD_USER_INPUT' },
+      });
     return text;
   },
 });

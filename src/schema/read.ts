@@ -24,7 +24,8 @@ export function text(value: unknown): string | null {
 /** Identifiers may arrive as numbers; clients always get them as strings. */
 export function id(value: unknown): string | null {
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return Number.isInteger(value) ? BigInt(value).toString() : String(value);
+  if (typeof value === 'number' && Number.isFinite(value))
+    return Number.isInteger(value) ? BigInt(value).toString() : String(value);
   return null;
 }
 
@@ -32,7 +33,9 @@ const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
 
 export function int(value: unknown): number | null {
-  return typeof value === 'number' && Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX ? value : null;
+  return typeof value === 'number' && Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX
+    ? value
+    : null;
 }
 
 export function safeInt(value: unknown): number | null {

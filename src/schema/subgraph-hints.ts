@@ -4,7 +4,12 @@
  * @cost/@listSize from the cost extensions the lookups already carry, and leaves out `node`/`nodes`
  * unless asked. The plain build is untouched: it sees no `subgraph` option.
  */
-import SchemaBuilder, { BasePlugin, type PothosOutputFieldConfig, type PothosTypeConfig, type SchemaTypes } from '@pothos/core';
+import SchemaBuilder, {
+  BasePlugin,
+  type PothosOutputFieldConfig,
+  type PothosTypeConfig,
+  type SchemaTypes,
+} from '@pothos/core';
 import type { ListBound } from '../cost/model.js';
 
 /** The `subgraph` option of a build: what the hints need to know. */
@@ -49,7 +54,10 @@ class SubgraphHintsPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
     const subgraph = this.options.subgraph;
     if (!subgraph || typeConfig.kind !== 'Object' || subgraph.isEntity(typeConfig.name)) return typeConfig;
     // A value type may be defined by another subgraph too (a PageInfo-like shape): shareable, and free to read.
-    return { ...typeConfig, pothosOptions: { ...typeConfig.pothosOptions, shareable: true, cost: FETCHED_WEIGHT } } as PothosTypeConfig;
+    return {
+      ...typeConfig,
+      pothosOptions: { ...typeConfig.pothosOptions, shareable: true, cost: FETCHED_WEIGHT },
+    } as PothosTypeConfig;
   }
 
   override onOutputFieldConfig(fieldConfig: PothosOutputFieldConfig<Types>): PothosOutputFieldConfig<Types> | null {
@@ -69,12 +77,16 @@ class SubgraphHintsPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
     const bound = extensions.listBound as ListBound | undefined;
     const symbols = root ? (extensions.symbols as { max?: number } | undefined) : undefined;
     // Without `first` a bounded list returns at most `most` items; with it, `first` of them.
-    if (bound) hints.listSize = { assumedSize: bound.most, slicingArguments: ['first'], requireOneSlicingArgument: false };
+    if (bound)
+      hints.listSize = { assumedSize: bound.most, slicingArguments: ['first'], requireOneSlicingArgument: false };
     else if (symbols?.max) hints.listSize = { assumedSize: symbols.max };
     else if (nodeRoot?.list) hints.listSize = { assumedSize: subgraph.maxNodeIds };
 
     if (hints.cost === undefined && !hints.listSize) return fieldConfig;
-    return { ...fieldConfig, pothosOptions: { ...fieldConfig.pothosOptions, ...hints } } as PothosOutputFieldConfig<Types>;
+    return {
+      ...fieldConfig,
+      pothosOptions: { ...fieldConfig.pothosOptions, ...hints },
+    } as PothosOutputFieldConfig<Types>;
   }
 }
 

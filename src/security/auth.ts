@@ -62,13 +62,20 @@ export function createClientAuth(settings: SecuritySettings['auth']): ClientAuth
       const upstreamToken = bearer(header);
       return upstreamToken
         ? { client: null, upstreamToken }
-        : rejection('UNAUTHENTICATED', 'Send your action-service token as "authorization: Bearer <token>".', 401, { headers: CHALLENGE });
+        : rejection('UNAUTHENTICATED', 'Send your action-service token as "authorization: Bearer <token>".', 401, {
+            headers: CHALLENGE,
+          });
     }
     const presented = header('x-api-key') ?? bearer(header);
     if (!presented) {
-      return rejection('UNAUTHENTICATED', 'An API key is required: send it as "x-api-key: <key>" or "authorization: Bearer <key>".', 401, {
-        headers: CHALLENGE,
-      });
+      return rejection(
+        'UNAUTHENTICATED',
+        'An API key is required: send it as "x-api-key: <key>" or "authorization: Bearer <key>".',
+        401,
+        {
+          headers: CHALLENGE,
+        },
+      );
     }
     const digest = keys.digestOf(presented);
     return digest
@@ -98,12 +105,16 @@ export function createClientAuth(settings: SecuritySettings['auth']): ClientAuth
 }
 
 /** Refuses a request `check` refuses before its body is read; remembers the API key's id and digest of one it admits. */
-function useClientAuth(check: (header: HeaderOf) => Admitted | GraphQLError, clients: WeakMap<Request, { client: string; digest: string }>): Plugin {
+function useClientAuth(
+  check: (header: HeaderOf) => Admitted | GraphQLError,
+  clients: WeakMap<Request, { client: string; digest: string }>,
+): Plugin {
   return {
     onRequestParse({ request }) {
       const verdict = check((name) => request.headers.get(name));
       if (verdict instanceof GraphQLError) throw verdict;
-      if (verdict.client !== null && verdict.digest) clients.set(request, { client: verdict.client, digest: verdict.digest });
+      if (verdict.client !== null && verdict.digest)
+        clients.set(request, { client: verdict.client, digest: verdict.digest });
     },
   };
 }

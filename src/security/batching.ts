@@ -12,11 +12,21 @@ export function useBatchLimit(limit: number): Plugin {
       return {
         onRequestParseDone({ requestParserResult }) {
           if (!Array.isArray(requestParserResult)) return;
-          if (limit === 0) throw rejection('BATCHING_DISABLED', 'Batched requests (a JSON array of operations) are not accepted here.', 400);
+          if (limit === 0)
+            throw rejection(
+              'BATCHING_DISABLED',
+              'Batched requests (a JSON array of operations) are not accepted here.',
+              400,
+            );
           if (requestParserResult.length > limit) {
-            throw rejection('BATCH_LIMIT_EXCEEDED', `A batch may hold at most ${limit} operations; this one has ${requestParserResult.length}.`, 400, {
-              extensions: { limit },
-            });
+            throw rejection(
+              'BATCH_LIMIT_EXCEEDED',
+              `A batch may hold at most ${limit} operations; this one has ${requestParserResult.length}.`,
+              400,
+              {
+                extensions: { limit },
+              },
+            );
           }
         },
       };

@@ -32,7 +32,13 @@ export function useBodyLimit(maxBytes: number): Plugin {
       const parse = requestParser;
       setRequestParser(async (req) => {
         const body = await readWithin(req, maxBytes);
-        return parse(new fetchAPI.Request(req.url, { method: req.method, headers: req.headers, body: body as unknown as BodyInit }));
+        return parse(
+          new fetchAPI.Request(req.url, {
+            method: req.method,
+            headers: req.headers,
+            body: body as unknown as BodyInit,
+          }),
+        );
       });
     },
   };

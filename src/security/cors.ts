@@ -18,7 +18,15 @@ export function useCorsAllowlist(origins: string[]): Plugin[] {
   const options = (origin: string): CORSOptions => ({
     origin: [origin],
     methods: ['GET', 'POST'],
-    allowedHeaders: ['accept', 'content-type', 'authorization', 'x-api-key', 'x-graphql-yoga-csrf', 'mcp-protocol-version', 'mcp-session-id'],
+    allowedHeaders: [
+      'accept',
+      'content-type',
+      'authorization',
+      'x-api-key',
+      'x-graphql-yoga-csrf',
+      'mcp-protocol-version',
+      'mcp-session-id',
+    ],
     exposedHeaders: ['Retry-After'],
     credentials: false,
     maxAge: 600,

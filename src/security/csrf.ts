@@ -17,7 +17,11 @@ export function useCsrfGuard(): Plugin {
       try {
         return inner.onRequestParse?.(payload);
       } catch {
-        throw rejection('CSRF_HEADER_REQUIRED', `Send the operation as a POST with content-type application/json, or add the "${CSRF_HEADER}" header.`, 403);
+        throw rejection(
+          'CSRF_HEADER_REQUIRED',
+          `Send the operation as a POST with content-type application/json, or add the "${CSRF_HEADER}" header.`,
+          403,
+        );
       }
     },
   };

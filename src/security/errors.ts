@@ -16,7 +16,12 @@ export function rejection(
   status: number,
   options: { headers?: Record<string, string>; extensions?: Record<string, unknown> } = {},
 ): GraphQLError {
-  const http: HttpExtension = { status, spec: false, ...(options.headers ? { headers: options.headers } : {}), [REFUSAL]: true };
+  const http: HttpExtension = {
+    status,
+    spec: false,
+    ...(options.headers ? { headers: options.headers } : {}),
+    [REFUSAL]: true,
+  };
   return new GraphQLError(message, { extensions: { ...options.extensions, code, http } });
 }
 

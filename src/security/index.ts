@@ -34,32 +34,59 @@ export interface Security {
   /** Who pays for the request's upstream calls (quotas): its API key's account or its forwarded token; null when the gateway is open. */
   accountOf(request: Request): ClientAccount | null;
   /** Where the client rate limit counts and whether that backend answers (for /healthz). */
-  rateLimitStatus(): { backend: 'off' | 'memory' | 'redis'; healthy: boolean; lastError?: string | null; since?: string };
+  rateLimitStatus(): {
+    backend: 'off' | 'memory' | 'redis';
+    healthy: boolean;
+    lastError?: string | null;
+    since?: string;
+  };
   close(): Promise<void>;
 }
 
 /** Every client-facing protection of the gateway; each refusal comes before any upstream call. */
-export async function createSecurity(settings: SecuritySettings, logger: Logger, redisGuard?: RedisGuardSettings): Promise<Security> {
+export async function createSecurity(
+  settings: SecuritySettings,
+  logger: Logger,
+  redisGuard?: RedisGuardSettings,
+): Promise<Security> {
   const auth = createClientAuth(settings.auth);
   let limiter: RateLimiter | null = null;
   if (settings.rateLimit.perMinute > 0) {
     if (settings.rateLimit.redisUrl) {
-      const redis = new RedisRateLimiter(settings.rateLimit.redisUrl, settings.rateLimit.redisPrefix, settings.rateLimit.perMinute, logger, redisGuard);
+      const redis = new RedisRateLimiter(
+        settings.rateLimit.redisUrl,
+        settings.rateLimit.redisPrefix,
+        settings.rateLimit.perMinute,
+        logger,
+        redisGuard,
+      );
       await redis.ready();
-      if (!redis.health().healthy) logger.warn({ rateLimit: 'memory' }, 'rate limit: Redis unreachable; counting in memory (per process) until it answers');
+      if (!redis.health().healthy)
+        logger.warn(
+          { rateLimit: 'memory' },
+          'rate limit: Redis unreachable; counting in memory (per process) until it answers',
+        );
       limiter = redis;
     } else {
       limiter = new MemoryRateLimiter(settings.rateLimit.perMinute);
     }
   }
-  const persistedQueries = settings.persistedQueries.enabled ? createPersistedQueryStore(settings.persistedQueries, logger, redisGuard) : null;
+  const persistedQueries = settings.persistedQueries.enabled
+    ? createPersistedQueryStore(settings.persistedQueries, logger, redisGuard)
+    : null;
   const plugins: Security['plugins'] = [
     useRefusalStatus(),
     ...useCorsAllowlist(settings.corsOrigins),
     useCsrfGuard(),
     ...(auth.plugin ? [auth.plugin] : []),
     ...(limiter
-      ? [useRateLimit(limiter, settings.rateLimit.perMinute, (request, serverContext) => auth.clientOf(request) ?? clientAddress(serverContext))]
+      ? [
+          useRateLimit(
+            limiter,
+            settings.rateLimit.perMinute,
+            (request, serverContext) => auth.clientOf(request) ?? clientAddress(serverContext),
+          ),
+        ]
       : []),
     useBodyLimit(settings.limits.maxRequestBytes),
     useBatchLimit(settings.limits.maxBatchOperations),

@@ -21,9 +21,14 @@ function check(container: unknown, noun: string, sigil: string, limit: number): 
   if (container === null || typeof container !== 'object') return;
   for (const [name, value] of Object.entries(container)) {
     if (nestsDeeperThan(value, limit)) {
-      throw rejection('MAX_INPUT_DEPTH_EXCEEDED', `The ${noun} "${sigil}${name}" nests lists or objects more than ${limit} deep.`, 400, {
-        extensions: { limit },
-      });
+      throw rejection(
+        'MAX_INPUT_DEPTH_EXCEEDED',
+        `The ${noun} "${sigil}${name}" nests lists or objects more than ${limit} deep.`,
+        400,
+        {
+          extensions: { limit },
+        },
+      );
     }
   }
 }

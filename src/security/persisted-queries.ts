@@ -13,7 +13,9 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
 /** `extensions.persistedQuery` of a request, or null when it has none. */
 function persistedQueryOf(extensions: unknown): { version?: unknown; sha256Hash?: unknown } | null {
   const persisted = (extensions as { persistedQuery?: unknown } | null | undefined)?.persistedQuery;
-  return persisted !== null && typeof persisted === 'object' ? (persisted as { version?: unknown; sha256Hash?: unknown }) : null;
+  return persisted !== null && typeof persisted === 'object'
+    ? (persisted as { version?: unknown; sha256Hash?: unknown })
+    : null;
 }
 
 /**
@@ -22,7 +24,10 @@ function persistedQueryOf(extensions: unknown): { version?: unknown; sha256Hash?
  * types, as both expect (not a refusal: the client retries at once). Like every answer with errors, it
  * says Cache-Control: no-store (src/cache/cache-control.ts), so no shared cache keeps a miss for a GET.
  */
-const notFound = () => new GraphQLError('PersistedQueryNotFound', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', http: { status: 200 } } });
+const notFound = () =>
+  new GraphQLError('PersistedQueryNotFound', {
+    extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', http: { status: 200 } },
+  });
 
 /**
  * Automatic persisted queries, the protocol of Apollo Client's PersistedQueryLink and urql's
@@ -61,7 +66,11 @@ export function useAutomaticPersistedQueries(
         return;
       }
       if (sha256Hex(params.query) !== hash) {
-        throw rejection('PERSISTED_QUERY_HASH_MISMATCH', 'extensions.persistedQuery.sha256Hash is not the sha256 of the query text sent with it.', 400);
+        throw rejection(
+          'PERSISTED_QUERY_HASH_MISMATCH',
+          'extensions.persistedQuery.sha256Hash is not the sha256 of the query text sent with it.',
+          400,
+        );
       }
       const hashes = pending.get(request) ?? new Map<string, string>();
       pending.set(request, hashes);

@@ -113,7 +113,11 @@ class RedisPersistedQueries implements PersistedQueryStore {
     const local = this.memory.get(hash);
     if (local !== null) return local;
     const key = this.key(hash);
-    const shared = await this.connection.run(this.connection.shardOf(key, 'read'), () => this.connection.client.get(key), null);
+    const shared = await this.connection.run(
+      this.connection.shardOf(key, 'read'),
+      () => this.connection.client.get(key),
+      null,
+    );
     if (shared !== null) this.memory.set(hash, shared);
     return shared;
   }
@@ -165,7 +169,11 @@ class RedisPersistedQueries implements PersistedQueryStore {
   }
 }
 
-export function createPersistedQueryStore(settings: PersistedQuerySettings, logger: Logger, guard?: RedisGuardSettings): PersistedQueryStore {
+export function createPersistedQueryStore(
+  settings: PersistedQuerySettings,
+  logger: Logger,
+  guard?: RedisGuardSettings,
+): PersistedQueryStore {
   return settings.redisUrl
     ? new RedisPersistedQueries(settings.redisUrl, settings, logger, guard)
     : new MemoryPersistedQueries(settings.maxBytes, settings.ttlMs);

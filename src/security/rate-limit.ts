@@ -47,7 +47,10 @@ export class MemoryRateLimiter implements RateLimiter {
       this.windows.set(client, window);
     }
     window.count += 1;
-    return { allowed: window.count <= this.perMinute, retryAfter: Math.max(1, Math.ceil((window.endsAt - now) / 1000)) };
+    return {
+      allowed: window.count <= this.perMinute,
+      retryAfter: Math.max(1, Math.ceil((window.endsAt - now) / 1000)),
+    };
   }
 
   async close() {}
@@ -121,16 +124,25 @@ export class RedisRateLimiter implements RateLimiter {
  * parameters are read, and one over the limit is refused on its own (the batch's others still answer).
  * A client is its API key when it has one, else its address.
  */
-export function useRateLimit(limiter: RateLimiter, perMinute: number, clientOf: (request: Request, serverContext: unknown) => string): Plugin {
+export function useRateLimit(
+  limiter: RateLimiter,
+  perMinute: number,
+  clientOf: (request: Request, serverContext: unknown) => string,
+): Plugin {
   // Each request's client, and how many of its operations have been counted.
   const counted = new WeakMap<Request, { client: string; operations: number }>();
   const check = async (client: string) => {
     const verdict = await limiter.hit(client);
     if (!verdict.allowed) {
-      throw rejection('RATE_LIMITED', `Too many operations: at most ${perMinute} a minute. Retry in ${verdict.retryAfter} s.`, 429, {
-        headers: { 'Retry-After': String(verdict.retryAfter) },
-        extensions: { retryAfter: verdict.retryAfter },
-      });
+      throw rejection(
+        'RATE_LIMITED',
+        `Too many operations: at most ${perMinute} a minute. Retry in ${verdict.retryAfter} s.`,
+        429,
+        {
+          headers: { 'Retry-After': String(verdict.retryAfter) },
+          extensions: { retryAfter: verdict.retryAfter },
+        },
+      );
     }
   };
   return {

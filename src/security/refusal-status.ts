@@ -37,9 +37,15 @@ export function useRefusalStatus(): Plugin<GatewayContext> {
           const refused = refusalOf(result, operation.lookups);
           if (!refused) return;
           const extensions = (result.extensions ?? {}) as HttpExtensions & Record<string, unknown>;
-          const http = { ...extensions.http, headers: { ...extensions.http?.headers, 'Retry-After': String(refused.retryAfter) } };
+          const http = {
+            ...extensions.http,
+            headers: { ...extensions.http?.headers, 'Retry-After': String(refused.retryAfter) },
+          };
           // The execution's own result object, made for this request alone.
-          (result as ExecutionResult).extensions = { ...extensions, http: refused.status ? { ...http, status: refused.status } : http };
+          (result as ExecutionResult).extensions = {
+            ...extensions,
+            http: refused.status ? { ...http, status: refused.status } : http,
+          };
         },
       };
     },
@@ -52,7 +58,11 @@ export function useRefusalStatus(): Plugin<GatewayContext> {
       }
       if (!Array.isArray(result)) return;
       let seconds = 0;
-      for (const single of result) seconds = Math.max(seconds, Number((single.extensions as HttpExtensions | undefined)?.http?.headers?.['Retry-After'] ?? 0));
+      for (const single of result)
+        seconds = Math.max(
+          seconds,
+          Number((single.extensions as HttpExtensions | undefined)?.http?.headers?.['Retry-After'] ?? 0),
+        );
       if (seconds > 0) batches.set(request, seconds);
     },
     onResponse({ request, response }) {

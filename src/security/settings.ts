@@ -87,7 +87,9 @@ export function readSecuritySettings(read: EnvReader, production: boolean): Secu
   const rawMode = read.string('GATEWAY_AUTH')?.toLowerCase();
   const mode = read.oneOf('GATEWAY_AUTH', AUTH_MODES, apiKeyHashes.length > 0 || production ? 'api-key' : 'none');
   if (rawMode === 'api-key' && apiKeyHashes.length === 0) {
-    problem('GATEWAY_AUTH=api-key needs GATEWAY_API_KEY_HASHES or GATEWAY_API_KEYS_FILE (sha256 hex digests of the keys)');
+    problem(
+      'GATEWAY_AUTH=api-key needs GATEWAY_API_KEY_HASHES or GATEWAY_API_KEYS_FILE (sha256 hex digests of the keys)',
+    );
   } else if (!rawMode && production && apiKeyHashes.length === 0) {
     // A production gateway that nobody can call is a misconfiguration: say so at start-up.
     problem(
@@ -133,7 +135,9 @@ function readPersistedQueries(read: EnvReader, trustedDocuments: boolean): Persi
   const asked = read.string('APQ_ENABLED') !== undefined;
   const enabled = read.bool('APQ_ENABLED', !trustedDocuments);
   if (asked && enabled && trustedDocuments) {
-    read.problem('APQ_ENABLED=true cannot be combined with TRUSTED_DOCUMENTS_FILE: only the trusted documents run, so no query may be registered');
+    read.problem(
+      'APQ_ENABLED=true cannot be combined with TRUSTED_DOCUMENTS_FILE: only the trusted documents run, so no query may be registered',
+    );
   }
   return {
     enabled: enabled && !trustedDocuments,
@@ -149,7 +153,10 @@ function readPersistedQueries(read: EnvReader, trustedDocuments: boolean): Persi
  * as `npm run trusted-documents` writes it too; bare hex keys also), or an Apollo persisted-query
  * manifest. Every id must be the sha256 of its document; every document parse.
  */
-function readTrustedDocuments(file: string | undefined, problem: (message: string) => void): Map<string, string> | null {
+function readTrustedDocuments(
+  file: string | undefined,
+  problem: (message: string) => void,
+): Map<string, string> | null {
   if (!file) return null;
   let parsed: unknown;
   try {
@@ -172,12 +179,16 @@ function readOrigins(read: EnvReader): string[] {
     let origin: string | null = null;
     try {
       const url = new URL(value);
-      if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value.replace(/\/$/, '')) origin = url.origin;
+      if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value.replace(/\/$/, ''))
+        origin = url.origin;
     } catch {
       origin = null;
     }
     if (origin) origins.push(origin);
-    else read.problem(`CORS_ORIGINS must list origins such as https://app.example.com (no path, no wildcard), got "${value}"`);
+    else
+      read.problem(
+        `CORS_ORIGINS must list origins such as https://app.example.com (no path, no wildcard), got "${value}"`,
+      );
   }
   return origins;
 }

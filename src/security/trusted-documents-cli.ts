@@ -38,7 +38,11 @@ function inputFiles(path: string): string[] {
   if (!statSync(path).isDirectory()) return [path];
   return readdirSync(path).flatMap((entry) => {
     const full = join(path, entry);
-    return statSync(full).isDirectory() ? inputFiles(full) : full.endsWith('.graphql') || full.endsWith('.gql') ? [full] : [];
+    return statSync(full).isDirectory()
+      ? inputFiles(full)
+      : full.endsWith('.graphql') || full.endsWith('.gql')
+        ? [full]
+        : [];
   });
 }
 

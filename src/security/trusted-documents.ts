@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import { printExecutableGraphQLDocument } from '@graphql-tools/documents';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
-import { Kind, parse, visit, type DefinitionNode, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import {
+  Kind,
+  parse,
+  visit,
+  type DefinitionNode,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type OperationDefinitionNode,
+} from 'graphql';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import { rejection } from './errors.js';
 
@@ -33,7 +41,8 @@ export function useTrustedDocuments(documents: Map<string, string>): Plugin {
         extensions: { code: 'PERSISTED_QUERY_ONLY', http: { status: 400 } },
       },
       keyNotFound: {
-        message: 'Send documentId "sha256:<hex>" (or extensions.persistedQuery { version: 1, sha256Hash }) naming a trusted document.',
+        message:
+          'Send documentId "sha256:<hex>" (or extensions.persistedQuery { version: 1, sha256Hash }) naming a trusted document.',
         extensions: { code: 'PERSISTED_QUERY_ID_REQUIRED', http: { status: 400 } },
       },
     },
@@ -68,7 +77,8 @@ function documentIdOfBody(params: { documentId?: unknown; extensions?: unknown }
 }
 
 function persistedQueryHash(extensions: unknown): string | null {
-  const persisted = (extensions as { persistedQuery?: { version?: unknown; sha256Hash?: unknown } } | null | undefined)?.persistedQuery;
+  const persisted = (extensions as { persistedQuery?: { version?: unknown; sha256Hash?: unknown } } | null | undefined)
+    ?.persistedQuery;
   return persisted && persisted.version === 1 && typeof persisted.sha256Hash === 'string' ? persisted.sha256Hash : null;
 }
 
@@ -97,7 +107,11 @@ export const sha256Hex = (text: string): string => createHash('sha256').update(t
  * Every id must be the sha256 of its document's exact text (what the tools hash, and so what the
  * client sends), and every document must parse. Returns hex → document; each problem is pushed.
  */
-export function readTrustedDocumentsJson(value: unknown, problems: string[], label = 'TRUSTED_DOCUMENTS_FILE'): Map<string, string> {
+export function readTrustedDocumentsJson(
+  value: unknown,
+  problems: string[],
+  label = 'TRUSTED_DOCUMENTS_FILE',
+): Map<string, string> {
   const documents = new Map<string, string>();
   const take = (id: unknown, document: unknown, where: string) => {
     const hex = typeof id === 'string' ? sha256HexOf(id) : null;
@@ -106,7 +120,9 @@ export function readTrustedDocumentsJson(value: unknown, problems: string[], lab
       return;
     }
     if (hex === null) {
-      problems.push(`${label}: ${where} is not a sha256 id ("sha256:<64 hex>" or 64 hex characters; codegen's hashAlgorithm must be sha256, its default)`);
+      problems.push(
+        `${label}: ${where} is not a sha256 id ("sha256:<64 hex>" or 64 hex characters; codegen's hashAlgorithm must be sha256, its default)`,
+      );
       return;
     }
     if (sha256Hex(document) !== hex) {
@@ -138,7 +154,8 @@ export function readTrustedDocumentsJson(value: unknown, problems: string[], lab
     });
     return documents;
   }
-  for (const [id, document] of Object.entries(record)) take(id, document, `"${id.slice(0, 23)}${id.length > 23 ? '…' : ''}"`);
+  for (const [id, document] of Object.entries(record))
+    take(id, document, `"${id.slice(0, 23)}${id.length > 23 ? '…' : ''}"`);
   return documents;
 }
 
@@ -159,13 +176,19 @@ export function persistedDocumentsOf(sources: string[], options: PrintOptions = 
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) {
-      if (fragments.has(definition.name.value)) throw new Error(`the fragment ${definition.name.value} is defined twice`);
+      if (fragments.has(definition.name.value))
+        throw new Error(`the fragment ${definition.name.value} is defined twice`);
       fragments.set(definition.name.value, definition);
     }
   }
   const result: Record<string, string> = {};
-  for (const operation of definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)) {
-    let document: DocumentNode = { kind: Kind.DOCUMENT, definitions: [operation, ...usedFragments(operation, fragments)] };
+  for (const operation of definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  )) {
+    let document: DocumentNode = {
+      kind: Kind.DOCUMENT,
+      definitions: [operation, ...usedFragments(operation, fragments)],
+    };
     if (options.addTypename) document = withTypename(document);
     const text = printExecutableGraphQLDocument(withoutClientOnly(document));
     result[`sha256:${sha256Hex(text)}`] = text;
@@ -193,7 +216,8 @@ function usedFragments(root: DefinitionNode, fragments: Map<string, FragmentDefi
 
 /** As codegen's client preset: fields and fragments marked `@client` go, and so do `@connection` directives. */
 function withoutClientOnly(document: DocumentNode): DocumentNode {
-  const client = (node: { directives?: readonly { name: { value: string } }[] }) => node.directives?.some((d) => d.name.value === 'client');
+  const client = (node: { directives?: readonly { name: { value: string } }[] }) =>
+    node.directives?.some((d) => d.name.value === 'client');
   return visit(document, {
     Field: (node) => (client(node) ? null : undefined),
     FragmentSpread: (node) => (client(node) ? null : undefined),
@@ -211,8 +235,12 @@ function withTypename(document: DocumentNode): DocumentNode {
         !Array.isArray(parent) &&
         (parent as { kind?: string }).kind === Kind.OPERATION_DEFINITION &&
         (parent as OperationDefinitionNode).operation === 'subscription';
-      if (subscriptionRoot || node.selections.some((s) => s.kind === Kind.FIELD && s.name.value === '__typename')) return undefined;
-      return { ...node, selections: [{ kind: Kind.FIELD, name: { kind: Kind.NAME, value: '__typename' } }, ...node.selections] };
+      if (subscriptionRoot || node.selections.some((s) => s.kind === Kind.FIELD && s.name.value === '__typename'))
+        return undefined;
+      return {
+        ...node,
+        selections: [{ kind: Kind.FIELD, name: { kind: Kind.NAME, value: '__typename' } }, ...node.selections],
+      };
     },
   });
 }

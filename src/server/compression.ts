@@ -39,7 +39,8 @@ export function useCompression(): Plugin {
       if (!COMPRESSIBLE_TYPE.test(response.headers.get('content-type') ?? '')) return;
       // A cache in between must keep the encodings apart, whichever one this client gets.
       addVary(response.headers, 'Accept-Encoding');
-      if (acceptsGzip(request.headers.get('accept-encoding'))) return library.onResponse?.({ ...payload, request: gzipOnly } as never);
+      if (acceptsGzip(request.headers.get('accept-encoding')))
+        return library.onResponse?.({ ...payload, request: gzipOnly } as never);
     },
   };
 }

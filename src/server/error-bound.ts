@@ -28,8 +28,11 @@ export function useBoundedErrors(): Plugin {
 function bounded(result: ExecutionResult): ExecutionResult {
   const errors = result.errors!;
   const omitted = errors.slice(MAX_LISTED_ERRORS);
-  const summary = new GraphQLError(`${omitted.length} more errors are not listed (the first ${MAX_LISTED_ERRORS} are); their fields are null.`, {
-    extensions: { code: ERRORS_OMITTED, omitted: omitted.length, byCode: countByCode(errorCodesOf(omitted)) },
-  });
+  const summary = new GraphQLError(
+    `${omitted.length} more errors are not listed (the first ${MAX_LISTED_ERRORS} are); their fields are null.`,
+    {
+      extensions: { code: ERRORS_OMITTED, omitted: omitted.length, byCode: countByCode(errorCodesOf(omitted)) },
+    },
+  );
   return { ...result, errors: [...errors.slice(0, MAX_LISTED_ERRORS), summary] };
 }

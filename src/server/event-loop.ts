@@ -50,10 +50,15 @@ export function useEventLoopShedding(delay: EventLoopDelay, limitMs: number): Pl
     onRequestParse() {
       if (!delay.behind()) return;
       const behindMs = Math.round(delay.maxMs());
-      throw rejection('OVERLOADED', `The gateway is busy: its event loop is ${behindMs} ms behind (limit ${limitMs} ms); retry in ${retryAfter} s.`, 503, {
-        headers: { 'Retry-After': String(retryAfter) },
-        extensions: { retryAfter },
-      });
+      throw rejection(
+        'OVERLOADED',
+        `The gateway is busy: its event loop is ${behindMs} ms behind (limit ${limitMs} ms); retry in ${retryAfter} s.`,
+        503,
+        {
+          headers: { 'Retry-After': String(retryAfter) },
+          extensions: { retryAfter },
+        },
+      );
     },
   };
 }

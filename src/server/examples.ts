@@ -45,7 +45,8 @@ export function graphiqlTabs(examples: ExampleOperation[]): GraphiqlTab[] {
     const variables: Record<string, unknown> = {};
     for (const [name, value] of group.flatMap((example) => Object.entries(example.variables ?? {}))) {
       // One tab has one set of variables: examples that share a tab need distinct variable names.
-      if (name in variables) throw new Error(`schema/examples: the variable $${name} is used by two examples of one GraphiQL tab`);
+      if (name in variables)
+        throw new Error(`schema/examples: the variable $${name} is used by two examples of one GraphiQL tab`);
       variables[name] = value;
     }
     return {

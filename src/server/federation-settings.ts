@@ -11,7 +11,10 @@ export interface FederationSettings {
 export function readFederationSettings(read: EnvReader): FederationSettings {
   const enabled = read.bool('FEDERATION', false);
   const nodeFields = read.bool('FEDERATION_NODE_FIELDS', false);
-  if (nodeFields && !enabled) read.problem('FEDERATION_NODE_FIELDS applies only with FEDERATION=true (the plain schema always has node and nodes)');
+  if (nodeFields && !enabled)
+    read.problem(
+      'FEDERATION_NODE_FIELDS applies only with FEDERATION=true (the plain schema always has node and nodes)',
+    );
   if (enabled && read.string('TRUSTED_DOCUMENTS_FILE')) {
     // A router writes its own operations (query plans, `_entities` fetches), which no trusted-documents list holds.
     read.problem(

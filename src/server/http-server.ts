@@ -17,14 +17,28 @@ export interface HttpServerSettings {
 }
 
 /** A complete HTTP/1.1 response with the gateway's JSON error body, written on the socket itself (no request object exists). */
-function rawErrorResponse(status: number, reason: string, code: string, message: string, extra: { headers?: string; limit?: number } = {}): string {
-  const body = JSON.stringify({ errors: [{ message, extensions: { code, ...(extra.limit !== undefined ? { limit: extra.limit } : {}) } }] });
+function rawErrorResponse(
+  status: number,
+  reason: string,
+  code: string,
+  message: string,
+  extra: { headers?: string; limit?: number } = {},
+): string {
+  const body = JSON.stringify({
+    errors: [{ message, extensions: { code, ...(extra.limit !== undefined ? { limit: extra.limit } : {}) } }],
+  });
   return `HTTP/1.1 ${status} ${reason}\r\nconnection: close\r\n${extra.headers ?? ''}content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
 }
 
-const OVER_CAP = rawErrorResponse(503, 'Service Unavailable', 'RATE_LIMITED', 'Too many connections from this address; retry shortly.', {
-  headers: 'retry-after: 1\r\n',
-});
+const OVER_CAP = rawErrorResponse(
+  503,
+  'Service Unavailable',
+  'RATE_LIMITED',
+  'Too many connections from this address; retry shortly.',
+  {
+    headers: 'retry-after: 1\r\n',
+  },
+);
 
 /** A request line: a method token and a space, as the parser saw it at the start of a packet. */
 const REQUEST_LINE_START = /^[A-Z]+ /;
@@ -33,7 +47,10 @@ const REQUEST_LINE_START = /^[A-Z]+ /;
  * The answer to a request Node's HTTP parser refused before any handler saw it (the server's
  * `clientError`), or null when there is nobody to answer (the client has gone).
  */
-function clientErrorResponse(error: NodeJS.ErrnoException & { rawPacket?: Buffer }, maxHeaderBytes: number): string | null {
+function clientErrorResponse(
+  error: NodeJS.ErrnoException & { rawPacket?: Buffer },
+  maxHeaderBytes: number,
+): string | null {
   switch (error.code) {
     case 'ECONNRESET':
     case 'EPIPE':
@@ -66,7 +83,12 @@ function clientErrorResponse(error: NodeJS.ErrnoException & { rawPacket?: Buffer
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return rawErrorResponse(408, 'Request Timeout', 'REQUEST_TIMEOUT', 'The request did not arrive in time.');
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return rawErrorResponse(413, 'Payload Too Large', 'PAYLOAD_TOO_LARGE', 'The chunk extensions of the request body are too large.');
+      return rawErrorResponse(
+        413,
+        'Payload Too Large',
+        'PAYLOAD_TOO_LARGE',
+        'The chunk extensions of the request body are too large.',
+      );
     default:
       return rawErrorResponse(400, 'Bad Request', 'BAD_REQUEST', 'The request is not valid HTTP/1.1.');
   }
@@ -155,7 +177,9 @@ export function createHttpServer(handler: RequestListener, settings: HttpServerS
     // Gone, or in the middle of a response (pipelined requests): no room for an answer. A body that timed
     // out belongs to the one request in progress, whose response has not begun: the 408 is its answer.
     const inProgress = responding.get(socket);
-    const room = !inProgress?.size || (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && inProgress.size === 1 && ![...inProgress][0]!.headersSent);
+    const room =
+      !inProgress?.size ||
+      (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && inProgress.size === 1 && ![...inProgress][0]!.headersSent);
     const response = socket.writable && room ? clientErrorResponse(error, settings.maxHeaderBytes) : null;
     if (!response) {
       socket.destroy();
@@ -175,7 +199,10 @@ export function createHttpServer(handler: RequestListener, settings: HttpServerS
       const now = Date.now();
       if (now - refusedLogged > 10_000) {
         refusedLogged = now;
-        logger?.warn({ connectionCap: settings.maxConnectionsPerAddress }, 'an address is over its connection cap; its extra connections are refused');
+        logger?.warn(
+          { connectionCap: settings.maxConnectionsPerAddress },
+          'an address is over its connection cap; its extra connections are refused',
+        );
       }
       socket.end(OVER_CAP);
       return;

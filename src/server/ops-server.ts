@@ -7,7 +7,11 @@ import { type ProbeOptions, probeResponse } from './probes.js';
  * bodies. It listens on HOST like the public port: keep METRICS_PORT off the public network (expose
  * only PORT, or let only the scraper reach it).
  */
-export async function startOpsServer(probes: Omit<ProbeOptions, 'detailed'>, host: string, port: number): Promise<{ server: Server; port: number }> {
+export async function startOpsServer(
+  probes: Omit<ProbeOptions, 'detailed'>,
+  host: string,
+  port: number,
+): Promise<{ server: Server; port: number }> {
   const server = createServer((req, res) => {
     const pathname = new URL(req.url ?? '/', 'http://ops').pathname;
     probeResponse(pathname, req.method ?? 'GET', { ...probes, detailed: true }).then(

@@ -23,7 +23,8 @@ export function readOpsSettings(read: EnvReader, host: string, production: boole
   const { int } = read;
   const metricsPort = read.string('METRICS_PORT') ? int('METRICS_PORT', 0, 0, 65535) : null;
   const port = read.string('PORT');
-  if (metricsPort !== null && metricsPort !== 0 && port && Number(port) === metricsPort) read.problem('METRICS_PORT must differ from PORT');
+  if (metricsPort !== null && metricsPort !== 0 && port && Number(port) === metricsPort)
+    read.problem('METRICS_PORT must differ from PORT');
   return {
     metricsPort,
     metricsHost: host,

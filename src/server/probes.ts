@@ -74,13 +74,19 @@ export function readinessReporter(
     const behind = eventLoopBehind();
     if (behind) reasons.push('event-loop-delay');
     if (upstream.overload.overloaded) reasons.push('shedding-load');
-    for (const [action, breaker] of Object.entries(upstream.breakers)) if (breaker.state !== 'closed') reasons.push(`breaker-${breaker.state}:${action}`);
+    for (const [action, breaker] of Object.entries(upstream.breakers))
+      if (breaker.state !== 'closed') reasons.push(`breaker-${breaker.state}:${action}`);
     if (upstream.rateLimit.holding) reasons.push('upstream-rate-limited');
     // A cluster with some masters out (failing over) is partly reachable: their keys are skipped, the rest are cached.
-    if (!cache.healthy) reasons.push(cache.cluster?.unreachable.length ? 'cache-partly-unreachable' : 'cache-unreachable');
+    if (!cache.healthy)
+      reasons.push(cache.cluster?.unreachable.length ? 'cache-partly-unreachable' : 'cache-unreachable');
     // The rate limiter fails open while its Redis is out: degraded, still serving.
     if (clientRateLimit && !clientRateLimit().healthy) reasons.push('client-rate-limit-unreachable');
-    return { status: upstream.overload.overloaded || behind ? 'overloaded' : reasons.length ? 'degraded' : 'ready', ready: true, reasons };
+    return {
+      status: upstream.overload.overloaded || behind ? 'overloaded' : reasons.length ? 'degraded' : 'ready',
+      ready: true,
+      reasons,
+    };
   };
 }
 

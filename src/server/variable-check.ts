@@ -9,10 +9,18 @@ import type { Plugin } from 'graphql-yoga';
 export function useVariableCheck(): Plugin {
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const operation: OperationDefinitionNode | null | undefined = getOperationAST(args.document, args.operationName ?? undefined);
+      const operation: OperationDefinitionNode | null | undefined = getOperationAST(
+        args.document,
+        args.operationName ?? undefined,
+      );
       // No operation: the executor reports it. No variables declared: nothing can fail to coerce.
       if (!operation?.variableDefinitions?.length) return;
-      const coerced = getVariableValues(args.schema, operation.variableDefinitions, (args.variableValues ?? {}) as Record<string, unknown>, { maxErrors: 10 });
+      const coerced = getVariableValues(
+        args.schema,
+        operation.variableDefinitions,
+        (args.variableValues ?? {}) as Record<string, unknown>,
+        { maxErrors: 10 },
+      );
       if (!coerced.errors) return;
       setResultAndStopExecution({
         errors: coerced.errors.map(

@@ -19,7 +19,11 @@ export interface WorkerPool {
  * drains, and exits once all have ended. With METRICS_PORT it serves /metrics summed over the workers
  * (prom-client's AggregatorRegistry), so a scrape sees the whole process group, not one worker.
  */
-export async function runWorkerPool(count: number, logger: Logger, metrics: { host: string; port: number | null }): Promise<WorkerPool> {
+export async function runWorkerPool(
+  count: number,
+  logger: Logger,
+  metrics: { host: string; port: number | null },
+): Promise<WorkerPool> {
   let stopping = false;
   let earlyDeaths = 0;
   const bornAt = new Map<number, number>();
@@ -39,7 +43,10 @@ export async function runWorkerPool(count: number, logger: Logger, metrics: { ho
     }
     earlyDeaths = lived < EARLY_DEATH_MS ? earlyDeaths + 1 : 0;
     if (earlyDeaths >= EARLY_DEATHS_TO_GIVE_UP) {
-      logger.fatal({ pid: worker.process.pid, code, signal }, `${earlyDeaths} workers in a row died within ${EARLY_DEATH_MS / 1000} s of starting: stopping`);
+      logger.fatal(
+        { pid: worker.process.pid, code, signal },
+        `${earlyDeaths} workers in a row died within ${EARLY_DEATH_MS / 1000} s of starting: stopping`,
+      );
       stopping = true;
       for (const other of Object.values(cluster.workers ?? {})) other?.process.kill('SIGTERM');
       process.exitCode = 1;

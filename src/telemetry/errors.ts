@@ -16,9 +16,11 @@ export function errorCodesOf(errors: readonly GraphQLError[] | undefined): strin
   if (!errors?.length) return [];
   const codes: string[] = [];
   for (const error of errors) {
-    const code = error.extensions?.code ?? (error.originalError instanceof ActionError ? error.originalError.code : undefined);
+    const code =
+      error.extensions?.code ?? (error.originalError instanceof ActionError ? error.originalError.code : undefined);
     if (code === ERRORS_OMITTED && isCounts(error.extensions.byCode)) {
-      for (const [omitted, count] of Object.entries(error.extensions.byCode)) for (let i = 0; i < count; i += 1) codes.push(omitted);
+      for (const [omitted, count] of Object.entries(error.extensions.byCode))
+        for (let i = 0; i < count; i += 1) codes.push(omitted);
     } else if (code === undefined) codes.push('UNCODED');
     else codes.push(typeof code === 'string' && CODE.test(code) ? code : 'OTHER');
   }
@@ -26,7 +28,11 @@ export function errorCodesOf(errors: readonly GraphQLError[] | undefined): strin
 }
 
 function isCounts(value: unknown): value is Record<string, number> {
-  return typeof value === 'object' && value !== null && Object.values(value).every((count) => Number.isInteger(count) && count >= 0);
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Object.values(value).every((count) => Number.isInteger(count) && count >= 0)
+  );
 }
 
 /** How many times each code occurs. */

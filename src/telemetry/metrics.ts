@@ -125,7 +125,10 @@ export class Metrics {
   }
 
   /** The Prometheus text of every metric and its content type, as GET /metrics answers it. */
-  exposition = async (): Promise<{ text: string; contentType: string }> => ({ text: await this.registry.metrics(), contentType: this.registry.contentType });
+  exposition = async (): Promise<{ text: string; contentType: string }> => ({
+    text: await this.registry.metrics(),
+    contentType: this.registry.contentType,
+  });
 
   observeLookup = (action: string, source: LookupSource): void => {
     this.lookups.inc({ action, source });
@@ -142,7 +145,12 @@ export class Metrics {
   };
 
   /** One /graphql request, as the request log sees it (src/telemetry/request-log.ts): its duration, error codes and the outcome of each operation answered whole. */
-  observeRequest = (operation: string, seconds: number, errorCodes: readonly string[], outcomes: readonly OperationOutcome[]): void => {
+  observeRequest = (
+    operation: string,
+    seconds: number,
+    errorCodes: readonly string[],
+    outcomes: readonly OperationOutcome[],
+  ): void => {
     this.requestDuration.observe({ operation }, seconds);
     for (const [code, count] of Object.entries(countByCode(errorCodes))) this.errors.inc({ code }, count);
     for (const outcome of outcomes) this.operations.inc({ outcome });
@@ -191,7 +199,11 @@ export function useIncrementalOutcomes(metrics: Metrics): Plugin {
         let errors = false;
         return {
           onNext: ({ result: payload }) => {
-            if (payload.errors?.length || ('incremental' in payload && payload.incremental?.some((part) => part.errors?.length))) errors = true;
+            if (
+              payload.errors?.length ||
+              ('incremental' in payload && payload.incremental?.some((part) => part.errors?.length))
+            )
+              errors = true;
             if ('hasNext' in payload && payload.hasNext === false) metrics.observeIncremental(errors);
           },
         };
@@ -221,7 +233,8 @@ export function upstreamGauges(status: () => UpstreamStatus) {
       help: 'Per action: 1 when its circuit breaker is open or half-open, 0 when closed.',
       labelNames: ['action'],
       collect: (gauge: Gauge) => {
-        for (const [action, breaker] of Object.entries(status().breakers)) gauge.set({ action }, breaker.state === 'closed' ? 0 : 1);
+        for (const [action, breaker] of Object.entries(status().breakers))
+          gauge.set({ action }, breaker.state === 'closed' ? 0 : 1);
       },
     },
     {

@@ -26,7 +26,12 @@ export interface RequestLogOptions {
   logger: Logger;
   labels: OperationLabels;
   /** Told about every /graphql request: its operation label, duration, error codes and the outcome of each operation answered whole (the metrics). */
-  observe: (operation: string, seconds: number, errorCodes: readonly string[], outcomes: readonly OperationOutcome[]) => void;
+  observe: (
+    operation: string,
+    seconds: number,
+    errorCodes: readonly string[],
+    outcomes: readonly OperationOutcome[],
+  ) => void;
   /** LOG_VARIABLES: add each operation's variables to the line. */
   logVariables: boolean;
   /** The operations each request was answered with. */
@@ -52,7 +57,13 @@ export function useRequestLog(options: RequestLogOptions): Plugin<GatewayContext
   return {
     onRequest({ request, url }) {
       if (!isGraphQLRequest(request, url)) return;
-      records.set(request, { started: performance.now(), requestedNames: [], errorCodes: [], errorPaths: [], outcomes: [] });
+      records.set(request, {
+        started: performance.now(),
+        requestedNames: [],
+        errorCodes: [],
+        errorPaths: [],
+        outcomes: [],
+      });
     },
     onParams({ request, params }) {
       recordOf(request)?.requestedNames.push(typeof params.operationName === 'string' ? params.operationName : null);
@@ -117,7 +128,12 @@ interface FinishedRequest {
 
 /** Observes the request (metrics) and writes its log line. */
 function reportRequest(options: RequestLogOptions, finished: FinishedRequest): void {
-  options.observe(finished.batch ? 'batch' : options.labels.label(finished.operation), finished.durationMs / 1000, finished.errorCodes, finished.outcomes);
+  options.observe(
+    finished.batch ? 'batch' : options.labels.label(finished.operation),
+    finished.durationMs / 1000,
+    finished.errorCodes,
+    finished.outcomes,
+  );
   if (!options.logger.isLevelEnabled('info')) return;
   let upstreamCalls = 0;
   let estimated: number | null = null;
@@ -150,8 +166,16 @@ function reportRequest(options: RequestLogOptions, finished: FinishedRequest): v
 }
 
 /** However many errors a request had: their count, the count of each code, and the first paths. */
-function errorSummary(finished: FinishedRequest): { count: number; byCode: Record<string, number>; firstPaths: readonly string[] } {
-  return { count: finished.errorCodes.length, byCode: countByCode(finished.errorCodes), firstPaths: finished.errorPaths };
+function errorSummary(finished: FinishedRequest): {
+  count: number;
+  byCode: Record<string, number>;
+  firstPaths: readonly string[];
+} {
+  return {
+    count: finished.errorCodes.length,
+    byCode: countByCode(finished.errorCodes),
+    firstPaths: finished.errorPaths,
+  };
 }
 
 /** The trace id of a client's `traceparent` header, when tracing is off. */

@@ -9,7 +9,13 @@ type Env = Record<string, string | undefined>;
 type OtlpProtocol = 'http/protobuf' | 'http/json';
 
 /** The standard samplers of the OpenTelemetry SDK configuration (OTEL_TRACES_SAMPLER). */
-type SamplerName = 'always_on' | 'always_off' | 'traceidratio' | 'parentbased_always_on' | 'parentbased_always_off' | 'parentbased_traceidratio';
+type SamplerName =
+  | 'always_on'
+  | 'always_off'
+  | 'traceidratio'
+  | 'parentbased_always_on'
+  | 'parentbased_always_off'
+  | 'parentbased_traceidratio';
 
 const SAMPLERS: readonly SamplerName[] = [
   'always_on',
@@ -76,9 +82,11 @@ export function readTelemetrySettings(env: Env, problems: string[]): TelemetrySe
     .map((name) => name.trim())
     .filter(Boolean);
   for (const name of names) {
-    if (!OPERATION_NAME.test(name)) problems.push(`METRICS_OPERATION_NAMES must list GraphQL operation names, got "${name}"`);
+    if (!OPERATION_NAME.test(name))
+      problems.push(`METRICS_OPERATION_NAMES must list GraphQL operation names, got "${name}"`);
   }
-  if (names.length > 200) problems.push(`METRICS_OPERATION_NAMES may list at most 200 names (each is a metrics series), got ${names.length}`);
+  if (names.length > 200)
+    problems.push(`METRICS_OPERATION_NAMES may list at most 200 names (each is a metrics series), got ${names.length}`);
 
   return {
     tracing: readTracing(env, problems),
@@ -102,7 +110,8 @@ function readTracing(env: Env, problems: string[]): TracingSettings | null {
   const endpointName = tracesEndpoint ? 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' : 'OTEL_EXPORTER_OTLP_ENDPOINT';
   try {
     const url = new URL(endpoint);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') problems.push(`${endpointName} must be an http(s) URL, got "${endpoint}"`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      problems.push(`${endpointName} must be an http(s) URL, got "${endpoint}"`);
   } catch {
     problems.push(`${endpointName} must be an absolute http(s) URL, got "${endpoint}"`);
   }
@@ -110,7 +119,10 @@ function readTracing(env: Env, problems: string[]): TracingSettings | null {
   const protocolRaw = value('OTEL_EXPORTER_OTLP_PROTOCOL') ?? 'http/protobuf';
   let protocol: OtlpProtocol = 'http/protobuf';
   if (protocolRaw === 'http/protobuf' || protocolRaw === 'http/json') protocol = protocolRaw;
-  else problems.push(`OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json (grpc is not supported), got "${protocolRaw}"`);
+  else
+    problems.push(
+      `OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json (grpc is not supported), got "${protocolRaw}"`,
+    );
 
   const samplerRaw = (value('OTEL_TRACES_SAMPLER') ?? 'parentbased_always_on').toLowerCase();
   let sampler: SamplerName = 'parentbased_always_on';
@@ -120,7 +132,8 @@ function readTracing(env: Env, problems: string[]): TracingSettings | null {
   const ratioRaw = value('OTEL_TRACES_SAMPLER_ARG');
   if (ratioRaw !== undefined && sampler.endsWith('traceidratio')) {
     const ratio = Number(ratioRaw);
-    if (!/^\d*\.?\d+$/.test(ratioRaw) || ratio < 0 || ratio > 1) problems.push(`OTEL_TRACES_SAMPLER_ARG must be a ratio from 0 to 1, got "${ratioRaw}"`);
+    if (!/^\d*\.?\d+$/.test(ratioRaw) || ratio < 0 || ratio > 1)
+      problems.push(`OTEL_TRACES_SAMPLER_ARG must be a ratio from 0 to 1, got "${ratioRaw}"`);
     else samplerRatio = ratio;
   }
 

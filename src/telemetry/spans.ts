@@ -72,7 +72,14 @@ export function useTracing(tracing: Tracing): Plugin<GatewayContext> {
       const parent = propagator.extract(ROOT_CONTEXT, request.headers, headerGetter);
       const span = tracer.startSpan(
         `${request.method} ${url.pathname}`,
-        { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method, 'url.path': url.pathname, 'url.scheme': url.protocol.replace(':', '') } },
+        {
+          kind: SpanKind.SERVER,
+          attributes: {
+            'http.request.method': request.method,
+            'url.path': url.pathname,
+            'url.scheme': url.protocol.replace(':', ''),
+          },
+        },
         parent,
       );
       (request as Traced)[TRACE] = { span, context: trace.setSpan(parent, span) };
@@ -85,7 +92,12 @@ export function useTracing(tracing: Tracing): Plugin<GatewayContext> {
       const operation = describeOperation(args.document, args.operationName);
       const span = tracer.startSpan(
         operation.name ? `${operation.type} ${operation.name}` : operation.type,
-        { attributes: { 'graphql.operation.type': operation.type, ...(operation.name ? { 'graphql.operation.name': operation.name } : {}) } },
+        {
+          attributes: {
+            'graphql.operation.type': operation.type,
+            ...(operation.name ? { 'graphql.operation.name': operation.name } : {}),
+          },
+        },
         parent,
       );
       if (owner) {
@@ -140,11 +152,14 @@ interface ReplayedOperation {
  * many, of which actions, and from where. Without a request span (none started), a span of its own from
  * `startedAt` (performance.now()) says the same.
  */
-export function traceReplay(tracing: Tracing): (request: Request, replayed: ReplayedOperation, startedAt: number) => void {
+export function traceReplay(
+  tracing: Tracing,
+): (request: Request, replayed: ReplayedOperation, startedAt: number) => void {
   const { tracer } = tracing;
   return (request, { name, usage }, startedAt) => {
     const owner = traceOf(request);
-    const span = owner?.span ?? tracer.startSpan(name ? `query ${name}` : 'query', { startTime: startedAt }, context.active());
+    const span =
+      owner?.span ?? tracer.startSpan(name ? `query ${name}` : 'query', { startTime: startedAt }, context.active());
     // Not sampled: nothing to describe.
     if (!span.isRecording()) return;
     span.setAttribute('graphql.operation.type', 'query');
@@ -172,14 +187,24 @@ export function traceReplay(tracing: Tracing): (request: Request, replayed: Repl
 }
 
 /** One lookup of one key: its span, with where the value came from. */
-export function traceLookup<V>(owner: Operation, action: string, key: string, run: () => Promise<LookupOutcome<V>>): Promise<LookupOutcome<V>> {
+export function traceLookup<V>(
+  owner: Operation,
+  action: string,
+  key: string,
+  run: () => Promise<LookupOutcome<V>>,
+): Promise<LookupOutcome<V>> {
   const operation = owner.trace;
   if (!operation) return run();
   const { tracing } = operation;
   const hashed = tracing.keyForSpan(action, key);
   const span = tracing.tracer.startSpan(
     `lookup ${action}`,
-    { attributes: { 'lookup_graph.lookup.action': action, ...(hashed ? { 'lookup_graph.lookup.key_hash': hashed } : {}) } },
+    {
+      attributes: {
+        'lookup_graph.lookup.action': action,
+        ...(hashed ? { 'lookup_graph.lookup.key_hash': hashed } : {}),
+      },
+    },
     operation.context,
   );
   return context.with(trace.setSpan(operation.context, span), run).then(
@@ -207,7 +232,9 @@ export function traceLookups<V>(
   const operation = owner.trace;
   if (!operation) return run();
   const { tracing } = operation;
-  const hashes = keys.map((key) => tracing.keyForSpan(action, key)).filter((hash): hash is string => hash !== undefined);
+  const hashes = keys
+    .map((key) => tracing.keyForSpan(action, key))
+    .filter((hash): hash is string => hash !== undefined);
   const span = tracing.tracer.startSpan(
     `lookup ${action}`,
     {
@@ -224,8 +251,14 @@ export function traceLookups<V>(
       const sources = new Set(outcomes.map((outcome) => outcome.source));
       // One source when they agree, else "mixed" with a count per source.
       span.setAttribute('lookup_graph.lookup.source', sources.size === 1 ? [...sources][0]! : 'mixed');
-      for (const source of sources) span.setAttribute(`lookup_graph.lookup.${source}`, outcomes.filter((outcome) => outcome.source === source).length);
-      const codes = outcomes.flatMap((outcome) => (outcome.error instanceof ActionError ? [outcome.error.code] : outcome.error ? ['INTERNAL'] : []));
+      for (const source of sources)
+        span.setAttribute(
+          `lookup_graph.lookup.${source}`,
+          outcomes.filter((outcome) => outcome.source === source).length,
+        );
+      const codes = outcomes.flatMap((outcome) =>
+        outcome.error instanceof ActionError ? [outcome.error.code] : outcome.error ? ['INTERNAL'] : [],
+      );
       if (codes.length > 0) span.setAttribute('lookup_graph.error_codes', [...new Set(codes)]);
       span.end();
       return outcomes;
@@ -252,8 +285,13 @@ export function traceCallAction(tracing: Tracing, callAction: CallAction): CallA
   return (action, body, options) => {
     const parent = context.active();
     if (!trace.getSpan(parent)) return callAction(action, body, options);
-    const span = tracing.tracer.startSpan(`upstream ${action}`, { attributes: { 'lookup_graph.upstream.action': action } }, parent);
-    if (typeof body.company === 'string') span.setAttribute('lookup_graph.upstream.symbols', body.company.split(',').length);
+    const span = tracing.tracer.startSpan(
+      `upstream ${action}`,
+      { attributes: { 'lookup_graph.upstream.action': action } },
+      parent,
+    );
+    if (typeof body.company === 'string')
+      span.setAttribute('lookup_graph.upstream.symbols', body.company.split(',').length);
     const attempts = { count: 0 };
     const finish = (outcome: string) => {
       span.setAttribute('lookup_graph.upstream.attempts', attempts.count);
@@ -302,7 +340,9 @@ export function upstreamCallObserver(tracing: Tracing): CallObserver {
       let headers: Record<string, string> | undefined;
       if (tracing.settings.propagateUpstream) {
         headers = {};
-        tracing.propagator.inject(trace.setSpan(parent, span), headers, { set: (carrier, key, value) => ((carrier as Record<string, string>)[key] = value) });
+        tracing.propagator.inject(trace.setSpan(parent, span), headers, {
+          set: (carrier, key, value) => ((carrier as Record<string, string>)[key] = value),
+        });
       }
       return {
         headers,
@@ -320,17 +360,30 @@ export function upstreamCallObserver(tracing: Tracing): CallObserver {
   };
 }
 
-const REDIS_COMMANDS = { get: 'GET', set: 'SET', acquireLease: 'SET NX', releaseLease: 'EVAL', leaseHeld: 'EXISTS' } as const;
+const REDIS_COMMANDS = {
+  get: 'GET',
+  set: 'SET',
+  acquireLease: 'SET NX',
+  releaseLease: 'EVAL',
+  leaseHeld: 'EXISTS',
+} as const;
 
 /** Redis round trips of the cache as spans under the lookup that makes them. */
 export function tracedStore(tracing: Tracing, store: CacheStore): CacheStore {
-  const round = <T>(method: keyof typeof REDIS_COMMANDS, run: () => Promise<T>, describe?: (result: T, span: Span) => void): Promise<T> => {
+  const round = <T>(
+    method: keyof typeof REDIS_COMMANDS,
+    run: () => Promise<T>,
+    describe?: (result: T, span: Span) => void,
+  ): Promise<T> => {
     const parent = context.active();
     if (!trace.getSpan(parent)) return run();
     const command = REDIS_COMMANDS[method];
     const span = tracing.tracer.startSpan(
       `redis ${command}`,
-      { kind: SpanKind.CLIENT, attributes: { 'db.system.name': 'redis', 'db.operation.name': command, 'lookup_graph.cache.step': method } },
+      {
+        kind: SpanKind.CLIENT,
+        attributes: { 'db.system.name': 'redis', 'db.operation.name': command, 'lookup_graph.cache.step': method },
+      },
       parent,
     );
     return run().then(

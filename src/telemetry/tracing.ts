@@ -34,7 +34,9 @@ export async function startTracing(settings: TelemetrySettings, keySecret: strin
   // The secret imported once, not with every lookup's HMAC.
   const secret = createSecretKey(Buffer.from(keySecret, 'utf8'));
   const keyForSpan = (action: string, key: string) =>
-    settings.lookupKeys === 'omit' ? undefined : createHmac('sha256', secret).update(`${action}\u0000${key}`).digest('hex').slice(0, 16);
+    settings.lookupKeys === 'omit'
+      ? undefined
+      : createHmac('sha256', secret).update(`${action}\u0000${key}`).digest('hex').slice(0, 16);
   if (!settings.tracing) {
     return {
       enabled: false,
@@ -66,7 +68,9 @@ async function startSdk(settings: TracingSettings) {
   ]);
   // Headers, timeout, compression and certificates come from the exporter's own OTEL_EXPORTER_OTLP_* reading.
   const { OTLPTraceExporter } =
-    settings.protocol === 'http/json' ? await import('@opentelemetry/exporter-trace-otlp-http') : await import('@opentelemetry/exporter-trace-otlp-proto');
+    settings.protocol === 'http/json'
+      ? await import('@opentelemetry/exporter-trace-otlp-http')
+      : await import('@opentelemetry/exporter-trace-otlp-proto');
   const exporter = new OTLPTraceExporter({ url: settings.endpoint });
 
   const ratio = new sdk.TraceIdRatioBasedSampler(settings.samplerRatio);

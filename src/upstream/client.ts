@@ -77,7 +77,10 @@ export interface ActionClientOptions extends UpstreamConfig {
 
 /** Watches each HTTP call: may add headers of its own (`traceparent`), sees how the call ended. */
 export interface CallObserver {
-  start(action: string, origin: URL): { headers?: Record<string, string>; done(outcome: CallOutcome): void } | undefined;
+  start(
+    action: string,
+    origin: URL,
+  ): { headers?: Record<string, string>; done(outcome: CallOutcome): void } | undefined;
 }
 
 const ACTION_NAME = /^[a-z][a-z0-9_]{0,63}$/;
@@ -115,7 +118,13 @@ export class ActionClient {
       options.onSent?.();
     };
     try {
-      const envelope = await this.send(action, body, { ...options, onSent }, (status) => (upstreamStatus = status), observed?.headers);
+      const envelope = await this.send(
+        action,
+        body,
+        { ...options, onSent },
+        (status) => (upstreamStatus = status),
+        observed?.headers,
+      );
       const call = this.report(action, 'OK', started, upstreamStatus, sent);
       observed?.done(call);
       return envelope;
@@ -131,7 +140,13 @@ export class ActionClient {
     return this.pool.close();
   }
 
-  private report(action: string, outcome: string, started: number, upstreamStatus: number | undefined, sent: boolean): CallOutcome {
+  private report(
+    action: string,
+    outcome: string,
+    started: number,
+    upstreamStatus: number | undefined,
+    sent: boolean,
+  ): CallOutcome {
     const call = { action, outcome, durationMs: performance.now() - started, upstreamStatus, sent };
     this.options.onCallDone?.(call);
     return call;
@@ -145,7 +160,8 @@ export class ActionClient {
     extraHeaders?: Record<string, string>,
   ): Promise<ActionEnvelope> {
     const budget = options.deadline ?? { at: Date.now() + this.options.timeoutMs, ms: this.options.timeoutMs };
-    const timedOut = () => new ActionError('UPSTREAM_TIMEOUT', timeoutMessage(budget, options.queuedMs ?? 0), { action });
+    const timedOut = () =>
+      new ActionError('UPSTREAM_TIMEOUT', timeoutMessage(budget, options.queuedMs ?? 0), { action });
     const left = budget.at - Date.now();
     if (left <= 0) throw timedOut();
     // One abort for the call, fired by its deadline or by the signal it follows (the operation's, or a
@@ -181,7 +197,14 @@ export class ActionClient {
       phase = 'body';
       options.onResponse?.(responseFacts(action, res.statusCode, res.headers));
       const text = await res.body.text();
-      return parseEnvelope(action, res.statusCode, header(res.headers['retry-after']), text, options.token ?? this.options.token, options.token !== undefined);
+      return parseEnvelope(
+        action,
+        res.statusCode,
+        header(res.headers['retry-after']),
+        text,
+        options.token ?? this.options.token,
+        options.token !== undefined,
+      );
     } catch (error) {
       if (error instanceof ActionError) throw error;
       if (expired) throw timedOut();
@@ -211,7 +234,12 @@ function count(value: string | string[] | undefined): number | undefined {
 }
 
 /** Reads the rate-limit headers the service documents; every other header stays here. */
-export function responseFacts(action: string, status: number, headers: Record<string, string | string[] | undefined>, now = Date.now()): ResponseFacts {
+export function responseFacts(
+  action: string,
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  now = Date.now(),
+): ResponseFacts {
   const facts: ResponseFacts = { action, status };
   const limit = count(headers['ratelimit-limit']);
   const remaining = count(headers['ratelimit-remaining']);
@@ -225,7 +253,11 @@ export function responseFacts(action: string, status: number, headers: Record<st
     facts.resetAt = reset > 1_000_000_000 ? reset * 1000 : now + reset * 1000;
   } else {
     const date = header(headers['ratelimit-reset-date'])?.trim();
-    const parsed = date ? (/^\d+$/.test(date) ? Number(date) * (Number(date) < 1e11 ? 1000 : 1) : Date.parse(date)) : NaN;
+    const parsed = date
+      ? /^\d+$/.test(date)
+        ? Number(date) * (Number(date) < 1e11 ? 1000 : 1)
+        : Date.parse(date)
+      : NaN;
     if (Number.isFinite(parsed)) facts.resetAt = parsed;
   }
   return facts;
@@ -264,10 +296,14 @@ function parseEnvelope(
 ): ActionEnvelope {
   if (httpStatus >= 200 && httpStatus < 300 && nestedDeeperThan(text, MAX_RESPONSE_DEPTH)) {
     // Parsing would succeed, but every recursive step after it (copies, the cache's serialisation) would overflow the stack.
-    throw new ActionError('UPSTREAM_BAD_RESPONSE', `The upstream response is nested deeper than ${MAX_RESPONSE_DEPTH} levels`, {
-      action,
-      upstreamStatus: httpStatus,
-    });
+    throw new ActionError(
+      'UPSTREAM_BAD_RESPONSE',
+      `The upstream response is nested deeper than ${MAX_RESPONSE_DEPTH} levels`,
+      {
+        action,
+        upstreamStatus: httpStatus,
+      },
+    );
   }
   let parsed: unknown;
   let isJson = false;
@@ -277,30 +313,52 @@ function parseEnvelope(
   } catch {
     parsed = undefined;
   }
-  const envelope = isJson && parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  const envelope =
+    isJson && parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : null;
   // The upstream's message may reach the client; a token it echoed never does.
-  const message = upstreamMessage(typeof envelope?.error === 'string' && token ? envelope.error.split(token).join('[redacted]') : envelope?.error);
+  const message = upstreamMessage(
+    typeof envelope?.error === 'string' && token ? envelope.error.split(token).join('[redacted]') : envelope?.error,
+  );
   const retryAfter = parseRetryAfter(retryAfterHeader);
 
   if (httpStatus < 200 || httpStatus >= 300) {
     throw errorForStatus(action, httpStatus, message, retryAfter, clientToken);
   }
   if (!envelope) {
-    const what = text.trim() === '' ? 'an empty body' : isJson ? 'JSON that is not an envelope object' : 'a body that is not JSON (or was cut off)';
-    throw new ActionError('UPSTREAM_BAD_RESPONSE', `The upstream answered with ${what}`, { action, upstreamStatus: httpStatus });
+    const what =
+      text.trim() === ''
+        ? 'an empty body'
+        : isJson
+          ? 'JSON that is not an envelope object'
+          : 'a body that is not JSON (or was cut off)';
+    throw new ActionError('UPSTREAM_BAD_RESPONSE', `The upstream answered with ${what}`, {
+      action,
+      upstreamStatus: httpStatus,
+    });
   }
   const envelopeStatus = envelope.status;
   if (typeof envelopeStatus === 'number' && envelopeStatus !== 200) {
     throw errorForStatus(action, envelopeStatus, message, retryAfter, clientToken);
   }
   if (message) {
-    throw new ActionError('UPSTREAM_BAD_RESPONSE', `The upstream reported an error: ${message}`, { action, upstreamStatus: httpStatus });
+    throw new ActionError('UPSTREAM_BAD_RESPONSE', `The upstream reported an error: ${message}`, {
+      action,
+      upstreamStatus: httpStatus,
+    });
   }
   if (envelopeStatus !== 200) {
-    throw new ActionError('UPSTREAM_BAD_RESPONSE', 'The upstream envelope has no status 200', { action, upstreamStatus: httpStatus });
+    throw new ActionError('UPSTREAM_BAD_RESPONSE', 'The upstream envelope has no status 200', {
+      action,
+      upstreamStatus: httpStatus,
+    });
   }
   if (envelope.response === undefined || envelope.response === null) {
-    throw new ActionError('UPSTREAM_BAD_RESPONSE', 'The upstream envelope has no response', { action, upstreamStatus: httpStatus });
+    throw new ActionError('UPSTREAM_BAD_RESPONSE', 'The upstream envelope has no response', {
+      action,
+      upstreamStatus: httpStatus,
+    });
   }
   return envelope as ActionEnvelope;
 }
@@ -319,9 +377,18 @@ function provedNeverSent(error: unknown): boolean {
   return false;
 }
 
-function transportError(action: string, error: unknown, phase: 'request' | 'body', maxResponseBytes: number): ActionError {
+function transportError(
+  action: string,
+  error: unknown,
+  phase: 'request' | 'body',
+  maxResponseBytes: number,
+): ActionError {
   if (error instanceof undiciErrors.ResponseExceededMaxSizeError) {
-    return new ActionError('UPSTREAM_BAD_RESPONSE', `The upstream response exceeded the ${maxResponseBytes}-byte limit`, { action });
+    return new ActionError(
+      'UPSTREAM_BAD_RESPONSE',
+      `The upstream response exceeded the ${maxResponseBytes}-byte limit`,
+      { action },
+    );
   }
   if (error instanceof undiciErrors.ConnectTimeoutError) {
     return new ActionError('UPSTREAM_TIMEOUT', 'Connecting to the upstream timed out', { action, neverSent: true });
@@ -332,7 +399,10 @@ function transportError(action: string, error: unknown, phase: 'request' | 'body
   if (phase === 'body') {
     return new ActionError('UPSTREAM_BAD_RESPONSE', 'The upstream response was cut off', { action });
   }
-  return new ActionError('UPSTREAM_UNAVAILABLE', 'The upstream could not be reached', { action, neverSent: provedNeverSent(error) });
+  return new ActionError('UPSTREAM_UNAVAILABLE', 'The upstream could not be reached', {
+    action,
+    neverSent: provedNeverSent(error),
+  });
 }
 
 function unexpected(action: string, error: unknown): ActionError {

@@ -1,6 +1,13 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import { ActionClient, type ActionEnvelope, type CallObserver, type CallOptions, type CallOutcome, type ResponseFacts } from './client.js';
+import {
+  ActionClient,
+  type ActionEnvelope,
+  type CallObserver,
+  type CallOptions,
+  type CallOutcome,
+  type ResponseFacts,
+} from './client.js';
 import { ActionError } from '../kernel/errors.js';
 import { Breakers, verdictFor, type BreakerCall, type BreakerSnapshot, type Verdict } from './resilience/breaker.js';
 import { ConcurrencyLimiter } from './resilience/concurrency.js';
@@ -33,7 +40,11 @@ export interface UpstreamStatus {
 }
 
 /** Sends one action to the upstream (or the layers in front of it) and returns its envelope. */
-export type CallAction = (action: string, body: Record<string, unknown>, options?: CallOptions) => Promise<ActionEnvelope>;
+export type CallAction = (
+  action: string,
+  body: Record<string, unknown>,
+  options?: CallOptions,
+) => Promise<ActionEnvelope>;
 
 /** Where calls go and the bearer token they carry when a request brings none of its own. */
 export interface UpstreamTarget {
@@ -77,7 +88,8 @@ export function createUpstream(
     ...target,
     onCallDone: (call) => {
       // A client that went away is no failure of the upstream's.
-      if (call.outcome === 'OK' || call.outcome === 'CLIENT_CLOSED') logger.debug({ upstreamCall: call }, 'upstream call');
+      if (call.outcome === 'OK' || call.outcome === 'CLIENT_CLOSED')
+        logger.debug({ upstreamCall: call }, 'upstream call');
       else logger.warn({ upstreamCall: call }, 'upstream call failed');
       onCallDone?.(call);
     },
@@ -96,8 +108,17 @@ export function createUpstream(
     maxPerAction: settings.maxInFlightPerAction,
   });
   const overload = new OverloadState((ended) => {
-    const facts = { inFlight: limiter.inFlight, queued: limiter.queued, maxInFlight: limiter.maxInFlight, queueTimeoutMs: settings.queueTimeoutMs };
-    if (!ended) logger.warn({ upstreamLoad: facts }, 'overloaded: shedding lookups that cannot start in time (OVERLOADED, with retryAfter)');
+    const facts = {
+      inFlight: limiter.inFlight,
+      queued: limiter.queued,
+      maxInFlight: limiter.maxInFlight,
+      queueTimeoutMs: settings.queueTimeoutMs,
+    };
+    if (!ended)
+      logger.warn(
+        { upstreamLoad: facts },
+        'overloaded: shedding lookups that cannot start in time (OVERLOADED, with retryAfter)',
+      );
     else logger.info({ upstreamLoad: { ...facts, ...ended } }, 'no longer overloaded');
   });
   const budget = new RetryBudget({
@@ -170,7 +191,12 @@ export function createUpstream(
    * slot, or to the operation's own deadline, is the gateway's and says nothing about the upstream.
    */
   const verdictOf = (error: unknown, upstreamHadMs: number, cancelled: boolean): Verdict => {
-    if (error instanceof ActionError && error.code === 'UPSTREAM_TIMEOUT' && upstreamHadMs < config.upstream.timeoutMs - MIN_ATTEMPT_MS) return 'neutral';
+    if (
+      error instanceof ActionError &&
+      error.code === 'UPSTREAM_TIMEOUT' &&
+      upstreamHadMs < config.upstream.timeoutMs - MIN_ATTEMPT_MS
+    )
+      return 'neutral';
     return verdictFor(error, cancelled);
   };
 
@@ -183,7 +209,9 @@ export function createUpstream(
   const callAction: CallAction = async (action, body, options = {}) => {
     const deadline = callDeadline(config.upstream.timeoutMs, options.operationDeadline);
     if (deadline.ms <= 0) {
-      throw new ActionError('UPSTREAM_TIMEOUT', 'The operation ran out of time before this lookup could start', { action });
+      throw new ActionError('UPSTREAM_TIMEOUT', 'The operation ran out of time before this lookup could start', {
+        action,
+      });
     }
     budget.recordCall();
     const seen: { facts?: ResponseFacts; sent?: boolean } = {};
@@ -195,14 +223,23 @@ export function createUpstream(
       } catch (error) {
         if (seen.sent) lastSent = error;
         else if (lastSent !== undefined) throw lastSent;
-        const delay = retryDelay(error, seen.facts, retry, { maxRetries: settings.maxRetries, baseDelayMs: settings.retryBackoffMs });
+        const delay = retryDelay(error, seen.facts, retry, {
+          maxRetries: settings.maxRetries,
+          baseDelayMs: settings.retryBackoffMs,
+        });
         if (delay === null || retry > settings.maxRetries || options.signal?.aborted) throw error;
         if (timeLeft(deadline) - delay < MIN_ATTEMPT_MS) throw error;
         if (!budget.tryRetry()) {
-          logger.info({ upstreamRetry: { action, retry, code: (error as ActionError).code } }, 'upstream retry skipped: retry budget spent');
+          logger.info(
+            { upstreamRetry: { action, retry, code: (error as ActionError).code } },
+            'upstream retry skipped: retry budget spent',
+          );
           throw error;
         }
-        logger.info({ upstreamRetry: { action, retry, delayMs: delay, code: (error as ActionError).code } }, 'retrying upstream call');
+        logger.info(
+          { upstreamRetry: { action, retry, delayMs: delay, code: (error as ActionError).code } },
+          'retrying upstream call',
+        );
         await sleep(delay, options.signal, () => cancelledError(action));
       }
     }

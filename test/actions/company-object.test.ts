@@ -4,7 +4,8 @@ import { json } from '../support/fault-upstream.js';
 import { answered, answersWithCalls, itRejectsBeforeUpstream, smallerThanRest } from '../support/assertions.js';
 import { sampleDigits, sampleUuid } from '../../src/sandbox/data/identity.js';
 
-const CATEGORY = 'sector industryGroup industry subIndustry gicsCode sicCode sic4Codes naicsCode naics6Codes naics6Codes2022';
+const CATEGORY =
+  'sector industryGroup industry subIndustry gicsCode sicCode sic4Codes naicsCode naics6Codes naics6Codes2022';
 const METRICS = `employees employeesRange employeeCountRange { min max } marketCap annualRevenue estimatedAnnualRevenue
   estimatedAnnualRevenueRange { min max } raised fiscalYearEnd alexaGlobalRank alexaUsRank trafficRank`;
 const TWITTER = 'handle accountId bio location avatarUrl siteUrl followerCount followingCount';
@@ -30,7 +31,8 @@ describe('company against the sandbox', () => {
       domainAliases: ['hubspot.net', 'hubspot-inbound.com', 'hubspot.de'],
       name: 'Hubspot',
       legalName: 'HubSpot, Inc.', // the HUBS listing's name: the company and its financial profile agree
-      description: 'Hubspot offers a cloud-based customer platform of marketing, sales, service, content and operations software for mid-market businesses.',
+      description:
+        'Hubspot offers a cloud-based customer platform of marketing, sales, service, content and operations software for mid-market businesses.',
       type: 'public',
       ticker: 'HUBS',
       foundedYear: 1992,
@@ -69,7 +71,15 @@ describe('company against the sandbox', () => {
       },
       tags: ['Technology', 'SAAS', 'B2B', 'Enterprise', 'Marketing Automation', 'CRM'],
       tech: ['google_tag_manager', 'cloudflare', 'stripe', 'zendesk', 'segment', 'fastly', 'okta', 'slack'],
-      techCategories: ['tag_management', 'cdn', 'payment', 'customer_support', 'analytics', 'security', 'communications'],
+      techCategories: [
+        'tag_management',
+        'cdn',
+        'payment',
+        'customer_support',
+        'analytics',
+        'security',
+        'communications',
+      ],
       metrics: {
         employees: 7663,
         employeesRange: '5K-10K',
@@ -87,7 +97,10 @@ describe('company against the sandbox', () => {
       identifiers: { usCik: '0001404655', usEin: '37-5474783' },
       parentDomain: null,
       ultimateParentDomain: 'hubspot.com',
-      site: { emailAddresses: ['info@hubspot.com', 'press@hubspot.com', 'investors@hubspot.com'], phoneNumbers: ['+1 888-482-7768', '+353 974 8191'] },
+      site: {
+        emailAddresses: ['info@hubspot.com', 'press@hubspot.com', 'investors@hubspot.com'],
+        phoneNumbers: ['+1 888-482-7768', '+353 974 8191'],
+      },
       businessDirectory: { handle: 'organization/hubspot' },
       professionalNetwork: { handle: 'company/hubspot' },
       socialNetwork: { handle: 'hubspot', likes: 6473 },
@@ -107,10 +120,15 @@ describe('company against the sandbox', () => {
   });
 
   it('makes one upstream call for the same domain asked twice in one operation', async ({ sandbox: gw }) => {
-    await answersWithCalls(gw, 'get_company_object', '{ a: company(domain: "stripe.com") { name } b: company(domain: "STRIPE.com.") { ticker } }', {
-      a: { name: 'Stripe' },
-      b: { ticker: 'STRIPE' },
-    });
+    await answersWithCalls(
+      gw,
+      'get_company_object',
+      '{ a: company(domain: "stripe.com") { name } b: company(domain: "STRIPE.com.") { ticker } }',
+      {
+        a: { name: 'Stripe' },
+        b: { ticker: 'STRIPE' },
+      },
+    );
   });
 
   itRejectsBeforeUpstream('company', 'domain', 'name', [
@@ -141,15 +159,23 @@ describe('company against upstream variants', () => {
 
   it('reads emailProvider given as a provider domain instead of a boolean', async () => {
     answer({ domain: 'acme-widgets.com', emailProvider: 'Google.com' });
-    const { body } = await gw.query('{ company(domain: "acme-widgets.com") { domain isEmailProvider emailProviderDomain } }');
+    const { body } = await gw.query(
+      '{ company(domain: "acme-widgets.com") { domain isEmailProvider emailProviderDomain } }',
+    );
     expect(body.errors).toBeUndefined();
-    expect(body.data!.company).toEqual({ domain: 'acme-widgets.com', isEmailProvider: null, emailProviderDomain: 'google.com' });
+    expect(body.data!.company).toEqual({
+      domain: 'acme-widgets.com',
+      isEmailProvider: null,
+      emailProviderDomain: 'google.com',
+    });
     expect(up.calls.at(-1)!.body).toEqual({ domain: 'acme-widgets.com' });
   });
 
   it('reads emailProvider given as the documented boolean', async () => {
     answer({ domain: 'mail-provider.example', emailProvider: true });
-    const { body } = await gw.query('{ company(domain: "mail-provider.example") { isEmailProvider emailProviderDomain } }');
+    const { body } = await gw.query(
+      '{ company(domain: "mail-provider.example") { isEmailProvider emailProviderDomain } }',
+    );
     expect(body.data!.company).toEqual({ isEmailProvider: true, emailProviderDomain: null });
   });
 
@@ -160,7 +186,10 @@ describe('company against upstream variants', () => {
     [42, '11-50', 42, '11-50', { min: 11, max: 50 }],
     ['about fifty', undefined, null, 'about fifty', null],
   ])('reads metrics.employees %j (employeesRange %j)', async (employees, employeesRange, count, rangeText, range) => {
-    answer({ domain: 'acme-widgets.com', metrics: { employees, employeesRange, estimatedAnnualRevenue: '$10B+', marketCap: null } });
+    answer({
+      domain: 'acme-widgets.com',
+      metrics: { employees, employeesRange, estimatedAnnualRevenue: '$10B+', marketCap: null },
+    });
     const { body } = await gw.query(
       '{ company(domain: "acme-widgets.com") { metrics { employees employeesRange employeeCountRange { min max } estimatedAnnualRevenueRange { min max } marketCap } } }',
     );
@@ -223,7 +252,14 @@ describe('company against upstream variants', () => {
       },
       identifiers: { usCik: null, usEin: null },
       // Beyond 2^31: these would break a 32-bit Int.
-      metrics: { raised: null, marketCap: 3200000000, annualRevenue: 48500000000, employees: 251, employeesRange: null, employeeCountRange: null },
+      metrics: {
+        raised: null,
+        marketCap: 3200000000,
+        annualRevenue: 48500000000,
+        employees: 251,
+        employeesRange: null,
+        employeeCountRange: null,
+      },
       parentDomain: null,
       ultimateParentDomain: null,
       tags: [],

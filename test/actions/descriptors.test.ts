@@ -1,7 +1,15 @@
 import { loadConfig } from '../../src/config.js';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { getNamedType, isInterfaceType, isListType, isNonNullType, isObjectType, type GraphQLField, type GraphQLNamedType } from 'graphql';
+import {
+  getNamedType,
+  isInterfaceType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  type GraphQLField,
+  type GraphQLNamedType,
+} from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { ACTIONS } from '../../src/actions/all.js';
 import type { FieldCost } from '../../src/cost/model.js';
@@ -18,7 +26,9 @@ function files(dir: string): string[] {
 }
 
 /** The types the root fields return: a field elsewhere that returns one of them is a link. */
-const ACTION_TYPES = new Set(Object.values(schema.getQueryType()!.getFields()).map((field) => getNamedType(field.type).name));
+const ACTION_TYPES = new Set(
+  Object.values(schema.getQueryType()!.getFields()).map((field) => getNamedType(field.type).name),
+);
 
 function everyField(): Array<{ type: string; field: GraphQLField<unknown, unknown> }> {
   return Object.values(schema.getTypeMap())
@@ -26,7 +36,12 @@ function everyField(): Array<{ type: string; field: GraphQLField<unknown, unknow
       (type): type is Extract<GraphQLNamedType, { getFields: unknown }> =>
         (isObjectType(type) || isInterfaceType(type)) && !type.name.startsWith('__') && type !== schema.getQueryType(),
     )
-    .flatMap((type) => Object.values(type.getFields()).map((field) => ({ type: type.name, field: field as GraphQLField<unknown, unknown> })));
+    .flatMap((type) =>
+      Object.values(type.getFields()).map((field) => ({
+        type: type.name,
+        field: field as GraphQLField<unknown, unknown>,
+      })),
+    );
 }
 
 describe('one descriptor per action', () => {
@@ -75,7 +90,9 @@ describe('one descriptor per action', () => {
       seen.add(name);
       const type = schema.getType(name);
       if (!type || !(isObjectType(type) || isInterfaceType(type))) return false;
-      return Object.values(type.getFields()).some((f) => f.extensions?.cost !== undefined || hasLinkBelow(getNamedType(f.type).name, seen));
+      return Object.values(type.getFields()).some(
+        (f) => f.extensions?.cost !== undefined || hasLinkBelow(getNamedType(f.type).name, seen),
+      );
     };
     const lists = everyField().filter(({ field }) => {
       const type = isNonNullType(field.type) ? field.type.ofType : field.type;

@@ -40,7 +40,12 @@ describe('domainInfo against the sandbox', () => {
         countryCode: 'US',
         countryName: 'United States',
       },
-      administrativeContact: { name: 'Domain Administrator', city: 'Redacted For Privacy', postalCode: '94105', street: '2 Main Street, Suite 100' },
+      administrativeContact: {
+        name: 'Domain Administrator',
+        city: 'Redacted For Privacy',
+        postalCode: '94105',
+        street: '2 Main Street, Suite 100',
+      },
       // The live service drops empty keys from contacts: they read as null, not as errors.
       technicalContact: {
         name: 'Technical Contact',
@@ -53,7 +58,12 @@ describe('domainInfo against the sandbox', () => {
         countryCode: 'US',
         countryName: 'United States',
       },
-      statuses: ['clienttransferprohibited', 'clientupdateprohibited', 'serverdeleteprohibited', 'servertransferprohibited'],
+      statuses: [
+        'clienttransferprohibited',
+        'clientupdateprohibited',
+        'serverdeleteprohibited',
+        'servertransferprohibited',
+      ],
       nameServers: ['ns1.nameserve.example', 'ns2.nameserve.example'],
       queryTime: '2026-11-20 14:03:27',
       whoisServer: 'whois.verisign-grs.com',
@@ -86,9 +96,13 @@ describe('domainInfo against the sandbox', () => {
     });
   });
 
-  it('makes one upstream call for the same domain asked twice in one operation, however it is written', async ({ sandbox: gw }) => {
+  it('makes one upstream call for the same domain asked twice in one operation, however it is written', async ({
+    sandbox: gw,
+  }) => {
     const before = gw.gateway.sandbox!.calls.get('domain_info') ?? 0;
-    const { body } = await gw.query(`{ a: domainInfo(domain: "github.com") { domainName } b: domainInfo(domain: "GitHub.com.") { expiresOn } }`);
+    const { body } = await gw.query(
+      `{ a: domainInfo(domain: "github.com") { domainName } b: domainInfo(domain: "GitHub.com.") { expiresOn } }`,
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data).toEqual({ a: { domainName: 'github.com' }, b: { expiresOn: '2029-10-24' } });
     expect((gw.gateway.sandbox!.calls.get('domain_info') ?? 0) - before).toBe(1);

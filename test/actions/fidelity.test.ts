@@ -19,7 +19,16 @@
  * rebuilds it exactly from the response.
  */
 import { readFileSync } from 'node:fs';
-import { type GraphQLField, type GraphQLNamedType, getNamedType, isAbstractType, isLeafType, isObjectType, isInterfaceType, isNonNullType } from 'graphql';
+import {
+  type GraphQLField,
+  type GraphQLNamedType,
+  getNamedType,
+  isAbstractType,
+  isLeafType,
+  isObjectType,
+  isInterfaceType,
+  isNonNullType,
+} from 'graphql';
 import { describe, expect } from 'vitest';
 import { schema } from '../../src/graph/index.js';
 import { json } from '../support/fault-upstream.js';
@@ -28,7 +37,10 @@ import { it } from '../support/fixtures.js';
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Path = Array<string | number>;
 
-const EXAMPLES = JSON.parse(readFileSync(new URL('./documented-examples.json', import.meta.url), 'utf8')) as Record<string, Record<string, Json>>;
+const EXAMPLES = JSON.parse(readFileSync(new URL('./documented-examples.json', import.meta.url), 'utf8')) as Record<
+  string,
+  Record<string, Json>
+>;
 
 interface Case {
   action: string;
@@ -77,7 +89,8 @@ const CASES: Case[] = [
       'fan_club_info.autosave_to_exclusive_highlight': 'fanClub.isAutosaveToExclusiveHighlightEnabled',
       'fan_club_info.fan_consideration_page_revamp_eligiblity': 'fanClub.fanConsiderationPageRevampEligibility',
       'location_data.instagram_location_id': 'locationData.locationId',
-      'meta_verified_benefits_info.is_eligible_for_meta_verified_content_protection': 'metaVerifiedBenefits.isEligibleForContentProtection',
+      'meta_verified_benefits_info.is_eligible_for_meta_verified_content_protection':
+        'metaVerifiedBenefits.isEligibleForContentProtection',
       not_meta_verified_friction_info: 'notMetaVerifiedFriction',
       pinned_channels_info: 'pinnedChannels',
       'pinned_channels_info.pinned_channels_list': 'pinnedChannels.pinnedChannels',
@@ -104,7 +117,8 @@ const CASES: Case[] = [
       enable_add_school_in_edit_profile: 'flags.account.isAddSchoolInEditProfileEnabled',
       is_opal_enabled: 'flags.account.isOpalEnabled',
       is_private: 'flags.privacy.isPrivate',
-      is_auto_confirm_enabled_for_all_reciprocal_follow_requests: 'flags.privacy.isAutoConfirmEnabledForAllReciprocalFollowRequests',
+      is_auto_confirm_enabled_for_all_reciprocal_follow_requests:
+        'flags.privacy.isAutoConfirmEnabledForAllReciprocalFollowRequests',
       can_hide_category: 'flags.privacy.canHideCategory',
       can_hide_public_contacts: 'flags.privacy.canHidePublicContacts',
       spam_follower_setting_enabled: 'flags.privacy.isSpamFollowerSettingEnabled',
@@ -122,13 +136,18 @@ const CASES: Case[] = [
       is_mv4b_biz_asset_profile_locked: 'flags.verification.isMv4bBizAssetProfileLocked',
       is_mv4b_max_profile_edit_reached: 'flags.verification.isMv4bMaxProfileEditReached',
       is_eligible_for_meta_verified_label: 'flags.verification.isEligibleForMetaVerifiedLabel',
-      is_eligible_for_meta_verified_enhanced_link_sheet: 'flags.verification.isEligibleForMetaVerifiedEnhancedLinkSheet',
-      is_eligible_for_meta_verified_enhanced_link_sheet_consumption: 'flags.verification.isEligibleForMetaVerifiedEnhancedLinkSheetConsumption',
+      is_eligible_for_meta_verified_enhanced_link_sheet:
+        'flags.verification.isEligibleForMetaVerifiedEnhancedLinkSheet',
+      is_eligible_for_meta_verified_enhanced_link_sheet_consumption:
+        'flags.verification.isEligibleForMetaVerifiedEnhancedLinkSheetConsumption',
       is_eligible_for_meta_verified_links_in_reels: 'flags.verification.isEligibleForMetaVerifiedLinksInReels',
-      is_eligible_for_meta_verified_multiple_addresses_creation: 'flags.verification.isEligibleForMetaVerifiedMultipleAddressesCreation',
-      is_eligible_for_meta_verified_multiple_addresses_consumption: 'flags.verification.isEligibleForMetaVerifiedMultipleAddressesConsumption',
+      is_eligible_for_meta_verified_multiple_addresses_creation:
+        'flags.verification.isEligibleForMetaVerifiedMultipleAddressesCreation',
+      is_eligible_for_meta_verified_multiple_addresses_consumption:
+        'flags.verification.isEligibleForMetaVerifiedMultipleAddressesConsumption',
       is_eligible_for_meta_verified_related_accounts: 'flags.verification.isEligibleForMetaVerifiedRelatedAccounts',
-      is_meta_verified_related_accounts_display_enabled: 'flags.verification.isMetaVerifiedRelatedAccountsDisplayEnabled',
+      is_meta_verified_related_accounts_display_enabled:
+        'flags.verification.isMetaVerifiedRelatedAccountsDisplayEnabled',
       is_eligible_for_post_boost_mv_upsell: 'flags.verification.isEligibleForPostBoostMetaVerifiedUpsell',
       is_call_to_action_enabled: 'flags.business.isCallToActionEnabled',
       is_category_tappable: 'flags.business.isCategoryTappable',
@@ -327,7 +346,12 @@ const CASES: Case[] = [
       '*.defaultImage': '*.isDefaultImage',
     },
   },
-  { action: 'get_crm_owners', root: 'crmOwners(portal: "139981")', source: (e) => e.response!, moved: { '*.id': '*.ownerId' } },
+  {
+    action: 'get_crm_owners',
+    root: 'crmOwners(portal: "139981")',
+    source: (e) => e.response!,
+    moved: { '*.id': '*.ownerId' },
+  },
   { action: 'search_microblog_posts', root: 'microblogPosts(query: "graphql")', source: (e) => e.response! },
 ];
 
@@ -370,7 +394,8 @@ function queryFor(c: Case): string {
 
 /** Every leaf of a JSON value with its path: scalars, nulls, empty lists and empty objects. */
 function leaves(value: Json, path: Path = []): Array<{ path: Path; value: Json }> {
-  if (Array.isArray(value)) return value.length === 0 ? [{ path, value }] : value.flatMap((item, i) => leaves(item, [...path, i]));
+  if (Array.isArray(value))
+    return value.length === 0 ? [{ path, value }] : value.flatMap((item, i) => leaves(item, [...path, i]));
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value);
     return entries.length === 0 ? [{ path, value }] : entries.flatMap(([key, item]) => leaves(item, [...path, key]));
@@ -409,7 +434,11 @@ function exposedAt(c: Case, path: Path): Path {
       indices.push(path[i] as number);
       return true;
     });
-    if (matches) best = { length: pattern.length, to: to.split('.').map((segment) => (segment === '*' ? indices.shift()! : segment)) };
+    if (matches)
+      best = {
+        length: pattern.length,
+        to: to.split('.').map((segment) => (segment === '*' ? indices.shift()! : segment)),
+      };
   }
   const exposed: Path = [...(best?.to ?? [])];
   for (const segment of path.slice(best?.length ?? 0)) {
@@ -460,8 +489,10 @@ function check(c: Case, source: Json, data: Record<string, unknown>): Check[] {
     const got = at(rootValue, exposedPath);
     const type = schemaTypeAt(rootField, exposedPath);
     let outcome: Outcome = 'missing';
-    if (got !== undefined && typeof got === typeof value && JSON.stringify(got) === JSON.stringify(value)) outcome = 'exact';
-    else if (typeof value === 'number' && Number.isInteger(value) && type === 'ID' && got === BigInt(value).toString()) outcome = 'as ID';
+    if (got !== undefined && typeof got === typeof value && JSON.stringify(got) === JSON.stringify(value))
+      outcome = 'exact';
+    else if (typeof value === 'number' && Number.isInteger(value) && type === 'ID' && got === BigInt(value).toString())
+      outcome = 'as ID';
     else if (value === '' && got === null && type !== null && CANNOT_BE_EMPTY.has(type)) outcome = 'empty as null';
     return { upstream, exposed: exposedPath.join('.'), expected: value, got, outcome };
   });
@@ -471,7 +502,9 @@ describe('every documented value comes back exact, selecting every field with no
   it.for(CASES.map((c) => [c.action, c] as const))('%s', async ([, c], { gatewayOver, upstream }) => {
     const gw = await gatewayOver();
     const envelope = EXAMPLES[c.action]!;
-    upstream.handle((call, _req, res) => json(res, 200, call.action === c.action ? envelope : { status: 404, response: null, error: 'not this action' }));
+    upstream.handle((call, _req, res) =>
+      json(res, 200, call.action === c.action ? envelope : { status: 404, response: null, error: 'not this action' }),
+    );
     upstream.calls.length = 0;
     const { body } = await gw.query(queryFor(c));
     expect(body.errors).toBeUndefined();
@@ -485,7 +518,9 @@ describe('every documented value comes back exact, selecting every field with no
       `${c.action}: ${found}/${checks.length} = ${((100 * found) / checks.length).toFixed(1)}% (exact ${count('exact')}, as ID ${count('as ID')}, empty as null ${count('empty as null')}, derived ${count('derived')})`,
     );
     for (const miss of missing)
-      console.log(`  MISSING ${miss.upstream} -> ${miss.exposed}: expected ${JSON.stringify(miss.expected)}, got ${JSON.stringify(miss.got)}`);
+      console.log(
+        `  MISSING ${miss.upstream} -> ${miss.exposed}: expected ${JSON.stringify(miss.expected)}, got ${JSON.stringify(miss.got)}`,
+      );
     expect(missing.map((m) => `${m.upstream} -> ${m.exposed}`)).toEqual([]);
   });
 });

@@ -34,7 +34,8 @@ describe('financialProfiles against the sandbox', () => {
         industry: 'Software - Application',
         sector: 'Technology',
         website: 'https://www.hubspot.com', // exactly as the upstream wrote it
-        description: 'HubSpot, Inc. operates in software - application within the technology sector, headquartered in Cambridge, MA.',
+        description:
+          'HubSpot, Inc. operates in software - application within the technology sector, headquartered in Cambridge, MA.',
         ceo: 'Ms. Yamini Rangan',
         country: 'US',
         fullTimeEmployees: 7663,
@@ -57,7 +58,9 @@ describe('financialProfiles against the sandbox', () => {
     ]);
   });
 
-  it('batches two aliases and a list naming four symbols, one repeated in another case, into ONE call', async ({ sandbox: gw }) => {
+  it('batches two aliases and a list naming four symbols, one repeated in another case, into ONE call', async ({
+    sandbox: gw,
+  }) => {
     const { body } = await answersWithCalls(
       gw,
       'company_financial_profile',
@@ -78,7 +81,9 @@ describe('financialProfiles against the sandbox', () => {
     expect(body.extensions?.gateway.upstreamCalls).toBe(1);
   });
 
-  it('returns null with NOT_FOUND at the index of a symbol the upstream omits; the others resolve', async ({ sandbox: gw }) => {
+  it('returns null with NOT_FOUND at the index of a symbol the upstream omits; the others resolve', async ({
+    sandbox: gw,
+  }) => {
     const { body } = await gw.query('{ financialProfiles(symbols: ["AAPL", "NOPE", "KO"]) { symbol } }');
     expect(body.data!.financialProfiles).toEqual([{ symbol: 'AAPL' }, null, { symbol: 'KO' }]);
     expect(body.errors).toHaveLength(1);
@@ -168,7 +173,14 @@ describe('financialProfiles against a test upstream', () => {
         fullTimeEmployees: null,
         fullTimeEmployeesText: null,
       },
-      { lastDividend: 0.24, range: 'n/a', priceRange: null, marketCap: null, fullTimeEmployees: null, fullTimeEmployeesText: 'many' },
+      {
+        lastDividend: 0.24,
+        range: 'n/a',
+        priceRange: null,
+        marketCap: null,
+        fullTimeEmployees: null,
+        fullTimeEmployeesText: 'many',
+      },
     ]);
   });
 
@@ -197,9 +209,13 @@ describe('a NOT_FOUND answered from the cache reads as the first one did', () =>
         extensions: { code: 'NOT_FOUND', action: 'company_financial_profile', symbol },
       },
     ]);
-    expect(fresh.extensions!.gateway.lookups.find((l: { key: string }) => l.key === symbol)).toMatchObject({ source: 'upstream' });
+    expect(fresh.extensions!.gateway.lookups.find((l: { key: string }) => l.key === symbol)).toMatchObject({
+      source: 'upstream',
+    });
     const cached = (await second.query(QUERY(symbol))).body;
-    expect(cached.extensions!.gateway.lookups.find((l: { key: string }) => l.key === symbol)).toMatchObject({ source: 'cache' });
+    expect(cached.extensions!.gateway.lookups.find((l: { key: string }) => l.key === symbol)).toMatchObject({
+      source: 'cache',
+    });
     expect(cached.data).toEqual(fresh.data);
     expect(cached.errors).toEqual(fresh.errors);
   }

@@ -105,9 +105,15 @@ describe('root arguments reduce what people paste to one canonical key', () => {
   });
 
   it('other channel forms keep their kind of path', () => {
-    expect(requireChannelUrl('url', 'youtube.com/channel/UC1234567890abcdefghijKL/about')).toBe('https://www.youtube.com/channel/UC1234567890abcdefghijKL');
-    expect(requireChannelUrl('url', 'UC1234567890abcdefghijKL')).toBe('https://www.youtube.com/channel/UC1234567890abcdefghijKL');
-    expect(requireChannelUrl('url', 'https://www.youtube.com/c/Sequoia/videos')).toBe('https://www.youtube.com/c/sequoia');
+    expect(requireChannelUrl('url', 'youtube.com/channel/UC1234567890abcdefghijKL/about')).toBe(
+      'https://www.youtube.com/channel/UC1234567890abcdefghijKL',
+    );
+    expect(requireChannelUrl('url', 'UC1234567890abcdefghijKL')).toBe(
+      'https://www.youtube.com/channel/UC1234567890abcdefghijKL',
+    );
+    expect(requireChannelUrl('url', 'https://www.youtube.com/c/Sequoia/videos')).toBe(
+      'https://www.youtube.com/c/sequoia',
+    );
   });
 
   it.each([
@@ -115,7 +121,11 @@ describe('root arguments reduce what people paste to one canonical key', () => {
     ['handle', () => requireHandle('handle', 'https://www.linkedin.com/company/northwind/'), 'such as "sam-rivera"'],
     ['username', () => canonicalUsername('username', 'https://www.instagram.com/p/Cx1y2z3/'), 'such as "natgeo"'],
     ['channel', () => requireChannelUrl('url', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ'), 'such as "@name"'],
-    ['video', () => requireVideoUrl('url', 'https://www.youtube.com/@sequoiacapital'), 'such as https://www.youtube.com/watch?v='],
+    [
+      'video',
+      () => requireVideoUrl('url', 'https://www.youtube.com/@sequoiacapital'),
+      'such as https://www.youtube.com/watch?v=',
+    ],
     ['symbol', () => canonicalSymbol('symbols', 'N/A; DROP'), 'such as AAPL, BRK-B or ^GSPC'],
     [
       'video naming two videos',
@@ -123,7 +133,9 @@ describe('root arguments reduce what people paste to one canonical key', () => {
       'such as https://www.youtube.com/watch?v=',
     ],
   ])('an unreducible %s is BAD_USER_INPUT showing an accepted form', (_name, reduce, accepted) => {
-    expect(reduce).toThrowError(expect.objectContaining({ code: 'BAD_USER_INPUT', message: expect.stringContaining(accepted) }));
+    expect(reduce).toThrowError(
+      expect.objectContaining({ code: 'BAD_USER_INPUT', message: expect.stringContaining(accepted) }),
+    );
   });
 
   const VIDEO_HOSTS = ['youtube.com', 'youtu.be', 'videosite.example'];
@@ -134,10 +146,26 @@ describe('root arguments reduce what people paste to one canonical key', () => {
     ['video', () => requireVideoUrl('url', 'https://evil.com/shorts/dQw4w9WgXcQ'), VIDEO_HOSTS],
     ['channel', () => requireChannelUrl('url', 'https://evil.com/@sequoiacapital'), VIDEO_HOSTS],
     ['channel', () => requireChannelUrl('url', 'evil.com/channel/UC1234567890abcdefghijKL'), VIDEO_HOSTS],
-    ['handle', () => requireHandle('handle', 'https://evil.com/in/sam-rivera'), ['linkedin.com', 'professionalnet.example']],
-    ['handle', () => requireHandle('handle', 'linkedin.com.evil.com/in/sam-rivera/'), ['linkedin.com', 'professionalnet.example']],
-    ['username', () => canonicalUsername('username', 'https://evil.com/natgeo'), ['instagram.com', 'photosocial.example']],
-    ['username', () => canonicalUsername('username', 'evil.com/natgeo/reels/'), ['instagram.com', 'photosocial.example']],
+    [
+      'handle',
+      () => requireHandle('handle', 'https://evil.com/in/sam-rivera'),
+      ['linkedin.com', 'professionalnet.example'],
+    ],
+    [
+      'handle',
+      () => requireHandle('handle', 'linkedin.com.evil.com/in/sam-rivera/'),
+      ['linkedin.com', 'professionalnet.example'],
+    ],
+    [
+      'username',
+      () => canonicalUsername('username', 'https://evil.com/natgeo'),
+      ['instagram.com', 'photosocial.example'],
+    ],
+    [
+      'username',
+      () => canonicalUsername('username', 'evil.com/natgeo/reels/'),
+      ['instagram.com', 'photosocial.example'],
+    ],
   ])('a %s URL on another host is BAD_USER_INPUT naming the accepted hosts', (_name, reduce, hosts) => {
     expect(reduce).toThrowError(
       expect.objectContaining({
@@ -172,7 +200,11 @@ describe('canonical keys (property tests)', () => {
   /** One entity in one of its spellings, with its key. */
   type Written = { entity: string; form: string };
 
-  function keysBehave(reduce: (value: string) => string, canonical: (entity: string) => string, written: fc.Arbitrary<Written>) {
+  function keysBehave(
+    reduce: (value: string) => string,
+    canonical: (entity: string) => string,
+    written: fc.Arbitrary<Written>,
+  ) {
     fc.assert(
       fc.property(written, written, (a, b) => {
         const keyA = reduce(a.form);
@@ -186,26 +218,36 @@ describe('canonical keys (property tests)', () => {
 
   /** The site's own hosts and the stand-in's: a URL keeps its family's canonical host. */
   const VIDEO_FAMILIES = [
-    { canonical: 'www.youtube.com', hosts: ['youtube.com', 'www.youtube.com', 'm.youtube.com', 'music.youtube.com', 'WWW.YouTube.COM'], short: 'youtu.be' },
-    { canonical: 'www.videosite.example', hosts: ['videosite.example', 'www.videosite.example', 'm.videosite.example'], short: null },
+    {
+      canonical: 'www.youtube.com',
+      hosts: ['youtube.com', 'www.youtube.com', 'm.youtube.com', 'music.youtube.com', 'WWW.YouTube.COM'],
+      short: 'youtu.be',
+    },
+    {
+      canonical: 'www.videosite.example',
+      hosts: ['videosite.example', 'www.videosite.example', 'm.videosite.example'],
+      short: null,
+    },
   ] as const;
   const videoFamily = fc.constantFrom(...VIDEO_FAMILIES);
 
   it('videos: one key per video id, whatever link names it', () => {
     const id = fc.stringMatching(/^[A-Za-z0-9_-]{11}$/);
     const other = fc.stringMatching(/^[A-Za-z0-9_-]{11}$/);
-    const written = fc.tuple(videoFamily, id, scheme, other, tracking, fragment, fc.nat(5)).chain(([family, entity, s, misleading, t, f, shape]) =>
-      fc.constantFrom(...family.hosts).map((h): Written => {
-        const forms = [
-          `${s}${h}/watch?v=${entity}${t.replace('?', '&')}${f}`,
-          `${s}${h}/shorts/${entity}?v=${misleading}${f}`,
-          `${s}${h}/embed/${entity}${t}`,
-          `${s}${h}/live/${entity}${t}${f}`,
-        ];
-        if (family.short) forms.push(`${s}${family.short}/${entity}?v=${misleading}&si=x${f}`, entity);
-        return { entity: `https://${family.canonical}/watch?v=${entity}`, form: forms[shape % forms.length]! };
-      }),
-    );
+    const written = fc
+      .tuple(videoFamily, id, scheme, other, tracking, fragment, fc.nat(5))
+      .chain(([family, entity, s, misleading, t, f, shape]) =>
+        fc.constantFrom(...family.hosts).map((h): Written => {
+          const forms = [
+            `${s}${h}/watch?v=${entity}${t.replace('?', '&')}${f}`,
+            `${s}${h}/shorts/${entity}?v=${misleading}${f}`,
+            `${s}${h}/embed/${entity}${t}`,
+            `${s}${h}/live/${entity}${t}${f}`,
+          ];
+          if (family.short) forms.push(`${s}${family.short}/${entity}?v=${misleading}&si=x${f}`, entity);
+          return { entity: `https://${family.canonical}/watch?v=${entity}`, form: forms[shape % forms.length]! };
+        }),
+      );
     keysBehave(
       (v) => requireVideoUrl('url', v),
       (entity) => entity,
@@ -223,13 +265,27 @@ describe('canonical keys (property tests)', () => {
       name.map((n) => `/c/${n}`),
       name.map((n) => `/user/${n}`),
     );
-    const written = fc.tuple(videoFamily, path, scheme, subPage, tracking, fragment, fc.boolean()).chain(([family, p, s, page, t, f, bare]) =>
-      fc.tuple(fc.constantFrom(...family.hosts), p.startsWith('/channel/') ? fc.constant(p) : anyCase(p)).map(([h, spelled]): Written => {
-        // A bare handle or channel id is on the site's own host.
-        const bareForm = family.short === null ? null : p.startsWith('/@') ? spelled.slice(1) : p.startsWith('/channel/') ? p.slice('/channel/'.length) : null;
-        return { entity: `https://${family.canonical}${p}`, form: bare && bareForm ? bareForm : `${s}${h}${spelled}${page}${t}${f}` };
-      }),
-    );
+    const written = fc
+      .tuple(videoFamily, path, scheme, subPage, tracking, fragment, fc.boolean())
+      .chain(([family, p, s, page, t, f, bare]) =>
+        fc
+          .tuple(fc.constantFrom(...family.hosts), p.startsWith('/channel/') ? fc.constant(p) : anyCase(p))
+          .map(([h, spelled]): Written => {
+            // A bare handle or channel id is on the site's own host.
+            const bareForm =
+              family.short === null
+                ? null
+                : p.startsWith('/@')
+                  ? spelled.slice(1)
+                  : p.startsWith('/channel/')
+                    ? p.slice('/channel/'.length)
+                    : null;
+            return {
+              entity: `https://${family.canonical}${p}`,
+              form: bare && bareForm ? bareForm : `${s}${h}${spelled}${page}${t}${f}`,
+            };
+          }),
+      );
     keysBehave(
       (v) => requireChannelUrl('url', v),
       (entity) => entity,
@@ -244,7 +300,12 @@ describe('canonical keys (property tests)', () => {
     const written = fc
       .tuple(handle, scheme, host, subPage, tracking, fc.nat(2))
       .chain(([entity, s, h, page, t, shape]) =>
-        anyCase(entity).map((spelled): Written => ({ entity, form: [spelled, `@${spelled}`, `${s}${h}/in/${spelled}${page}${t}`][shape]! })),
+        anyCase(entity).map(
+          (spelled): Written => ({
+            entity,
+            form: [spelled, `@${spelled}`, `${s}${h}/in/${spelled}${page}${t}`][shape]!,
+          }),
+        ),
       );
     keysBehave(
       (v) => requireHandle('handle', v),
@@ -254,7 +315,21 @@ describe('canonical keys (property tests)', () => {
   });
 
   it('photo-social usernames: one key per username, any case, bare or as a profile URL', () => {
-    const reserved = new Set(['p', 'reel', 'reels', 'tv', 'explore', 'accounts', 'direct', 'about', 'legal', 'developer', 'web', 'challenge', 'stories']);
+    const reserved = new Set([
+      'p',
+      'reel',
+      'reels',
+      'tv',
+      'explore',
+      'accounts',
+      'direct',
+      'about',
+      'legal',
+      'developer',
+      'web',
+      'challenge',
+      'stories',
+    ]);
     const username = fc.stringMatching(/^[a-z0-9._]{1,30}$/).filter((u) => !reserved.has(u) && notDotSegment(u));
     const host = fc.constantFrom('instagram.com', 'www.instagram.com', 'm.instagram.com');
     const written = fc
@@ -269,7 +344,9 @@ describe('canonical keys (property tests)', () => {
         anyCase(entity).map(
           (spelled): Written => ({
             entity,
-            form: [spelled, `@${spelled}`, `${s}${h}/${spelled}/${t}`, `${s}${h}/stories/${spelled}/3141592653/`][shape]!,
+            form: [spelled, `@${spelled}`, `${s}${h}/${spelled}/${t}`, `${s}${h}/stories/${spelled}/3141592653/`][
+              shape
+            ]!,
           }),
         ),
       );
@@ -281,7 +358,9 @@ describe('canonical keys (property tests)', () => {
   });
 
   it('a URL on any other host is refused, for every URL argument', () => {
-    const offSiteHost = fc.domain().filter((d) => !/(^|\.)(youtube\.com|youtu\.be|linkedin\.com|instagram\.com|[a-z]+\.example)$/.test(d));
+    const offSiteHost = fc
+      .domain()
+      .filter((d) => !/(^|\.)(youtube\.com|youtu\.be|linkedin\.com|instagram\.com|[a-z]+\.example)$/.test(d));
     fc.assert(
       fc.property(offSiteHost, (host) => {
         for (const reduce of [
@@ -291,7 +370,10 @@ describe('canonical keys (property tests)', () => {
           () => canonicalUsername('username', `https://${host}/natgeo/`),
         ]) {
           expect(reduce).toThrowError(
-            expect.objectContaining({ code: 'BAD_USER_INPUT', extensions: expect.objectContaining({ acceptedHosts: expect.any(Array) }) }),
+            expect.objectContaining({
+              code: 'BAD_USER_INPUT',
+              extensions: expect.objectContaining({ acceptedHosts: expect.any(Array) }),
+            }),
           );
         }
       }),
@@ -307,13 +389,23 @@ describe('over HTTP: a URL argument on another host is refused before any call',
     ['videositeChannel', 'url', 'https://evil.com/@sequoiacapital', '{ requestedUrl }'],
     ['professionalnetProfile', 'handle', 'https://evil.com/in/sam-rivera', '{ handle }'],
     ['photosocialProfile', 'username', 'https://evil.com/natgeo', '{ username }'],
-  ] as const)('%s(%s: %j) → BAD_USER_INPUT, no upstream call', async ([field, argument, value, selection], { sandbox }) => {
-    await rejectsBeforeUpstream(sandbox, `query($v: String!) { ${field}(${argument}: $v) ${selection} }`, { v: value }, { field, argument });
-  });
+  ] as const)(
+    '%s(%s: %j) → BAD_USER_INPUT, no upstream call',
+    async ([field, argument, value, selection], { sandbox }) => {
+      await rejectsBeforeUpstream(
+        sandbox,
+        `query($v: String!) { ${field}(${argument}: $v) ${selection} }`,
+        { v: value },
+        { field, argument },
+      );
+    },
+  );
 
   test('the short link with a misleading v looks up the video its path names', async ({ sandbox }) => {
     const before = sandboxCalls(sandbox);
-    const { body } = await sandbox.query('{ videositeTranscript(url: "https://youtu.be/dQw4w9WgXcQ?v=AAAAAAAAAAA") { requestedUrl } }');
+    const { body } = await sandbox.query(
+      '{ videositeTranscript(url: "https://youtu.be/dQw4w9WgXcQ?v=AAAAAAAAAAA") { requestedUrl } }',
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data).toEqual({ videositeTranscript: { requestedUrl: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' } });
     expect(sandboxCalls(sandbox) - before).toBe(1);
@@ -339,7 +431,10 @@ describe('over HTTP: every spelling in one operation is one upstream call with t
           });
         case 'domain_info':
           // The record echoes another spelling of the domain: links must still use the one asked for.
-          return json(res, 200, { status: 200, response: { domain_name: `www.${call.body.domain}`, domain_registered: 'yes' } });
+          return json(res, 200, {
+            status: 200,
+            response: { domain_name: `www.${call.body.domain}`, domain_registered: 'yes' },
+          });
         case 'get_company_object':
           return json(res, 200, { status: 200, response: { domain: `WWW.${call.body.domain}`, name: 'Company' } });
         default:
@@ -348,14 +443,30 @@ describe('over HTTP: every spelling in one operation is one upstream call with t
     });
   });
 
-  const alias = (forms: readonly string[], field: (form: string) => string) => forms.map((form, i) => `a${i}: ${field(JSON.stringify(form))}`).join('\n');
+  const alias = (forms: readonly string[], field: (form: string) => string) =>
+    forms.map((form, i) => `a${i}: ${field(JSON.stringify(form))}`).join('\n');
 
   it.each([
     ['domain', 'get_company_object', { domain: 'hubspot.com' }, (f: string) => `company(domain: ${f}) { name }`],
     ['domain', 'domain_info', { domain: 'hubspot.com' }, (f: string) => `domainInfo(domain: ${f}) { domainName }`],
-    ['handle', 'get_professionalnet_profile', { profile_handle: 'sam-rivera' }, (f: string) => `professionalnetProfile(handle: ${f}) { handle }`],
-    ['username', 'get_photosocial_profile', { username: 'natgeo' }, (f: string) => `photosocialProfile(username: ${f}) { username }`],
-    ['channel', 'get_videosite_channel', { url: 'https://www.youtube.com/@sequoiacapital' }, (f: string) => `videositeChannel(url: ${f}) { requestedUrl }`],
+    [
+      'handle',
+      'get_professionalnet_profile',
+      { profile_handle: 'sam-rivera' },
+      (f: string) => `professionalnetProfile(handle: ${f}) { handle }`,
+    ],
+    [
+      'username',
+      'get_photosocial_profile',
+      { username: 'natgeo' },
+      (f: string) => `photosocialProfile(username: ${f}) { username }`,
+    ],
+    [
+      'channel',
+      'get_videosite_channel',
+      { url: 'https://www.youtube.com/@sequoiacapital' },
+      (f: string) => `videositeChannel(url: ${f}) { requestedUrl }`,
+    ],
     [
       'video',
       'get_videosite_transcript',
@@ -373,10 +484,20 @@ describe('over HTTP: every spelling in one operation is one upstream call with t
   });
 
   it('symbols: index and share-class spellings go upstream once each, in one call', async () => {
-    const { body } = await rig.gw.query('{ financialProfiles(symbols: ["^gspc", "BRK.B", "brk-b", "BRK/B", "$BRK-B"]) { symbol } }');
+    const { body } = await rig.gw.query(
+      '{ financialProfiles(symbols: ["^gspc", "BRK.B", "brk-b", "BRK/B", "$BRK-B"]) { symbol } }',
+    );
     expect(body.errors).toBeUndefined();
-    expect(rig.up.calls).toEqual([expect.objectContaining({ action: 'company_financial_profile', body: { company: '^GSPC, BRK-B' } })]);
-    expect(body.data!.financialProfiles).toEqual([{ symbol: '^GSPC' }, { symbol: 'BRK-B' }, { symbol: 'BRK-B' }, { symbol: 'BRK-B' }, { symbol: 'BRK-B' }]);
+    expect(rig.up.calls).toEqual([
+      expect.objectContaining({ action: 'company_financial_profile', body: { company: '^GSPC, BRK-B' } }),
+    ]);
+    expect(body.data!.financialProfiles).toEqual([
+      { symbol: '^GSPC' },
+      { symbol: 'BRK-B' },
+      { symbol: 'BRK-B' },
+      { symbol: 'BRK-B' },
+      { symbol: 'BRK-B' },
+    ]);
   });
 });
 
@@ -384,8 +505,15 @@ describe('links look up by what was asked, so the same thing asked two ways is o
   const rig = upstreamGatewayFor({ CACHE_ENABLED: 'false' });
   beforeAll(async () => {
     rig.up.handle((call, _req, res) => {
-      if (call.action === 'domain_info') return json(res, 200, { status: 200, response: { domain_name: `www.${call.body.domain}`, domain_registered: 'yes' } });
-      return json(res, 200, { status: 200, response: { domain: `www.${call.body.domain}`, name: `Company of ${call.body.domain}` } });
+      if (call.action === 'domain_info')
+        return json(res, 200, {
+          status: 200,
+          response: { domain_name: `www.${call.body.domain}`, domain_registered: 'yes' },
+        });
+      return json(res, 200, {
+        status: 200,
+        response: { domain: `www.${call.body.domain}`, name: `Company of ${call.body.domain}` },
+      });
     });
   });
   beforeEach(() => {
@@ -393,7 +521,9 @@ describe('links look up by what was asked, so the same thing asked two ways is o
   });
 
   it('DomainRecord.company uses the requested domain, shared with company(domain:) asked another way', async () => {
-    const { body } = await rig.gw.query('{ domainInfo(domain: "cnn.com") { domainName company { name } } company(domain: "https://www.cnn.com/") { name } }');
+    const { body } = await rig.gw.query(
+      '{ domainInfo(domain: "cnn.com") { domainName company { name } } company(domain: "https://www.cnn.com/") { name } }',
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data!.domainInfo).toEqual({ domainName: 'www.cnn.com', company: { name: 'Company of cnn.com' } });
     expect(rig.up.calls.map((c) => [c.action, c.body.domain]).sort()).toEqual([
@@ -407,7 +537,10 @@ describe('links look up by what was asked, so the same thing asked two ways is o
       '{ company(domain: "www.cnn.com") { domainInfo { company { name domainInfo { domainName } } } } domainInfo(domain: "CNN.com") { domainName } }',
     );
     expect(body.errors).toBeUndefined();
-    expect(body.data!.company.domainInfo.company).toEqual({ name: 'Company of cnn.com', domainInfo: { domainName: 'www.cnn.com' } });
+    expect(body.data!.company.domainInfo.company).toEqual({
+      name: 'Company of cnn.com',
+      domainInfo: { domainName: 'www.cnn.com' },
+    });
     expect(rig.up.calls.map((c) => [c.action, c.body.domain]).sort()).toEqual([
       ['domain_info', 'cnn.com'],
       ['get_company_object', 'cnn.com'],

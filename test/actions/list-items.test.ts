@@ -16,7 +16,20 @@ import { requireRedisInCi } from '../support/redis.js';
 const ACTION = 'company_financial_profile';
 
 /** Candidates in canonical form: the issue's examples, share classes, an index. Whether each is known is the oracle's to say. */
-const CANDIDATES = ['AAPL', 'KO', 'NKE', 'MSFT', 'HUBS', 'BRK-B', '^GSPC', 'QQ1', 'ZZZZNOTREAL', 'ZZNOPE', 'SXBX', 'SBAX'];
+const CANDIDATES = [
+  'AAPL',
+  'KO',
+  'NKE',
+  'MSFT',
+  'HUBS',
+  'BRK-B',
+  '^GSPC',
+  'QQ1',
+  'ZZZZNOTREAL',
+  'ZZNOPE',
+  'SXBX',
+  'SBAX',
+];
 
 /** One element of a list argument: the symbol as the client wrote it, and its canonical form. */
 interface Asked {
@@ -45,9 +58,13 @@ function spelling(base: string): fc.Arbitrary<Asked> {
 }
 
 /** Symbols nobody asked before: each run has lookups the cache has never seen. */
-const unseen = fc.tuple(fc.constantFrom('ZQ', 'QX', 'XZQ'), fc.integer({ min: 0, max: 99_999 })).map(([prefix, n]) => `${prefix}${n}`);
+const unseen = fc
+  .tuple(fc.constantFrom('ZQ', 'QX', 'XZQ'), fc.integer({ min: 0, max: 99_999 }))
+  .map(([prefix, n]) => `${prefix}${n}`);
 
-const asked = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...CANDIDATES) }, { weight: 1, arbitrary: unseen }).chain(spelling);
+const asked = fc
+  .oneof({ weight: 3, arbitrary: fc.constantFrom(...CANDIDATES) }, { weight: 1, arbitrary: unseen })
+  .chain(spelling);
 
 /** Lists that repeat: a few distinct symbols, each written several ways. */
 const list = fc.array(asked, { minLength: 1, maxLength: 12 });
@@ -72,11 +89,14 @@ function variables(items: Asked[]) {
 async function consult(oracle: Oracle, oracleGateway: TestGateway, bases: Iterable<string>): Promise<void> {
   const missing = [...new Set(bases)].filter((base) => !oracle.has(base));
   // Ten root fields an operation, well inside the gateway's limits.
-  for (let start = 0; start < missing.length; start += 10) await consultSome(oracle, oracleGateway, missing.slice(start, start + 10));
+  for (let start = 0; start < missing.length; start += 10)
+    await consultSome(oracle, oracleGateway, missing.slice(start, start + 10));
 }
 
 async function consultSome(oracle: Oracle, oracleGateway: TestGateway, missing: string[]): Promise<void> {
-  const fields = missing.map((base, index) => `s${index}: financialProfiles(symbols: ${JSON.stringify([base])}) { symbol price }`);
+  const fields = missing.map(
+    (base, index) => `s${index}: financialProfiles(symbols: ${JSON.stringify([base])}) { symbol price }`,
+  );
   const { body } = await oracleGateway.query(`{ ${fields.join('\n')} }`);
   expect(body.data, JSON.stringify(body.errors)).toBeTruthy();
   for (const [index, base] of missing.entries()) {
@@ -96,7 +116,14 @@ type Errors = NonNullable<GraphQLResponse['body']['errors']>;
  * Every list has one item per element sent, at its index: the oracle's profile for a known symbol,
  * null for an unknown one with exactly one NOT_FOUND naming it at its own path; no other error.
  */
-function expectOneItemPerElement(field: string, items: Asked[], answered: unknown, errors: Errors, oracle: Oracle, context: string): void {
+function expectOneItemPerElement(
+  field: string,
+  items: Asked[],
+  answered: unknown,
+  errors: Errors,
+  oracle: Oracle,
+  context: string,
+): void {
   expect(Array.isArray(answered), `${context}: ${field} is a list`).toBe(true);
   const got = answered as unknown[];
   expect(got.length, `${context}: ${field} answers one item per element`).toBe(items.length);
@@ -115,15 +142,29 @@ function expectOneItemPerElement(field: string, items: Asked[], answered: unknow
   }
 }
 
-function expectAnswer(fields: Record<string, Asked[]>, data: Record<string, unknown> | null | undefined, errors: Errors, oracle: Oracle, context: string) {
+function expectAnswer(
+  fields: Record<string, Asked[]>,
+  data: Record<string, unknown> | null | undefined,
+  errors: Errors,
+  oracle: Oracle,
+  context: string,
+) {
   expect(data, `${context}: ${JSON.stringify(errors)}`).toBeTruthy();
-  for (const [field, items] of Object.entries(fields)) expectOneItemPerElement(field, items, data![field], errors, oracle, context);
-  const unknown = Object.values(fields).reduce((sum, items) => sum + items.filter((item) => oracle.get(item.base) === null).length, 0);
+  for (const [field, items] of Object.entries(fields))
+    expectOneItemPerElement(field, items, data![field], errors, oracle, context);
+  const unknown = Object.values(fields).reduce(
+    (sum, items) => sum + items.filter((item) => oracle.get(item.base) === null).length,
+    0,
+  );
   expect(errors.length, `${context}: one error per unknown item, no other: ${JSON.stringify(errors)}`).toBe(unknown);
 }
 
 /** A request to the gateway in-process (yoga.fetch), no socket. */
-async function inProcess(gw: TestGateway, query: string, vars: Record<string, unknown>): Promise<GraphQLResponse['body']> {
+async function inProcess(
+  gw: TestGateway,
+  query: string,
+  vars: Record<string, unknown>,
+): Promise<GraphQLResponse['body']> {
   const res = await gw.gateway.yoga.fetch('http://gateway/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
@@ -134,7 +175,10 @@ async function inProcess(gw: TestGateway, query: string, vars: Record<string, un
 
 /** The same request with @defer, in-process, its payloads merged as a client shows them. */
 async function deferredInProcess(gw: TestGateway, query: string, vars: Record<string, unknown>) {
-  const { status, payloads } = await incrementalQuery('http://gateway', query, { variables: vars, fetch: (url, init) => gw.gateway.yoga.fetch(url, init) });
+  const { status, payloads } = await incrementalQuery('http://gateway', query, {
+    variables: vars,
+    fetch: (url, init) => gw.gateway.yoga.fetch(url, init),
+  });
   expect(status, JSON.stringify(payloads[0]?.body)).toBe(200);
   return merged(payloads);
 }
@@ -157,13 +201,18 @@ beforeAll(async () => {
 afterAll(() => oracleGateway?.close());
 
 describe('list arguments answer one item per element, in order (property-based, both executors)', () => {
-  it("the issue's lists answer three and four items, in order, on graphql-jit and on Yoga's executor", async ({ startGateway: start }) => {
+  it("the issue's lists answer three and four items, in order, on graphql-jit and on Yoga's executor", async ({
+    startGateway: start,
+  }) => {
     const gw = await start({ CLIENT_RATE_LIMIT_PER_MINUTE: '0' });
     for (const spelled of [
       ['QQ1', 'qq1', 'KO'],
       ['BRK.B', 'brk/b', '$aapl', 'ZZZZNOTREAL'],
     ]) {
-      const items = spelled.map((s) => ({ spelled: s, base: s.trim().toUpperCase().replace(/^\$/, '').replace(/[./]/, '-') }));
+      const items = spelled.map((s) => ({
+        spelled: s,
+        base: s.trim().toUpperCase().replace(/^\$/, '').replace(/[./]/, '-'),
+      }));
       const vars = variables(items);
       const fields = { financialProfiles: items, nodes: items };
       const plain = await inProcess(gw, PLAIN, vars);
@@ -173,7 +222,9 @@ describe('list arguments answer one item per element, in order (property-based, 
     }
   });
 
-  it('random mixes of known, unknown, repeated and differently spelled symbols, memory cache on', async ({ startGateway: start }) => {
+  it('random mixes of known, unknown, repeated and differently spelled symbols, memory cache on', async ({
+    startGateway: start,
+  }) => {
     const gw = await start({ CLIENT_RATE_LIMIT_PER_MINUTE: '0' });
     await fc.assert(
       fc.asyncProperty(list, async (items) => {
@@ -196,7 +247,10 @@ describe('list arguments answer one item per element, in order (property-based, 
 });
 
 /** An operation of the load: one to three aliased lists, some read @fresh (straight upstream, refreshing the cache). */
-const operation = fc.array(fc.record({ items: fc.array(asked, { minLength: 1, maxLength: 6 }), fresh: fc.boolean() }), { minLength: 1, maxLength: 3 });
+const operation = fc.array(fc.record({ items: fc.array(asked, { minLength: 1, maxLength: 6 }), fresh: fc.boolean() }), {
+  minLength: 1,
+  maxLength: 3,
+});
 
 function documentOf(lists: Array<{ items: Asked[]; fresh: boolean }>): string {
   const fields = lists.map(
@@ -230,7 +284,13 @@ async function overlappingLoad(replicas: TestGateway[], seed: number): Promise<n
       operations.map(async (lists, index) => {
         const body = await inProcess(replicas[index % replicas.length]!, documentOf(lists), {});
         const fields = Object.fromEntries(lists.map((l, i) => [`l${i}`, l.items]));
-        expectAnswer(fields, body.data, body.errors ?? [], oracle, `wave ${wave}, operation ${index}: ${documentOf(lists)}`);
+        expectAnswer(
+          fields,
+          body.data,
+          body.errors ?? [],
+          oracle,
+          `wave ${wave}, operation ${index}: ${documentOf(lists)}`,
+        );
         checked += lists.length;
       }),
     );
@@ -249,7 +309,10 @@ const LOAD_SETTINGS = {
  * Nor is shedding what this load measures: on a busy machine (another test file beside this one) a queued
  * lookup's estimated start passed the default 1 s and it was refused RATE_LIMITED instead of answered.
  */
-const LOAD_TUNING = { resilience: { maxPerClient: 10_000, maxQueued: 10_000, queueTimeoutMs: 10_000 }, financialBatchSize: 2 };
+const LOAD_TUNING = {
+  resilience: { maxPerClient: 10_000, maxQueued: 10_000, queueTimeoutMs: 10_000 },
+  financialBatchSize: 2,
+};
 
 describe('list arguments under overlapping operations with the cache on', () => {
   it('memory cache: every list of every response has its length and order', async ({ startGateway: start }) => {
@@ -259,7 +322,10 @@ describe('list arguments under overlapping operations with the cache on', () => 
 });
 
 describe.skipIf(!(await requireRedisInCi()))('list arguments under overlapping operations over Redis', () => {
-  it('two replicas sharing Redis: every list of every response has its length and order', async ({ startGateway: start, redis }) => {
+  it('two replicas sharing Redis: every list of every response has its length and order', async ({
+    startGateway: start,
+    redis,
+  }) => {
     const env = { ...LOAD_SETTINGS, ...redis.env, CACHE_ENABLED: 'true' };
     const replicas = [await start(env, LOAD_TUNING), await start(env, LOAD_TUNING)];
     expect(await overlappingLoad(replicas, 2029)).toBeGreaterThan(100);

@@ -46,14 +46,19 @@ describe('microblogPosts against the sandbox', () => {
 
   it('shares one call between first: 3 and first: 5 (both ask the upstream for 5)', async ({ sandbox: gw }) => {
     const before = calls(gw);
-    const { body } = await gw.query('{ a: microblogPosts(query: "shared", first: 3) { uri } b: microblogPosts(query: "shared", first: 5) { uri } }');
+    const { body } = await gw.query(
+      '{ a: microblogPosts(query: "shared", first: 3) { uri } b: microblogPosts(query: "shared", first: 5) { uri } }',
+    );
     expect(body.data!.a).toHaveLength(3);
     expect(body.data!.b).toHaveLength(5);
     expect(calls(gw) - before).toBe(1);
   });
 
   it.for([[0], [101], [-1]])('rejects first: %d before any upstream call', async ([first], { sandbox: gw }) => {
-    await rejectsBeforeUpstream(gw, `{ microblogPosts(query: "x", first: ${first}) { uri } }`, undefined, { field: 'microblogPosts', argument: 'first' });
+    await rejectsBeforeUpstream(gw, `{ microblogPosts(query: "x", first: ${first}) { uri } }`, undefined, {
+      field: 'microblogPosts',
+      argument: 'first',
+    });
   });
 
   itRejectsBeforeUpstream('microblogPosts', 'query', 'uri', [[''], ['x'.repeat(501)]]);
@@ -98,7 +103,11 @@ describe('microblogPosts page sizes', () => {
   });
 
   it('splits at:// URIs and rejects other forms', () => {
-    expect(parseAtUri('at://did:plc:abc/app.bsky.feed.post/3k')).toEqual({ did: 'did:plc:abc', collection: 'app.bsky.feed.post', recordKey: '3k' });
+    expect(parseAtUri('at://did:plc:abc/app.bsky.feed.post/3k')).toEqual({
+      did: 'did:plc:abc',
+      collection: 'app.bsky.feed.post',
+      recordKey: '3k',
+    });
     expect(parseAtUri('https://example.com/a/b')).toBeNull();
     expect(parseAtUri('at://did:plc:abc/only-two')).toBeNull();
     expect(parseAtUri(42)).toBeNull();

@@ -268,7 +268,8 @@ const expectedProfile = (origin: string) => {
       { url: `${PIC}?stp=dst-jpg_s640x640_tt6&${SIG}`, width: 640, height: 640 },
     ],
     profilePicGenaiToolInfo: [],
-    threadsProfileGlyphUrl: 'https://www.textapp.example/@ava.lindqvist?modal=true&xmt=AQGzvDqI3TkMt0-x1f_bRCaaVH4QRpRaebh7OxbMs3qp27I',
+    threadsProfileGlyphUrl:
+      'https://www.textapp.example/@ava.lindqvist?modal=true&xmt=AQGzvDqI3TkMt0-x1f_bRCaaVH4QRpRaebh7OxbMs3qp27I',
     textPostAppBadgeLabel: 'ava.lindqvist',
     textAppLastVisitedTime: null,
     publicEmail: 'hello@ava-lindqvist.example',
@@ -354,8 +355,14 @@ const expectedProfile = (origin: string) => {
     activeStandaloneFundraisers: { totalCount: 0, fundraisers: [] },
     avatarStatus: { hasAvatar: false },
     broadcastChatPreferenceStatus: {
-      jsonResponse: '{"status":"ok","status_code":"200","is_broadcast_chat_creator":true,"notification_setting_type":2}',
-      parsedResponse: { status: 'ok', status_code: '200', is_broadcast_chat_creator: true, notification_setting_type: 2 },
+      jsonResponse:
+        '{"status":"ok","status_code":"200","is_broadcast_chat_creator":true,"notification_setting_type":2}',
+      parsedResponse: {
+        status: 'ok',
+        status_code: '200',
+        is_broadcast_chat_creator: true,
+        notification_setting_type: 2,
+      },
     },
     creatorShoppingInfo: { linkedMerchantAccounts: [] },
     metaVerifiedBenefits: { isEligibleForContentProtection: true },
@@ -391,11 +398,15 @@ describe('photosocialProfile against the sandbox', () => {
     // and the flag table must not list a key twice.
     const sample = photosocialProfile('someone');
     const booleans = Object.keys(sample).filter((key) => typeof sample[key] === 'boolean');
-    const tableKeys = FLAG_GROUPS.flatMap((group) => group.flags.flatMap(([keys]) => (typeof keys === 'string' ? [keys] : [...keys])));
+    const tableKeys = FLAG_GROUPS.flatMap((group) =>
+      group.flags.flatMap(([keys]) => (typeof keys === 'string' ? [keys] : [...keys])),
+    );
     expect(booleans.filter((key) => !tableKeys.includes(key))).toEqual([]);
     expect(new Set(tableKeys).size).toBe(tableKeys.length);
     expect(FLAG_GROUPS.reduce((n, group) => n + group.flags.length, 0)).toBe(95);
-    expect(Object.keys(EXPECTED_FLAGS).map((g) => Object.keys(EXPECTED_FLAGS[g as keyof typeof EXPECTED_FLAGS]).length)).toEqual([15, 9, 18, 17, 7, 23, 6]);
+    expect(
+      Object.keys(EXPECTED_FLAGS).map((g) => Object.keys(EXPECTED_FLAGS[g as keyof typeof EXPECTED_FLAGS]).length),
+    ).toEqual([15, 9, 18, 17, 7, 23, 6]);
   });
 
   it('makes one upstream call for one username however it is written', async ({ sandbox: gw }) => {
@@ -421,7 +432,9 @@ describe('photosocialProfile against the sandbox', () => {
 
   it('accepts 30 characters of letters, digits, "." and "_"', async ({ sandbox: gw }) => {
     const username = `a.b_${'9'.repeat(26)}`;
-    const { body } = await gw.query('query($u: String!) { photosocialProfile(username: $u) { username } }', { u: `@${username.toUpperCase()}` });
+    const { body } = await gw.query('query($u: String!) { photosocialProfile(username: $u) { username } }', {
+      u: `@${username.toUpperCase()}`,
+    });
     expect(body.errors).toBeUndefined();
     expect(body.data!.photosocialProfile).toEqual({ username });
   });
@@ -464,7 +477,15 @@ describe('photosocialProfile against variants the sandbox does not send', () => 
       instagram_pk: '11830955',
       is_new_to_instagram: true,
       meta_verified_related_accounts_count: 4,
-      location_data: { address_street: '', city_id: 0, city_name: '', instagram_location_id: '987654321', latitude: 0, longitude: 0, zip: '' },
+      location_data: {
+        address_street: '',
+        city_id: 0,
+        city_name: '',
+        instagram_location_id: '987654321',
+        latitude: 0,
+        longitude: 0,
+        zip: '',
+      },
     };
     const { body } = await gw.query(
       '{ photosocialProfile(username: "BrandNamed") { username pk verifiedRelatedAccountsCount flags { account { isNewToPhotosocial } } locationData { hasLocation locationId cityId cityName latitude } } }',
@@ -483,7 +504,15 @@ describe('photosocialProfile against variants the sandbox does not send', () => 
   it('reads an empty location of zeros and empty strings as no location, and returns its values as sent', async () => {
     profiles.nolocation = {
       username: 'nolocation',
-      location_data: { address_street: '', city_id: 0, city_name: '', instagram_location_id: '', latitude: 0, longitude: 0, zip: '' },
+      location_data: {
+        address_street: '',
+        city_id: 0,
+        city_name: '',
+        instagram_location_id: '',
+        latitude: 0,
+        longitude: 0,
+        zip: '',
+      },
     };
     const { body } = await gw.query(
       '{ photosocialProfile(username: "nolocation") { locationData { hasLocation addressStreet cityName cityId zip locationId latitude longitude } } }',
@@ -503,9 +532,14 @@ describe('photosocialProfile against variants the sandbox does not send', () => 
 
   it('keeps invalid json_response text raw and gives null parsed', async () => {
     profiles.badjson = { username: 'badjson', broadcast_chat_preference_status: { json_response: '{"status":"ok",' } };
-    const { body } = await gw.query('{ photosocialProfile(username: "badjson") { broadcastChatPreferenceStatus { jsonResponse parsedResponse } } }');
+    const { body } = await gw.query(
+      '{ photosocialProfile(username: "badjson") { broadcastChatPreferenceStatus { jsonResponse parsedResponse } } }',
+    );
     expect(body.errors).toBeUndefined();
-    expect(body.data!.photosocialProfile.broadcastChatPreferenceStatus).toEqual({ jsonResponse: '{"status":"ok",', parsedResponse: null });
+    expect(body.data!.photosocialProfile.broadcastChatPreferenceStatus).toEqual({
+      jsonResponse: '{"status":"ok",',
+      parsedResponse: null,
+    });
   });
 
   it('reads wrong-typed values as null and never loses an identifier', async () => {
@@ -545,7 +579,10 @@ describe('photosocialProfile against variants the sandbox does not send', () => 
       pronouns: ['they/them'],
       accountBadges: [{ badge: 'x' }, 3],
       bioLinks: [{ linkId: '17899966490651261', url: null, isPinned: null }],
-      nametag: { availableThemeColors: [-1, 16742912], themeColor: { availableThemeColors: [{ intValue: 33554432, hex: null }] } },
+      nametag: {
+        availableThemeColors: [-1, 16742912],
+        themeColor: { availableThemeColors: [{ intValue: 33554432, hex: null }] },
+      },
       broadcastChatPreferenceStatus: { jsonResponse: null, parsedResponse: null },
       fanClub: { fanConsiderationPageRevampEligibility: { is_eligible: true }, subscriberCount: null },
       flags: { verification: { isVerified: null }, privacy: { isPrivate: null } },
@@ -573,8 +610,16 @@ describe('photosocialProfile against variants the sandbox does not send', () => 
   });
 
   it('prefers the neutral key when both spellings arrive', async () => {
-    profiles.bothkeys = { username: 'bothkeys', photosocial_pk: '1', instagram_pk: '2', is_new_to_photosocial: false, is_new_to_instagram: true };
-    const { body } = await gw.query('{ photosocialProfile(username: "bothkeys") { pk flags { account { isNewToPhotosocial } } } }');
+    profiles.bothkeys = {
+      username: 'bothkeys',
+      photosocial_pk: '1',
+      instagram_pk: '2',
+      is_new_to_photosocial: false,
+      is_new_to_instagram: true,
+    };
+    const { body } = await gw.query(
+      '{ photosocialProfile(username: "bothkeys") { pk flags { account { isNewToPhotosocial } } } }',
+    );
     expect(body.data!.photosocialProfile).toEqual({ pk: '1', flags: { account: { isNewToPhotosocial: false } } });
   });
 

@@ -115,7 +115,8 @@ describe('professionalnetProfile against the sandbox', () => {
             companyName: 'Adventure Works Cycles',
             employmentType: 'Full-time',
             location: null,
-            description: 'Designed and built the first GraphQL gateway over 30 internal services; introduced schema review and persisted queries.',
+            description:
+              'Designed and built the first GraphQL gateway over 30 internal services; introduced schema review and persisted queries.',
             period: { start: ym(2017, 4), end: ym(2019, 12), isOngoing: false },
           },
         ],
@@ -142,7 +143,13 @@ describe('professionalnetProfile against the sandbox', () => {
       },
       {
         // The nulls the live service sends for a small employer resolve as null, not as errors.
-        company: { id: null, name: 'Fabrikam Labs', logoUrl: null, url: null, employeeCountRange: { min: 11, max: 50 } },
+        company: {
+          id: null,
+          name: 'Fabrikam Labs',
+          logoUrl: null,
+          url: null,
+          employeeCountRange: { min: 11, max: 50 },
+        },
         period: { start: ym(2011, 7), end: ym(2013, 5), isOngoing: false },
         positions: [
           {
@@ -167,7 +174,8 @@ describe('professionalnetProfile against the sandbox', () => {
         degreeName: 'Master of Science - MS',
         fieldOfStudy: 'Computer Science',
         grade: null,
-        description: 'Thesis: consistent snapshots for streaming joins. Teaching assistant for CS 244b (Distributed Systems).',
+        description:
+          'Thesis: consistent snapshots for streaming joins. Teaching assistant for CS 244b (Distributed Systems).',
         period: { start: ym(2009, null), end: ym(2011, null), isOngoing: false },
       },
       {
@@ -226,7 +234,13 @@ describe('professionalnetProfile against the sandbox', () => {
         date: { year: 2021, month: 4, day: 12, iso: '2021-04-12' },
         authors: [
           { name: null, firstName: 'Jordan', lastName: 'Lee', headline, type: 'profile' },
-          { name: null, firstName: 'Priya', lastName: 'Natarajan', headline: 'Principal Engineer at Adventure Works Cycles', type: 'profile' },
+          {
+            name: null,
+            firstName: 'Priya',
+            lastName: 'Natarajan',
+            headline: 'Principal Engineer at Adventure Works Cycles',
+            type: 'profile',
+          },
         ],
       },
       {
@@ -243,7 +257,9 @@ describe('professionalnetProfile against the sandbox', () => {
     expect(body.extensions?.gateway).toMatchObject({ sandbox: true, upstreamCalls: 1 });
   });
 
-  it('makes one upstream call for the same profile asked by handle, by another case and by URL', async ({ sandbox: gw }) => {
+  it('makes one upstream call for the same profile asked by handle, by another case and by URL', async ({
+    sandbox: gw,
+  }) => {
     const { body } = await answersWithCalls(
       gw,
       'get_professionalnet_profile',
@@ -274,7 +290,8 @@ describe('professionalnetProfile against the sandbox', () => {
     await smallerThanRest(gw, {
       action: 'get_professionalnet_profile',
       body: { profile_handle: 'sam-rivera' },
-      query: '{ professionalnetProfile(handle: "sam-rivera") { fullName headline avatarUrl location { label } network { followerCount } } }',
+      query:
+        '{ professionalnetProfile(handle: "sam-rivera") { fullName headline avatarUrl location { label } network { followerCount } } }',
       maxBytes: 650, // a few hundred bytes, extensions.gateway (calls, cost estimate, lookups) included
       factor: 10,
     });
@@ -296,7 +313,13 @@ describe('professionalnetProfile against upstream variants', () => {
           location: { city: null, country: 'Germany', default: 'Germany', short: 'Germany', state: null },
           position_groups: [
             {
-              company: { employees: { start: null, end: null }, id: null, logo: null, name: 'Self-employed', url: null },
+              company: {
+                employees: { start: null, end: null },
+                id: null,
+                logo: null,
+                name: 'Self-employed',
+                url: null,
+              },
               date: { start: { day: null, month: null, year: 2020 }, end: { day: null, month: null, year: null } },
               profile_positions: [
                 {
@@ -368,6 +391,9 @@ describe('professionalnetProfile against upstream variants', () => {
     up.handle((_call, _req, res) => json(res, 200, { status: 200, response: ['not', 'a', 'profile'] }));
     const { body } = await gw.query('{ professionalnetProfile(handle: "sam-rivera") { fullName } }');
     expect(body.data).toEqual({ professionalnetProfile: null });
-    expect(body.errors![0]!.extensions).toMatchObject({ code: 'UPSTREAM_BAD_RESPONSE', action: 'get_professionalnet_profile' });
+    expect(body.errors![0]!.extensions).toMatchObject({
+      code: 'UPSTREAM_BAD_RESPONSE',
+      action: 'get_professionalnet_profile',
+    });
   });
 });

@@ -13,7 +13,8 @@ const EVERY_FIELD = `
   searchInformation { detectedLocation queryDisplayed timeTakenDisplayed totalResults }
   searchParameters { device engine countryCode languageCode location locationUsed query searchDomain }`;
 
-const PAGE = (start: number, qdr = 'd') => `https://www.search.example/search?q=rust%20language&tbm=nws&tbs=qdr:${qdr}&start=${start}`;
+const PAGE = (start: number, qdr = 'd') =>
+  `https://www.search.example/search?q=rust%20language&tbm=nws&tbs=qdr:${qdr}&start=${start}`;
 
 function sendText(res: ServerResponse, text: string) {
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
@@ -139,11 +140,20 @@ describe('news against the sandbox', () => {
       pagination: { next: PAGE(10, 'm') },
       searchInformation: { totalResults: 2464000000 },
     });
-    expect(body.data!.news.organicResults.slice(0, 4)).toEqual([{ date: '1 day ago' }, { date: '3 days ago' }, { date: '5 days ago' }, { date: '1 week ago' }]);
+    expect(body.data!.news.organicResults.slice(0, 4)).toEqual([
+      { date: '1 day ago' },
+      { date: '3 days ago' },
+      { date: '5 days ago' },
+      { date: '1 week ago' },
+    ]);
   });
 
-  it('sends only the selected fields: without favicon and thumbnail the response is a small fraction of the size', async ({ sandbox: gw }) => {
-    const lean = await gw.query('{ news(query: "solar power", dateRange: PAST_WEEK) { organicResults { position title link source date } } }');
+  it('sends only the selected fields: without favicon and thumbnail the response is a small fraction of the size', async ({
+    sandbox: gw,
+  }) => {
+    const lean = await gw.query(
+      '{ news(query: "solar power", dateRange: PAST_WEEK) { organicResults { position title link source date } } }',
+    );
     const full = await gw.query(
       '{ news(query: "solar power", dateRange: PAST_WEEK) { organicResults { position title link source date favicon thumbnail } } }',
     );
@@ -184,16 +194,24 @@ describe('news against the sandbox', () => {
     ['a 501-character query', 'x'.repeat(501), 'at most 500'],
     ['a query with a control character', 'bad\u0000query', 'control characters'],
   ])('rejects %s before any upstream call', async ([_label, query, message], { sandbox: gw }) => {
-    await rejectsBeforeUpstream(gw, 'query($q: String!) { news(query: $q) { query } }', { q: query }, { field: 'news', argument: 'query', message });
+    await rejectsBeforeUpstream(
+      gw,
+      'query($q: String!) { news(query: $q) { query } }',
+      { q: query },
+      { field: 'news', argument: 'query', message },
+    );
   });
 
-  it.for([['"24h"'], ['LAST_YEAR'], ['null']])('rejects dateRange %s before any upstream call', async ([range], { sandbox: gw }) => {
-    const before = calls(gw);
-    const { body } = await gw.query(`{ news(query: "x", dateRange: ${range}) { query } }`);
-    expect(body.data).toBeUndefined();
-    expect(body.errors![0]!.message).toMatch(/NewsDateRange/);
-    expect(calls(gw)).toBe(before);
-  });
+  it.for([['"24h"'], ['LAST_YEAR'], ['null']])(
+    'rejects dateRange %s before any upstream call',
+    async ([range], { sandbox: gw }) => {
+      const before = calls(gw);
+      const { body } = await gw.query(`{ news(query: "x", dateRange: ${range}) { query } }`);
+      expect(body.data).toBeUndefined();
+      expect(body.errors![0]!.message).toMatch(/NewsDateRange/);
+      expect(calls(gw)).toBe(before);
+    },
+  );
 });
 
 describe('news against a recorded upstream', () => {
@@ -217,7 +235,9 @@ describe('news against a recorded upstream', () => {
     ['PAST_WEEK', '7d'],
     ['PAST_MONTH', '30d'],
   ])('dateRange %s is sent upstream as %s', async (range, upstream) => {
-    up.handle((call, _req, res) => json(res, 200, { status: 200, response: { organic_results: [], search_parameters: { q: call.body.query } } }));
+    up.handle((call, _req, res) =>
+      json(res, 200, { status: 200, response: { organic_results: [], search_parameters: { q: call.body.query } } }),
+    );
     const { body } = await gw.query(
       `query($r: NewsDateRange!) { news(query: "ranges", dateRange: $r) { dateRange organicResults { title } searchParameters { query } } }`,
       { r: range },
@@ -231,7 +251,9 @@ describe('news against a recorded upstream', () => {
     const url = (n: string) => `https://www.search.example/search?q=p&start=${n}`;
     const keys = ['10', '2', '9', '3', '1x', '8', '4', '7', '0', '5', '6', 'next'];
     const otherPages = `{${keys.map((key) => `${JSON.stringify(key)}:${JSON.stringify(url(key))}`).join(',')},"11":"javascript:alert(1)"}`;
-    up.handle((_call, _req, res) => sendText(res, `{"status":200,"response":{"pagination":{"current":1,"other_pages":${otherPages}}}}`));
+    up.handle((_call, _req, res) =>
+      sendText(res, `{"status":200,"response":{"pagination":{"current":1,"other_pages":${otherPages}}}}`),
+    );
     const { body } = await gw.query(
       '{ news(query: "pages", dateRange: PAST_WEEK) { pagination { current next hasNextPage otherPages { page url } otherPagesByNumber } } }',
     );
@@ -243,7 +265,11 @@ describe('news against a recorded upstream', () => {
     expect(pagination).toMatchObject({ current: 1, next: null, hasNextPage: false });
     // The raw object keeps every entry, the ones left out of otherPages included.
     expect(Object.keys(pagination.otherPagesByNumber)).toHaveLength(13);
-    expect(pagination.otherPagesByNumber).toMatchObject({ '1x': url('1x'), next: url('next'), '11': 'javascript:alert(1)' });
+    expect(pagination.otherPagesByNumber).toMatchObject({
+      '1x': url('1x'),
+      next: url('next'),
+      '11': 'javascript:alert(1)',
+    });
   });
 
   it('reads the brand-named search domain key, and wrong-typed values as null without failing siblings', async () => {
@@ -252,12 +278,26 @@ describe('news against a recorded upstream', () => {
         status: 200,
         response: {
           organic_results: [
-            { position: '1', title: 'Kept', link: 'not a url', date: 5, favicon: '', thumbnail: null, source: ['x'], snippet: 'Also kept' },
+            {
+              position: '1',
+              title: 'Kept',
+              link: 'not a url',
+              date: 5,
+              favicon: '',
+              thumbnail: null,
+              source: ['x'],
+              snippet: 'Also kept',
+            },
             'not an article',
             { position: 2, title: 'Second', link: 'https://news.example/2' },
           ],
           pagination: 'none',
-          search_information: { total_results: '12', time_taken_displayed: 'fast', detected_location: 'Canada', query_displayed: 7 },
+          search_information: {
+            total_results: '12',
+            time_taken_displayed: 'fast',
+            detected_location: 'Canada',
+            query_displayed: 7,
+          },
           search_parameters: { google_domain: 'www.brand.example', q: 'brand', gl: 'ca', hl: 'fr' },
         },
       }),
@@ -268,11 +308,34 @@ describe('news against a recorded upstream', () => {
       query: 'brand',
       dateRange: 'PAST_WEEK',
       organicResults: [
-        { position: null, title: 'Kept', link: null, snippet: 'Also kept', source: null, date: null, favicon: '', thumbnail: null },
-        { position: 2, title: 'Second', link: 'https://news.example/2', snippet: null, source: null, date: null, favicon: null, thumbnail: null },
+        {
+          position: null,
+          title: 'Kept',
+          link: null,
+          snippet: 'Also kept',
+          source: null,
+          date: null,
+          favicon: '',
+          thumbnail: null,
+        },
+        {
+          position: 2,
+          title: 'Second',
+          link: 'https://news.example/2',
+          snippet: null,
+          source: null,
+          date: null,
+          favicon: null,
+          thumbnail: null,
+        },
       ],
       pagination: null,
-      searchInformation: { detectedLocation: 'Canada', queryDisplayed: null, timeTakenDisplayed: null, totalResults: null },
+      searchInformation: {
+        detectedLocation: 'Canada',
+        queryDisplayed: null,
+        timeTakenDisplayed: null,
+        totalResults: null,
+      },
       searchParameters: {
         device: null,
         engine: null,
@@ -292,7 +355,12 @@ describe('news against a recorded upstream', () => {
       '{ news(query: "nothing") { organicResults { title } pagination { current } searchInformation { totalResults } searchParameters { query } } }',
     );
     expect(body.errors).toBeUndefined();
-    expect(body.data!.news).toEqual({ organicResults: [], pagination: null, searchInformation: null, searchParameters: null });
+    expect(body.data!.news).toEqual({
+      organicResults: [],
+      pagination: null,
+      searchInformation: null,
+      searchParameters: null,
+    });
   });
 
   it('reports a response that is not an object as UPSTREAM_BAD_RESPONSE', async () => {

@@ -70,13 +70,18 @@ describe('videositeChannel against the sandbox', () => {
         additionalFields: null,
       },
       about: {
-        description: 'Bridge Builders makes long-form documentaries about how everyday things are engineered.\n\nNew videos every other Friday.',
+        description:
+          'Bridge Builders makes long-form documentaries about how everyday things are engineered.\n\nNew videos every other Friday.',
         joinedDate: '2014-08-09',
         joinedDateText: 'Joined Aug 9, 2014',
         links: [
           { title: 'Instagram', link: 'instagram.com/bridgebuilders', url: 'https://instagram.com/bridgebuilders' },
           { title: 'Merch', link: 'https://shop.bridgebuilders.example/', url: 'https://shop.bridgebuilders.example/' },
-          { title: 'Patreon', link: 'https://www.patreon.example/bridgebuilders', url: 'https://www.patreon.example/bridgebuilders' },
+          {
+            title: 'Patreon',
+            link: 'https://www.patreon.example/bridgebuilders',
+            url: 'https://www.patreon.example/bridgebuilders',
+          },
         ],
         subscriberCount: 87694326,
         videoCount: 1752,
@@ -96,13 +101,33 @@ describe('videositeChannel against the sandbox', () => {
           title: 'Videos',
           videos: [
             sectionVideo(images, 1, 'DQvjRiXAu2y', 'How Wind Turbines Are Built', '59:53', 3593, '3 years ago', 6716),
-            sectionVideo(images, 2, '9mDM0ahOG7x', 'Building a Bridge in 24 Hours', '58:04', 3484, '9 months ago', 151377),
-            sectionVideo(images, 3, 'G9gNEfIoNb1', 'Why Subway Tunnels Do Not Flood', '1:01:57', 3717, '7 years ago', 3032998481),
+            sectionVideo(
+              images,
+              2,
+              '9mDM0ahOG7x',
+              'Building a Bridge in 24 Hours',
+              '58:04',
+              3484,
+              '9 months ago',
+              151377,
+            ),
+            sectionVideo(
+              images,
+              3,
+              'G9gNEfIoNb1',
+              'Why Subway Tunnels Do Not Flood',
+              '1:01:57',
+              3717,
+              '7 years ago',
+              3032998481,
+            ),
           ],
         },
         {
           title: 'Popular videos',
-          videos: [sectionVideo(images, 1, 'SnGnt0DVIge', 'How Pencils Are Made', '57:23', 3443, '1 year ago', 2452870)],
+          videos: [
+            sectionVideo(images, 1, 'SnGnt0DVIge', 'How Pencils Are Made', '57:23', 3443, '1 year ago', 2452870),
+          ],
         },
       ],
       searchMetadata: {
@@ -140,7 +165,9 @@ describe('videositeChannel against the sandbox', () => {
     });
   });
 
-  it('makes one upstream call for the same URL asked twice in one operation, however it is written', async ({ sandbox: gw }) => {
+  it('makes one upstream call for the same URL asked twice in one operation, however it is written', async ({
+    sandbox: gw,
+  }) => {
     await answersWithCalls(
       gw,
       'get_videosite_channel',
@@ -192,7 +219,11 @@ describe('videositeChannel against upstream variants', () => {
               section_title: 'Live',
               videos: [
                 { id: 'a', length: 'LIVE', thumbnail: '//i.videosite-img.example/vi/a/hq.jpg' },
-                { id: 'b', length: '1:2', thumbnail: { static: 'https://i.example/b.jpg', rich: 'https://i.example/b.webp' } },
+                {
+                  id: 'b',
+                  length: '1:2',
+                  thumbnail: { static: 'https://i.example/b.jpg', rich: 'https://i.example/b.webp' },
+                },
                 { id: 'c', length: '10:61', thumbnail: 42 },
                 { id: 'd', length: '100:00:00', thumbnail: '' },
               ],
@@ -207,7 +238,9 @@ describe('videositeChannel against upstream variants', () => {
     );
     const gwUp = await startGateway(upstreamEnv(up));
     try {
-      const { body } = await gwUp.query(`{ videositeChannel(url: "https://www.videosite.example/@x") { ${EVERY_FIELD} } }`);
+      const { body } = await gwUp.query(
+        `{ videositeChannel(url: "https://www.videosite.example/@x") { ${EVERY_FIELD} } }`,
+      );
       expect(body.errors).toBeUndefined();
       const c = body.data!.videositeChannel;
       expect(c.additionalFields).toEqual({ channels: [{ title: 'Related' }] });
@@ -226,11 +259,32 @@ describe('videositeChannel against upstream variants', () => {
         viewCount: null,
         additionalFields: { country: 'United States', external_links: [{ title: 'Site' }] },
       });
-      expect(c.highlightedVideo).toEqual({ id: '12345', link: null, title: null, viewCount: null, description: null, publishedTime: null });
+      expect(c.highlightedVideo).toEqual({
+        id: '12345',
+        link: null,
+        title: null,
+        viewCount: null,
+        description: null,
+        publishedTime: null,
+      });
       expect(c.videosSections).toHaveLength(1);
       expect(c.videosSections[0].videos.map((v: any) => [v.id, v.length, v.lengthSeconds, v.thumbnail])).toEqual([
-        ['a', 'LIVE', null, { url: 'https://i.videosite-img.example/vi/a/hq.jpg', staticUrl: 'https://i.videosite-img.example/vi/a/hq.jpg', richUrl: null }],
-        ['b', '1:2', null, { url: 'https://i.example/b.jpg', staticUrl: 'https://i.example/b.jpg', richUrl: 'https://i.example/b.webp' }],
+        [
+          'a',
+          'LIVE',
+          null,
+          {
+            url: 'https://i.videosite-img.example/vi/a/hq.jpg',
+            staticUrl: 'https://i.videosite-img.example/vi/a/hq.jpg',
+            richUrl: null,
+          },
+        ],
+        [
+          'b',
+          '1:2',
+          null,
+          { url: 'https://i.example/b.jpg', staticUrl: 'https://i.example/b.jpg', richUrl: 'https://i.example/b.webp' },
+        ],
         ['c', '10:61', null, null],
         ['d', '100:00:00', 360000, null],
       ]);
@@ -240,8 +294,16 @@ describe('videositeChannel against upstream variants', () => {
         totalTimeTaken: null,
         id: null,
       });
-      expect(c.searchParameters).toEqual({ channelId: '@x', channelHandle: '@x', engine: null, countryCode: null, languageCode: null });
-      expect(up.calls).toEqual([expect.objectContaining({ action: 'get_videosite_channel', body: { url: 'https://www.videosite.example/@x' } })]);
+      expect(c.searchParameters).toEqual({
+        channelId: '@x',
+        channelHandle: '@x',
+        engine: null,
+        countryCode: null,
+        languageCode: null,
+      });
+      expect(up.calls).toEqual([
+        expect.objectContaining({ action: 'get_videosite_channel', body: { url: 'https://www.videosite.example/@x' } }),
+      ]);
     } finally {
       await gwUp.close();
       await up.close();
@@ -253,14 +315,25 @@ describe('videositeChannel against upstream variants', () => {
     const gwUp = await startGateway(upstreamEnv(up));
     try {
       up.handle((_call, _req, res) => json(res, 200, { status: 200, response: 'a string' }));
-      const wrong = await gwUp.query('{ videositeChannel(url: "https://www.videosite.example/@x") { channel { id: channelId } } }');
+      const wrong = await gwUp.query(
+        '{ videositeChannel(url: "https://www.videosite.example/@x") { channel { id: channelId } } }',
+      );
       expect(wrong.body.data).toEqual({ videositeChannel: null });
-      expect(wrong.body.errors![0]!.extensions).toMatchObject({ code: 'UPSTREAM_BAD_RESPONSE', action: 'get_videosite_channel' });
+      expect(wrong.body.errors![0]!.extensions).toMatchObject({
+        code: 'UPSTREAM_BAD_RESPONSE',
+        action: 'get_videosite_channel',
+      });
 
       up.handle((_call, _req, res) =>
-        json(res, 400, { status: 400, response: null, error: "The requested page doesn't exist or there are no translations available for the video." }),
+        json(res, 400, {
+          status: 400,
+          response: null,
+          error: "The requested page doesn't exist or there are no translations available for the video.",
+        }),
       );
-      const missing = await gwUp.query('{ videositeChannel(url: "https://www.videosite.example/@gone") { channel { id: channelId } } }');
+      const missing = await gwUp.query(
+        '{ videositeChannel(url: "https://www.videosite.example/@gone") { channel { id: channelId } } }',
+      );
       expect(missing.body.data).toEqual({ videositeChannel: null });
       expect(missing.body.errors![0]!.extensions).toMatchObject({ code: 'NOT_FOUND', action: 'get_videosite_channel' });
     } finally {

@@ -61,7 +61,11 @@ describe('formatDuration', () => {
 
 describe('thumbnailOf', () => {
   it('reads a plain string as a still image', () => {
-    expect(thumbnailOf('https://i.example/a.jpg')).toEqual({ static: 'https://i.example/a.jpg', rich: null, url: 'https://i.example/a.jpg' });
+    expect(thumbnailOf('https://i.example/a.jpg')).toEqual({
+      static: 'https://i.example/a.jpg',
+      rich: null,
+      url: 'https://i.example/a.jpg',
+    });
   });
   it('reads a {rich, static} object, showing the still image', () => {
     expect(thumbnailOf({ rich: 'https://i.example/a.webp', static: 'https://i.example/a.jpg' })).toEqual({
@@ -76,12 +80,18 @@ describe('thumbnailOf', () => {
   it('gives a protocol-relative URL https', () => {
     expect(thumbnailOf('//i.example/a.jpg')?.url).toBe('https://i.example/a.jpg');
   });
-  it.each([[''], ['not a url'], ['ftp://i.example/a.jpg'], [{}], [{ static: 5 }], [['https://i.example/a.jpg']], [null], [42]])(
-    'reads %j as no thumbnail',
-    (value) => {
-      expect(thumbnailOf(value)).toBeNull();
-    },
-  );
+  it.each([
+    [''],
+    ['not a url'],
+    ['ftp://i.example/a.jpg'],
+    [{}],
+    [{ static: 5 }],
+    [['https://i.example/a.jpg']],
+    [null],
+    [42],
+  ])('reads %j as no thumbnail', (value) => {
+    expect(thumbnailOf(value)).toBeNull();
+  });
 });
 
 describe('splitKeywords', () => {
@@ -112,14 +122,14 @@ describe('channel text helpers', () => {
   });
 
   it('tells a handle from a channel id', () => {
-    expect([handleOf('@name'), handleOf(' @name '), handleOf('UCabc'), handleOf('@'), handleOf('@a b'), handleOf(7)]).toEqual([
-      '@name',
-      '@name',
-      null,
-      null,
-      null,
-      null,
-    ]);
+    expect([
+      handleOf('@name'),
+      handleOf(' @name '),
+      handleOf('UCabc'),
+      handleOf('@'),
+      handleOf('@a b'),
+      handleOf(7),
+    ]).toEqual(['@name', '@name', null, null, null, null]);
   });
 
   it('makes links absolute', () => {
@@ -131,7 +141,10 @@ describe('channel text helpers', () => {
   });
 
   it('collects the keys the schema does not model', () => {
-    expect(unmodelledKeys({ a: 1, country: 'US', channels: [] }, new Set(['a']))).toEqual({ country: 'US', channels: [] });
+    expect(unmodelledKeys({ a: 1, country: 'US', channels: [] }, new Set(['a']))).toEqual({
+      country: 'US',
+      channels: [],
+    });
     expect(unmodelledKeys({ a: 1 }, new Set(['a']))).toBeNull();
   });
 });
@@ -155,21 +168,27 @@ describe('count', () => {
 
 describe('splitTranscript', () => {
   it('splits the title from the text at the first newline', () => {
-    expect(splitTranscript('Title\nFirst line.\nSecond line.')).toEqual({ title: 'Title', text: 'First line.\nSecond line.' });
+    expect(splitTranscript('Title\nFirst line.\nSecond line.')).toEqual({
+      title: 'Title',
+      text: 'First line.\nSecond line.',
+    });
   });
-  it.each([['Title\n'], ['Title'], ['Title\r\n'], ['  Title  \n  \n']])('reads %j as a title with empty text', (response) => {
-    expect(splitTranscript(response)).toEqual({ title: 'Title', text: '' });
-  });
+  it.each([['Title\n'], ['Title'], ['Title\r\n'], ['  Title  \n  \n']])(
+    'reads %j as a title with empty text',
+    (response) => {
+      expect(splitTranscript(response)).toEqual({ title: 'Title', text: '' });
+    },
+  );
   it('reads an empty first line as no title', () => {
     expect(splitTranscript('\nText')).toEqual({ title: null, text: 'Text' });
     expect(splitTranscript('')).toEqual({ title: null, text: '' });
   });
   it('reads the publish date of a date or timestamp', () => {
-    expect([publishedDate('2024-03-05'), publishedDate('2024-03-05T10:00:00-08:00'), publishedDate('Mar 5, 2024'), publishedDate('2024-02-30')]).toEqual([
-      '2024-03-05',
-      '2024-03-05',
-      '2024-03-05',
-      null,
-    ]);
+    expect([
+      publishedDate('2024-03-05'),
+      publishedDate('2024-03-05T10:00:00-08:00'),
+      publishedDate('Mar 5, 2024'),
+      publishedDate('2024-02-30'),
+    ]).toEqual(['2024-03-05', '2024-03-05', '2024-03-05', null]);
   });
 });

@@ -75,7 +75,8 @@ describe('videositeSearch against the sandbox', () => {
           title: 'How a Zipper Is Made',
           viewCount: 23514,
           position: 1,
-          description: 'How is a zipper made? We visit a factory that makes four million a day. Found for "sourdough bread".',
+          description:
+            'How is a zipper made? We visit a factory that makes four million a day. Found for "sourdough bread".',
           length: '15:27',
           lengthSeconds: 927,
           publishedTime: '1 year ago',
@@ -89,7 +90,8 @@ describe('videositeSearch against the sandbox', () => {
           title: 'How Glass Bottles Are Made',
           viewCount: 75989,
           position: 2,
-          description: 'From sand to bottle in under a minute: a glassworks from the inside. Found for "sourdough bread".',
+          description:
+            'From sand to bottle in under a minute: a glassworks from the inside. Found for "sourdough bread".',
           length: '19:55',
           lengthSeconds: 1195,
           publishedTime: '4 years ago',
@@ -103,7 +105,8 @@ describe('videositeSearch against the sandbox', () => {
           title: 'How Pencils Are Made',
           viewCount: 1703164,
           position: 3,
-          description: 'A pencil is two pieces of wood and a stick of graphite. Making one is harder. Found for "sourdough bread".',
+          description:
+            'A pencil is two pieces of wood and a stick of graphite. Making one is harder. Found for "sourdough bread".',
           length: '42:18',
           lengthSeconds: 2538,
           publishedTime: '8 months ago',
@@ -116,12 +119,17 @@ describe('videositeSearch against the sandbox', () => {
     expect(body.extensions?.gateway).toMatchObject({ sandbox: true, upstreamCalls: 1 });
   });
 
-  it('makes one upstream call for the same query asked twice in one operation, white space aside', async ({ sandbox: gw }) => {
+  it('makes one upstream call for the same query asked twice in one operation, white space aside', async ({
+    sandbox: gw,
+  }) => {
     await answersWithCalls(
       gw,
       'run_videosite_search',
       '{ a: videositeSearch(query: "rye  flour") { query } b: videositeSearch(query: " rye flour ") { suggestions } }',
-      { a: { query: 'rye flour' }, b: { suggestions: ['rye flour explained', 'rye flour for beginners', 'rye flour documentary'] } },
+      {
+        a: { query: 'rye flour' },
+        b: { suggestions: ['rye flour explained', 'rye flour for beginners', 'rye flour documentary'] },
+      },
     );
   });
 
@@ -133,7 +141,9 @@ describe('videositeSearch against the sandbox', () => {
   ]);
 
   it('accepts a query of exactly 500 characters', async ({ sandbox: gw }) => {
-    const { body } = await gw.query('query($q: String!) { videositeSearch(query: $q) { query } }', { q: 'q'.repeat(500) });
+    const { body } = await gw.query('query($q: String!) { videositeSearch(query: $q) { query } }', {
+      q: 'q'.repeat(500),
+    });
     expect(body.errors).toBeUndefined();
     expect(body.data!.videositeSearch.query).toHaveLength(500);
   });
@@ -169,7 +179,13 @@ describe('videositeSearch against upstream variants', () => {
             { id: 'v4', length: ' 7:08 ', thumbnail: ['https://i.example/v4.jpg'] },
           ],
           channels: [
-            { title: 'A channel result', link: 'videosite.example/@AChannel/videos', handle: '@AChannel', subscribers: '1,200,000', is_verified: true },
+            {
+              title: 'A channel result',
+              link: 'videosite.example/@AChannel/videos',
+              handle: '@AChannel',
+              subscribers: '1,200,000',
+              is_verified: true,
+            },
             'junk',
           ],
           country: 'US',
@@ -179,7 +195,9 @@ describe('videositeSearch against upstream variants', () => {
     );
     const gwUp = await startGateway(upstreamEnv(up));
     try {
-      const { body } = await gwUp.query(`{ videositeSearch(query: "variants") { ${EVERY_FIELD} channels { title link handle isVerified subscriberCount } } }`);
+      const { body } = await gwUp.query(
+        `{ videositeSearch(query: "variants") { ${EVERY_FIELD} channels { title link handle isVerified subscriberCount } } }`,
+      );
       expect(body.errors).toBeUndefined();
       const s = body.data!.videositeSearch;
       // `channels` is typed (a junk entry is dropped); other unmodelled keys stay in additionalFields.
@@ -190,7 +208,9 @@ describe('videositeSearch against upstream variants', () => {
         searchInformation: { totalResults: 12345 },
         searchParameters: null,
       });
-      expect(s.channels).toEqual([{ title: 'A channel result', link: null, handle: '@AChannel', isVerified: true, subscriberCount: 1_200_000 }]);
+      expect(s.channels).toEqual([
+        { title: 'A channel result', link: null, handle: '@AChannel', isVerified: true, subscriberCount: 1_200_000 },
+      ]);
       expect(s.shorts[0].items.map((i: any) => i.thumbnail)).toEqual([still('https://i.example/s1.jpg'), null]);
       expect(s.videos.map((v: any) => [v.id, v.lengthSeconds, v.thumbnail])).toEqual([
         ['v1', 59, still('https://i.example/v1.jpg')],
@@ -199,9 +219,17 @@ describe('videositeSearch against upstream variants', () => {
         ['v4', 428, null],
       ]);
       expect(s.videos[0].badges).toEqual(['4K']);
-      expect(s.videos[0].channel).toEqual({ id: null, title: null, link: null, isVerified: null, thumbnail: still('https://yt3.example/c.jpg') });
+      expect(s.videos[0].channel).toEqual({
+        id: null,
+        title: null,
+        link: null,
+        isVerified: null,
+        thumbnail: still('https://yt3.example/c.jpg'),
+      });
       expect(s.videos[1].channel).toBeNull();
-      expect(up.calls).toEqual([expect.objectContaining({ action: 'run_videosite_search', body: { query: 'variants' } })]);
+      expect(up.calls).toEqual([
+        expect.objectContaining({ action: 'run_videosite_search', body: { query: 'variants' } }),
+      ]);
     } finally {
       await gwUp.close();
       await up.close();
@@ -215,7 +243,10 @@ describe('videositeSearch against upstream variants', () => {
     try {
       const { body } = await gwUp.query('{ videositeSearch(query: "x") { query } }');
       expect(body.data).toEqual({ videositeSearch: null });
-      expect(body.errors![0]!.extensions).toMatchObject({ code: 'UPSTREAM_BAD_RESPONSE', action: 'run_videosite_search' });
+      expect(body.errors![0]!.extensions).toMatchObject({
+        code: 'UPSTREAM_BAD_RESPONSE',
+        action: 'run_videosite_search',
+      });
     } finally {
       await gwUp.close();
       await up.close();

@@ -54,7 +54,9 @@ describe('videositeTranscript against the sandbox', () => {
     expect(body.extensions?.gateway).toMatchObject({ sandbox: true, upstreamCalls: 1 });
   });
 
-  it('turns the documented 400 into a NOT_FOUND error on the field while a sibling field still resolves', async ({ sandbox: gw }) => {
+  it('turns the documented 400 into a NOT_FOUND error on the field while a sibling field still resolves', async ({
+    sandbox: gw,
+  }) => {
     const { status, body } = await gw.query(`{
       videositeTranscript(url: "https://www.videosite.example/watch?v=no-transcript") { title text }
       domainInfo(domain: "example.com") { domainName }
@@ -94,7 +96,8 @@ describe('videositeTranscript against upstream variants', () => {
   /** Answers the transcript action with `envelope` and domain_info with a minimal record. */
   function answer(envelope: Record<string, unknown>, httpStatus = 200) {
     up.handle((call, _req, res) => {
-      if (call.action === 'domain_info') return json(res, 200, { status: 200, response: { domain_name: call.body.domain, domain_registered: 'yes' } });
+      if (call.action === 'domain_info')
+        return json(res, 200, { status: 200, response: { domain_name: call.body.domain, domain_registered: 'yes' } });
       return json(res, httpStatus, envelope);
     });
   }
@@ -141,7 +144,9 @@ describe('videositeTranscript against upstream variants', () => {
         thumbnail: { static: 'https://i.example/x1.jpg', rich: 'https://i.example/x1.webp' },
       },
     });
-    const { body } = await gwUp.query(`{ videositeTranscript(url: "https://www.videosite.example/watch?v=${videoId}") { ${EVERY_FIELD} } }`);
+    const { body } = await gwUp.query(
+      `{ videositeTranscript(url: "https://www.videosite.example/watch?v=${videoId}") { ${EVERY_FIELD} } }`,
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data!.videositeTranscript).toMatchObject({
       title: 'Only a title',
@@ -156,7 +161,11 @@ describe('videositeTranscript against upstream variants', () => {
         keyMoments: [{ t: 1 }],
         publishedTime: '2024-03-05T10:00:00-08:00',
         publishedDate: '2024-03-05',
-        thumbnail: { url: 'https://i.example/x1.jpg', staticUrl: 'https://i.example/x1.jpg', richUrl: 'https://i.example/x1.webp' },
+        thumbnail: {
+          url: 'https://i.example/x1.jpg',
+          staticUrl: 'https://i.example/x1.jpg',
+          richUrl: 'https://i.example/x1.webp',
+        },
         description: null,
         channelLink: null,
       },
@@ -165,7 +174,9 @@ describe('videositeTranscript against upstream variants', () => {
 
   it('falls back to the metadata title when the first line is empty, and reads missing metadata as null', async () => {
     answer({ status: 200, response: '\nText without a title line.', metadata: { title: 'Title from metadata' } });
-    const first = await gwUp.query('{ videositeTranscript(url: "https://www.videosite.example/watch?v=t2") { title text video { title publishedDate } } }');
+    const first = await gwUp.query(
+      '{ videositeTranscript(url: "https://www.videosite.example/watch?v=t2") { title text video { title publishedDate } } }',
+    );
     expect(first.body.data!.videositeTranscript).toEqual({
       title: 'Title from metadata',
       text: 'Text without a title line.',
@@ -173,16 +184,23 @@ describe('videositeTranscript against upstream variants', () => {
     });
 
     answer({ status: 200, response: 'Bare title\nBare text' });
-    const second = await gwUp.query('{ videositeTranscript(url: "https://www.videosite.example/watch?v=t3") { title text video { id: videoId } } }');
+    const second = await gwUp.query(
+      '{ videositeTranscript(url: "https://www.videosite.example/watch?v=t3") { title text video { id: videoId } } }',
+    );
     expect(second.body.errors).toBeUndefined();
     expect(second.body.data!.videositeTranscript).toEqual({ title: 'Bare title', text: 'Bare text', video: null });
   });
 
   it('answers UPSTREAM_BAD_RESPONSE when `response` is not a string', async () => {
     answer({ status: 200, response: { title: 'an object' }, metadata: {} });
-    const { body } = await gwUp.query('{ videositeTranscript(url: "https://www.videosite.example/watch?v=t4") { title } }');
+    const { body } = await gwUp.query(
+      '{ videositeTranscript(url: "https://www.videosite.example/watch?v=t4") { title } }',
+    );
     expect(body.data).toEqual({ videositeTranscript: null });
-    expect(body.errors![0]!.extensions).toMatchObject({ code: 'UPSTREAM_BAD_RESPONSE', action: 'get_videosite_transcript' });
+    expect(body.errors![0]!.extensions).toMatchObject({
+      code: 'UPSTREAM_BAD_RESPONSE',
+      action: 'get_videosite_transcript',
+    });
   });
 
   it('sends the normalised URL as the only body field', async () => {
@@ -190,7 +208,10 @@ describe('videositeTranscript against upstream variants', () => {
     const before = up.calls.length;
     await gwUp.query('{ videositeTranscript(url: "  https://WWW.Videosite.example/watch?v=Ab1  ") { title } }');
     expect(up.calls.slice(before)).toEqual([
-      expect.objectContaining({ action: 'get_videosite_transcript', body: { url: 'https://www.videosite.example/watch?v=Ab1' } }),
+      expect.objectContaining({
+        action: 'get_videosite_transcript',
+        body: { url: 'https://www.videosite.example/watch?v=Ab1' },
+      }),
     ]);
   });
 });

@@ -15,7 +15,14 @@ describe.skipIf(!available)('GraphiQL in headless Chromium', () => {
     gw = await startGateway({ SANDBOX_LATENCY: 'transcript:2500,photosocial:1200' });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
     });
   });
   afterAll(async () => {
@@ -28,7 +35,8 @@ describe.skipIf(!available)('GraphiQL in headless Chromium', () => {
     const foreign: string[] = [];
     page.on('request', (request) => {
       const url = new URL(request.url());
-      if (!['127.0.0.1', 'localhost'].includes(url.hostname) && !['data:', 'blob:'].includes(url.protocol)) foreign.push(request.url());
+      if (!['127.0.0.1', 'localhost'].includes(url.hostname) && !['data:', 'blob:'].includes(url.protocol))
+        foreign.push(request.url());
     });
     await page.goto(`${gw.url}/graphql`);
     await page.locator('.graphiql-execute-button').waitFor({ timeout: 20_000 });
@@ -56,7 +64,9 @@ describe.skipIf(!available)('GraphiQL in headless Chromium', () => {
     await page.locator('.graphiql-execute-button').waitFor({ timeout: 20_000 });
     const editorText = async () => (await page.locator('.graphiql-query-editor').innerText()).replace(/\u00a0/g, ' ');
     // The tabs are draggable: a pointer click can start a drag instead of a selection.
-    await page.locator('button.graphiql-tab-button[title="CompanyFirstSlowLookupsDeferred"]').evaluate((button) => (button as HTMLButtonElement).click());
+    await page
+      .locator('button.graphiql-tab-button[title="CompanyFirstSlowLookupsDeferred"]')
+      .evaluate((button) => (button as HTMLButtonElement).click());
     await expect.poll(editorText, { timeout: 10_000 }).toContain('@defer(label: "transcript")');
 
     await page.locator('.graphiql-execute-button').click();

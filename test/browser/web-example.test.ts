@@ -36,13 +36,24 @@ describe.skipIf(!available)('the example app in headless Chromium, against a tru
     // --include=dev: NODE_ENV=production (set above for the build) would otherwise leave out codegen and Vite.
     if (!existsSync(`${APP}node_modules/.bin/vite`)) npm('install', '--include=dev', '--no-audit', '--no-fund');
     npm('run', 'build');
-    const env = { TRUSTED_DOCUMENTS_FILE: `${APP}persisted-documents.json`, SANDBOX_LATENCY: 'transcript:1500,*:400', LOG_LEVEL: 'warn' };
+    const env = {
+      TRUSTED_DOCUMENTS_FILE: `${APP}persisted-documents.json`,
+      SANDBOX_LATENCY: 'transcript:1500,*:400',
+      LOG_LEVEL: 'warn',
+    };
     gw = await startGateway(env);
     limited = await startGateway({ ...env, CLIENT_RATE_LIMIT_PER_MINUTE: '1' });
     app = await startStaticProxy(`${APP}dist`, gw.url);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
     });
   }, 300_000);
   afterAll(async () => {
@@ -57,13 +68,24 @@ describe.skipIf(!available)('the example app in headless Chromium, against a tru
 
   async function open(path: string): Promise<Page> {
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-    const own = [new URL(app.url).origin, new URL(gw.gateway.sandbox!.url).origin, new URL(limited.gateway.sandbox!.url).origin];
+    const own = [
+      new URL(app.url).origin,
+      new URL(gw.gateway.sandbox!.url).origin,
+      new URL(limited.gateway.sandbox!.url).origin,
+    ];
     page.on('request', (r) => {
       if (!r.url().startsWith('data:') && !own.includes(new URL(r.url()).origin)) strayRequests.push(r.url());
     });
     // Operations a page leaves behind when it closes or changes mode are aborted; images must load.
-    page.on('requestfailed', (r) => r.resourceType() === 'image' && strayRequests.push(`${r.url()} (${r.failure()?.errorText})`));
-    page.on('response', (r) => r.request().resourceType() === 'image' && r.status() >= 400 && strayRequests.push(`${r.url()} (${r.status()})`));
+    page.on(
+      'requestfailed',
+      (r) => r.resourceType() === 'image' && strayRequests.push(`${r.url()} (${r.failure()?.errorText})`),
+    );
+    page.on(
+      'response',
+      (r) =>
+        r.request().resourceType() === 'image' && r.status() >= 400 && strayRequests.push(`${r.url()} (${r.status()})`),
+    );
     await page.goto(`${app.url}/${path}`);
     return page;
   }
@@ -88,7 +110,9 @@ describe.skipIf(!available)('the example app in headless Chromium, against a tru
     await expect.poll(() => page.getByTestId('upstream-calls').innerText()).toBe('3');
     // The logo is the sandbox's own image, and it loads.
     const logo = page.getByTestId('company').locator('img.logo');
-    await expect.poll(() => logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+    await expect
+      .poll(() => logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBeGreaterThan(0);
     expect(await logo.getAttribute('src')).toBe(`${gw.gateway.sandbox!.url}/images/logo/hubspot.com.png`);
     await shot(page, 'example-company');
 
@@ -122,12 +146,17 @@ describe.skipIf(!available)('the example app in headless Chromium, against a tru
     const variables: Array<Record<string, unknown>> = [];
     page.on('request', (r) => {
       const url = new URL(r.url());
-      if (url.pathname === '/graphql' && url.searchParams.get('variables')) variables.push(JSON.parse(url.searchParams.get('variables')!));
+      if (url.pathname === '/graphql' && url.searchParams.get('variables'))
+        variables.push(JSON.parse(url.searchParams.get('variables')!));
     });
     await page.locator('input[name=mediaCount]').check();
     await fields.locator('[data-field=mediaCount]').waitFor({ timeout: 15_000 });
     expect(variables.at(-1)).toMatchObject({ mediaCount: true, fullName: true, pronouns: false });
-    await expect.poll(async () => Number((await page.getByTestId('bytes').innerText()).match(/^([\d,]+) B/)![1]!.replace(/,/g, ''))).toBeGreaterThan(before);
+    await expect
+      .poll(async () =>
+        Number((await page.getByTestId('bytes').innerText()).match(/^([\d,]+) B/)![1]!.replace(/,/g, '')),
+      )
+      .toBeGreaterThan(before);
     await shot(page, 'example-profile');
 
     await page.locator('input[name=fullName]').uncheck();
@@ -148,7 +177,11 @@ describe.skipIf(!available)('the example app in headless Chromium, against a tru
     const thumbnails = page.getByTestId('video').locator('img.thumb');
     expect(await thumbnails.count()).toBeGreaterThan(0);
     await expect
-      .poll(() => thumbnails.evaluateAll((imgs) => imgs.every((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0)))
+      .poll(() =>
+        thumbnails.evaluateAll((imgs) =>
+          imgs.every((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0),
+        ),
+      )
       .toBe(true);
     await shot(page, 'example-video');
     await page.close();

@@ -6,7 +6,10 @@ import { REDIS_HOST, REDIS_PORT, requireRedisInCi } from '../support/redis.js';
 const redisUp = await requireRedisInCi();
 
 /** The envelope the upstream sends for a domain: the memory cache keeps exactly this text as the entry. */
-const envelopeOf = (domain: string) => ({ status: 200, response: { domain_name: domain, registrar: 'Gauge Registrar' } });
+const envelopeOf = (domain: string) => ({
+  status: 200,
+  response: { domain_name: domain, registrar: 'Gauge Registrar' },
+});
 
 let up: FaultUpstream;
 beforeAll(async () => {
@@ -19,7 +22,8 @@ afterAll(() => up.close());
 async function byPart(gw: TestGateway, name: string): Promise<Record<string, number>> {
   const text = await (await gw.fetch(`/metrics`)).text();
   const parts: Record<string, number> = {};
-  for (const match of text.matchAll(new RegExp(`^${name}\\{part="(\\w+)"\\} (\\S+)$`, 'gm'))) parts[match[1]!] = Number(match[2]);
+  for (const match of text.matchAll(new RegExp(`^${name}\\{part="(\\w+)"\\} (\\S+)$`, 'gm')))
+    parts[match[1]!] = Number(match[2]);
   return parts;
 }
 
@@ -46,18 +50,25 @@ describe('cache size gauges on /metrics', () => {
     }
   });
 
-  it.skipIf(!redisUp)("with the Redis cache, count its in-process tier's entries and the remembered results", async () => {
-    const gw = await startGateway(
-      upstreamEnv(up, { CACHE_ENABLED: 'true', REDIS_URL: `redis://${REDIS_HOST}:${REDIS_PORT}`, CACHE_KEY_SECRET: `gauges-${process.pid}-${Date.now()}` }),
-    );
-    try {
-      await gw.query('{ domainInfo(domain: "shared.example") { domainName } }');
-      await gw.query('{ domainInfo(domain: "shared.example") { domainName } }');
-      expect(await byPart(gw, 'lookup_graph_cache_entries')).toEqual({ entries: 1, parsed: 1, results: 1 });
-    } finally {
-      await gw.close();
-    }
-  });
+  it.skipIf(!redisUp)(
+    "with the Redis cache, count its in-process tier's entries and the remembered results",
+    async () => {
+      const gw = await startGateway(
+        upstreamEnv(up, {
+          CACHE_ENABLED: 'true',
+          REDIS_URL: `redis://${REDIS_HOST}:${REDIS_PORT}`,
+          CACHE_KEY_SECRET: `gauges-${process.pid}-${Date.now()}`,
+        }),
+      );
+      try {
+        await gw.query('{ domainInfo(domain: "shared.example") { domainName } }');
+        await gw.query('{ domainInfo(domain: "shared.example") { domainName } }');
+        expect(await byPart(gw, 'lookup_graph_cache_entries')).toEqual({ entries: 1, parsed: 1, results: 1 });
+      } finally {
+        await gw.close();
+      }
+    },
+  );
 
   it('are absent when nothing is cached in the process (cache off)', async () => {
     const gw = await startGateway(upstreamEnv(up));

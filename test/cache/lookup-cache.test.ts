@@ -31,7 +31,9 @@ describe('the cross-request cache (memory)', () => {
       }
       return json(res, 404, { status: 404, response: null });
     });
-    gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'true', CACHE_TTL_SECONDS: 'domain_info=1' }), 0, { resilience: { maxRetries: 0 } });
+    gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'true', CACHE_TTL_SECONDS: 'domain_info=1' }), 0, {
+      resilience: { maxRetries: 0 },
+    });
   });
   afterAll(async () => {
     await gw.close();
@@ -45,8 +47,12 @@ describe('the cross-request cache (memory)', () => {
     const second = await gw.query('{ domainInfo(domain: "HITS.example") { domainName } }');
     expect(second.body.data).toEqual(first.body.data);
     expect(callsOf('domain_info')).toBe(1);
-    expect(first.body.extensions!.gateway.lookups).toEqual([{ action: 'domain_info', key: 'hits.example', source: 'upstream', ageSeconds: 0 }]);
-    expect(second.body.extensions!.gateway.lookups).toEqual([{ action: 'domain_info', key: 'hits.example', source: 'cache', ageSeconds: 0 }]);
+    expect(first.body.extensions!.gateway.lookups).toEqual([
+      { action: 'domain_info', key: 'hits.example', source: 'upstream', ageSeconds: 0 },
+    ]);
+    expect(second.body.extensions!.gateway.lookups).toEqual([
+      { action: 'domain_info', key: 'hits.example', source: 'cache', ageSeconds: 0 },
+    ]);
     expect(second.body.extensions!.gateway.upstreamCalls).toBe(0);
 
     await sleep(1100); // CACHE_TTL_SECONDS=domain_info=1
@@ -89,7 +95,9 @@ describe('the cross-request cache (memory)', () => {
     // Long enough that all twenty requests arrive while the one call is still out, even on a busy machine.
     delayMs = 1000;
     try {
-      const burst = await Promise.all(Array.from({ length: 20 }, () => gw.query('{ domainInfo(domain: "burst.example") { domainName } }')));
+      const burst = await Promise.all(
+        Array.from({ length: 20 }, () => gw.query('{ domainInfo(domain: "burst.example") { domainName } }')),
+      );
       expect(burst.every((r) => r.body.data!.domainInfo.domainName === 'burst.example')).toBe(true);
       expect(callsOf('domain_info')).toBe(1);
       const sources = burst.map((r) => r.body.extensions!.gateway.lookups[0].source).sort();
@@ -107,9 +115,13 @@ describe('the cross-request cache (memory)', () => {
       const body = JSON.stringify({ query: '{ domainInfo(domain: "same-tick.example") { domainName } }' });
       const responses = await Promise.all(
         Array.from({ length: 50 }, () =>
-          Promise.resolve(gw.gateway.yoga.fetch('http://gateway/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body })).then(
-            (res) => res.json(),
-          ),
+          Promise.resolve(
+            gw.gateway.yoga.fetch('http://gateway/graphql', {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body,
+            }),
+          ).then((res) => res.json()),
         ),
       );
       expect(responses.every((r) => r.data.domainInfo.domainName === 'same-tick.example')).toBe(true);
@@ -126,7 +138,12 @@ describe('the cross-request cache (memory)', () => {
       const leader = new AbortController();
       const query = JSON.stringify({ query: '{ domainInfo(domain: "cancelled-leader.example") { domainName } }' });
       const first = gw
-        .fetch(`/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: query, signal: leader.signal })
+        .fetch(`/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: query,
+          signal: leader.signal,
+        })
         .catch((error: Error) => error);
       await sleep(50);
       const second = gw.post(query);
@@ -154,7 +171,9 @@ describe('the cross-request cache (memory)', () => {
       expect(a.body.data!.financialProfiles).toEqual([{ symbol: 'IBM' }, { symbol: 'KO' }]);
       expect(b.body.data!.financialProfiles).toEqual([{ symbol: 'IBM' }]);
       expect(up.calls.map((call) => call.body.company)).toEqual(['IBM']); // KO was cached, IBM fetched once
-      expect(b.body.extensions!.gateway.lookups).toEqual([{ action: 'company_financial_profile', key: 'IBM', source: 'coalesced', ageSeconds: 0 }]);
+      expect(b.body.extensions!.gateway.lookups).toEqual([
+        { action: 'company_financial_profile', key: 'IBM', source: 'coalesced', ageSeconds: 0 },
+      ]);
     } finally {
       delayMs = 0;
     }
@@ -192,11 +211,16 @@ describe('forward mode with the cache on: each client token has its own entries 
     const up = await startFaultUpstream();
     up.handle(async (call, _req, res) => {
       await sleep(150);
-      json(res, 200, { status: 200, response: { domain_name: `${call.body.domain}`, registrant_contact: { name: call.authorization } } });
+      json(res, 200, {
+        status: 200,
+        response: { domain_name: `${call.body.domain}`, registrant_contact: { name: call.authorization } },
+      });
     });
     const gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'true', GATEWAY_AUTH: 'forward' }));
     const ask = (token: string) =>
-      gw.query('{ domainInfo(domain: "private.example") { registrantContact { name } } }', undefined, { authorization: `Bearer ${token}` });
+      gw.query('{ domainInfo(domain: "private.example") { registrantContact { name } } }', undefined, {
+        authorization: `Bearer ${token}`,
+      });
     try {
       // Concurrent: no coalescing across tokens.
       const [alice, bob] = await Promise.all([ask(ALICE), ask(BOB)]);

@@ -90,14 +90,18 @@ describe.runIf(canRun)('a Redis outage and freeze under a repeated-key load', ()
       await sleep(2000);
       phase = 'restarted empty';
       await redis.restart();
-      await expect.poll(() => replicas.every((gw) => gw.gateway.cacheStatus().healthy), { timeout: 10_000, interval: 100 }).toBe(true);
+      await expect
+        .poll(() => replicas.every((gw) => gw.gateway.cacheStatus().healthy), { timeout: 10_000, interval: 100 })
+        .toBe(true);
       await sleep(1000);
       phase = 'frozen';
       redis.freeze();
       await sleep(2500);
       phase = 'thawed';
       redis.thaw();
-      await expect.poll(() => replicas.every((gw) => gw.gateway.cacheStatus().healthy), { timeout: 10_000, interval: 100 }).toBe(true);
+      await expect
+        .poll(() => replicas.every((gw) => gw.gateway.cacheStatus().healthy), { timeout: 10_000, interval: 100 })
+        .toBe(true);
       await sleep(1000);
     } finally {
       running = false;
@@ -107,7 +111,8 @@ describe.runIf(canRun)('a Redis outage and freeze under a repeated-key load', ()
     // What each replica paid, per key, over the whole run (before, during and after both outages).
     const paid = upstreams.map((up) => {
       const perKey = new Map<string, number>();
-      for (const call of up.calls) perKey.set(String(call.body.domain), (perKey.get(String(call.body.domain)) ?? 0) + 1);
+      for (const call of up.calls)
+        perKey.set(String(call.body.domain), (perKey.get(String(call.body.domain)) ?? 0) + 1);
       return perKey;
     });
     const figures = {
@@ -121,12 +126,15 @@ describe.runIf(canRun)('a Redis outage and freeze under a repeated-key load', ()
     console.log('Redis kill + freeze under a repeated-key load:', JSON.stringify(figures));
     expect(failures).toEqual([]);
     expect(requests).toBeGreaterThan(100);
-    for (const phaseName of ['killed', 'restarted empty', 'frozen', 'thawed']) expect(byPhase[phaseName], phaseName).toBeGreaterThan(0);
+    for (const phaseName of ['killed', 'restarted empty', 'frozen', 'thawed'])
+      expect(byPhase[phaseName], phaseName).toBeGreaterThan(0);
     for (const perKey of paid) for (const [domain, calls] of perKey) expect(calls, domain).toBe(1);
 
     // What was stored while Redis was out went to Redis when it answered again (the restarted one started
     // empty: what the replicas held from before goes back as each is next asked for).
-    await expect.poll(() => replicas.map((gw) => gw.gateway.cacheStatus().pendingWrites), { timeout: 10_000 }).toEqual(replicas.map(() => 0));
+    await expect
+      .poll(() => replicas.map((gw) => gw.gateway.cacheStatus().pendingWrites), { timeout: 10_000 })
+      .toEqual(replicas.map(() => 0));
     const client = new Redis(redis.url);
     try {
       const cache = replicas[0]!.gateway.cache;

@@ -25,13 +25,23 @@ const DATA_COMMANDS = ['get', 'mget', 'getrange', 'set', 'eval', 'exists', 'del'
  * `tuning` values no setting reads.
  * Each form runs on servers of its own: the command counts must be this gateway's alone.
  */
-function gatewayOn(rig: { readonly topology: RedisTopology }, env: Record<string, string>, tuning: Tuning = {}): { readonly gw: TestGateway } {
+function gatewayOn(
+  rig: { readonly topology: RedisTopology },
+  env: Record<string, string>,
+  tuning: Tuning = {},
+): { readonly gw: TestGateway } {
   let gw: TestGateway | undefined;
   beforeAll(async () => {
     // No client rate limit: its counter would be one more command per request. A generous deadline: a
     // busy machine must not make the gateway skip Redis (and serve from its own tier) while it is counted.
     gw = await startGateway(
-      { CACHE_ENABLED: 'true', REDIS_URL: rig.topology.url, CLIENT_RATE_LIMIT_PER_MINUTE: '0', REDIS_COMMAND_TIMEOUT_MS: '500', ...env },
+      {
+        CACHE_ENABLED: 'true',
+        REDIS_URL: rig.topology.url,
+        CLIENT_RATE_LIMIT_PER_MINUTE: '0',
+        REDIS_COMMAND_TIMEOUT_MS: '500',
+        ...env,
+      },
       0,
       tuning,
     );
@@ -46,11 +56,15 @@ function gatewayOn(rig: { readonly topology: RedisTopology }, env: Record<string
 }
 
 /** The Redis keys of a response's lookups, and what a tick's reads of them cost: one command per slot, one round trip per node. */
-function expectedCost(topology: RedisTopology, gw: TestGateway, response: GraphQLResponse): { slots: number; nodes: number } {
+function expectedCost(
+  topology: RedisTopology,
+  gw: TestGateway,
+  response: GraphQLResponse,
+): { slots: number; nodes: number } {
   const cache = gw.gateway.cache;
   const fingerprint = cache.fingerprint(gw.gateway.sandbox!.token);
-  const keys = (response.body.extensions!.gateway.lookups as Array<{ action: string; key: string }>).map(({ action, key }) =>
-    cache.cacheKey(action, fingerprint, key),
+  const keys = (response.body.extensions!.gateway.lookups as Array<{ action: string; key: string }>).map(
+    ({ action, key }) => cache.cacheKey(action, fingerprint, key),
   );
   if (!(topology.client instanceof Cluster)) return { slots: 1, nodes: 1 };
   const cluster = topology.client;
@@ -61,7 +75,10 @@ function expectedCost(topology: RedisTopology, gw: TestGateway, response: GraphQ
 /** Calls of `command` summed over the nodes, and how many nodes had any (the round trips, as each node gets one pipeline). */
 async function callsOf(topology: RedisTopology, command: string): Promise<{ calls: number; nodes: number }> {
   const { total, byNode } = await topology.commandCalls();
-  return { calls: total[command] ?? 0, nodes: [...byNode.values()].filter((calls) => (calls[command] ?? 0) > 0).length };
+  return {
+    calls: total[command] ?? 0,
+    nodes: [...byNode.values()].filter((calls) => (calls[command] ?? 0) > 0).length,
+  };
 }
 
 describe.runIf(canRun).each(REDIS_FORMS)('round trips on %s Redis', (form) => {
@@ -69,7 +86,11 @@ describe.runIf(canRun).each(REDIS_FORMS)('round trips on %s Redis', (form) => {
 
   describe('the lookups of an operation are read in one round trip per node, one MGET per slot', () => {
     // Every lookup asks Redis (no in-process tier hits) and remembered results (which read less) are off.
-    const running = gatewayOn(rig, { CACHE_RESULTS_MB: '0', CACHE_KEY_SECRET: `round-trips-${form}-${process.pid}` }, NO_TIER);
+    const running = gatewayOn(
+      rig,
+      { CACHE_RESULTS_MB: '0', CACHE_KEY_SECRET: `round-trips-${form}-${process.pid}` },
+      NO_TIER,
+    );
     let gw: TestGateway;
     let topology: RedisTopology;
     beforeAll(() => {
@@ -86,7 +107,11 @@ describe.runIf(canRun).each(REDIS_FORMS)('round trips on %s Redis', (form) => {
       const warm = await gw.query(THREE_LOOKUPS);
       expect(warm.body.data).toEqual(cold.body.data);
       expect(warm.body.extensions!.gateway.upstreamCalls).toBe(0);
-      expect(warm.body.extensions!.gateway.lookups.map((l: { source: string }) => l.source)).toEqual(['cache', 'cache', 'cache']);
+      expect(warm.body.extensions!.gateway.lookups.map((l: { source: string }) => l.source)).toEqual([
+        'cache',
+        'cache',
+        'cache',
+      ]);
       const cost = expectedCost(topology, gw, warm);
       const mget = await callsOf(topology, 'mget');
       console.log(`${form}: 3 lookups read as ${mget.calls} MGET on ${mget.nodes} node(s)`);
@@ -109,7 +134,9 @@ describe.runIf(canRun).each(REDIS_FORMS)('round trips on %s Redis', (form) => {
       expect(warm.body.data).toEqual(cold.body.data);
       expect(warm.body.extensions!.gateway.upstreamCalls).toBe(0);
       const mget = await callsOf(topology, 'mget');
-      console.log(`${form}: 4 symbols read as ${mget.calls} MGET on ${mget.nodes} node(s), written as 4 SET on ${cost.nodes} node(s)`);
+      console.log(
+        `${form}: 4 symbols read as ${mget.calls} MGET on ${mget.nodes} node(s), written as 4 SET on ${cost.nodes} node(s)`,
+      );
       expect(mget).toEqual({ calls: cost.slots, nodes: cost.nodes });
       expect((await topology.commandCalls()).total.get).toBeUndefined();
     });
@@ -135,7 +162,11 @@ describe.runIf(canRun).each(REDIS_FORMS)('round trips on %s Redis', (form) => {
       await gw.query(THREE_LOOKUPS);
       await rig.topology.resetStats();
       const again = await gw.query(THREE_LOOKUPS);
-      expect(again.body.extensions!.gateway.lookups.map((l: { source: string }) => l.source)).toEqual(['cache', 'cache', 'cache']);
+      expect(again.body.extensions!.gateway.lookups.map((l: { source: string }) => l.source)).toEqual([
+        'cache',
+        'cache',
+        'cache',
+      ]);
       const { total } = await rig.topology.commandCalls();
       expect(DATA_COMMANDS.filter((command) => total[command])).toEqual([]);
     });
@@ -151,7 +182,11 @@ describe.runIf(canRun).each(REDIS_FORMS)('round trips on %s Redis', (form) => {
       await gw.query(THREE_LOOKUPS); // remembered from its second run
       await topology.resetStats();
       const replayed = await gw.query(THREE_LOOKUPS);
-      expect(replayed.body.extensions!.gateway.lookups.map((lookup: { source: string }) => lookup.source)).toEqual(['cache', 'cache', 'cache']);
+      expect(replayed.body.extensions!.gateway.lookups.map((lookup: { source: string }) => lookup.source)).toEqual([
+        'cache',
+        'cache',
+        'cache',
+      ]);
       const cost = expectedCost(topology, gw, replayed);
       let calls = (await topology.commandCalls()).total;
       expect(await callsOf(topology, 'getrange')).toEqual({ calls: 3, nodes: cost.nodes });

@@ -17,7 +17,13 @@ describe.runIf(canRun).each(REDIS_FORMS)('the shared cache on %s Redis', (form) 
   const secret = `redis-test-${form}-${process.pid}-${Date.now()}`;
   // A generous deadline: these tests are about sharing and failover, not about how late a busy machine reads a reply.
   const env = (extra: Record<string, string> = {}) =>
-    upstreamEnv(up, { CACHE_ENABLED: 'true', REDIS_URL: rig.topology.url, CACHE_KEY_SECRET: secret, REDIS_COMMAND_TIMEOUT_MS: '500', ...extra });
+    upstreamEnv(up, {
+      CACHE_ENABLED: 'true',
+      REDIS_URL: rig.topology.url,
+      CACHE_KEY_SECRET: secret,
+      REDIS_COMMAND_TIMEOUT_MS: '500',
+      ...extra,
+    });
 
   beforeAll(async () => {
     up = await startFaultUpstream();
@@ -60,7 +66,9 @@ describe.runIf(canRun).each(REDIS_FORMS)('the shared cache on %s Redis', (form) 
       expect(ra.body.data).toEqual({ domainInfo: { domainName: 'lease.example' } });
       expect(rb.body.data).toEqual({ domainInfo: { domainName: 'lease.example' } });
       expect(up.calls).toHaveLength(1);
-      expect([ra.body.extensions!.gateway.lookups[0].source, rb.body.extensions!.gateway.lookups[0].source].sort()).toEqual(['coalesced', 'upstream']);
+      expect(
+        [ra.body.extensions!.gateway.lookups[0].source, rb.body.extensions!.gateway.lookups[0].source].sort(),
+      ).toEqual(['coalesced', 'upstream']);
     } finally {
       delayMs = 0;
       await a.close();
@@ -84,7 +92,9 @@ describe.runIf(canRun).each(REDIS_FORMS)('the shared cache on %s Redis', (form) 
       expect(ra.body.data).toEqual({ domainInfo: { domainName: 'dead-holder.example' } });
       expect(rb.body.data).toEqual(ra.body.data);
       expect(up.calls).toHaveLength(1);
-      expect([ra.body.extensions!.gateway.lookups[0].source, rb.body.extensions!.gateway.lookups[0].source].sort()).toEqual(['coalesced', 'upstream']);
+      expect(
+        [ra.body.extensions!.gateway.lookups[0].source, rb.body.extensions!.gateway.lookups[0].source].sort(),
+      ).toEqual(['coalesced', 'upstream']);
     } finally {
       delayMs = 0;
       await dead.close();
@@ -94,7 +104,11 @@ describe.runIf(canRun).each(REDIS_FORMS)('the shared cache on %s Redis', (form) 
   });
 
   it('still sends every stock symbol of an operation in one call when the lookups go through Redis', async () => {
-    const gw = await startGateway({ CACHE_ENABLED: 'true', REDIS_URL: rig.topology.url, CACHE_KEY_SECRET: `${secret}-symbols` });
+    const gw = await startGateway({
+      CACHE_ENABLED: 'true',
+      REDIS_URL: rig.topology.url,
+      CACHE_KEY_SECRET: `${secret}-symbols`,
+    });
     try {
       const { body } = await gw.query(`{
         a: company(domain: "apple.com") { financialProfile { symbol } }
@@ -102,7 +116,11 @@ describe.runIf(canRun).each(REDIS_FORMS)('the shared cache on %s Redis', (form) 
         listed: financialProfiles(symbols: ["KO"]) { symbol }
       }`);
       expect(body.errors).toBeUndefined();
-      expect(body.data).toEqual({ a: { financialProfile: { symbol: 'AAPL' } }, n: { financialProfile: { symbol: 'NKE' } }, listed: [{ symbol: 'KO' }] });
+      expect(body.data).toEqual({
+        a: { financialProfile: { symbol: 'AAPL' } },
+        n: { financialProfile: { symbol: 'NKE' } },
+        listed: [{ symbol: 'KO' }],
+      });
       expect(gw.gateway.sandbox!.calls.get('company_financial_profile')).toBe(1);
       expect(body.extensions!.gateway.upstreamCalls).toBe(3);
     } finally {
@@ -130,7 +148,13 @@ describe.runIf(canRun).each(REDIS_FORMS)('the shared cache on %s Redis', (form) 
         droppedWrites: 0,
         ...expected,
       });
-      expect(health.clientRateLimit).toMatchObject({ backend: 'redis', form, healthy: true, lastError: null, ...expected });
+      expect(health.clientRateLimit).toMatchObject({
+        backend: 'redis',
+        form,
+        healthy: true,
+        lastError: null,
+        ...expected,
+      });
       if (form === 'cluster') expect(health.cache.cluster.replicas).toBeGreaterThan(0);
       expect((await gw.fetch(`/readyz`)).status).toBe(200);
     } finally {
@@ -156,7 +180,11 @@ describe.runIf(canRun).each(REDIS_FORMS)('the shared cache on %s Redis', (form) 
         for (const gw of gateways) for (const domain of domains) await query(gw, domain);
         expect(up.calls).toHaveLength(domains.length);
 
-        const firstKey = gateways[0]!.gateway.cache.cacheKey('domain_info', gateways[0]!.gateway.cache.fingerprint(up.token), domains[0]!);
+        const firstKey = gateways[0]!.gateway.cache.cacheKey(
+          'domain_info',
+          gateways[0]!.gateway.cache.fingerprint(up.token),
+          domains[0]!,
+        );
         const failures: string[] = [];
         let requests = 0;
         const worker = async (w: number) => {
@@ -172,9 +200,14 @@ describe.runIf(canRun).each(REDIS_FORMS)('the shared cache on %s Redis', (form) 
         await sleep(300);
         const { promotedAfterMs } = await rig.topology.killMaster(firstKey);
         try {
-          await expect.poll(() => gateways.every((gw) => gw.gateway.cacheStatus().healthy), { timeout: 15_000, interval: 100 }).toBe(true);
+          await expect
+            .poll(() => gateways.every((gw) => gw.gateway.cacheStatus().healthy), { timeout: 15_000, interval: 100 })
+            .toBe(true);
         } catch (error) {
-          console.log(`${form}: not back after the failover`, JSON.stringify(gateways.map((gw) => [gw.gateway.cacheStatus(), gw.logs.slice(-8)])));
+          console.log(
+            `${form}: not back after the failover`,
+            JSON.stringify(gateways.map((gw) => [gw.gateway.cacheStatus(), gw.logs.slice(-8)])),
+          );
           throw error;
         }
         await sleep(300);
@@ -182,7 +215,13 @@ describe.runIf(canRun).each(REDIS_FORMS)('the shared cache on %s Redis', (form) 
         await load;
         console.log(
           `${form} failover:`,
-          JSON.stringify({ promotedAfterMs, requests, failures: failures.length, upstreamCalls: up.calls.length, distinctKeys: domains.length }),
+          JSON.stringify({
+            promotedAfterMs,
+            requests,
+            failures: failures.length,
+            upstreamCalls: up.calls.length,
+            distinctKeys: domains.length,
+          }),
         );
         expect(failures).toEqual([]);
         expect(requests).toBeGreaterThan(50);
@@ -208,7 +247,9 @@ const redisUp = await requireRedisInCi();
 describe.skipIf(!redisUp)('the shared cache when the connection to Redis is cut', () => {
   it('keeps answering from what the process holds, says so in /healthz, writes what it stored meanwhile when Redis returns', async () => {
     const up = await startFaultUpstream();
-    up.handle((call, _req, res) => json(res, 200, { status: 200, response: { domain_name: call.body.domain, domain_registered: 'yes' } }));
+    up.handle((call, _req, res) =>
+      json(res, 200, { status: 200, response: { domain_name: call.body.domain, domain_registered: 'yes' } }),
+    );
     const proxy = await startRedisProxy();
     const secret = `redis-cut-${process.pid}-${Date.now()}`;
     const env = upstreamEnv(up, { CACHE_ENABLED: 'true', REDIS_URL: proxy.url, CACHE_KEY_SECRET: secret });
@@ -233,7 +274,12 @@ describe.skipIf(!redisUp)('the shared cache when the connection to Redis is cut'
       expect((await ask('during-outage.example')).body.extensions!.gateway.lookups[0].source).toBe('cache');
       expect(up.calls).toHaveLength(2);
       const health = await (await gw.fetch(`/healthz`)).json();
-      expect(health.cache).toMatchObject({ backend: 'redis', healthy: false, lastError: expect.any(String), pendingWrites: 1 });
+      expect(health.cache).toMatchObject({
+        backend: 'redis',
+        healthy: false,
+        lastError: expect.any(String),
+        pendingWrites: 1,
+      });
       expect(gw.logs.join('\n')).toContain('cache: Redis unreachable');
 
       await proxy.restore();

@@ -23,7 +23,10 @@ async function replays(gw: TestGateway): Promise<number> {
 }
 
 describe('remembered results: a repeat answered from the cache alone runs no resolver', () => {
-  const rig = upstreamGatewayFor({ CACHE_ENABLED: 'true', CACHE_TTL_SECONDS: 'domain_info=1' }, { resilience: { maxRetries: 0 } });
+  const rig = upstreamGatewayFor(
+    { CACHE_ENABLED: 'true', CACHE_TTL_SECONDS: 'domain_info=1' },
+    { resilience: { maxRetries: 0 } },
+  );
   let up: FaultUpstream;
   let gw: TestGateway;
   /** Every upstream answer names the call that made it, so a stale remembered result shows (in text beyond ASCII). */
@@ -35,7 +38,10 @@ describe('remembered results: a repeat answered from the cache alone runs no res
       if (request.action === 'domain_info') {
         return json(res, 200, {
           status: 200,
-          response: { domain_name: request.body.domain, domain_registrar: { registrar_name: `call ${call} · Régistrar 📷` } },
+          response: {
+            domain_name: request.body.domain,
+            domain_registrar: { registrar_name: `call ${call} · Régistrar 📷` },
+          },
         });
       }
       return json(res, 500, { status: 500, response: null, error: 'down' });
@@ -51,7 +57,9 @@ describe('remembered results: a repeat answered from the cache alone runs no res
     const second = await gw.query(DOMAIN_QUERY, { domain: 'memo.example' });
     expect(second.body.data).toEqual(first.body.data);
     expect(second.text.startsWith(`{"data":${JSON.stringify(first.body.data)},"extensions":`)).toBe(true);
-    expect(first.body.extensions!.gateway.lookups).toEqual([{ action: 'domain_info', key: 'memo.example', source: 'upstream', ageSeconds: 0 }]);
+    expect(first.body.extensions!.gateway.lookups).toEqual([
+      { action: 'domain_info', key: 'memo.example', source: 'upstream', ageSeconds: 0 },
+    ]);
     expect(second.body.extensions!.gateway).toMatchObject({
       upstreamCalls: 0,
       lookups: [{ action: 'domain_info', key: 'memo.example', source: 'cache', ageSeconds: 0 }],
@@ -68,7 +76,8 @@ describe('remembered results: a repeat answered from the cache alone runs no res
   it('never answers one query text with the result of another of the same length and ends', async () => {
     // The same length, opening and (long) ending; only the order of the two fields in the middle differs.
     const tail = `\n# ${'-'.repeat(120)}`;
-    const text = (fields: string) => `query Domain($domain: String!) { domainInfo(domain: $domain) { ${fields} } }${tail}`;
+    const text = (fields: string) =>
+      `query Domain($domain: String!) { domainInfo(domain: $domain) { ${fields} } }${tail}`;
     const nameFirst = text('domainName registrar { name }');
     const registrarFirst = text('registrar { name } domainName');
     const variables = { domain: 'ends.example' };
@@ -90,7 +99,13 @@ describe('remembered results: a repeat answered from the cache alone runs no res
     const replayed = await gw.query(DOMAIN_QUERY, variables);
     expect(await replays(gw)).toBe(before + 1);
     const line = gw.logs.map((text) => JSON.parse(text)).find((entry) => entry.request)?.request;
-    expect(line).toMatchObject({ operation: 'Domain', operationType: 'query', status: 200, upstreamCalls: 0, cost: replayed.body.extensions!.gateway.cost });
+    expect(line).toMatchObject({
+      operation: 'Domain',
+      operationType: 'query',
+      status: 200,
+      upstreamCalls: 0,
+      cost: replayed.body.extensions!.gateway.cost,
+    });
     expect(line.cost).toMatchObject({ estimated: 1 });
   });
 
@@ -134,7 +149,8 @@ describe('remembered results: a repeat answered from the cache alone runs no res
 
   it('never remembers a result with errors, nor an operation marked @fresh', async () => {
     const before = await replays(gw);
-    const partial = '{ domainInfo(domain: "partial.example") { domainName } photosocialProfile(username: "down") { username } }';
+    const partial =
+      '{ domainInfo(domain: "partial.example") { domainName } photosocialProfile(username: "down") { username } }';
     const a = await gw.query(partial);
     await gw.query(partial);
     const b = await gw.query(partial);
@@ -152,7 +168,10 @@ describe('remembered results: a repeat answered from the cache alone runs no res
 
 /** A domain record naming the registrar after the request's authorization, so whose answer it is shows. */
 const answerWithDomain: FaultHandler = (request, _req, res) =>
-  json(res, 200, { status: 200, response: { domain_name: request.body.domain, domain_registrar: { registrar_name: request.authorization } } });
+  json(res, 200, {
+    status: 200,
+    response: { domain_name: request.body.domain, domain_registrar: { registrar_name: request.authorization } },
+  });
 
 describe('remembered results are per upstream token', () => {
   const rig = upstreamGatewayFor({ CACHE_ENABLED: 'true', GATEWAY_AUTH: 'forward' });
@@ -208,7 +227,14 @@ describe('ResultMemo', () => {
     const full = cache.cacheKey('domain_info', 'fp', 'race.example');
     const contextWith = (storedAt: number) => {
       const operation = new Operation(Date.now() + 1000, () => undefined, new SymbolMeter(), new FreshReads());
-      operation.lookups.push({ action: 'domain_info', key: 'race.example', source: 'upstream', ageSeconds: 0, ttlSeconds: 60, storedAt });
+      operation.lookups.push({
+        action: 'domain_info',
+        key: 'race.example',
+        source: 'upstream',
+        ageSeconds: 0,
+        ttlSeconds: 60,
+        storedAt,
+      });
       return { operation, tokenFingerprint: 'fp', cache } as unknown as GatewayContext;
     };
     const query = '{ domainInfo(domain: "race.example") { domainName } }';
@@ -229,45 +255,57 @@ describe('ResultMemo', () => {
   });
 });
 
-describe.runIf(await redisServersAvailable()).each(REDIS_FORMS)('remembered results over the shared cache on %s Redis', (form) => {
-  const topology = topologyFor(form);
-  rigIt("are checked against Redis on every replay: another replica's @fresh refresh ends them", async ({ upstream, startGateway: replica }) => {
-    let call = 0;
-    upstream.handle((request, _req, res) => {
-      call += 1;
-      json(res, 200, { status: 200, response: { domain_name: request.body.domain, domain_registrar: { registrar_name: `call ${call} · Régistrar 📷` } } });
-    });
-    upstream.calls.length = 0;
-    // A generous deadline: on a busy machine a gateway that skips Redis serves its own copy, which is not what this checks.
-    const env = upstreamEnv(upstream, {
-      REDIS_URL: topology.topology.url,
-      CACHE_KEY_SECRET: `memo-${form}-${process.pid}`,
-      CACHE_ENABLED: 'true',
-      REDIS_COMMAND_TIMEOUT_MS: '500',
-    });
-    const [a, b] = [await replica(env), await replica(env)];
-    const registrar = async (gw: TestGateway, query = DOMAIN_QUERY) =>
-      (await gw.query(query, { domain: `replicas-${process.pid}.example` })).body.data!.domainInfo.registrar.name;
-    const first = await registrar(a);
-    expect(await registrar(a)).toBe(first);
-    expect(await registrar(a)).toBe(first);
-    expect(await replays(a)).toBe(1); // the third request, from the result remembered at the second
-    const refreshed = await registrar(b, DOMAIN_QUERY.replace('(domain: $domain) {', '(domain: $domain) @fresh {'));
-    expect(refreshed).not.toBe(first);
-    // Not the remembered result, nor a's in-process copy, once b's write and its announcement have reached
-    // Redis and a (a moment after b answered, longer on a busy machine): until then a answers what it held.
-    let stale = 0;
-    await expect
-      .poll(
-        async () => {
-          const name = await registrar(a);
-          if (name !== refreshed) stale += 1;
-          return name;
-        },
-        { timeout: 5_000, interval: 20 },
-      )
-      .toBe(refreshed);
-    expect(await replays(a)).toBe(1 + stale);
-    expect(upstream.calls).toHaveLength(2);
-  });
-});
+describe.runIf(await redisServersAvailable()).each(REDIS_FORMS)(
+  'remembered results over the shared cache on %s Redis',
+  (form) => {
+    const topology = topologyFor(form);
+    rigIt(
+      "are checked against Redis on every replay: another replica's @fresh refresh ends them",
+      async ({ upstream, startGateway: replica }) => {
+        let call = 0;
+        upstream.handle((request, _req, res) => {
+          call += 1;
+          json(res, 200, {
+            status: 200,
+            response: {
+              domain_name: request.body.domain,
+              domain_registrar: { registrar_name: `call ${call} · Régistrar 📷` },
+            },
+          });
+        });
+        upstream.calls.length = 0;
+        // A generous deadline: on a busy machine a gateway that skips Redis serves its own copy, which is not what this checks.
+        const env = upstreamEnv(upstream, {
+          REDIS_URL: topology.topology.url,
+          CACHE_KEY_SECRET: `memo-${form}-${process.pid}`,
+          CACHE_ENABLED: 'true',
+          REDIS_COMMAND_TIMEOUT_MS: '500',
+        });
+        const [a, b] = [await replica(env), await replica(env)];
+        const registrar = async (gw: TestGateway, query = DOMAIN_QUERY) =>
+          (await gw.query(query, { domain: `replicas-${process.pid}.example` })).body.data!.domainInfo.registrar.name;
+        const first = await registrar(a);
+        expect(await registrar(a)).toBe(first);
+        expect(await registrar(a)).toBe(first);
+        expect(await replays(a)).toBe(1); // the third request, from the result remembered at the second
+        const refreshed = await registrar(b, DOMAIN_QUERY.replace('(domain: $domain) {', '(domain: $domain) @fresh {'));
+        expect(refreshed).not.toBe(first);
+        // Not the remembered result, nor a's in-process copy, once b's write and its announcement have reached
+        // Redis and a (a moment after b answered, longer on a busy machine): until then a answers what it held.
+        let stale = 0;
+        await expect
+          .poll(
+            async () => {
+              const name = await registrar(a);
+              if (name !== refreshed) stale += 1;
+              return name;
+            },
+            { timeout: 5_000, interval: 20 },
+          )
+          .toBe(refreshed);
+        expect(await replays(a)).toBe(1 + stale);
+        expect(upstream.calls).toHaveLength(2);
+      },
+    );
+  },
+);

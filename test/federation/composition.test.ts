@@ -49,7 +49,9 @@ describe('composition with other subgraphs (both composers)', () => {
     return path;
   };
   const composeFiles = (files: Record<string, string>) =>
-    compose(Object.entries(files).flatMap(([name, path]) => ['--subgraph', `${name}=http://127.0.0.1:9/graphql=${path}`]));
+    compose(
+      Object.entries(files).flatMap(([name, path]) => ['--subgraph', `${name}=http://127.0.0.1:9/graphql=${path}`]),
+    );
 
   beforeAll(() => {
     installSupergraphExample();
@@ -81,7 +83,9 @@ describe('composition with other subgraphs (both composers)', () => {
   });
 
   it("docs/federation.md's stub subgraph composes with Lookup Graph, and its client query is valid against the supergraph", async () => {
-    const gql = [...readFileSync(join(ROOT, 'docs/federation.md'), 'utf8').matchAll(/^```gql\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+    const gql = [...readFileSync(join(ROOT, 'docs/federation.md'), 'utf8').matchAll(/^```gql\n([\s\S]*?)^```$/gm)].map(
+      (m) => m[1]!,
+    );
     const stub = gql.find((block) => block.startsWith('extend schema'))!;
     const query = gql.find((block) => block.startsWith('query '))!;
     const out = join(dir, 'docs-supergraph.graphql');

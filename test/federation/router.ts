@@ -21,7 +21,12 @@ interface Started {
 
 /** A process of the example, in its own process group so that stopping it stops whatever it started. */
 function start(args: string[], env: Record<string, string> = {}): Started {
-  const child = spawn(process.execPath, args, { cwd: SUPERGRAPH, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(process.execPath, args, {
+    cwd: SUPERGRAPH,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
@@ -51,7 +56,12 @@ export interface CompositionReport {
 export async function compose(args: string[]): Promise<CompositionReport> {
   let stdout: string;
   try {
-    stdout = (await promisify(execFile)(process.execPath, ['scripts/compose.mjs', ...args], { cwd: SUPERGRAPH, timeout: 120_000 })).stdout;
+    stdout = (
+      await promisify(execFile)(process.execPath, ['scripts/compose.mjs', ...args], {
+        cwd: SUPERGRAPH,
+        timeout: 120_000,
+      })
+    ).stdout;
   } catch (error) {
     stdout = String((error as { stdout?: string }).stdout ?? '');
     if (!stdout.trim()) throw error;
@@ -67,7 +77,10 @@ export interface Supergraph {
   url: string;
   /** The composition of Lookup Graph and the accounts subgraph, as the router runs it. */
   composition: CompositionReport;
-  query(query: string, headers?: Record<string, string>): Promise<{ status: number; body: { data?: any; errors?: any[] } }>;
+  query(
+    query: string,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: { data?: any; errors?: any[] } }>;
   close(): Promise<void>;
 }
 
@@ -75,7 +88,11 @@ export interface Supergraph {
  * The accounts subgraph and a router in front of it and of the Lookup Graph subgraph at `lookupUrl`,
  * composed from both running subgraphs' `_service { sdl }`. `headers` go with the SDL fetches.
  */
-export async function startSupergraph(lookupUrl: string, headers: Record<string, string> = {}, kind: Router = 'hive-gateway'): Promise<Supergraph> {
+export async function startSupergraph(
+  lookupUrl: string,
+  headers: Record<string, string> = {},
+  kind: Router = 'hive-gateway',
+): Promise<Supergraph> {
   const dir = mkdtempSync(join(tmpdir(), 'lookup-graph-supergraph-'));
   let accounts: Started | undefined;
   let router: Started | undefined;
@@ -86,7 +103,11 @@ export async function startSupergraph(lookupUrl: string, headers: Record<string,
   try {
     const accountsPort = await freePort();
     accounts = start(['accounts/server.mjs'], { PORT: String(accountsPort) });
-    await waitFor(() => accounts!.output().includes('accounts subgraph on'), 30_000, `the accounts subgraph (${accounts.output()})`);
+    await waitFor(
+      () => accounts!.output().includes('accounts subgraph on'),
+      30_000,
+      `the accounts subgraph (${accounts.output()})`,
+    );
     const file = join(dir, 'supergraph.graphql');
     const composition = await compose([
       '--subgraph',
@@ -101,13 +122,29 @@ export async function startSupergraph(lookupUrl: string, headers: Record<string,
     const port = await freePort();
     let endpoint: string;
     if (kind === 'hive-gateway') {
-      router = start(['node_modules/@graphql-hive/gateway/dist/bin.js', 'supergraph', file, '--port', String(port), '--host', '127.0.0.1']);
+      router = start([
+        'node_modules/@graphql-hive/gateway/dist/bin.js',
+        'supergraph',
+        file,
+        '--port',
+        String(port),
+        '--host',
+        '127.0.0.1',
+      ]);
       const origin = `http://127.0.0.1:${port}`;
-      await waitFor(async () => (await statusOf(`${origin}/healthcheck`)) === 200, 60_000, `Hive Gateway (${router.output().slice(-2000)})`);
+      await waitFor(
+        async () => (await statusOf(`${origin}/healthcheck`)) === 200,
+        60_000,
+        `Hive Gateway (${router.output().slice(-2000)})`,
+      );
       endpoint = `${origin}/graphql`;
     } else {
       router = start(['scripts/apollo-gateway.mjs', file, String(port)]);
-      await waitFor(() => router!.output().includes('Apollo Gateway on'), 60_000, `Apollo Gateway (${router.output().slice(-2000)})`);
+      await waitFor(
+        () => router!.output().includes('Apollo Gateway on'),
+        60_000,
+        `Apollo Gateway (${router.output().slice(-2000)})`,
+      );
       endpoint = `http://127.0.0.1:${port}/`;
     }
     return {
@@ -116,7 +153,11 @@ export async function startSupergraph(lookupUrl: string, headers: Record<string,
       async query(query, extra = {}) {
         const res = await fetch(endpoint, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', ...extra },
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/graphql-response+json, application/json',
+            ...extra,
+          },
           body: JSON.stringify({ query }),
         });
         return { status: res.status, body: await res.json() };

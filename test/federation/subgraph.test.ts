@@ -21,20 +21,36 @@ const ENTITY_KEYS = {
 
 function objectTypes(sdl: string): Map<string, ObjectTypeDefinitionNode> {
   const types = new Map<string, ObjectTypeDefinitionNode>();
-  for (const definition of parse(sdl).definitions) if (definition.kind === Kind.OBJECT_TYPE_DEFINITION) types.set(definition.name.value, definition);
+  for (const definition of parse(sdl).definitions)
+    if (definition.kind === Kind.OBJECT_TYPE_DEFINITION) types.set(definition.name.value, definition);
   return types;
 }
 
-const directivesOf = (node: { directives?: readonly { name: { value: string } }[] }) => (node.directives ?? []).map((d) => d.name.value);
+const directivesOf = (node: { directives?: readonly { name: { value: string } }[] }) =>
+  (node.directives ?? []).map((d) => d.name.value);
 
 describe('the subgraph schema', () => {
   it('links Federation 2.9 and keys each entity by its natural key, which the type holds', () => {
     const sdl = printedSubgraph();
-    expect(sdl).toContain('@link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@cost", "@key", "@listSize", "@shareable"])');
+    expect(sdl).toContain(
+      '@link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@cost", "@key", "@listSize", "@shareable"])',
+    );
     const types = objectTypes(sdl);
     const keyed = [...types.values()].filter((type) => directivesOf(type).includes('key'));
-    expect(Object.fromEntries(keyed.map((type) => [type.name.value, type.directives!.find((d) => d.name.value === 'key')!.arguments![0]!.value]))).toEqual(
-      Object.fromEntries(Object.entries(ENTITY_KEYS).map(([type, key]) => [type, { kind: Kind.STRING, value: key, block: false, loc: expect.anything() }])),
+    expect(
+      Object.fromEntries(
+        keyed.map((type) => [
+          type.name.value,
+          type.directives!.find((d) => d.name.value === 'key')!.arguments![0]!.value,
+        ]),
+      ),
+    ).toEqual(
+      Object.fromEntries(
+        Object.entries(ENTITY_KEYS).map(([type, key]) => [
+          type,
+          { kind: Kind.STRING, value: key, block: false, loc: expect.anything() },
+        ]),
+      ),
     );
     for (const [type, key] of Object.entries(ENTITY_KEYS)) {
       const fields = types.get(type)!.fields!;
@@ -62,14 +78,18 @@ describe('the subgraph schema', () => {
     expect(printed('Company', 'financialProfile')).toEqual(['@cost(weight: "1")']);
     expect(printed('Company', 'name')).toEqual([]);
     expect(printed('Query', 'financialProfiles')).toEqual(['@cost(weight: "1")', '@listSize(assumedSize: "100")']);
-    expect(printed('VideositeSearch', 'videos')[0]).toBe('@listSize(assumedSize: "20", slicingArguments: null, requireOneSlicingArgument: false)');
+    expect(printed('VideositeSearch', 'videos')[0]).toBe(
+      '@listSize(assumedSize: "20", slicingArguments: null, requireOneSlicingArgument: false)',
+    );
   });
 
   it('leaves node and nodes out unless FEDERATION_NODE_FIELDS', () => {
     expect(subgraph({ nodeFields: false }).schema.getQueryType()!.getFields().node).toBeUndefined();
     expect(subgraph({ nodeFields: false }).schema.getQueryType()!.getFields().nodes).toBeUndefined();
     const withNodes = subgraph({ nodeFields: true });
-    expect(Object.keys(withNodes.schema.getQueryType()!.getFields())).toEqual(expect.arrayContaining(['node', 'nodes', '_entities', '_service']));
+    expect(Object.keys(withNodes.schema.getQueryType()!.getFields())).toEqual(
+      expect.arrayContaining(['node', 'nodes', '_entities', '_service']),
+    );
     expect(withNodes.sdl).toMatch(/\): \[Node\]! @cost\(weight: 1\) @listSize\(assumedSize: 100\)/);
   });
 
@@ -85,7 +105,9 @@ describe('settings', () => {
     expect(configProblems({ FEDERATION: 'true' })).toEqual([]);
     expect(configProblems({ FEDERATION: 'true', FEDERATION_NODE_FIELDS: 'true' })).toEqual([]);
     expect(configProblems({ FEDERATION: 'yes' })).toEqual(['FEDERATION must be true or false, got "yes"']);
-    expect(configProblems({ FEDERATION_NODE_FIELDS: 'true' })).toEqual([expect.stringContaining('FEDERATION_NODE_FIELDS applies only with FEDERATION=true')]);
+    expect(configProblems({ FEDERATION_NODE_FIELDS: 'true' })).toEqual([
+      expect.stringContaining('FEDERATION_NODE_FIELDS applies only with FEDERATION=true'),
+    ]);
   });
 
   it('a subgraph with a trusted-documents list is refused: a router sends operations it plans itself', () => {
@@ -171,12 +193,20 @@ describe('_entities through the same loaders, cache and budget (FEDERATION=true)
       { __typename: 'FinancialProfile', symbol: '$AAPL' },
       { __typename: 'FinancialProfile', symbol: 'msft' },
     ];
-    const res = await rig.gw.query(ENTITIES_QUERY('... on Company { domain financialProfile { symbol } } ... on FinancialProfile { symbol price }'), {
-      representations,
-    });
+    const res = await rig.gw.query(
+      ENTITIES_QUERY('... on Company { domain financialProfile { symbol } } ... on FinancialProfile { symbol price }'),
+      {
+        representations,
+      },
+    );
     expect(res.body.errors).toBeUndefined();
     const entities = res.body.data!._entities;
-    expect(entities.slice(0, 4).map((e: { domain: string }) => e.domain)).toEqual(['hubspot.com', 'hubspot.com', 'hubspot.com', 'hubspot.com']);
+    expect(entities.slice(0, 4).map((e: { domain: string }) => e.domain)).toEqual([
+      'hubspot.com',
+      'hubspot.com',
+      'hubspot.com',
+      'hubspot.com',
+    ]);
     expect(entities[4].financialProfile).toEqual({ symbol: 'NKE' });
     expect(entities[6]).toEqual({ __typename: 'FinancialProfile', symbol: 'AAPL', price: 228.52 });
     expect(asked(rig.up, 'get_company_object', 'domain').sort()).toEqual(['hubspot.com', 'nike.com']);
@@ -199,14 +229,25 @@ describe('_entities through the same loaders, cache and budget (FEDERATION=true)
       { domain: 'nike.com' },
     ];
     const res = await rig.gw.query(ENTITIES_QUERY('... on Company { name }'), { representations });
-    expect(res.body.data!._entities).toEqual([{ __typename: 'Company', name: 'Nike' }, null, null, null, null, null, null, null]);
+    expect(res.body.data!._entities).toEqual([
+      { __typename: 'Company', name: 'Nike' },
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
     // The list keeps one item per representation, in order, however fast each one failed (a router matches them by index).
     const errors: Record<string, [string, string]> = Object.fromEntries(
       res.body.errors!.map((error) => [error.path![1], [error.extensions!.code, error.message]]),
     );
     expect(Object.keys(errors)).toEqual(['1', '2', '3', '4', '5', '6', '7']);
     for (const [code] of Object.values(errors)) expect(code).toBe('BAD_USER_INPUT');
-    expect(errors[1]![1]).toMatch(/"Account" is not an entity of this subgraph; its entities are Company, DomainRecord, FinancialProfile/);
+    expect(errors[1]![1]).toMatch(
+      /"Account" is not an entity of this subgraph; its entities are Company, DomainRecord, FinancialProfile/,
+    );
     expect(errors[2]![1]).toBe('A Company representation needs its key "domain" as a string');
     expect(errors[4]![1]).toMatch(/"domain" must be a domain name/);
     expect(errors[5]![1]).toMatch(/"symbol" must hold stock symbols/);
@@ -221,20 +262,36 @@ describe('_entities through the same loaders, cache and budget (FEDERATION=true)
       { __typename: 'Company', domain: 'nike.com' },
       { __typename: 'FinancialProfile', symbol: 'AAPL' },
     ];
-    const res = await rig.gw.query(ENTITIES_QUERY('... on Company { name } ... on FinancialProfile { symbol }'), { representations });
-    expect(res.body.data!._entities).toEqual([{ __typename: 'Company', name: 'Hubspot' }, null, { __typename: 'FinancialProfile', symbol: 'AAPL' }]);
+    const res = await rig.gw.query(ENTITIES_QUERY('... on Company { name } ... on FinancialProfile { symbol }'), {
+      representations,
+    });
+    expect(res.body.data!._entities).toEqual([
+      { __typename: 'Company', name: 'Hubspot' },
+      null,
+      { __typename: 'FinancialProfile', symbol: 'AAPL' },
+    ]);
     expect(res.body.errors).toEqual([
-      expect.objectContaining({ path: ['_entities', 1], extensions: expect.objectContaining({ code: 'UPSTREAM_UNAVAILABLE' }) }),
+      expect.objectContaining({
+        path: ['_entities', 1],
+        extensions: expect.objectContaining({ code: 'UPSTREAM_UNAVAILABLE' }),
+      }),
     ]);
   });
 
   it('60 distinct companies are refused with COST_LIMIT_EXCEEDED before any call', async () => {
-    const representations = Array.from({ length: 60 }, (_, i) => ({ __typename: 'Company', domain: `company-${i}.example` }));
+    const representations = Array.from({ length: 60 }, (_, i) => ({
+      __typename: 'Company',
+      domain: `company-${i}.example`,
+    }));
     // Repeats of one company in other spellings add nothing.
     representations.push({ __typename: 'Company', domain: 'https://www.company-0.example/' });
     const res = await rig.gw.query(ENTITIES_QUERY('... on Company { name }'), { representations });
     expect(res.status).toBe(400);
-    expect(res.body.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'COST_LIMIT_EXCEEDED', cost: 60, budget: 50 }) })]);
+    expect(res.body.errors).toEqual([
+      expect.objectContaining({
+        extensions: expect.objectContaining({ code: 'COST_LIMIT_EXCEEDED', cost: 60, budget: 50 }),
+      }),
+    ]);
     expect(rig.up.calls).toHaveLength(0);
   });
 
@@ -271,7 +328,9 @@ describe('_entities and the cross-request cache (FEDERATION=true, cache on)', ()
     // The financial profile's TTL (120 s) is the shortest.
     expect(first.headers.get('cache-control')).toMatch(/^public, max-age=1[12]\d$/);
     const calls = rig.up.calls.length;
-    const again = await rig.gw.query(query, { representations: [{ __typename: 'Company', domain: 'https://apple.com/' }, representations[1]] });
+    const again = await rig.gw.query(query, {
+      representations: [{ __typename: 'Company', domain: 'https://apple.com/' }, representations[1]],
+    });
     expect(again.body.data).toEqual(first.body.data);
     expect(rig.up.calls.length).toBe(calls);
     expect(again.body.extensions!.gateway.upstreamCalls).toBe(0);
@@ -282,13 +341,34 @@ describe('the estimate of _entities reads the representations', () => {
   const { schema } = subgraph({ nodeFields: false });
   const batchedSymbols = (action: string) => actionNamed(action)?.batchedSymbols === true;
   const estimate = (selection: string, representations: unknown[]) =>
-    estimateCost({ schema, document: parse(ENTITIES_QUERY(selection)), variables: { representations }, batchSize: 50, batchedSymbols })?.cost;
+    estimateCost({
+      schema,
+      document: parse(ENTITIES_QUERY(selection)),
+      variables: { representations },
+      batchSize: 50,
+      batchedSymbols,
+    })?.cost;
   const companies = (...domains: string[]) => domains.map((domain) => ({ __typename: 'Company', domain }));
 
   it.each([
-    ['distinct canonical keys per type', '... on Company { name }', companies('https://www.hubspot.com/', 'hubspot.com', 'nike.com'), 2],
-    ['links below count once per distinct key', '... on Company { domainInfo { domainName } }', companies('hubspot.com', 'HUBSPOT.COM', 'nike.com'), 4],
-    ['financial links join one batch', '... on Company { financialProfile { symbol } }', companies('a.com', 'b.com', 'c.com'), 4],
+    [
+      'distinct canonical keys per type',
+      '... on Company { name }',
+      companies('https://www.hubspot.com/', 'hubspot.com', 'nike.com'),
+      2,
+    ],
+    [
+      'links below count once per distinct key',
+      '... on Company { domainInfo { domainName } }',
+      companies('hubspot.com', 'HUBSPOT.COM', 'nike.com'),
+      4,
+    ],
+    [
+      'financial links join one batch',
+      '... on Company { financialProfile { symbol } }',
+      companies('a.com', 'b.com', 'c.com'),
+      4,
+    ],
     [
       'symbols: one batch however many',
       '... on FinancialProfile { symbol }',
@@ -304,7 +384,13 @@ describe('the estimate of _entities reads the representations', () => {
     [
       'malformed and unknown representations cost nothing',
       '... on Company { name }',
-      [{ __typename: 'Nope', domain: 'a.com' }, { __typename: 'Company' }, { __typename: 'Company', domain: 'not a domain' }, 'x', 7],
+      [
+        { __typename: 'Nope', domain: 'a.com' },
+        { __typename: 'Company' },
+        { __typename: 'Company', domain: 'not a domain' },
+        'x',
+        7,
+      ],
       0,
     ],
   ])('%s', (_name, selection, representations, cost) => {

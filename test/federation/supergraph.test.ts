@@ -26,7 +26,13 @@ describe.each<[string, Router]>([
   // As deployed: the cross-request cache on, API keys required (the router forwards the client's).
   const startLookup = () =>
     startGateway(
-      upstreamEnv(up, { FEDERATION: 'true', CACHE_ENABLED: 'true', GATEWAY_AUTH: 'api-key', GATEWAY_API_KEY_HASHES: hashApiKey(API_KEY), LOG_LEVEL: 'warn' }),
+      upstreamEnv(up, {
+        FEDERATION: 'true',
+        CACHE_ENABLED: 'true',
+        GATEWAY_AUTH: 'api-key',
+        GATEWAY_API_KEY_HASHES: hashApiKey(API_KEY),
+        LOG_LEVEL: 'warn',
+      }),
       port,
     );
 
@@ -80,7 +86,11 @@ describe.each<[string, Router]>([
       ['NKE', 'NIKE, Inc.'],
       ['$msft', 'Microsoft Corporation'],
     ]);
-    expect(accounts.map((a: any) => a.lead?.handle ?? null)).toEqual(['https://www.professionalnet.example/in/sam-rivera/', null, 'sam-rivera']);
+    expect(accounts.map((a: any) => a.lead?.handle ?? null)).toEqual([
+      'https://www.professionalnet.example/in/sam-rivera/',
+      null,
+      'sam-rivera',
+    ]);
 
     // Three accounts, two companies: one call each. Five holdings and two tickers, four symbols: one call.
     expect(asked(up, 'get_company_object', 'domain').sort()).toEqual(['hubspot.com', 'nike.com']);
@@ -90,7 +100,9 @@ describe.each<[string, Router]>([
     // A lead pasted as a URL and one written bare are one profile.
     expect(asked(up, 'get_professionalnet_profile', 'profile_handle')).toEqual(['sam-rivera']);
     expect(up.calls).toHaveLength(4);
-    console.info(`${router}: ${up.calls.length} upstream calls for 3 accounts (${up.calls.map((c) => c.action).join(', ')})`);
+    console.info(
+      `${router}: ${up.calls.length} upstream calls for 3 accounts (${up.calls.map((c) => c.action).join(', ')})`,
+    );
   });
 
   it("a repeat is answered from Lookup Graph's cache: no upstream call", async () => {
@@ -103,7 +115,10 @@ describe.each<[string, Router]>([
 
   it('a failing lookup nulls only its own entity; the rest of the answer stands', async () => {
     answerLikeSandbox(up, (call) => call.body.domain === 'nike.com');
-    const res = await supergraph.query('{ accounts { name company { name ticker } holdings { profile { symbol companyName } } } }', { 'x-api-key': API_KEY });
+    const res = await supergraph.query(
+      '{ accounts { name company { name ticker } holdings { profile { symbol companyName } } } }',
+      { 'x-api-key': API_KEY },
+    );
     const accounts = res.body.data.accounts;
     expect(accounts.map((a: any) => a.name)).toEqual(['HubSpot (marketing team)', 'HubSpot (sales team)', 'Nike']);
     expect(accounts[0].company).toEqual({ name: 'Hubspot', ticker: 'HUBS' });
@@ -114,9 +129,16 @@ describe.each<[string, Router]>([
     expect(res.body.errors!.length).toBeGreaterThan(0);
     for (const error of res.body.errors!) {
       expect(error.path.slice(0, 3)).toEqual(['accounts', 2, 'company']);
-      expect(error.extensions).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', action: 'get_company_object', serviceName: 'lookup' });
+      expect(error.extensions).toMatchObject({
+        code: 'UPSTREAM_UNAVAILABLE',
+        action: 'get_company_object',
+        serviceName: 'lookup',
+      });
     }
-    expect(accounts[2].holdings.map((h: any) => h.profile.companyName)).toEqual(['NIKE, Inc.', 'Microsoft Corporation']);
+    expect(accounts[2].holdings.map((h: any) => h.profile.companyName)).toEqual([
+      'NIKE, Inc.',
+      'Microsoft Corporation',
+    ]);
   });
 
   it("the router must forward the client's API key: without it Lookup Graph's fields fail, the accounts still answer", async () => {

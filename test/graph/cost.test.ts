@@ -10,12 +10,28 @@ import { inProcessGateway } from '../support/gateway.js';
 import { forSuite, upstreamGatewayFor } from '../support/fixtures.js';
 import { answered } from '../support/assertions.js';
 
-function cost(query: string, variables?: Record<string, unknown>, batchSize = 50, operationName?: string): number | undefined {
+function cost(
+  query: string,
+  variables?: Record<string, unknown>,
+  batchSize = 50,
+  operationName?: string,
+): number | undefined {
   return estimateCost({ schema, document: parse(query), variables, batchSize, operationName, batchedSymbols })?.cost;
 }
 
 const CHANNEL = 'https://www.videosite.example/@sandboxstudio';
-const TEN = ['apple.com', 'nike.com', 'microsoft.com', 'abc.xyz', 'amazon.com', 'tesla.com', 'meta.com', 'nvidia.com', 'ibm.com', 'oracle.com'];
+const TEN = [
+  'apple.com',
+  'nike.com',
+  'microsoft.com',
+  'abc.xyz',
+  'amazon.com',
+  'tesla.com',
+  'meta.com',
+  'nvidia.com',
+  'ibm.com',
+  'oracle.com',
+];
 
 const batchedSymbols = (action: string) => actionNamed(action)?.batchedSymbols === true;
 
@@ -29,9 +45,21 @@ describe('the static estimate', () => {
       '{ a: company(domain: "a.com") { name } b: company(domain: "b.com") { name } domainInfo(domain: "a.com") { domainName } }',
       3,
     ],
-    ['company with its two links', '{ company(domain: "hubspot.com") { financialProfile { symbol } domainInfo { domainName } } }', 3],
-    ['company, its parents and their domain records', '{ company(domain: "x.com") { parent { domainInfo { domainName } } ultimateParent { name } } }', 4],
-    ['domain -> company -> financial profile', '{ domainInfo(domain: "apple.com") { company { financialProfile { symbol } } } }', 3],
+    [
+      'company with its two links',
+      '{ company(domain: "hubspot.com") { financialProfile { symbol } domainInfo { domainName } } }',
+      3,
+    ],
+    [
+      'company, its parents and their domain records',
+      '{ company(domain: "x.com") { parent { domainInfo { domainName } } ultimateParent { name } } }',
+      4,
+    ],
+    [
+      'domain -> company -> financial profile',
+      '{ domainInfo(domain: "apple.com") { company { financialProfile { symbol } } } }',
+      3,
+    ],
     [
       'ten companies with their financial profiles: 10 + one symbol batch',
       `{ ${TEN.map((d, i) => `c${i}: company(domain: "${d}") { financialProfile { symbol } }`).join(' ')} }`,
@@ -57,25 +85,61 @@ describe('the static estimate', () => {
       '{ videositeSearch(query: "x") { videos { transcript { title } } } }',
       21,
     ],
-    ['search: 1 + 5 transcripts (first: 5)', '{ videositeSearch(query: "x") { videos(first: 5) { transcript { title } } } }', 6],
-    ['search: 1 + 20 transcripts (first: 20)', '{ videositeSearch(query: "x") { videos(first: 20) { transcript { title } } } }', 21],
+    [
+      'search: 1 + 5 transcripts (first: 5)',
+      '{ videositeSearch(query: "x") { videos(first: 5) { transcript { title } } } }',
+      6,
+    ],
+    [
+      'search: 1 + 20 transcripts (first: 20)',
+      '{ videositeSearch(query: "x") { videos(first: 20) { transcript { title } } } }',
+      21,
+    ],
     [
       'search: a first above the most the upstream returns counts that most',
       '{ videositeSearch(query: "x") { videos(first: 1000) { transcript { title } } } }',
       21,
     ],
-    ['search: first: 0 makes no link calls', '{ videositeSearch(query: "x") { videos(first: 0) { transcript { title } } } }', 1],
+    [
+      'search: first: 0 makes no link calls',
+      '{ videositeSearch(query: "x") { videos(first: 0) { transcript { title } } } }',
+      1,
+    ],
     [
       'search: transcripts and result channels',
       '{ videositeSearch(query: "x") { videos(first: 20) { transcript { title } channel { details { requestedUrl } } } } }',
       41,
     ],
-    ['search: typed result channels', '{ videositeSearch(query: "x") { channels(first: 2) { details { requestedUrl } } } }', 3],
-    ['search shorts: without `first`, 3 shelves x 10', '{ videositeSearch(query: "x") { shorts { items { transcript { title } } } } }', 31],
-    ['search shorts: 1 shelf x 5', '{ videositeSearch(query: "x") { shorts(first: 1) { items(first: 5) { transcript { title } } } } }', 6],
-    ['search shorts: plain data below a list costs nothing, whatever its length', '{ videositeSearch(query: "x") { shorts { items { title } } } }', 1],
-    ['search shorts: 1 + 3 shelves x 10', '{ videositeSearch(query: "x") { shorts(first: 3) { items(first: 10) { transcript { title } } } } }', 31],
-    ['channel: highlighted transcript', `{ videositeChannel(url: "${CHANNEL}") { highlightedVideo { transcript { title } } } }`, 2],
+    [
+      'search: typed result channels',
+      '{ videositeSearch(query: "x") { channels(first: 2) { details { requestedUrl } } } }',
+      3,
+    ],
+    [
+      'search shorts: without `first`, 3 shelves x 10',
+      '{ videositeSearch(query: "x") { shorts { items { transcript { title } } } } }',
+      31,
+    ],
+    [
+      'search shorts: 1 shelf x 5',
+      '{ videositeSearch(query: "x") { shorts(first: 1) { items(first: 5) { transcript { title } } } } }',
+      6,
+    ],
+    [
+      'search shorts: plain data below a list costs nothing, whatever its length',
+      '{ videositeSearch(query: "x") { shorts { items { title } } } }',
+      1,
+    ],
+    [
+      'search shorts: 1 + 3 shelves x 10',
+      '{ videositeSearch(query: "x") { shorts(first: 3) { items(first: 10) { transcript { title } } } } }',
+      31,
+    ],
+    [
+      'channel: highlighted transcript',
+      `{ videositeChannel(url: "${CHANNEL}") { highlightedVideo { transcript { title } } } }`,
+      2,
+    ],
     [
       'channel: without `first`, 6 shelves x 12 transcripts',
       `{ videositeChannel(url: "${CHANNEL}") { videosSections { videos { transcript { title } } } } }`,
@@ -96,7 +160,11 @@ describe('the static estimate', () => {
       '{ videositeSearch(query: "x") { videos(first: 5) { transcript { title } } videos(first: 5) { transcript { text } } } }',
       6,
     ],
-    ['aliased link fields count apart', '{ videositeSearch(query: "x") { videos(first: 5) { a: transcript { title } b: transcript { text } } } }', 11],
+    [
+      'aliased link fields count apart',
+      '{ videositeSearch(query: "x") { videos(first: 5) { a: transcript { title } b: transcript { text } } } }',
+      11,
+    ],
     [
       'the realistic video page: 1 + 5 transcripts + 5 channels, 1 + 2 x 5 transcripts',
       `{ videositeSearch(query: "x") { videos(first: 5) { title transcript { text } channel { details { about { description } } } } }
@@ -117,11 +185,15 @@ describe('the static estimate', () => {
   });
 
   it('counts symbols in canonical form: BRK.B, brk-b and BRK/B are one lookup', () => {
-    expect(cost('{ financialProfiles(symbols: ["BRK.B", "brk-b", "BRK/B", "^gspc"]) { symbol } }', undefined, 1)).toBe(2);
+    expect(cost('{ financialProfiles(symbols: ["BRK.B", "brk-b", "BRK/B", "^gspc"]) { symbol } }', undefined, 1)).toBe(
+      2,
+    );
   });
 
   it('ignores inline fragments for other types', () => {
-    expect(cost('{ videositeSearch(query: "x") { videos { ... on VideositeSectionVideo { transcript { title } } } } }')).toBe(1);
+    expect(
+      cost('{ videositeSearch(query: "x") { videos { ... on VideositeSectionVideo { transcript { title } } } } }'),
+    ).toBe(1);
   });
 
   it('honours @skip and @include with variables', () => {
@@ -140,13 +212,15 @@ describe('the static estimate', () => {
   });
 
   it('picks the named operation', () => {
-    const document = '{ company(domain: "a.com") { name } } query Two { a: company(domain: "a.com") { name } b: domainInfo(domain: "a.com") { domainName } }';
+    const document =
+      '{ company(domain: "a.com") { name } } query Two { a: company(domain: "a.com") { name } b: domainInfo(domain: "a.com") { domainName } }';
     expect(cost(document.replace('{ company', 'query One { company'), undefined, 50, 'Two')).toBe(2);
   });
 });
 
 describe('the `first:` that brings an operation under its budget', () => {
-  const estimateOf = (query: string) => estimateCost({ schema, document: parse(query), batchSize: 50, batchedSymbols })!;
+  const estimateOf = (query: string) =>
+    estimateCost({ schema, document: parse(query), batchSize: 50, batchedSymbols })!;
   const suggestionsFor = (query: string, budget: number) =>
     suggestFirst({ schema, document: parse(query), batchSize: 50, batchedSymbols }, estimateOf(query), budget);
   /** The query with `first: n` written on the list at each response path (a query without fragments). */
@@ -160,7 +234,13 @@ describe('the `first:` that brings an operation under its budget', () => {
             const n = first[path.join('.')];
             if (n === undefined) return undefined;
             const value = { kind: Kind.INT, value: String(n) } as const;
-            return { ...node, arguments: [...(node.arguments ?? []), { kind: Kind.ARGUMENT, name: { kind: Kind.NAME, value: 'first' }, value }] };
+            return {
+              ...node,
+              arguments: [
+                ...(node.arguments ?? []),
+                { kind: Kind.ARGUMENT, name: { kind: Kind.NAME, value: 'first' }, value },
+              ],
+            };
           },
           leave() {
             path.pop();
@@ -173,7 +253,9 @@ describe('the `first:` that brings an operation under its budget', () => {
     videositeChannel(url: "${CHANNEL}") { videosSections { videos { transcript { title } } } } }`;
 
   it('lists the lists with links below them, costliest first; lists of plain data are not among them', () => {
-    const estimate = estimateOf(`{ videositeSearch(query: "x") { shorts { items { title } } videos { transcript { title } } } }`);
+    const estimate = estimateOf(
+      `{ videositeSearch(query: "x") { shorts { items { title } } videos { transcript { title } } } }`,
+    );
     expect(estimate.cost).toBe(21);
     expect(estimate.lists).toEqual([{ path: 'videositeSearch.videos', counted: 20, costBelow: 20 }]);
     expect(estimateOf(PAGE).lists.map((l) => l.path)).toEqual([
@@ -215,7 +297,9 @@ describe('the `first:` that brings an operation under its budget', () => {
 describe('fragments spread twice at every level', () => {
   it('are collected once per selection, so a 40-fragment doubling chain costs linear time, not 2^40 walks', () => {
     const fragments = Array.from({ length: 40 }, (_, i) =>
-      i < 39 ? `fragment C${i} on Company { name ...C${i + 1} ...C${i + 1} }` : `fragment C${i} on Company { name domainInfo { domainName } }`,
+      i < 39
+        ? `fragment C${i} on Company { name ...C${i + 1} ...C${i + 1} }`
+        : `fragment C${i} on Company { name domainInfo { domainName } }`,
     ).join('\n');
     const document = parse(`{ company(domain: "hubspot.com") { ...C0 } }\n${fragments}`);
     // Without the shared visited set this would not return within the test's timeout.
@@ -229,7 +313,11 @@ describe('the variables an estimate depends on', () => {
   it.each([
     ['a lookup key only', 'query($d: String!) { domainInfo(domain: $d) { domainName } }', []],
     ['stock symbols', 'query($s: [String!]!, $x: Int) { financialProfiles(symbols: $s) { symbol } }', ['s']],
-    ['symbols inside a list', 'query($a: String!, $b: String!) { financialProfiles(symbols: [$a, "NKE", $b]) { symbol } }', ['a', 'b']],
+    [
+      'symbols inside a list',
+      'query($a: String!, $b: String!) { financialProfiles(symbols: [$a, "NKE", $b]) { symbol } }',
+      ['a', 'b'],
+    ],
     ['node ids', 'query($id: ID!, $ids: [ID!]!) { node(id: $id) { id } nodes(ids: $ids) { id } }', ['id', 'ids']],
     [
       'first, and @skip/@include, in fragments too',
@@ -335,13 +423,18 @@ describe('the runtime counter', () => {
       if (call.action === 'run_videosite_search') {
         return json(res, 200, {
           status: 200,
-          response: { videos: ids.map((id, i) => ({ id, position: i + 1, link: `https://www.videosite.example/watch?v=${id}` })) },
+          response: {
+            videos: ids.map((id, i) => ({ id, position: i + 1, link: `https://www.videosite.example/watch?v=${id}` })),
+          },
         });
       }
       const id = new URL(String(call.body.url)).searchParams.get('v');
       return json(res, 200, { status: 200, response: `Title of ${id}\nText of ${id}`, metadata: { id } });
     });
-    const { body } = await answered(gw, '{ videositeSearch(query: "long") { videos(first: 20) { id: videoId transcript { title } } } }');
+    const { body } = await answered(
+      gw,
+      '{ videositeSearch(query: "long") { videos(first: 20) { id: videoId transcript { title } } } }',
+    );
     const videos = body.data!.videositeSearch.videos as Array<{ id: string; transcript: { title: string } | null }>;
     expect(videos.map((v) => v.transcript)).toEqual(ids.slice(0, 20).map((id) => ({ title: `Title of ${id}` })));
     expect(up.calls).toHaveLength(21);
@@ -350,7 +443,9 @@ describe('the runtime counter', () => {
 
   it('a negative `first` is BAD_USER_INPUT on the list, and nothing below it is called', async () => {
     up.calls.length = 0;
-    const { body } = await gw.query('{ videositeSearch(query: "long") { videos(first: -1) { transcript { title } } } }');
+    const { body } = await gw.query(
+      '{ videositeSearch(query: "long") { videos(first: -1) { transcript { title } } } }',
+    );
     expect(body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'first' });
     expect(body.errors![0]!.message).toContain('"first" must be 0 or more, got -1');
     expect(up.calls.map((c) => c.action)).toEqual(['run_videosite_search']);
@@ -367,12 +462,15 @@ describe('the runtime counter', () => {
   it('a list longer than the upstream usually returns comes back whole; the budget still holds: lookups past it are COST_LIMIT_EXCEEDED', async () => {
     up.calls.length = 0;
     // The estimate counts the 20 videos a result page holds (21 calls, the budget); this upstream sends 30.
-    const { body } = await gw.query('{ videositeSearch(query: "long") { videos { id: videoId transcript { title } } } }');
+    const { body } = await gw.query(
+      '{ videositeSearch(query: "long") { videos { id: videoId transcript { title } } } }',
+    );
     const videos = body.data!.videositeSearch.videos as Array<{ id: string; transcript: { title: string } | null }>;
     expect(videos).toHaveLength(30);
     expect(videos.filter((v) => v.transcript !== null)).toHaveLength(20);
     expect(body.errors).toHaveLength(10);
-    for (const error of body.errors!) expect(error.extensions).toMatchObject({ code: 'COST_LIMIT_EXCEEDED', action: 'get_videosite_transcript' });
+    for (const error of body.errors!)
+      expect(error.extensions).toMatchObject({ code: 'COST_LIMIT_EXCEEDED', action: 'get_videosite_transcript' });
     expect(up.calls).toHaveLength(21);
     expect(body.extensions!.gateway).toMatchObject({ upstreamCalls: 21, cost: { estimated: 21, budget: 21 } });
   });

@@ -6,8 +6,14 @@ import { canonicalVideoUrl } from '../../src/actions/videosite-shared/links.js';
 describe('link keys', () => {
   it.each([
     ['https://www.videosite.example/watch?v=qW3eR7tY1uI', 'https://www.videosite.example/watch?v=qW3eR7tY1uI'],
-    ['https://www.videosite.example/watch?v=qW3eR7tY1uI&pp=ygUHc2FuZGJveA%3D%3D', 'https://www.videosite.example/watch?v=qW3eR7tY1uI'],
-    ['http://WWW.VideoSite.example/watch?t=12&v=qW3eR7tY1uI#comments', 'https://www.videosite.example/watch?v=qW3eR7tY1uI'],
+    [
+      'https://www.videosite.example/watch?v=qW3eR7tY1uI&pp=ygUHc2FuZGJveA%3D%3D',
+      'https://www.videosite.example/watch?v=qW3eR7tY1uI',
+    ],
+    [
+      'http://WWW.VideoSite.example/watch?t=12&v=qW3eR7tY1uI#comments',
+      'https://www.videosite.example/watch?v=qW3eR7tY1uI',
+    ],
     ['https://m.videosite.example/watch?v=qW3eR7tY1uI', 'https://www.videosite.example/watch?v=qW3eR7tY1uI'],
     ['https://www.videosite.example/shorts/sH0rT1aBcDe', 'https://www.videosite.example/watch?v=sH0rT1aBcDe'],
     ['//www.videosite.example/embed/qW3eR7tY1uI', 'https://www.videosite.example/watch?v=qW3eR7tY1uI'],
@@ -42,7 +48,9 @@ describe('link keys', () => {
     expect(symbolKey(42)).toBeNull();
     expect(domainKey('HubSpot.com.')).toBe('hubspot.com');
     expect(domainKey('not a domain')).toBeNull();
-    expect(channelUrl('https://www.videosite.example/@sandboxstudio#about')).toBe('https://www.videosite.example/@sandboxstudio');
+    expect(channelUrl('https://www.videosite.example/@sandboxstudio#about')).toBe(
+      'https://www.videosite.example/@sandboxstudio',
+    );
     expect(channelUrl('mailto:x@example.com')).toBeNull();
   });
 });

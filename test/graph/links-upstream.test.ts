@@ -32,8 +32,19 @@ describe('links whose key is missing or malformed', () => {
     answer({
       get_company_object: (call) =>
         call.body.domain === 'no-ticker.example'
-          ? { domain: 'no-ticker.example', name: 'No Ticker', ticker: null, parent: { domain: null }, ultimateParent: null }
-          : { domain: 'bad-ticker.example', name: 'Bad Ticker', ticker: 'N/A; DROP', parent: { domain: 'not a domain' } },
+          ? {
+              domain: 'no-ticker.example',
+              name: 'No Ticker',
+              ticker: null,
+              parent: { domain: null },
+              ultimateParent: null,
+            }
+          : {
+              domain: 'bad-ticker.example',
+              name: 'Bad Ticker',
+              ticker: 'N/A; DROP',
+              parent: { domain: 'not a domain' },
+            },
     });
     const { body } = await rig.gw.query(`{
       a: company(domain: "no-ticker.example") { name ticker financialProfile { symbol } parent { name } ultimateParent { name } }
@@ -48,8 +59,16 @@ describe('links whose key is missing or malformed', () => {
   });
 
   it('a financial profile with no website or an unusable one: company null, no call, no error', async () => {
-    answer({ company_financial_profile: () => [profile('AAA', null), profile('BBB', 'ftp://files.example'), profile('CCC', 'https://10.0.0.1/')] });
-    const { body } = await rig.gw.query('{ financialProfiles(symbols: ["AAA", "BBB", "CCC"]) { symbol company { name } } }');
+    answer({
+      company_financial_profile: () => [
+        profile('AAA', null),
+        profile('BBB', 'ftp://files.example'),
+        profile('CCC', 'https://10.0.0.1/'),
+      ],
+    });
+    const { body } = await rig.gw.query(
+      '{ financialProfiles(symbols: ["AAA", "BBB", "CCC"]) { symbol company { name } } }',
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data!.financialProfiles).toEqual([
       { symbol: 'AAA', company: null },
@@ -98,16 +117,24 @@ describe('failed link lookups', () => {
   it('are null with their coded error at their path, while the rest resolves', async () => {
     // The company is found, its ticker is unknown upstream (an empty array), its domain record is a 404.
     rig.up.handle(async (call, _req, res) => {
-      if (call.action === 'domain_info') return json(res, 404, { status: 404, response: null, error: "The requested page doesn't exist." });
-      if (call.action === 'get_company_object') return json(res, 200, { status: 200, response: { domain: call.body.domain, name: 'Acme', ticker: 'ACME' } });
+      if (call.action === 'domain_info')
+        return json(res, 404, { status: 404, response: null, error: "The requested page doesn't exist." });
+      if (call.action === 'get_company_object')
+        return json(res, 200, { status: 200, response: { domain: call.body.domain, name: 'Acme', ticker: 'ACME' } });
       return json(res, 200, { status: 200, response: [] });
     });
-    const { status, body } = await rig.gw.query('{ company(domain: "acme.example") { name financialProfile { symbol } domainInfo { domainName } } }');
+    const { status, body } = await rig.gw.query(
+      '{ company(domain: "acme.example") { name financialProfile { symbol } domainInfo { domainName } } }',
+    );
     expect(status).toBe(200);
     expect(body.data).toEqual({ company: { name: 'Acme', financialProfile: null, domainInfo: null } });
     const byPath = Object.fromEntries(body.errors!.map((e) => [e.path!.join('.'), e.extensions]));
     expect(byPath).toEqual({
-      'company.financialProfile': expect.objectContaining({ code: 'NOT_FOUND', action: 'company_financial_profile', symbol: 'ACME' }),
+      'company.financialProfile': expect.objectContaining({
+        code: 'NOT_FOUND',
+        action: 'company_financial_profile',
+        symbol: 'ACME',
+      }),
       'company.domainInfo': expect.objectContaining({ code: 'NOT_FOUND', action: 'domain_info' }),
     });
   });
@@ -157,7 +184,9 @@ describe('symbol batching when companies answer at different times', () => {
       companyAnswered = true;
       json(res, 200, { status: 200, response: { domain: call.body.domain, ticker: 'AAA' } });
     });
-    const { body } = await rig.gw.query('{ company(domain: "slow.example") { ticker } financialProfiles(symbols: ["AAA"]) { symbol } }');
+    const { body } = await rig.gw.query(
+      '{ company(domain: "slow.example") { ticker } financialProfiles(symbols: ["AAA"]) { symbol } }',
+    );
     expect(body.errors).toBeUndefined();
     expect(companyAnsweredBeforeFinancial).toBe(false);
   });

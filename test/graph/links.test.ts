@@ -8,7 +8,14 @@ beforeAll(async () => {
 });
 afterAll(() => gw.close());
 
-const ACTIONS = ['get_company_object', 'company_financial_profile', 'domain_info', 'run_videosite_search', 'get_videosite_channel', 'get_videosite_transcript'];
+const ACTIONS = [
+  'get_company_object',
+  'company_financial_profile',
+  'domain_info',
+  'run_videosite_search',
+  'get_videosite_channel',
+  'get_videosite_transcript',
+];
 
 /** Runs a query and returns it with the upstream calls it made, per action (only actions that were called). */
 async function measure(query: string, variables?: Record<string, unknown>) {
@@ -35,14 +42,20 @@ describe('company links', () => {
     expect(body.data!.company).toEqual({
       ticker: 'HUBS',
       financialProfile: { symbol: 'HUBS', companyName: 'HubSpot, Inc.', exchangeShortName: 'NYSE' },
-      domainInfo: { domainName: 'hubspot.com', isRegistered: true, registrar: { name: 'Placeholder Registry Services Ltd' } },
+      domainInfo: {
+        domainName: 'hubspot.com',
+        isRegistered: true,
+        registrar: { name: 'Placeholder Registry Services Ltd' },
+      },
     });
     expect(calls).toEqual({ get_company_object: 1, company_financial_profile: 1, domain_info: 1 });
     expect(body.extensions!.gateway).toMatchObject({ upstreamCalls: 3, cost: { estimated: 3, budget: 200 } });
   });
 
   it('DomainRecord.company (by domain name), and on to its financial profile', async () => {
-    const { body, calls } = await measure('{ domainInfo(domain: "apple.com") { domainName company { name ticker financialProfile { symbol companyName } } } }');
+    const { body, calls } = await measure(
+      '{ domainInfo(domain: "apple.com") { domainName company { name ticker financialProfile { symbol companyName } } } }',
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data!.domainInfo).toEqual({
       domainName: 'apple.com',
@@ -52,14 +65,18 @@ describe('company links', () => {
   });
 
   it('DomainRecord.company of an unregistered domain is null with no company call and no error', async () => {
-    const { body, calls } = await measure('{ domainInfo(domain: "unregistered-name.com") { isRegistered company { name } } }');
+    const { body, calls } = await measure(
+      '{ domainInfo(domain: "unregistered-name.com") { isRegistered company { name } } }',
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data!.domainInfo).toEqual({ isRegistered: false, company: null });
     expect(calls).toEqual({ domain_info: 1 });
   });
 
   it('FinancialProfile.company (by the registrable domain of its website): one financial call, one company call per site', async () => {
-    const { body, calls } = await measure('{ financialProfiles(symbols: ["HUBS", "NKE", "GOOGL"]) { symbol website company { domain ticker } } }');
+    const { body, calls } = await measure(
+      '{ financialProfiles(symbols: ["HUBS", "NKE", "GOOGL"]) { symbol website company { domain ticker } } }',
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data!.financialProfiles).toEqual([
       { symbol: 'HUBS', website: 'https://www.hubspot.com', company: { domain: 'hubspot.com', ticker: 'HUBS' } },
@@ -71,9 +88,16 @@ describe('company links', () => {
   });
 
   it('Company.ultimateParent that is the company itself shares its lookup; a parent with no domain is null with no call', async () => {
-    const { body, calls } = await measure('{ company(domain: "hubspot.com") { name parentDomain parent { name } ultimateParent { domain name } } }');
+    const { body, calls } = await measure(
+      '{ company(domain: "hubspot.com") { name parentDomain parent { name } ultimateParent { domain name } } }',
+    );
     expect(body.errors).toBeUndefined();
-    expect(body.data!.company).toEqual({ name: 'Hubspot', parentDomain: null, parent: null, ultimateParent: { domain: 'hubspot.com', name: 'Hubspot' } });
+    expect(body.data!.company).toEqual({
+      name: 'Hubspot',
+      parentDomain: null,
+      parent: null,
+      ultimateParent: { domain: 'hubspot.com', name: 'Hubspot' },
+    });
     expect(calls).toEqual({ get_company_object: 1 });
   });
 });
@@ -90,7 +114,10 @@ describe('batching across links', () => {
     expect(body.data).toEqual({
       apple: { financialProfile: { symbol: 'AAPL', price: 228.52 } },
       nike: { financialProfile: { symbol: 'NKE' } },
-      hubspot: { financialProfile: { symbol: 'HUBS' }, domainInfo: { company: { financialProfile: { symbol: 'HUBS' } } } },
+      hubspot: {
+        financialProfile: { symbol: 'HUBS' },
+        domainInfo: { company: { financialProfile: { symbol: 'HUBS' } } },
+      },
       listed: [{ symbol: 'KO' }, { symbol: 'AAPL' }],
     });
     // hubspot.com's domain record links back to hubspot.com: the same company lookup, no second call.
@@ -98,7 +125,18 @@ describe('batching across links', () => {
   });
 
   it("ten companies' financial profiles through company(...) aliases: ten company calls and ONE financial call", async () => {
-    const domains = ['apple.com', 'nike.com', 'microsoft.com', 'abc.xyz', 'amazon.com', 'tesla.com', 'meta.com', 'nvidia.com', 'ibm.com', 'oracle.com'];
+    const domains = [
+      'apple.com',
+      'nike.com',
+      'microsoft.com',
+      'abc.xyz',
+      'amazon.com',
+      'tesla.com',
+      'meta.com',
+      'nvidia.com',
+      'ibm.com',
+      'oracle.com',
+    ];
     const query = `{ ${domains.map((domain, i) => `c${i}: company(domain: "${domain}") { financialProfile { symbol } }`).join('\n')} }`;
     const { body, calls } = await measure(query);
     expect(body.errors).toBeUndefined();
@@ -123,23 +161,34 @@ describe('video links', () => {
   const CHANNEL = 'https://www.videosite.example/@sandboxstudio';
 
   it('Video.transcript on search results, keyed by the canonical watch URL', async () => {
-    const { body, calls } = await measure('{ videositeSearch(query: "zippers") { videos { id: videoId link transcript { requestedUrl title } } } }');
+    const { body, calls } = await measure(
+      '{ videositeSearch(query: "zippers") { videos { id: videoId link transcript { requestedUrl title } } } }',
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data!.videositeSearch.videos).toEqual([
       {
         id: 'qtXRPv3AMPx',
         link: 'https://www.videosite.example/watch?v=qtXRPv3AMPx',
-        transcript: { requestedUrl: 'https://www.videosite.example/watch?v=qtXRPv3AMPx', title: 'How a Zipper Is Made' },
+        transcript: {
+          requestedUrl: 'https://www.videosite.example/watch?v=qtXRPv3AMPx',
+          title: 'How a Zipper Is Made',
+        },
       },
       {
         id: 'dD2FUcWGjqm',
         link: 'https://www.videosite.example/watch?v=dD2FUcWGjqm',
-        transcript: { requestedUrl: 'https://www.videosite.example/watch?v=dD2FUcWGjqm', title: 'How a Zipper Is Made' },
+        transcript: {
+          requestedUrl: 'https://www.videosite.example/watch?v=dD2FUcWGjqm',
+          title: 'How a Zipper Is Made',
+        },
       },
       {
         id: 'RIUSIIulSwM',
         link: 'https://www.videosite.example/watch?v=RIUSIIulSwM&pp=ygUHc2FuZGJveA%3D%3D',
-        transcript: { requestedUrl: 'https://www.videosite.example/watch?v=RIUSIIulSwM', title: 'How Pencils Are Made' },
+        transcript: {
+          requestedUrl: 'https://www.videosite.example/watch?v=RIUSIIulSwM',
+          title: 'How Pencils Are Made',
+        },
       },
     ]);
     expect(calls).toEqual({ run_videosite_search: 1, get_videosite_transcript: 3 });
@@ -162,7 +211,9 @@ describe('video links', () => {
     expect(fromSearch.transcript).toEqual({ requestedUrl: 'https://www.videosite.example/watch?v=RIUSIIulSwM' });
     expect(fromShelf.transcript).toEqual(fromSearch.transcript);
     expect(body.data!.videositeTranscript).toEqual({ video: { id: 'RIUSIIulSwM' } });
-    expect(body.data!.videositeChannel.highlightedVideo.transcript).toEqual({ requestedUrl: 'https://www.videosite.example/watch?v=ANNZbQIEs9h' });
+    expect(body.data!.videositeChannel.highlightedVideo.transcript).toEqual({
+      requestedUrl: 'https://www.videosite.example/watch?v=ANNZbQIEs9h',
+    });
     // 3 search videos + 3 on the "Videos" shelf + the highlighted one (also the "Popular videos" shelf),
     // one video in both search and shelf: 6 distinct videos, 6 transcript calls for 9 transcript fields.
     expect(calls).toEqual({ run_videosite_search: 1, get_videosite_channel: 1, get_videosite_transcript: 6 });
@@ -191,7 +242,10 @@ describe('video links', () => {
     expect(body.errors).toBeUndefined();
     expect(body.data!.videositeSearch.videos.map((v: any) => v.channel)).toEqual([
       { title: 'Sandbox Studio', details: { requestedUrl: CHANNEL, channel: { handle: '@sandboxstudio' } } },
-      { title: 'Sandbox Vlogs', details: { requestedUrl: 'https://www.videosite.example/@sandboxvlogs', channel: { handle: '@sandboxvlogs' } } },
+      {
+        title: 'Sandbox Vlogs',
+        details: { requestedUrl: 'https://www.videosite.example/@sandboxvlogs', channel: { handle: '@sandboxvlogs' } },
+      },
       { title: 'Sandbox Studio', details: { requestedUrl: CHANNEL, channel: { handle: '@sandboxstudio' } } },
     ]);
     expect(calls).toEqual({ run_videosite_search: 1, get_videosite_channel: 2 });

@@ -23,7 +23,10 @@ describe('the realistic video page, with nothing shared', () => {
           section_title: `S${s}`,
           videos: Array.from({ length: 12 }, (_, i) => video(`shelf${s}x${i}`)),
         }));
-        return json(res, 200, { status: 200, response: { channel: { title: String(call.body.url) }, videos_sections: sections } });
+        return json(res, 200, {
+          status: 200,
+          response: { channel: { title: String(call.body.url) }, videos_sections: sections },
+        });
       }
       return json(res, 200, { status: 200, response: `T\nText of ${call.body.url}`, metadata: {} });
     });
@@ -101,7 +104,12 @@ describe('reachable keys of the current upstream shapes', () => {
         response: {
           highlighted_video: {
             id: 'h1',
-            external_links: [{ title: 'Shop', link: 'shop.example/x' }, 'https://merch.example/', { url: 'https://patreon.example/c' }, 42],
+            external_links: [
+              { title: 'Shop', link: 'shop.example/x' },
+              'https://merch.example/',
+              { url: 'https://patreon.example/c' },
+              42,
+            ],
           },
         },
       });
@@ -129,12 +137,22 @@ describe('reachable keys of the current upstream shapes', () => {
       },
       { id: '2', userId: null, type: null, isArchived: true, teams: [], teamCount: 0, teamList: [] },
       { id: '3', userId: null, type: null, isArchived: true, teams: [], teamCount: 0, teamList: [] },
-      { id: '4', userId: null, type: null, isArchived: false, teams: ['Support'], teamCount: 1, teamList: [{ id: null, name: 'Support', isPrimary: null }] },
+      {
+        id: '4',
+        userId: null,
+        type: null,
+        isArchived: false,
+        teams: ['Support'],
+        teamCount: 1,
+        teamList: [{ id: null, name: 'Support', isPrimary: null }],
+      },
     ]);
   });
 
   it("the highlighted video's external links", async () => {
-    const { body } = await rig.gw.query('{ videositeChannel(url: "@x") { highlightedVideo { externalLinks { title link url } } } }');
+    const { body } = await rig.gw.query(
+      '{ videositeChannel(url: "@x") { highlightedVideo { externalLinks { title link url } } } }',
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data!.videositeChannel.highlightedVideo.externalLinks).toEqual([
       { title: 'Shop', link: 'shop.example/x', url: 'https://shop.example/x' },

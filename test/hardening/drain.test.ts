@@ -13,7 +13,13 @@ describe('SIGTERM under keep-alive load (node --import tsx src/main.ts)', () => 
     // acknowledged it within 30 ms, which a loaded machine misses (exit 143 without draining).
     const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: ROOT,
-      env: { ...inherited, PORT: String(port), SANDBOX_LATENCY: '40', CLIENT_RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'info' },
+      env: {
+        ...inherited,
+        PORT: String(port),
+        SANDBOX_LATENCY: '40',
+        CLIENT_RATE_LIMIT_PER_MINUTE: '0',
+        LOG_LEVEL: 'info',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -83,7 +89,10 @@ describe('SIGTERM under keep-alive load (node --import tsx src/main.ts)', () => 
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
       await Promise.all(clients);
-      console.log('drain under keep-alive load:', JSON.stringify({ answeredBeforeSigterm: before, ...tally, failed: tally.failed.length }));
+      console.log(
+        'drain under keep-alive load:',
+        JSON.stringify({ answeredBeforeSigterm: before, ...tally, failed: tally.failed.length }),
+      );
       expect(before).toBeGreaterThan(20);
       // Requests were in flight across SIGTERM and were answered, not cut.
       expect(tally.answeredDuringDrain).toBeGreaterThan(0);

@@ -2,9 +2,13 @@ import { describe, expect } from 'vitest';
 import { test } from '../support/fixtures.js';
 import type { RunningGateway } from '../support/gateway.js';
 
-const ENTITIES = 'query Flood($representations: [_Any!]!) { _entities(representations: $representations) { __typename } }';
+const ENTITIES =
+  'query Flood($representations: [_Any!]!) { _entities(representations: $representations) { __typename } }';
 // 5,300 representations of a type this subgraph does not have: about 100 KB, inside the default body limit.
-const FLOOD = JSON.stringify({ query: ENTITIES, variables: { representations: Array.from({ length: 5300 }, () => ({ __typename: 'X' })) } });
+const FLOOD = JSON.stringify({
+  query: ENTITIES,
+  variables: { representations: Array.from({ length: 5300 }, () => ({ __typename: 'X' })) },
+});
 const CACHED = '{ domainInfo(domain: "example.com") { domainName } }';
 
 // Shedding for a busy event loop (SHED_EVENT_LOOP_DELAY_MS) is off: what is under test is the work one request makes.
@@ -13,7 +17,9 @@ const json = (text: string) => JSON.parse(text) as { msg?: string; request?: Rec
 const requestLines = (gw: RunningGateway) => gw.logs.map(json).filter((line) => line.msg === 'graphql request');
 
 describe('a request with thousands of errors (subgraph mode)', () => {
-  test('writes one line that counts its errors, and answers with 100 of them and one that counts the rest', async ({ startGateway }) => {
+  test('writes one line that counts its errors, and answers with 100 of them and one that counts the rest', async ({
+    startGateway,
+  }) => {
     const gw = await startGateway({ ...SUBGRAPH, LOG_LEVEL: 'info' });
     gw.logs.length = 0;
     const res = await gw.post(FLOOD);
@@ -24,7 +30,9 @@ describe('a request with thousands of errors (subgraph mode)', () => {
     expect(errors).toHaveLength(101);
     expect(errors.slice(0, 100).every((error) => error.extensions?.code === 'BAD_USER_INPUT')).toBe(true);
     expect(errors[99]!.path).toEqual(['_entities', 99]);
-    expect(errors[100]).toMatchObject({ extensions: { code: 'ERRORS_OMITTED', omitted: 5200, byCode: { BAD_USER_INPUT: 5200 } } });
+    expect(errors[100]).toMatchObject({
+      extensions: { code: 'ERRORS_OMITTED', omitted: 5200, byCode: { BAD_USER_INPUT: 5200 } },
+    });
 
     expect(gw.logs.length).toBeLessThanOrEqual(3);
     const [line, ...more] = requestLines(gw);
@@ -33,11 +41,17 @@ describe('a request with thousands of errors (subgraph mode)', () => {
       operation: 'Flood',
       status: 200,
       errorCodes: ['BAD_USER_INPUT'],
-      errors: { count: 5300, byCode: { BAD_USER_INPUT: 5300 }, firstPaths: ['_entities.0', '_entities.1', '_entities.2'] },
+      errors: {
+        count: 5300,
+        byCode: { BAD_USER_INPUT: 5300 },
+        firstPaths: ['_entities.0', '_entities.1', '_entities.2'],
+      },
     });
   });
 
-  test("another client's cached read is answered while several such requests are still running", async ({ startGateway }) => {
+  test("another client's cached read is answered while several such requests are still running", async ({
+    startGateway,
+  }) => {
     const gw = await startGateway({ ...SUBGRAPH, CACHE_ENABLED: 'true' });
     expect((await gw.query(CACHED)).status).toBe(200);
     const finished: string[] = [];

@@ -36,7 +36,10 @@ describe('shedding on the event loop delay (SHED_EVENT_LOOP_DELAY_MS)', () => {
     expect(calls()).toBe(before);
     const readyz = await gw.fetch('/readyz');
     expect(readyz.status).toBe(200);
-    expect(await readyz.json()).toMatchObject({ status: 'overloaded', reasons: expect.arrayContaining(['event-loop-delay']) });
+    expect(await readyz.json()).toMatchObject({
+      status: 'overloaded',
+      reasons: expect.arrayContaining(['event-loop-delay']),
+    });
   });
 
   it('serves again once a window passes without the delay', async () => {

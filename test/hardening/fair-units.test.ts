@@ -14,7 +14,9 @@ describe('ConcurrencyLimiter: fair shares', () => {
     const order: string[] = [];
     const first = await limiter.acquire('a', deadline(), undefined, 'A');
     const waits = [
-      ...['A1', 'A2', 'A3'].map((n) => limiter.acquire('a', deadline(), undefined, 'A').then((release) => ({ n, release }))),
+      ...['A1', 'A2', 'A3'].map((n) =>
+        limiter.acquire('a', deadline(), undefined, 'A').then((release) => ({ n, release })),
+      ),
       ...['B1', 'B2'].map((n) => limiter.acquire('a', deadline(), undefined, 'B').then((release) => ({ n, release }))),
     ];
     waits.forEach(
@@ -40,7 +42,11 @@ describe('ConcurrencyLimiter: fair shares', () => {
     void limiter.acquire('x', deadline(), undefined, 'A').then(() => (a3Granted = true));
     await flush();
     expect(a3Granted).toBe(false); // A is at its in-flight share: it waits although slots are free
-    await expect(limiter.acquire('x', deadline(), undefined, 'A')).rejects.toMatchObject({ code: 'RATE_LIMITED', retryAfter: 1, shed: 'client-share' });
+    await expect(limiter.acquire('x', deadline(), undefined, 'A')).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+      retryAfter: 1,
+      shed: 'client-share',
+    });
     // B gets the free slots at once.
     await limiter.acquire('x', deadline(), undefined, 'B');
     await limiter.acquire('x', deadline(), undefined, 'B');
@@ -86,14 +92,17 @@ describe('the default bulkhead', () => {
     expect(granted).toBe(16);
     const page = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
     expect(page).toContain(`${maxInFlight} slots at 200 ms serve ${maxInFlight * 5} uncached lookups a second`);
-    expect(page).toContain(`one action alone holds at most three quarters of them, ${maxInFlightPerAction} (${maxInFlightPerAction * 5} a second)`);
+    expect(page).toContain(
+      `one action alone holds at most three quarters of them, ${maxInFlightPerAction} (${maxInFlightPerAction * 5} a second)`,
+    );
   });
 });
 
 describe('Breakers: one client cannot trip them for everyone', () => {
   const options = { failureThreshold: 3, cooldownMs: 1000, failedInputTtlMs: 5000 };
   const call = (client: string, input: string): BreakerCall => ({ action: 'a', input, client, clientToken: false });
-  const fail = (b: Breakers, c: BreakerCall, error = new ActionError('UPSTREAM_UNAVAILABLE', 'down')) => b.record(c, b.acquire(c), 'failure', error);
+  const fail = (b: Breakers, c: BreakerCall, error = new ActionError('UPSTREAM_UNAVAILABLE', 'down')) =>
+    b.record(c, b.acquire(c), 'failure', error);
 
   it('counts one input once, however often it fails', () => {
     const breakers = new Breakers(options);

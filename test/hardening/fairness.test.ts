@@ -72,7 +72,8 @@ async function victimLoad(g: TestGateway, ms: number, workers = 2) {
         const name = fresh('fresh');
         const { ms: took, res } = await timedQuery(g, VICTIM, name);
         latencies.push(took);
-        if (res.status !== 200 || res.body.errors || res.body.data?.domainInfo?.domainName !== name) errors.push(JSON.stringify(res.body.errors ?? res.status));
+        if (res.status !== 200 || res.body.errors || res.body.data?.domainInfo?.domainName !== name)
+          errors.push(JSON.stringify(res.body.errors ?? res.status));
       }
     }),
   );
@@ -110,7 +111,11 @@ describe('fairness: one client flooding with hanging inputs', () => {
 
     const report = {
       baseline: { n: baseline.latencies.length, p99: Math.round(p99(baseline.latencies)) },
-      underAttack: { n: during.latencies.length, p99: Math.round(p99(during.latencies)), max: Math.round(Math.max(...during.latencies)) },
+      underAttack: {
+        n: during.latencies.length,
+        p99: Math.round(p99(during.latencies)),
+        max: Math.round(Math.max(...during.latencies)),
+      },
       attacker: Object.fromEntries(attackCodes),
       upstreamAtEnd: { inFlight: health.upstream.inFlight, queued: health.upstream.queued },
       sharedBreaker: health.upstream.breakers.domain_info,
@@ -136,7 +141,8 @@ describe('fairness: one client flooding with hanging inputs', () => {
     up = await hangingUpstream();
     gw = await twoClients(up, { UPSTREAM_TIMEOUT_MS: '200' });
     const name = fresh('slow');
-    for (let i = 0; i < 2; i += 1) expect((await timedQuery(gw, ATTACKER, name)).res.body.errors?.[0]?.extensions?.code).toBe('UPSTREAM_TIMEOUT');
+    for (let i = 0; i < 2; i += 1)
+      expect((await timedQuery(gw, ATTACKER, name)).res.body.errors?.[0]?.extensions?.code).toBe('UPSTREAM_TIMEOUT');
     const calls = up.calls.length;
     const third = await timedQuery(gw, VICTIM, name);
     expect(third.res.body.errors?.[0]?.extensions?.code).toBe('UPSTREAM_TIMEOUT');
@@ -195,9 +201,13 @@ describe('breakers: an attack by one client versus a real outage', () => {
       if (call.authorization === REVOKED) return json(res, 401, { status: 401, response: null, error: 'Unauthorized' });
       json(res, 200, { status: 200, response: { domain_name: call.body.domain } });
     });
-    gw = await startGateway(upstreamEnv(up, { GATEWAY_AUTH: 'forward', CLIENT_RATE_LIMIT_PER_MINUTE: '0', UPSTREAM_BREAKER_FAILURES: '5' }), 0, {
-      resilience: { maxRetries: 0 },
-    });
+    gw = await startGateway(
+      upstreamEnv(up, { GATEWAY_AUTH: 'forward', CLIENT_RATE_LIMIT_PER_MINUTE: '0', UPSTREAM_BREAKER_FAILURES: '5' }),
+      0,
+      {
+        resilience: { maxRetries: 0 },
+      },
+    );
     await gw.query(lookup(fresh('fresh')), undefined, { authorization: HEALTHY });
     for (let i = 0; i < 8; i += 1) await gw.query(lookup(fresh('x')), undefined, { authorization: SICK });
     const revoked = await gw.query(lookup(fresh('x')), undefined, { authorization: REVOKED });

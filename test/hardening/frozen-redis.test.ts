@@ -4,7 +4,8 @@ import { inProcessGateway, startGateway, type TestGateway } from '../support/gat
 import { hasRedisServer, startOwnRedis, type OwnRedis } from '../support/own-redis.js';
 
 const canRun = await hasRedisServer();
-if (!canRun && process.env.CI === 'true') throw new Error('CI=true but redis-server is not installed: the frozen-Redis test cannot run');
+if (!canRun && process.env.CI === 'true')
+  throw new Error('CI=true but redis-server is not installed: the frozen-Redis test cannot run');
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const percentile = (values: number[], p: number) => {
@@ -66,7 +67,12 @@ describe.skipIf(!canRun)('a frozen Redis (SIGSTOP) under load', () => {
         try {
           const res = await gw.query(`{ domainInfo(domain: "${d}") { domainName } }`);
           const ok = res.status === 200 && !res.body.errors && res.body.data?.domainInfo?.domainName === d;
-          samples.push({ phase: at, ms: performance.now() - started, ok, source: res.body.extensions?.gateway?.lookups?.[0]?.source });
+          samples.push({
+            phase: at,
+            ms: performance.now() - started,
+            ok,
+            source: res.body.extensions?.gateway?.lookups?.[0]?.source,
+          });
         } catch {
           samples.push({ phase: at, ms: performance.now() - started, ok: false });
         }
@@ -90,7 +96,15 @@ describe.skipIf(!canRun)('a frozen Redis (SIGSTOP) under load', () => {
     const report = Object.fromEntries(
       ['before', 'frozen', 'thawed'].map((name) => {
         const ms = of(name).map((s) => s.ms);
-        return [name, { n: ms.length, p50: Math.round(percentile(ms, 50)), p99: Math.round(percentile(ms, 99)), max: Math.round(Math.max(...ms)) }];
+        return [
+          name,
+          {
+            n: ms.length,
+            p50: Math.round(percentile(ms, 50)),
+            p99: Math.round(percentile(ms, 99)),
+            max: Math.round(Math.max(...ms)),
+          },
+        ];
       }),
     );
     console.log('frozen-Redis latency (ms):', JSON.stringify(report));
@@ -104,7 +118,11 @@ describe.skipIf(!canRun)('a frozen Redis (SIGSTOP) under load', () => {
     // /healthz and the log said why.
     expect(frozen.filter((s) => s.source === 'upstream')).toEqual([]);
     expect(up.calls).toHaveLength(domains.length);
-    expect(during.cache).toMatchObject({ backend: 'redis', healthy: false, lastError: expect.stringMatching(/no answer|timed out/i) });
+    expect(during.cache).toMatchObject({
+      backend: 'redis',
+      healthy: false,
+      lastError: expect.stringMatching(/no answer|timed out/i),
+    });
     expect(during.clientRateLimit).toMatchObject({ backend: 'redis', healthy: false });
     const logs = gw.logs.join('\n');
     expect(logs).toContain('cache: Redis unreachable or not answering in time');
@@ -117,7 +135,9 @@ describe.skipIf(!canRun)('a frozen Redis (SIGSTOP) under load', () => {
         .slice(-20)
         .some((s) => s.source === 'cache'),
     ).toBe(true);
-    await expect.poll(async () => (await (await gw.fetch(`/healthz`)).json()).clientRateLimit.healthy, { timeout: 5000 }).toBe(true);
+    await expect
+      .poll(async () => (await (await gw.fetch(`/healthz`)).json()).clientRateLimit.healthy, { timeout: 5000 })
+      .toBe(true);
   }, 30_000);
 });
 
@@ -167,13 +187,18 @@ describe.skipIf(!canRun)('a frozen Redis (SIGSTOP) under cached traffic only', (
       if (health.cache.healthy === false) unhealthyAfterMs = performance.now() - frozenAt;
       else await sleep(50);
     }
-    console.log(`frozen Redis, cached traffic only: unhealthy after ${Math.round(unhealthyAfterMs ?? -1)} ms, ${answered} reads answered meanwhile`);
+    console.log(
+      `frozen Redis, cached traffic only: unhealthy after ${Math.round(unhealthyAfterMs ?? -1)} ms, ${answered} reads answered meanwhile`,
+    );
     expect(unhealthyAfterMs).not.toBeNull();
     expect(unhealthyAfterMs!).toBeLessThan(3000);
     expect(answered).toBeGreaterThan(5);
     // Every read came from memory: the upstream saw each domain once, before the freeze.
     expect(up.calls).toHaveLength(domains.length);
-    expect((await (await gw.fetch('/healthz')).json()).cache).toMatchObject({ healthy: false, lastError: expect.stringMatching(/no answer/i) });
+    expect((await (await gw.fetch('/healthz')).json()).cache).toMatchObject({
+      healthy: false,
+      lastError: expect.stringMatching(/no answer/i),
+    });
     expect(gw.gateway.ready()).toMatchObject({ ready: true, status: 'degraded', reasons: ['cache-unreachable'] });
     expect(gw.logs.join('\n')).toContain('cache: Redis unreachable or not answering in time');
 

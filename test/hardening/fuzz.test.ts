@@ -50,7 +50,8 @@ function generator(random: () => number) {
   const literal = (type: GraphQLInputType, depth = 0): string => {
     if (chance(0.05)) return pick(['null', '1', '"x"', 'true', '[]', '{}', 'UNKNOWN_ENUM', '1.5']); // wrong on purpose
     if (isNonNullType(type)) return literal(type.ofType, depth);
-    if (isListType(type)) return `[${Array.from({ length: Math.floor(random() * 4) }, () => literal(type.ofType, depth + 1)).join(', ')}]`;
+    if (isListType(type))
+      return `[${Array.from({ length: Math.floor(random() * 4) }, () => literal(type.ofType, depth + 1)).join(', ')}]`;
     if (isEnumType(type)) return pick(type.getValues()).name;
     if (isInputObjectType(type)) {
       if (depth > 2) return '{}';
@@ -87,7 +88,12 @@ function generator(random: () => number) {
     return '';
   };
 
-  const field = (f: GraphQLField<unknown, unknown>, depth: number, variables?: Record<string, unknown>, definitions?: string[]): string => {
+  const field = (
+    f: GraphQLField<unknown, unknown>,
+    depth: number,
+    variables?: Record<string, unknown>,
+    definitions?: string[],
+  ): string => {
     const args = f.args
       .filter((a) => isNonNullType(a.type) || chance(0.4))
       .filter(() => !chance(0.03)) // a required argument missing now and then
@@ -95,7 +101,9 @@ function generator(random: () => number) {
         if (variables && definitions && chance(0.3)) {
           const name = `v${definitions.length}`;
           definitions.push(`$${name}: ${String(a.type)}`);
-          variables[name] = chance(0.1) ? pick([null, 1, 'x', [], {}, true]) : JSON.parse(JSON.stringify(variableValue(a.type)));
+          variables[name] = chance(0.1)
+            ? pick([null, 1, 'x', [], {}, true])
+            : JSON.parse(JSON.stringify(variableValue(a.type)));
           return `${a.name}: $${name}`;
         }
         return `${a.name}: ${literal(a.type)}`;
@@ -123,18 +131,22 @@ function generator(random: () => number) {
   return (): string => {
     const variables: Record<string, unknown> = {};
     const definitions: string[] = [];
-    const fields = Array.from({ length: 1 + Math.floor(random() * 3) }, () => field(pick(roots), 1, variables, definitions));
+    const fields = Array.from({ length: 1 + Math.floor(random() * 3) }, () =>
+      field(pick(roots), 1, variables, definitions),
+    );
     const kind = pick(['query', 'query', 'query', 'query', '', 'mutation', 'subscription']);
     let document = `${kind}${kind && definitions.length ? ` Q(${definitions.join(', ')})` : ''} { ${fields.join(' ')} }`;
     if (!kind && definitions.length) document = `query Q(${definitions.join(', ')}) { ${fields.join(' ')} }`;
     if (chance(0.05)) document = document.slice(0, Math.floor(random() * document.length)); // cut off
     if (chance(0.02)) document = `${document} fragment F on Query { __typename } { ...F }`;
-    if (chance(0.03)) return pick(['{', '}', '', 'null', '[1]', '{"query": 1}', JSON.stringify({ query: document, variables: 'x' })]);
+    if (chance(0.03))
+      return pick(['{', '}', '', 'null', '[1]', '{"query": 1}', JSON.stringify({ query: document, variables: 'x' })]);
     return JSON.stringify({ query: document, variables });
   };
 }
 
-const INTERNAL = /\n\s+at |node_modules|\/src\/|\/work\/|\.ts:\d+|graphql-jit|TypeError|ReferenceError|Cannot read prop/;
+const INTERNAL =
+  /\n\s+at |node_modules|\/src\/|\/work\/|\.ts:\d+|graphql-jit|TypeError|ReferenceError|Cannot read prop/;
 
 describe('fuzz: documents and variables generated from the schema', () => {
   let gw: RunningGateway;
@@ -164,11 +176,15 @@ describe('fuzz: documents and variables generated from the schema', () => {
           const body = bodies[index++]!;
           const res = await gw.post(body);
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-          if (res.status >= 500) problems.push(`HTTP ${res.status} for ${body.slice(0, 200)}: ${res.text.slice(0, 200)}`);
-          if (INTERNAL.test(res.text)) problems.push(`internal detail for ${body.slice(0, 200)}: ${res.text.slice(0, 300)}`);
+          if (res.status >= 500)
+            problems.push(`HTTP ${res.status} for ${body.slice(0, 200)}: ${res.text.slice(0, 200)}`);
+          if (INTERNAL.test(res.text))
+            problems.push(`internal detail for ${body.slice(0, 200)}: ${res.text.slice(0, 300)}`);
           for (const error of res.body.errors ?? []) {
-            if (typeof error.extensions?.code !== 'string') problems.push(`uncoded error for ${body.slice(0, 200)}: ${JSON.stringify(error).slice(0, 300)}`);
-            if (error.extensions?.code === 'INTERNAL_SERVER_ERROR') problems.push(`internal error for ${body.slice(0, 200)}`);
+            if (typeof error.extensions?.code !== 'string')
+              problems.push(`uncoded error for ${body.slice(0, 200)}: ${JSON.stringify(error).slice(0, 300)}`);
+            if (error.extensions?.code === 'INTERNAL_SERVER_ERROR')
+              problems.push(`internal error for ${body.slice(0, 200)}`);
           }
           if (problems.length > 20) return;
         }
@@ -229,17 +245,32 @@ function hostileGenerator(random: () => number) {
 
   return (): { kind: string; body: Record<string, unknown> | string } => {
     const [field, argument, type, selection] = anyField();
-    const kind = pick(['deep-literal', 'deep-variable', 'deep-extensions', 'deep-selection', 'long-string', 'wide-list'] as const);
+    const kind = pick([
+      'deep-literal',
+      'deep-variable',
+      'deep-extensions',
+      'deep-selection',
+      'long-string',
+      'wide-list',
+    ] as const);
     switch (kind) {
       case 'deep-literal':
-        return { kind, body: { query: `{ ${field}(${argument}: ${nest(between(9, 5000), '"a.com"', style(), false)}) ${selection} }` } };
+        return {
+          kind,
+          body: {
+            query: `{ ${field}(${argument}: ${nest(between(9, 5000), '"a.com"', style(), false)}) ${selection} }`,
+          },
+        };
       case 'deep-variable':
         return {
           kind,
           body: `{"query":"query Q($v: ${type}) { ${field}(${argument}: $v) ${selection} }","variables":{"v":${nest(between(9, 15_000), '"a.com"', style(), true)}}}`,
         };
       case 'deep-extensions':
-        return { kind, body: `{"query":"{ __typename }","extensions":{"x":${nest(between(9, 15_000), '1', style(), true)}}}` };
+        return {
+          kind,
+          body: `{"query":"{ __typename }","extensions":{"x":${nest(between(9, 15_000), '1', style(), true)}}}`,
+        };
       case 'deep-selection': {
         const depth = between(17, 3000);
         const level = random() < 0.5 ? '... on Query { ' : 'company(domain: "a.com") { ';
@@ -250,14 +281,31 @@ function hostileGenerator(random: () => number) {
         const text = pick(['a', 'é', '😀', 'https://www.youtube.com/watch?v=', '\\"']).repeat(between(600, 60_000));
         return random() < 0.5
           ? { kind, body: { query: `{ ${stringField}(${stringArgument}: "${text}") ${stringSelection} }` } }
-          : { kind, body: { query: `query Q($v: ${stringType}) { ${stringField}(${stringArgument}: $v) ${stringSelection} }`, variables: { v: text } } };
+          : {
+              kind,
+              body: {
+                query: `query Q($v: ${stringType}) { ${stringField}(${stringArgument}: $v) ${stringSelection} }`,
+                variables: { v: text },
+              },
+            };
       }
       case 'wide-list': {
         const [listField, listArgument, listType, listSelection] = pick(LIST_FIELDS);
         const items = Array.from({ length: between(101, 30_000) }, (_, i) => `S${i}`);
         return random() < 0.5
-          ? { kind, body: { query: `{ ${listField}(${listArgument}: [${items.map((s) => `"${s}"`).join(',')}]) ${listSelection} }` } }
-          : { kind, body: { query: `query Q($v: ${listType}) { ${listField}(${listArgument}: $v) ${listSelection} }`, variables: { v: items } } };
+          ? {
+              kind,
+              body: {
+                query: `{ ${listField}(${listArgument}: [${items.map((s) => `"${s}"`).join(',')}]) ${listSelection} }`,
+              },
+            }
+          : {
+              kind,
+              body: {
+                query: `query Q($v: ${listType}) { ${listField}(${listArgument}: $v) ${listSelection} }`,
+                variables: { v: items },
+              },
+            };
       }
     }
   };
@@ -282,14 +330,17 @@ describe('fuzz: hostile shapes (deep, long, wide)', () => {
       const codes = (res.body.errors ?? []).map((error) => error.extensions?.code);
       const label = `${kind} ${res.status} ${[...new Set(codes)].join(',')}`;
       outcomes.set(label, (outcomes.get(label) ?? 0) + 1);
-      const refusedWhole = res.status >= 400 && res.status < 500 && codes.length > 0 && codes.every((code) => typeof code === 'string');
+      const refusedWhole =
+        res.status >= 400 && res.status < 500 && codes.length > 0 && codes.every((code) => typeof code === 'string');
       const refusedAtField =
         res.status === 200 &&
         codes.length > 0 &&
         codes.every((code) => code === 'BAD_USER_INPUT') &&
         Object.values(res.body.data ?? {}).every((value) => value === null);
-      if (!refusedWhole && !refusedAtField) problems.push(`${kind}${viaGet ? ' (GET)' : ''}: HTTP ${res.status} ${res.text.slice(0, 300)}`);
-      if (codes.includes('INTERNAL_SERVER_ERROR') || INTERNAL.test(res.text)) problems.push(`${kind}: internal detail ${res.text.slice(0, 300)}`);
+      if (!refusedWhole && !refusedAtField)
+        problems.push(`${kind}${viaGet ? ' (GET)' : ''}: HTTP ${res.status} ${res.text.slice(0, 300)}`);
+      if (codes.includes('INTERNAL_SERVER_ERROR') || INTERNAL.test(res.text))
+        problems.push(`${kind}: internal detail ${res.text.slice(0, 300)}`);
       if (problems.length > 10) break;
     }
     console.log(`hostile fuzz: ${JSON.stringify(Object.fromEntries([...outcomes].sort()))}`);
@@ -302,10 +353,16 @@ describe('fuzz: hostile shapes (deep, long, wide)', () => {
 
 async function getRequest(url: string, params: Record<string, unknown>) {
   const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(params)) search.set(name, typeof value === 'string' ? value : JSON.stringify(value));
-  const res = await fetch(`${url}/graphql?${search}`, { headers: { accept: 'application/graphql-response+json', [CSRF_HEADER]: '1' } });
+  for (const [name, value] of Object.entries(params))
+    search.set(name, typeof value === 'string' ? value : JSON.stringify(value));
+  const res = await fetch(`${url}/graphql?${search}`, {
+    headers: { accept: 'application/graphql-response+json', [CSRF_HEADER]: '1' },
+  });
   const text = await res.text();
-  let body: { data?: Record<string, unknown> | null; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> } = {};
+  let body: {
+    data?: Record<string, unknown> | null;
+    errors?: Array<{ message: string; extensions?: Record<string, unknown> }>;
+  } = {};
   try {
     body = JSON.parse(text);
   } catch {

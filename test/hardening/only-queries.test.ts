@@ -10,20 +10,28 @@ describe('only queries exist', () => {
     ['mutation M($a: String) { setThing(a: $a) { id } }', 'mutation "M"'],
     ['subscription { domainInfo(domain: "a.com") { domainName } }', 'subscription'],
     ['subscription S { x }', 'subscription "S"'],
-  ])('%s is HTTP 400 OPERATION_NOT_SUPPORTED before anything runs, with no error log and no stack', async (query, what) => {
-    const before = gw.logs.length;
-    for (const accept of ['application/graphql-response+json', 'application/json']) {
-      const res = await gw.post(JSON.stringify({ query }), { accept });
-      expect(res.status).toBe(400);
-      expect(res.body.errors).toEqual([{ message: expect.stringContaining(`the ${what} cannot run`), extensions: { code: 'OPERATION_NOT_SUPPORTED' } }]);
-      expect(res.body.data).toBeUndefined();
-      expect(res.body.extensions?.gateway.upstreamCalls).toBe(0);
-      expect(res.text).not.toMatch(/\bat .*\.(ts|js):\d+|node_modules|\/src\//);
-    }
-    const lines = gw.logs.slice(before).map((line) => JSON.parse(line) as { level: number });
-    expect(lines.filter((line) => line.level >= 40)).toEqual([]);
-    expect(gw.logs.slice(before).join('\n')).not.toMatch(/stack|node_modules|graphql-jit/);
-  });
+  ])(
+    '%s is HTTP 400 OPERATION_NOT_SUPPORTED before anything runs, with no error log and no stack',
+    async (query, what) => {
+      const before = gw.logs.length;
+      for (const accept of ['application/graphql-response+json', 'application/json']) {
+        const res = await gw.post(JSON.stringify({ query }), { accept });
+        expect(res.status).toBe(400);
+        expect(res.body.errors).toEqual([
+          {
+            message: expect.stringContaining(`the ${what} cannot run`),
+            extensions: { code: 'OPERATION_NOT_SUPPORTED' },
+          },
+        ]);
+        expect(res.body.data).toBeUndefined();
+        expect(res.body.extensions?.gateway.upstreamCalls).toBe(0);
+        expect(res.text).not.toMatch(/\bat .*\.(ts|js):\d+|node_modules|\/src\//);
+      }
+      const lines = gw.logs.slice(before).map((line) => JSON.parse(line) as { level: number });
+      expect(lines.filter((line) => line.level >= 40)).toEqual([]);
+      expect(gw.logs.slice(before).join('\n')).not.toMatch(/stack|node_modules|graphql-jit/);
+    },
+  );
 
   it('refuses a document that holds a mutation next to the query it names', async () => {
     const res = await gw.post(JSON.stringify({ query: 'query A { __typename } mutation B { y }', operationName: 'A' }));

@@ -48,7 +48,9 @@ describe('slow and greedy clients', () => {
     try {
       const socket = await open(gw.url);
       const started = Date.now();
-      socket.write('POST /graphql HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 5000\r\n\r\n{');
+      socket.write(
+        'POST /graphql HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 5000\r\n\r\n{',
+      );
       const drip = setInterval(() => socket.writable && socket.write(' '), 100);
       const closed = await untilClosed(socket, started, 6000);
       clearInterval(drip);
@@ -56,7 +58,9 @@ describe('slow and greedy clients', () => {
       expect(closed.afterMs!).toBeLessThan(4000);
       expect(closed.text).toMatch(/^HTTP\/1\.1 408 /);
       const body = JSON.parse(closed.text.slice(closed.text.indexOf('\r\n\r\n') + 4));
-      expect(body).toEqual({ errors: [{ message: 'The request did not arrive in time.', extensions: { code: 'REQUEST_TIMEOUT' } }] });
+      expect(body).toEqual({
+        errors: [{ message: 'The request did not arrive in time.', extensions: { code: 'REQUEST_TIMEOUT' } }],
+      });
       // Nothing else follows on the socket: the request never reached GraphQL handling.
       expect(closed.text.match(/HTTP\/1\.1/g)).toHaveLength(1);
     } finally {

@@ -39,7 +39,10 @@ const OVERLAP = `query Overlap {
 
 describe('Apollo Client InMemoryCache, no type policies', () => {
   it('keeps distinct objects distinct, merges equal ones, and warns about nothing', async () => {
-    const client = new ApolloClient({ link: new HttpLink({ uri: `${gw.url}/graphql`, fetch }), cache: new InMemoryCache() });
+    const client = new ApolloClient({
+      link: new HttpLink({ uri: `${gw.url}/graphql`, fetch }),
+      cache: new InMemoryCache(),
+    });
     const first = await client.query<any>({ query: gql(COMPANIES) });
     expect(first.data!.a.name).toBe('Hubspot');
     expect(first.data!.b.name).toBe('Stripe');

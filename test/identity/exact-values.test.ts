@@ -50,7 +50,10 @@ describe('exact values over HTTP', () => {
         company_financial_profile: [{ symbol: 'TSWF', website: 'http://taylorswift.com', ipoDate: 'Mar 26, 2024' }],
         get_company_object: { domain: 'hubspot.com', logo: 'https://logo.example/caf\u00e9', indexedAt: '2025-09-18' },
         get_crm_owners: [{ id: 1, createdAt: '2025-02-12T00:14:58', updatedAt: 'yesterday' }],
-        get_professionalnet_profile: { full_name: 'Sam', certifications: [{ name: 'X', date: { start: {}, end: { year: 2027 } } }] },
+        get_professionalnet_profile: {
+          full_name: 'Sam',
+          certifications: [{ name: 'X', date: { start: {}, end: { year: 2027 } } }],
+        },
       };
       upstream.handle((call, _req, res) => json(res, 200, { status: 200, response: responses[call.action] }));
       const res = await gw.query(`{
@@ -60,15 +63,26 @@ describe('exact values over HTTP', () => {
         professionalnetProfile(handle: "sam-rivera") { certifications { period { start { year } end { year } } } }
       }`);
       expect(res.body.errors).toBeUndefined();
-      expect(res.body.data!.financialProfiles[0]).toEqual({ website: 'http://taylorswift.com', ipoDate: '2024-03-26', ipoDateText: 'Mar 26, 2024' });
-      expect(res.body.data!.company).toEqual({ logoUrl: 'https://logo.example/caf\u00e9', indexedAt: '2025-09-18T00:00:00.000Z', indexedAtText: '2025-09-18' });
+      expect(res.body.data!.financialProfiles[0]).toEqual({
+        website: 'http://taylorswift.com',
+        ipoDate: '2024-03-26',
+        ipoDateText: 'Mar 26, 2024',
+      });
+      expect(res.body.data!.company).toEqual({
+        logoUrl: 'https://logo.example/caf\u00e9',
+        indexedAt: '2025-09-18T00:00:00.000Z',
+        indexedAtText: '2025-09-18',
+      });
       expect(res.body.data!.crmOwners[0]).toEqual({
         createdAt: '2025-02-12T00:14:58.000Z',
         createdAtText: '2025-02-12T00:14:58',
         updatedAt: null,
         updatedAtText: 'yesterday',
       });
-      expect(res.body.data!.professionalnetProfile.certifications[0].period).toEqual({ start: null, end: { year: 2027 } });
+      expect(res.body.data!.professionalnetProfile.certifications[0].period).toEqual({
+        start: null,
+        end: { year: 2027 },
+      });
     } finally {
       await gw.close();
       await upstream.close();

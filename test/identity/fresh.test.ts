@@ -16,7 +16,12 @@ beforeAll(async () => {
     }
     return json(res, 200, { status: 200, response: { domain: call.body.domain, name: `v${version}`, ticker: 'HUBS' } });
   });
-  gw = await startGateway(upstreamEnv(upstream, { CACHE_ENABLED: 'true', CACHE_TTL_SECONDS: 'get_company_object=600,company_financial_profile=120' }));
+  gw = await startGateway(
+    upstreamEnv(upstream, {
+      CACHE_ENABLED: 'true',
+      CACHE_TTL_SECONDS: 'get_company_object=600,company_financial_profile=120',
+    }),
+  );
 });
 afterAll(async () => {
   await gw.close();
@@ -27,7 +32,9 @@ const calls = (action: string) => upstream.calls.filter((call) => call.action ==
 
 describe('@fresh', () => {
   it('bypasses the cache for that lookup only, once per operation, and reports ages', async () => {
-    const first = await gw.query('{ company(domain: "hubspot.com") { name } financialProfiles(symbols: ["AAPL"]) { price } }');
+    const first = await gw.query(
+      '{ company(domain: "hubspot.com") { name } financialProfiles(symbols: ["AAPL"]) { price } }',
+    );
     expect(first.body.extensions!.gateway.lookups.every((l: { ageSeconds: number }) => l.ageSeconds === 0)).toBe(true);
     expect(first.headers.get('cache-control')).toBe('public, max-age=120'); // GATEWAY_AUTH=none: shareable; with keys it is private (unit test below)
 
@@ -57,7 +64,9 @@ describe('@fresh', () => {
   it('works on links and symbols, and a fresh read after a cached one in the same operation is made once', async () => {
     await gw.query('{ financialProfiles(symbols: ["NKE", "MSFT"]) { price } }');
     const before = calls('company_financial_profile');
-    const res = await gw.query('{ p: financialProfiles(symbols: ["NKE", "MSFT"]) { price } q: financialProfiles(symbols: ["NKE"]) @fresh { price } }');
+    const res = await gw.query(
+      '{ p: financialProfiles(symbols: ["NKE", "MSFT"]) { price } q: financialProfiles(symbols: ["NKE"]) @fresh { price } }',
+    );
     expect(res.body.errors).toBeUndefined();
     expect(calls('company_financial_profile')).toBe(before + 1);
     expect(upstream.calls.at(-1)!.body.company).toBe('NKE');
@@ -67,7 +76,9 @@ describe('@fresh', () => {
     const small = await startGateway(upstreamEnv(upstream, { CACHE_ENABLED: 'true', COST_BUDGET: '1' }));
     try {
       await small.query('{ company(domain: "budget.com") { name } }');
-      const res = await small.query('{ company(domain: "budget.com") @fresh { name domainInfo @fresh { domainName } } }');
+      const res = await small.query(
+        '{ company(domain: "budget.com") @fresh { name domainInfo @fresh { domainName } } }',
+      );
       expect(res.body.errors?.[0]?.extensions?.code).toBe('COST_LIMIT_EXCEEDED');
     } finally {
       await small.close();
@@ -82,7 +93,13 @@ describe('@fresh', () => {
 });
 
 describe('Cache-Control', () => {
-  const report = (ttlSeconds: number, ageSeconds: number) => ({ action: 'a', key: 'k', source: 'cache' as const, ttlSeconds, ageSeconds });
+  const report = (ttlSeconds: number, ageSeconds: number) => ({
+    action: 'a',
+    key: 'k',
+    source: 'cache' as const,
+    ttlSeconds,
+    ageSeconds,
+  });
   it('is never longer than the shortest remaining TTL, private unless shareable, no-store on errors', () => {
     expect(cacheControlFor([report(600, 100), report(120, 30)], false, false)).toBe('private, max-age=90');
     expect(cacheControlFor([report(600, 100)], false, true)).toBe('public, max-age=500');

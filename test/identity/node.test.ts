@@ -49,7 +49,10 @@ describe('Node identity', () => {
 
     for (const object of byId.values()) {
       const fields = Object.keys(object).filter((key) => typeof object[key] !== 'object' || object[key] === null);
-      const round = await gw.query(`query($id: ID!) { node(id: $id) { ... on ${object.__typename} { ${fields.join(' ')} } } }`, { id: object.id });
+      const round = await gw.query(
+        `query($id: ID!) { node(id: $id) { ... on ${object.__typename} { ${fields.join(' ')} } } }`,
+        { id: object.id },
+      );
       expect(round.body.errors, `${object.__typename}`).toBeUndefined();
       expect(round.body.data!.node).toEqual(Object.fromEntries(fields.map((key) => [key, object[key]])));
       // Refetched from the cross-request cache: no upstream call.
@@ -72,7 +75,9 @@ describe('Node identity', () => {
 
   it('nodes(ids:) keeps order, errors per index, and costs one lookup per distinct lookup', async () => {
     const ids = (
-      await gw.query('{ a: company(domain: "acme.com") { id } b: company(domain: "globex.com") { id } f: financialProfiles(symbols: ["AAPL", "NKE"]) { id } }')
+      await gw.query(
+        '{ a: company(domain: "acme.com") { id } b: company(domain: "globex.com") { id } f: financialProfiles(symbols: ["AAPL", "NKE"]) { id } }',
+      )
     ).body.data!;
     const list = [ids.b.id, ids.a.id, ids.a.id, ids.f[0].id, ids.f[1].id];
     const res = await gw.query('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: list });
@@ -92,12 +97,15 @@ describe('Node identity', () => {
       expect(res.body.errors?.[0]?.extensions?.code, id).toBe('BAD_USER_INPUT');
       expect(res.body.extensions!.gateway.upstreamCalls).toBe(0);
     }
-    const real = (await gw.query('{ news(query: "ids") { organicResults { id } } }')).body.data!.news.organicResults[0].id as string;
+    const real = (await gw.query('{ news(query: "ids") { organicResults { id } } }')).body.data!.news.organicResults[0]
+      .id as string;
     const [typename, rest] = [
       Buffer.from(real, 'base64url').toString().split(':')[0],
       JSON.parse(Buffer.from(real, 'base64url').toString().slice('NewsArticle:'.length)),
     ];
-    const gone = Buffer.from(`${typename}:${JSON.stringify([rest[0], rest[1], 'https://gone.example/article'])}`).toString('base64url');
+    const gone = Buffer.from(
+      `${typename}:${JSON.stringify([rest[0], rest[1], 'https://gone.example/article'])}`,
+    ).toString('base64url');
     const res = await gw.query('query($id: ID!) { node(id: $id) { id } }', { id: gone });
     expect(res.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
@@ -107,6 +115,7 @@ describe('client files', () => {
   it('schema/client/*.json are what schema:print writes from the code', async () => {
     const { readFileSync } = await import('node:fs');
     const { CLIENT_FILES } = await import('../../src/graph/print.js');
-    for (const [file, content] of Object.entries(CLIENT_FILES)) expect(readFileSync(file, 'utf8'), file).toBe(content());
+    for (const [file, content] of Object.entries(CLIENT_FILES))
+      expect(readFileSync(file, 'utf8'), file).toBe(content());
   });
 });

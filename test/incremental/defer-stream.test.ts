@@ -1,6 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_ACTIONS } from '../../src/sandbox/answers.js';
-import { json, startFaultUpstream, upstreamEnv, type FaultUpstream, type RecordedCall } from '../support/fault-upstream.js';
+import {
+  json,
+  startFaultUpstream,
+  upstreamEnv,
+  type FaultUpstream,
+  type RecordedCall,
+} from '../support/fault-upstream.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
 import { incrementalQuery, merged, type Transport } from '../support/incremental.js';
 
@@ -20,7 +26,11 @@ const PAGE = `query Page {
 }`;
 
 /** Answers from the sandbox's sample data, each action after its own delay (ms), or as `override` says. */
-function sampleUpstream(up: FaultUpstream, delays: Record<string, number>, override?: (call: RecordedCall, res: Parameters<typeof json>[0]) => boolean) {
+function sampleUpstream(
+  up: FaultUpstream,
+  delays: Record<string, number>,
+  override?: (call: RecordedCall, res: Parameters<typeof json>[0]) => boolean,
+) {
   up.handle(async (call, _req, res) => {
     if (override?.(call, res)) return;
     const delay = delays[call.action] ?? 0;
@@ -54,62 +64,80 @@ describe('@defer over real HTTP: the fast part first, the slow part last, one ca
   it.each<[Transport, string]>([
     ['multipart', 'multipart/mixed'],
     ['sse', 'text/event-stream'],
-  ])('%s: first payload long before the slow lookup, last payload with it, upstream calls = distinct lookups', async (transport, mediaType) => {
-    sampleUpstream(up, { get_videosite_transcript: SLOW_MS });
-    const okBefore = await okOperations(gw);
-    const res = await incrementalQuery(gw.url, PAGE, { transport });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toContain(mediaType);
+  ])(
+    '%s: first payload long before the slow lookup, last payload with it, upstream calls = distinct lookups',
+    async (transport, mediaType) => {
+      sampleUpstream(up, { get_videosite_transcript: SLOW_MS });
+      const okBefore = await okOperations(gw);
+      const res = await incrementalQuery(gw.url, PAGE, { transport });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toContain(mediaType);
 
-    const [first, ...rest] = res.payloads;
-    const last = rest.at(-1)!;
-    // The fast data, without waiting for the slow lookup (a small fraction of its time).
-    expect(first!.at).toBeLessThan(SLOW_MS / 3);
-    expect(first!.body.hasNext).toBe(true);
-    expect(first!.body.data).toEqual({
-      company: { name: 'Hubspot', ticker: 'HUBS', financialProfile: { symbol: 'HUBS', price: expect.any(Number) } },
-      financialProfiles: [{ symbol: 'AAPL' }],
-    });
-    expect(first!.body.extensions?.gateway).toBeUndefined();
-    // The slow data last, with the operation's final usage.
-    expect(last.at).toBeGreaterThanOrEqual(SLOW_MS - 50);
-    expect(last.body.hasNext).toBe(false);
-    const { data, errors, labels } = merged(res.payloads);
-    expect(errors).toEqual([]);
-    expect(labels).toContain('slow');
-    expect(data.videositeTranscript.title).toEqual(expect.any(String));
-    expect(data.company.financialProfile).toEqual({ symbol: 'HUBS', price: expect.any(Number), marketCap: expect.any(Number) });
-    expect(data.more).toEqual([{ symbol: 'NKE' }, { symbol: 'HUBS' }]);
+      const [first, ...rest] = res.payloads;
+      const last = rest.at(-1)!;
+      // The fast data, without waiting for the slow lookup (a small fraction of its time).
+      expect(first!.at).toBeLessThan(SLOW_MS / 3);
+      expect(first!.body.hasNext).toBe(true);
+      expect(first!.body.data).toEqual({
+        company: { name: 'Hubspot', ticker: 'HUBS', financialProfile: { symbol: 'HUBS', price: expect.any(Number) } },
+        financialProfiles: [{ symbol: 'AAPL' }],
+      });
+      expect(first!.body.extensions?.gateway).toBeUndefined();
+      // The slow data last, with the operation's final usage.
+      expect(last.at).toBeGreaterThanOrEqual(SLOW_MS - 50);
+      expect(last.body.hasNext).toBe(false);
+      const { data, errors, labels } = merged(res.payloads);
+      expect(errors).toEqual([]);
+      expect(labels).toContain('slow');
+      expect(data.videositeTranscript.title).toEqual(expect.any(String));
+      expect(data.company.financialProfile).toEqual({
+        symbol: 'HUBS',
+        price: expect.any(Number),
+        marketCap: expect.any(Number),
+      });
+      expect(data.more).toEqual([{ symbol: 'NKE' }, { symbol: 'HUBS' }]);
 
-    // One call per distinct lookup across the initial and the deferred part: the company once, the
-    // transcript once, and every stock symbol of the operation (initial and deferred) in one call.
-    expect(up.calls.map((call) => call.action).sort()).toEqual(['company_financial_profile', 'get_company_object', 'get_videosite_transcript']);
-    const financial = up.calls.find((call) => call.action === 'company_financial_profile')!;
-    // Counted once, as one ok operation, when the last payload is out.
-    expect(await okOperations(gw)).toBe(okBefore + 1);
-    expect(financial.body.company.split(', ').sort()).toEqual(['AAPL', 'HUBS', 'NKE']);
-    const gateway = last.body.extensions!.gateway;
-    expect(gateway.upstreamCalls).toBe(3);
-    expect(gateway.cost).toEqual({ estimated: expect.any(Number), budget: 50 });
-    expect(gateway.lookups.map((l: { action: string }) => l.action).sort()).toEqual([
-      'company_financial_profile',
-      'company_financial_profile',
-      'company_financial_profile',
-      'get_company_object',
-      'get_videosite_transcript',
-    ]);
-  });
+      // One call per distinct lookup across the initial and the deferred part: the company once, the
+      // transcript once, and every stock symbol of the operation (initial and deferred) in one call.
+      expect(up.calls.map((call) => call.action).sort()).toEqual([
+        'company_financial_profile',
+        'get_company_object',
+        'get_videosite_transcript',
+      ]);
+      const financial = up.calls.find((call) => call.action === 'company_financial_profile')!;
+      // Counted once, as one ok operation, when the last payload is out.
+      expect(await okOperations(gw)).toBe(okBefore + 1);
+      expect(financial.body.company.split(', ').sort()).toEqual(['AAPL', 'HUBS', 'NKE']);
+      const gateway = last.body.extensions!.gateway;
+      expect(gateway.upstreamCalls).toBe(3);
+      expect(gateway.cost).toEqual({ estimated: expect.any(Number), budget: 50 });
+      expect(gateway.lookups.map((l: { action: string }) => l.action).sort()).toEqual([
+        'company_financial_profile',
+        'company_financial_profile',
+        'company_financial_profile',
+        'get_company_object',
+        'get_videosite_transcript',
+      ]);
+    },
+  );
 
   it('@stream: financialProfiles items come in payloads of their own, all symbols still one call', async () => {
     sampleUpstream(up, {});
-    const res = await incrementalQuery(gw.url, '{ financialProfiles(symbols: ["AAPL", "NKE", "HUBS"]) @stream(initialCount: 1) { symbol } }');
+    const res = await incrementalQuery(
+      gw.url,
+      '{ financialProfiles(symbols: ["AAPL", "NKE", "HUBS"]) @stream(initialCount: 1) { symbol } }',
+    );
     expect(res.payloads[0]!.body.data).toEqual({ financialProfiles: [{ symbol: 'AAPL' }] });
     const streamed = res.payloads.slice(1).flatMap((p) => p.body.incremental ?? []);
     expect(streamed.map((part) => part.path)).toEqual([
       ['financialProfiles', 1],
       ['financialProfiles', 2],
     ]);
-    expect(merged(res.payloads).data.financialProfiles).toEqual([{ symbol: 'AAPL' }, { symbol: 'NKE' }, { symbol: 'HUBS' }]);
+    expect(merged(res.payloads).data.financialProfiles).toEqual([
+      { symbol: 'AAPL' },
+      { symbol: 'NKE' },
+      { symbol: 'HUBS' },
+    ]);
     expect(up.calls).toHaveLength(1);
     expect(res.payloads.at(-1)!.body.extensions!.gateway.upstreamCalls).toBe(1);
   });
@@ -117,7 +145,11 @@ describe('@defer over real HTTP: the fast part first, the slow part last, one ca
   it('a failing deferred lookup gives its coded error, with its path, in its own payload; the rest completes', async () => {
     sampleUpstream(up, {}, (call, res) => {
       if (call.action !== 'get_videosite_transcript') return false;
-      json(res, 400, { status: 400, response: null, error: "The requested page doesn't exist or there are no translations available for the video." });
+      json(res, 400, {
+        status: 400,
+        response: null,
+        error: "The requested page doesn't exist or there are no translations available for the video.",
+      });
       return true;
     });
     const res = await incrementalQuery(
@@ -133,7 +165,12 @@ describe('@defer over real HTTP: the fast part first, the slow part last, one ca
     const parts = res.payloads.slice(1).flatMap((p) => p.body.incremental ?? []);
     const video = parts.find((part) => part.label === 'video')!;
     expect(video.data).toEqual({ videositeTranscript: null });
-    expect(video.errors).toEqual([expect.objectContaining({ path: ['videositeTranscript'], extensions: expect.objectContaining({ code: 'NOT_FOUND' }) })]);
+    expect(video.errors).toEqual([
+      expect.objectContaining({
+        path: ['videositeTranscript'],
+        extensions: expect.objectContaining({ code: 'NOT_FOUND' }),
+      }),
+    ]);
     const photo = parts.find((part) => part.label === 'photo')!;
     expect(photo.data!.photosocialProfile.username).toBe('natgeo');
     expect(photo.errors).toBeUndefined();
@@ -201,7 +238,10 @@ describe('@defer with the operation deadline and client cancellation', () => {
     expect(last.body.hasNext).toBe(false);
     const parts = res.payloads.slice(1).flatMap((p) => p.body.incremental ?? []);
     expect(parts[0]!.errors).toEqual([
-      expect.objectContaining({ path: ['videositeTranscript'], extensions: expect.objectContaining({ code: 'UPSTREAM_TIMEOUT' }) }),
+      expect.objectContaining({
+        path: ['videositeTranscript'],
+        extensions: expect.objectContaining({ code: 'UPSTREAM_TIMEOUT' }),
+      }),
     ]);
   });
 

@@ -2,7 +2,12 @@ import { GraphQLObjectType, GraphQLSchema, GraphQLString, specifiedDirectives } 
 import { createYoga } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
 import { maskError } from '../../src/kernel/graphql-errors.js';
-import { GraphQLDeferDirective, GraphQLStreamDirective, useIncrementalDelivery, usesIncrementalDelivery } from '../../src/incremental/index.js';
+import {
+  GraphQLDeferDirective,
+  GraphQLStreamDirective,
+  useIncrementalDelivery,
+  usesIncrementalDelivery,
+} from '../../src/incremental/index.js';
 import { ActionError } from '../../src/kernel/errors.js';
 import { parse } from 'graphql';
 
@@ -30,7 +35,12 @@ const schema = new GraphQLSchema({
 });
 
 describe('errors in deferred payloads are masked like any other', () => {
-  const yoga = createYoga({ schema, logging: false, maskedErrors: { maskError, isDev: false }, plugins: [...useIncrementalDelivery(maskError)] });
+  const yoga = createYoga({
+    schema,
+    logging: false,
+    maskedErrors: { maskError, isDev: false },
+    plugins: [...useIncrementalDelivery(maskError)],
+  });
 
   it('an unexpected error is INTERNAL_SERVER_ERROR without its message; a coded one keeps its code and path', async () => {
     const res = await yoga.fetch('http://localhost/graphql', {
@@ -46,9 +56,19 @@ describe('errors in deferred payloads are masked like any other', () => {
       .flatMap((line) => JSON.parse(line.slice(6)).incremental ?? []);
     const a = parts.find((part: { label: string }) => part.label === 'a');
     const b = parts.find((part: { label: string }) => part.label === 'b');
-    expect(a.errors).toEqual([expect.objectContaining({ message: 'Unexpected error.', path: ['broken'], extensions: { code: 'INTERNAL_SERVER_ERROR' } })]);
+    expect(a.errors).toEqual([
+      expect.objectContaining({
+        message: 'Unexpected error.',
+        path: ['broken'],
+        extensions: { code: 'INTERNAL_SERVER_ERROR' },
+      }),
+    ]);
     expect(b.errors).toEqual([
-      expect.objectContaining({ message: 'Nothing here', path: ['coded'], extensions: expect.objectContaining({ code: 'NOT_FOUND', action: 'domain_info' }) }),
+      expect.objectContaining({
+        message: 'Nothing here',
+        path: ['coded'],
+        extensions: expect.objectContaining({ code: 'NOT_FOUND', action: 'domain_info' }),
+      }),
     ]);
   });
 

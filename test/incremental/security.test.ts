@@ -28,7 +28,10 @@ describe('incremental requests go through the same security as any other', () =>
         expect(sandboxCalls(gw) - before).toBe(0);
       }
       // Within the limit, the same shape runs.
-      const ok = await incrementalQuery(gw.url, '{ company(domain: "hubspot.com") { name ... @defer { financialProfile { symbol } } } }');
+      const ok = await incrementalQuery(
+        gw.url,
+        '{ company(domain: "hubspot.com") { name ... @defer { financialProfile { symbol } } } }',
+      );
       expect(ok.status).toBe(200);
       expect(merged(ok.payloads).data).toEqual({ company: { name: 'Hubspot', financialProfile: { symbol: 'HUBS' } } });
     } finally {
@@ -64,7 +67,9 @@ describe('incremental requests go through the same security as any other', () =>
     it('a trusted deferred document runs by its hash, incrementally', async () => {
       // The id a client holds: the hash of the document as codegen (and the CLI) print it, not of the example's source text.
       const [id] = Object.keys(persistedDocumentsOf([deferredExample.query]));
-      const body = JSON.stringify({ extensions: { persistedQuery: { version: 1, sha256Hash: id!.replace(/^sha256:/, '') } } });
+      const body = JSON.stringify({
+        extensions: { persistedQuery: { version: 1, sha256Hash: id!.replace(/^sha256:/, '') } },
+      });
       const res = await incrementalQuery(gw.url, '', { body });
       expect(res.status).toBe(200);
       expect(res.payloads.length).toBeGreaterThan(1);
@@ -87,7 +92,9 @@ describe('incremental requests go through the same security as any other', () =>
     let gw: RunningGateway;
     beforeAll(async () => {
       up = await startFaultUpstream();
-      gw = await startGateway(upstreamEnv(up, { NODE_ENV: 'production', GATEWAY_AUTH: 'api-key', GATEWAY_API_KEY_HASHES: hashApiKey(KEY) }));
+      gw = await startGateway(
+        upstreamEnv(up, { NODE_ENV: 'production', GATEWAY_AUTH: 'api-key', GATEWAY_API_KEY_HASHES: hashApiKey(KEY) }),
+      );
     });
     afterAll(async () => {
       await gw.close();

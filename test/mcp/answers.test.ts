@@ -17,7 +17,9 @@ describe('answers that fit: MCP_MAX_RESULT_TOKENS', () => {
   describe('a search over the bound', () => {
     const { gw, client } = clientFor({ MCP_MAX_RESULT_TOKENS: '250' });
     it('comes back within it, valid, the trimming stated with where to get the rest', async () => {
-      const full = await gw.query('query ($q: String!) { videositeSearch(query: $q) { videos { title } } }', { q: 'bridge engineering' });
+      const full = await gw.query('query ($q: String!) { videositeSearch(query: $q) { videos { title } } }', {
+        q: 'bridge engineering',
+      });
       const total = full.body.data!.videositeSearch.videos.length;
       const result = await call(client, 'videosite_search', { query: 'bridge engineering' });
       expect(result.isError).toBeFalsy();
@@ -38,7 +40,8 @@ describe('answers that fit: MCP_MAX_RESULT_TOKENS', () => {
     const { gw, client } = clientFor({ MCP_MAX_RESULT_TOKENS: '100' });
     it('is cut at a word, within the bound, the cut stated', async () => {
       const url = 'https://www.videosite.example/watch?v=qW3eR7tY1uI';
-      const full = (await gw.query('query ($url: String!) { videositeTranscript(url: $url) { text } }', { url })).body.data!.videositeTranscript.text as string;
+      const full = (await gw.query('query ($url: String!) { videositeTranscript(url: $url) { text } }', { url })).body
+        .data!.videositeTranscript.text as string;
       const result = await call(client, 'videosite_transcript', { url });
       const text = textOf(result);
       expect(bytes(text)).toBeLessThanOrEqual(100 * 4);
@@ -49,7 +52,9 @@ describe('answers that fit: MCP_MAX_RESULT_TOKENS', () => {
       expect(kept.length).toBeGreaterThan(0);
       expect(full.startsWith(kept)).toBe(true);
       expect(full[kept.length]).toMatch(/\s/); // at a word
-      expect(answer._trimmed[0]).toBe(`videositeTranscript.text cut at a word after ${kept.length} of ${full.length} characters.`);
+      expect(answer._trimmed[0]).toBe(
+        `videositeTranscript.text cut at a word after ${kept.length} of ${full.length} characters.`,
+      );
       expect(answer._trimmed[1]).toMatch(/MCP_MAX_RESULT_TOKENS/);
     });
   });
@@ -70,7 +75,10 @@ describe('errors an agent can act on', () => {
   it('partial data comes with its errors listed', async () => {
     const result = await call(client, 'financial_profiles', { symbols: ['AAPL', 'ZZZZ'] });
     expect(result.isError).toBeFalsy();
-    const answer = result.structuredContent as { financialProfiles: Array<{ symbol: string } | null>; _errors: Array<Record<string, string>> };
+    const answer = result.structuredContent as {
+      financialProfiles: Array<{ symbol: string } | null>;
+      _errors: Array<Record<string, string>>;
+    };
     expect(answer.financialProfiles[0]!.symbol).toBe('AAPL');
     expect(answer.financialProfiles[1]).toBeNull();
     expect(answer._errors).toEqual([expect.objectContaining({ code: 'NOT_FOUND', path: 'financialProfiles.1' })]);
@@ -94,7 +102,11 @@ describe('errors an agent can act on', () => {
 
   it('a missing or unknown argument is a tool error naming it, before any request', async () => {
     const missing = JSON.parse(textOf(await call(client, 'company', {})));
-    expect(missing.errors[0]).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'domain', message: 'The argument "domain" (String!) is required.' });
+    expect(missing.errors[0]).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      argument: 'domain',
+      message: 'The argument "domain" (String!) is required.',
+    });
     const unknown = JSON.parse(textOf(await call(client, 'company', { domain: 'hubspot.com', url: 'x' })));
     expect(unknown.errors[0]).toMatchObject({ argument: 'url', whatToDo: 'This tool takes domain: String!.' });
   });

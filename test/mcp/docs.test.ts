@@ -14,9 +14,19 @@ const PAGE = readFileSync(join(ROOT, 'docs/agents.md'), 'utf8');
 const PLACEHOLDER = '/path/to/lookup-graph';
 const KEY = 'lg_live_docs_agents_key_0123456789';
 
-type ServerConfig = { command?: string; args?: string[]; env?: Record<string, string>; url?: string; type?: string; headers?: Record<string, string> };
+type ServerConfig = {
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  url?: string;
+  type?: string;
+  headers?: Record<string, string>;
+};
 const configs: ServerConfig[] = [...PAGE.matchAll(/^```json\n([\s\S]*?)^```$/gm)]
-  .map((match) => JSON.parse(match[1]!) as { mcpServers?: Record<string, ServerConfig>; servers?: Record<string, ServerConfig> })
+  .map(
+    (match) =>
+      JSON.parse(match[1]!) as { mcpServers?: Record<string, ServerConfig>; servers?: Record<string, ServerConfig> },
+  )
   .flatMap((block) => Object.values(block.mcpServers ?? block.servers ?? {}));
 const stdio = configs.filter((config) => config.command);
 const http = configs.filter((config) => config.url);
@@ -36,7 +46,12 @@ describe('docs/agents.md: client configurations', () => {
       for (const name of Object.keys(config.env ?? {})) expect(settings).toContain(`| \`${name}\` |`);
       const client = new Client({ name: 'docs-test', version: '1.0.0' });
       await client.connect(
-        new StdioClientTransport({ command: config.command!, args, env: { PATH: process.env.PATH ?? '', ...config.env }, stderr: 'ignore' }),
+        new StdioClientTransport({
+          command: config.command!,
+          args,
+          env: { PATH: process.env.PATH ?? '', ...config.env },
+          stderr: 'ignore',
+        }),
       );
       const names = (await client.listTools()).tools.map((tool) => tool.name);
       for (const name of LOOKUP_TOOLS) expect(names).toContain(name);
@@ -47,16 +62,24 @@ describe('docs/agents.md: client configurations', () => {
 
   describe('HTTP, on a gateway that requires API keys', () => {
     const gw = forSuite(() => startGateway({ GATEWAY_AUTH: 'api-key', GATEWAY_API_KEY_HASHES: hashApiKey(KEY) }));
-    it.each(http.map((config) => [config.url!, config] as const))('%s with its headers connects and lists the tools', async (url, config) => {
-      expect(new URL(url).pathname).toBe('/mcp');
-      const headers = Object.fromEntries(
-        Object.entries(config.headers ?? {}).map(([name]) => [name, name.toLowerCase() === 'authorization' ? `Bearer ${KEY}` : KEY]),
-      );
-      expect(Object.keys(headers).map((name) => name.toLowerCase())).toEqual([expect.stringMatching(/^(x-api-key|authorization)$/)]);
-      const client = await httpClient(gw.url, headers);
-      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('company');
-      await client.close();
-    });
+    it.each(http.map((config) => [config.url!, config] as const))(
+      '%s with its headers connects and lists the tools',
+      async (url, config) => {
+        expect(new URL(url).pathname).toBe('/mcp');
+        const headers = Object.fromEntries(
+          Object.entries(config.headers ?? {}).map(([name]) => [
+            name,
+            name.toLowerCase() === 'authorization' ? `Bearer ${KEY}` : KEY,
+          ]),
+        );
+        expect(Object.keys(headers).map((name) => name.toLowerCase())).toEqual([
+          expect.stringMatching(/^(x-api-key|authorization)$/),
+        ]);
+        const client = await httpClient(gw.url, headers);
+        expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('company');
+        await client.close();
+      },
+    );
   });
 });
 
@@ -72,11 +95,14 @@ describe('docs/agents.md: the default tools', () => {
     expect(rows.map((row) => row.tool).sort()).toEqual([...LOOKUP_TOOLS, 'company_with_stock'].sort());
   });
 
-  it.each(rows.map((row) => [row.tool, row] as const))('%s: the example call answers, in the bytes shown', async (_tool, row) => {
-    const client = await inProcessClient(gw);
-    const result = await call(client, row.tool, row.args);
-    expect(result.isError, textOf(result)).toBeFalsy();
-    expect(Buffer.byteLength(textOf(result))).toBe(row.bytes);
-    await client.close();
-  });
+  it.each(rows.map((row) => [row.tool, row] as const))(
+    '%s: the example call answers, in the bytes shown',
+    async (_tool, row) => {
+      const client = await inProcessClient(gw);
+      const result = await call(client, row.tool, row.args);
+      expect(result.isError, textOf(result)).toBeFalsy();
+      expect(Buffer.byteLength(textOf(result))).toBe(row.bytes);
+      await client.close();
+    },
+  );
 });

@@ -21,11 +21,19 @@ describe('MCP over Streamable HTTP at /mcp (the SDK client)', () => {
     const names = tools.map((tool) => tool.name);
     for (const name of LOOKUP_TOOLS) expect(names).toContain(name);
     const company = tools.find((tool) => tool.name === 'company')!;
-    expect(company.inputSchema).toMatchObject({ type: 'object', required: ['domain'], properties: { domain: { type: 'string' } } });
+    expect(company.inputSchema).toMatchObject({
+      type: 'object',
+      required: ['domain'],
+      properties: { domain: { type: 'string' } },
+    });
     expect(company.inputSchema.properties!.domain).toHaveProperty('description');
     expect(company.description).toMatch(/company/i);
     const news = tools.find((tool) => tool.name === 'news')!;
-    expect(news.inputSchema.properties!.dateRange).toMatchObject({ type: 'string', enum: ['PAST_DAY', 'PAST_MONTH', 'PAST_WEEK'], default: 'PAST_DAY' });
+    expect(news.inputSchema.properties!.dateRange).toMatchObject({
+      type: 'string',
+      enum: ['PAST_DAY', 'PAST_MONTH', 'PAST_WEEK'],
+      default: 'PAST_DAY',
+    });
     expect(tools.find((tool) => tool.name === 'financial_profiles')!.inputSchema.properties!.symbols).toMatchObject({
       type: 'array',
       items: { type: 'string' },
@@ -55,7 +63,9 @@ describe('MCP over Streamable HTTP at /mcp (the SDK client)', () => {
 
   it('20 concurrent identical calls make one upstream call', async () => {
     const before = sandboxCalls(gw);
-    const results = await Promise.all(Array.from({ length: 20 }, () => call(client, 'domain_info', { domain: 'https://coalesced.example/about' })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => call(client, 'domain_info', { domain: 'https://coalesced.example/about' })),
+    );
     expect(sandboxCalls(gw) - before).toBe(1);
     for (const result of results) {
       expect(result.isError).toBeFalsy();

@@ -14,7 +14,18 @@ const run = promisify(execFile);
 async function inspector(url: string, ...args: string[]): Promise<unknown> {
   const { stdout } = await run(
     'npm',
-    ['exec', '--yes', `--package=${INSPECTOR}`, '--', 'mcp-inspector', '--cli', `${url}/mcp`, '--transport', 'http', ...args],
+    [
+      'exec',
+      '--yes',
+      `--package=${INSPECTOR}`,
+      '--',
+      'mcp-inspector',
+      '--cli',
+      `${url}/mcp`,
+      '--transport',
+      'http',
+      ...args,
+    ],
     { timeout: 240_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false' } },
   );
   return JSON.parse(stdout);
@@ -26,7 +37,15 @@ describe('the MCP Inspector CLI against /mcp', () => {
   it('lists the tools and calls one', { timeout: 300_000 }, async () => {
     const listed = (await inspector(gw.url, '--method', 'tools/list')) as { tools: Array<{ name: string }> };
     expect(listed.tools.map((tool) => tool.name)).toContain('videosite_channel');
-    const called = (await inspector(gw.url, '--method', 'tools/call', '--tool-name', 'domain_info', '--tool-arg', 'domain=https://inspector.example/x')) as {
+    const called = (await inspector(
+      gw.url,
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'domain_info',
+      '--tool-arg',
+      'domain=https://inspector.example/x',
+    )) as {
       structuredContent: { domainInfo: { domainName: string } };
       isError?: boolean;
     };

@@ -7,13 +7,24 @@ const toolCall = (id: number | string, name: string, args: Record<string, unknow
 const postMcp = (gw: TestGateway, body: string, headers: Record<string, string> = {}) =>
   gw.fetch('/mcp', {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', ...headers },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+      ...headers,
+    },
     body,
   });
 
 const requestLines = (gw: TestGateway) =>
   gw.logs
-    .map((line) => JSON.parse(line) as { msg: string; request?: { operation: string | null; status: number; errorCodes?: string[] } })
+    .map(
+      (line) =>
+        JSON.parse(line) as {
+          msg: string;
+          request?: { operation: string | null; status: number; errorCodes?: string[] };
+        },
+    )
     .filter((line) => line.msg === 'graphql request');
 
 describe('a tool call through the one pipeline', () => {
@@ -30,9 +41,15 @@ describe('a tool call through the one pipeline', () => {
       postMcp(gw, toolCall(1, 'domain_info', { domain: 'first-client.example' })),
       postMcp(gw, toolCall(1, 'domain_info', { domain: 'second-client.example' })),
     ]);
-    const answers = [await first.json(), await second.json()] as Array<{ id: number; result: { structuredContent: { domainInfo: { domainName: string } } } }>;
+    const answers = [await first.json(), await second.json()] as Array<{
+      id: number;
+      result: { structuredContent: { domainInfo: { domainName: string } } };
+    }>;
     expect(answers.map((answer) => answer.id)).toEqual([1, 1]);
-    expect(answers.map((answer) => answer.result.structuredContent.domainInfo.domainName)).toEqual(['first-client.example', 'second-client.example']);
+    expect(answers.map((answer) => answer.result.structuredContent.domainInfo.domainName)).toEqual([
+      'first-client.example',
+      'second-client.example',
+    ]);
   });
 
   it('is one request in the request log, under its operation', async () => {
@@ -47,8 +64,14 @@ describe('a tool call through the one pipeline', () => {
 
   it('the calls of a batch are answered in one array, in order, each a request of its own', async () => {
     const before = requestLines(gw).length;
-    const res = await postMcp(gw, `[${toolCall(7, 'domain_info', { domain: 'batch-one.example' })},${toolCall(8, 'search_schema', { words: ['registrar'] })}]`);
-    const answers = (await res.json()) as Array<{ id: number; result: { isError?: boolean; structuredContent: Record<string, unknown> } }>;
+    const res = await postMcp(
+      gw,
+      `[${toolCall(7, 'domain_info', { domain: 'batch-one.example' })},${toolCall(8, 'search_schema', { words: ['registrar'] })}]`,
+    );
+    const answers = (await res.json()) as Array<{
+      id: number;
+      result: { isError?: boolean; structuredContent: Record<string, unknown> };
+    }>;
     expect(answers.map((answer) => answer.id)).toEqual([7, 8]);
     expect(answers[0]!.result.structuredContent).toMatchObject({ domainInfo: { domainName: 'batch-one.example' } });
     expect(answers[1]!.result.isError).toBeFalsy();

@@ -17,13 +17,22 @@ const INITIALIZE = JSON.stringify({
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 });
 const postMcp = (gw: TestGateway, body: string, headers: Record<string, string> = {}) =>
-  gw.fetch('/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body });
+  gw.fetch('/mcp', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body,
+  });
 
 describe('production settings', () => {
   const up = forSuite(startSandboxLikeUpstream);
   const gw = forSuite(() =>
     inProcessGateway(
-      upstreamEnv(up, { NODE_ENV: 'production', GATEWAY_API_KEY_HASHES: hashApiKey(KEY), CORS_ORIGINS: 'https://app.example.com', MAX_REQUEST_BYTES: '2048' }),
+      upstreamEnv(up, {
+        NODE_ENV: 'production',
+        GATEWAY_API_KEY_HASHES: hashApiKey(KEY),
+        CORS_ORIGINS: 'https://app.example.com',
+        MAX_REQUEST_BYTES: '2048',
+      }),
     ),
   );
 
@@ -76,23 +85,37 @@ describe('MCP_OPERATIONS_DIR', () => {
     join(dir, 'ticker.graphql'),
     '# The ticker of a company by its domain.\nquery Ticker($domain: String!) { company(domain: $domain) { ticker } }\n',
   );
-  writeFileSync(join(dir, 'company.graphql'), '# A company: its name only.\nquery Company($domain: String!) { company(domain: $domain) { name } }\n');
+  writeFileSync(
+    join(dir, 'company.graphql'),
+    '# A company: its name only.\nquery Company($domain: String!) { company(domain: $domain) { name } }\n',
+  );
   const gw = forSuite(() => inProcessGateway({ MCP_OPERATIONS_DIR: dir }));
 
   it('adds tools and replaces those of the same name', async () => {
     const client = await inProcessClient(gw);
     const { tools } = await client.listTools();
-    expect(tools.find((tool) => tool.name === 'ticker')!.description).toMatch(/^The ticker of a company by its domain\./);
+    expect(tools.find((tool) => tool.name === 'ticker')!.description).toMatch(
+      /^The ticker of a company by its domain\./,
+    );
     expect(tools.filter((tool) => tool.name === 'company')).toHaveLength(1);
-    expect((await call(client, 'ticker', { domain: 'hubspot.com' })).structuredContent).toEqual({ company: { ticker: 'HUBS' } });
-    expect((await call(client, 'company', { domain: 'hubspot.com' })).structuredContent).toEqual({ company: { name: 'Hubspot' } });
+    expect((await call(client, 'ticker', { domain: 'hubspot.com' })).structuredContent).toEqual({
+      company: { ticker: 'HUBS' },
+    });
+    expect((await call(client, 'company', { domain: 'hubspot.com' })).structuredContent).toEqual({
+      company: { name: 'Hubspot' },
+    });
     await client.close();
   });
 
   it('a file that does not validate stops start-up, naming the file and the error', async () => {
     const bad = mkdtempSync(join(tmpdir(), 'lookup-graph-mcp-bad-'));
-    writeFileSync(join(bad, 'broken.graphql'), 'query Broken($domain: String!) { company(domain: $domain) { nmae } }\n');
-    await expect(inProcessGateway({ MCP_OPERATIONS_DIR: bad })).rejects.toThrow(/broken\.graphql: Cannot query field "nmae" on type "Company"/);
+    writeFileSync(
+      join(bad, 'broken.graphql'),
+      'query Broken($domain: String!) { company(domain: $domain) { nmae } }\n',
+    );
+    await expect(inProcessGateway({ MCP_OPERATIONS_DIR: bad })).rejects.toThrow(
+      /broken\.graphql: Cannot query field "nmae" on type "Company"/,
+    );
   });
 });
 

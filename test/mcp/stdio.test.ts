@@ -53,7 +53,9 @@ describe('MCP over stdio: node dist/mcp.js (the build)', () => {
   });
 
   it('20 concurrent identical calls make one upstream call', async () => {
-    const results = await Promise.all(Array.from({ length: 20 }, () => call(client, 'photosocial_profile', { username: '@stdio_concurrent' })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => call(client, 'photosocial_profile', { username: '@stdio_concurrent' })),
+    );
     const calls = results.map((result) => (result._meta as Usage).gateway.upstreamCalls);
     expect(calls.reduce((sum, n) => sum + n, 0)).toBe(1);
     for (const result of results) expect(result.structuredContent).toEqual(results[0]!.structuredContent);
@@ -62,7 +64,11 @@ describe('MCP over stdio: node dist/mcp.js (the build)', () => {
 
 describe('node dist/mcp.js with MCP_ENABLED=false', () => {
   it('does not start', () => {
-    const run = spawnSync(process.execPath, ['dist/mcp.js'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', MCP_ENABLED: 'false' }, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, ['dist/mcp.js'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', MCP_ENABLED: 'false' },
+      encoding: 'utf8',
+    });
     expect(run.status).toBe(78);
     expect(run.stderr).toMatch(/MCP_ENABLED=false/);
     expect(run.stdout).toBe('');

@@ -33,8 +33,14 @@ export async function httpClient(url: string, headers: Record<string, string> = 
 /** The SDK's own client over Streamable HTTP to a gateway in this process (its `yoga.fetch`, no socket). */
 export async function inProcessClient(gw: TestGateway, headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'lookup-graph-test', version: '1.0.0' });
-  const fetchInProcess = (url: string | URL, init?: RequestInit) => Promise.resolve(gw.gateway.yoga.fetch(String(url), init as never));
-  await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), { fetch: fetchInProcess, requestInit: { headers } }));
+  const fetchInProcess = (url: string | URL, init?: RequestInit) =>
+    Promise.resolve(gw.gateway.yoga.fetch(String(url), init as never));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
+      fetch: fetchInProcess,
+      requestInit: { headers },
+    }),
+  );
   return client;
 }
 

@@ -45,7 +45,11 @@ describe('node dist/main.js in production, with METRICS_PORT', () => {
 
       const metrics = await (await fetch(`${ops}/metrics`)).text();
       expect(metrics).toContain('lookup_graph_upstream_calls_total{action="domain_info",outcome="OK"} 1');
-      expect(await (await fetch(`${ops}/healthz`)).json()).toMatchObject({ status: 'ok', cache: { backend: 'memory' }, upstream: { inFlight: 0 } });
+      expect(await (await fetch(`${ops}/healthz`)).json()).toMatchObject({
+        status: 'ok',
+        cache: { backend: 'memory' },
+        upstream: { inFlight: 0 },
+      });
       expect(await (await fetch(`${ops}/readyz`)).json()).toEqual({ status: 'ready', ready: true, reasons: [] });
 
       // The image's HEALTHCHECK command.
@@ -82,14 +86,24 @@ describe('/readyz with REDIS_URL', () => {
     try {
       await waitFor(() => gw.output().includes('GraphiQL'), 20_000, 'start-up');
       expect(await statusOf(readyz)).toBe(503);
-      expect(await (await fetch(readyz)).json()).toMatchObject({ status: 'starting', reasons: ['cache-not-answering-yet'] });
+      expect(await (await fetch(readyz)).json()).toMatchObject({
+        status: 'starting',
+        reasons: ['cache-not-answering-yet'],
+      });
       await redis.restore();
       await waitFor(async () => (await statusOf(readyz)) === 200, 10_000, 'ready after Redis answers');
       await redis.cut();
-      await waitFor(async () => ((await (await fetch(readyz)).json()) as { status: string }).status === 'degraded', 10_000, 'degraded');
+      await waitFor(
+        async () => ((await (await fetch(readyz)).json()) as { status: string }).status === 'degraded',
+        10_000,
+        'degraded',
+      );
       expect(await statusOf(readyz)).toBe(200);
       // The client rate limiter shares the Redis: it may be marked down too (also only degraded).
-      expect(await (await fetch(readyz)).json()).toMatchObject({ ready: true, reasons: expect.arrayContaining(['cache-unreachable']) });
+      expect(await (await fetch(readyz)).json()).toMatchObject({
+        ready: true,
+        reasons: expect.arrayContaining(['cache-unreachable']),
+      });
     } finally {
       gw.child.kill('SIGKILL');
       await redis.close();

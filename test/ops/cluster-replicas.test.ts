@@ -40,7 +40,9 @@ describe.runIf(canRun)('three replicas behind HAProxy sharing a Redis Cluster wh
       const input = String(call.body.domain ?? call.body.username);
       calls.push({ action: call.action, input, at: Date.now() });
       await new Promise((resolve) => setTimeout(resolve, UPSTREAM_LATENCY_MS));
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 200, ...SANDBOX_ACTIONS[call.action]!.respond(call.body) }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ status: 200, ...SANDBOX_ACTIONS[call.action]!.respond(call.body) }));
     });
   }, 60_000);
 
@@ -51,7 +53,9 @@ describe.runIf(canRun)('three replicas behind HAProxy sharing a Redis Cluster wh
     await cluster?.close();
   });
 
-  it('fails no client request and pays the upstream once per distinct input, the gateways following the promoted replica', { timeout: 120_000 }, async () => {
+  it('fails no client request and pays the upstream once per distinct input, the gateways following the promoted replica', {
+    timeout: 120_000,
+  }, async () => {
     const runId = `${process.pid}-${Date.now().toString(36)}`;
     const ports = [await freePort(), await freePort(), await freePort()];
     for (const port of ports) {
@@ -75,7 +79,10 @@ describe.runIf(canRun)('three replicas behind HAProxy sharing a Redis Cluster wh
       );
     }
     await waitFor(
-      async () => (await Promise.all(ports.map((port) => statusOf(`http://127.0.0.1:${port}/readyz`)))).every((status) => status === 200),
+      async () =>
+        (await Promise.all(ports.map((port) => statusOf(`http://127.0.0.1:${port}/readyz`)))).every(
+          (status) => status === 200,
+        ),
       60_000,
       'three replicas ready',
     );
@@ -104,7 +111,12 @@ describe.runIf(canRun)('three replicas behind HAProxy sharing a Redis Cluster wh
       while (running) {
         const i = pick();
         const domain = random() < 2 / 3;
-        const { key, sample } = await mixedLookup(`${lb.url}/graphql`, i, domain, (status, body, echoed) => status === 200 && !body.errors && echoed);
+        const { key, sample } = await mixedLookup(
+          `${lb.url}/graphql`,
+          i,
+          domain,
+          (status, body, echoed) => status === 200 && !body.errors && echoed,
+        );
         requested.add(key);
         samples.push(sample);
       }
@@ -132,7 +144,8 @@ describe.runIf(canRun)('three replicas behind HAProxy sharing a Redis Cluster wh
     const failures = samples.filter((sample) => !sample.ok);
     const during = samples.filter((sample) => sample.ended >= killAt && sample.started <= promotedAt);
     const callsByInput = new Map<string, number>();
-    for (const call of calls) callsByInput.set(`${call.action}:${call.input}`, (callsByInput.get(`${call.action}:${call.input}`) ?? 0) + 1);
+    for (const call of calls)
+      callsByInput.set(`${call.action}:${call.input}`, (callsByInput.get(`${call.action}:${call.input}`) ?? 0) + 1);
     const repeated = [...callsByInput].filter(([, count]) => count > 1);
     const killedMaster = `127.0.0.1:${failover!.killed.port}`;
     const health = await (await fetch(`http://127.0.0.1:${ports[0]}/healthz`)).json();
@@ -160,7 +173,11 @@ describe.runIf(canRun)('three replicas behind HAProxy sharing a Redis Cluster wh
       const at = repeated.map(([input]) => {
         const [action, key] = input.split(/:(.*)/s) as [string, string];
         const slot = calculateSlot(cache.cacheKey(action, cache.fingerprint(upstream.token), key));
-        return [input, slotOwners.get(slot), calls.filter((call) => `${call.action}:${call.input}` === input).map((call) => call.at - t0)];
+        return [
+          input,
+          slotOwners.get(slot),
+          calls.filter((call) => `${call.action}:${call.input}` === input).map((call) => call.at - t0),
+        ];
       });
       console.log('repeated upstream calls (input, its master before the kill, ms from start):', JSON.stringify(at), {
         killAt: killAt - t0,
@@ -176,6 +193,11 @@ describe.runIf(canRun)('three replicas behind HAProxy sharing a Redis Cluster wh
     expect(calls.length).toBe(callsByInput.size);
     expect(callsByInput.size).toBeLessThanOrEqual(requested.size);
     // The gateways follow the new topology: every slot has a master again, and the killed one is gone.
-    expect(health.cache).toMatchObject({ backend: 'redis', form: 'cluster', healthy: true, cluster: { masters: 3, slotsCovered: 16_384 } });
+    expect(health.cache).toMatchObject({
+      backend: 'redis',
+      form: 'cluster',
+      healthy: true,
+      cluster: { masters: 3, slotsCovered: 16_384 },
+    });
   });
 });

@@ -75,7 +75,11 @@ describe('deploy/entrypoint.sh sizes memory from the container', () => {
 
   it('reads a cgroup v1 limit, and caps the semispaces at 16 MiB for large pods', () => {
     const { out } = sizedBy({ CGROUP_ROOT: cgroup('v1', { 'memory/memory.limit_in_bytes': `${2048 * MiB}\n` }) });
-    expect(out).toMatchObject({ execArgv: ['--max-old-space-size=1024', '--min-semi-space-size=16', '--max-semi-space-size=16'], cache: '128', results: '32' });
+    expect(out).toMatchObject({
+      execArgv: ['--max-old-space-size=1024', '--min-semi-space-size=16', '--max-semi-space-size=16'],
+      cache: '128',
+      results: '32',
+    });
   });
 
   it('sizes nothing without a limit (v2 "max", v1 near 2^63, no cgroup files)', () => {
@@ -114,7 +118,9 @@ describe('deploy/entrypoint.sh sizes memory from the container', () => {
 describe('the built gateway in a 256 MiB pod', () => {
   const upstream = forSuite(startSandboxLikeUpstream);
 
-  it('stays under its limit through an uncached and a cached load, with the cache filled and answering', { timeout: 90_000 }, async () => {
+  it('stays under its limit through an uncached and a cached load, with the cache filled and answering', {
+    timeout: 90_000,
+  }, async () => {
     const limitMb = 256;
     const [port, metricsPort] = [await freePort(), await freePort()];
     const env = entryEnv({
@@ -150,7 +156,12 @@ describe('the built gateway in a 256 MiB pod', () => {
       );
       // exec: the entry point's shell became node, with the heap flags it computed.
       const cmdline = readFileSync(`/proc/${gateway.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-      expect(cmdline.slice(1)).toEqual(['--max-old-space-size=128', '--min-semi-space-size=16', '--max-semi-space-size=16', 'dist/main.js']);
+      expect(cmdline.slice(1)).toEqual([
+        '--max-old-space-size=128',
+        '--min-semi-space-size=16',
+        '--max-semi-space-size=16',
+        'dist/main.js',
+      ]);
       const atStart = kib('VmRSS');
 
       // One document, eight profiles a request (about 12 KB of upstream JSON each): the cache fills in seconds.
@@ -164,10 +175,14 @@ describe('the built gateway in a 256 MiB pod', () => {
         const res = await fetch(`http://127.0.0.1:${port}/graphql`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-api-key': KEY },
-          body: JSON.stringify({ query, variables: Object.fromEntries(names.map((i) => [`u${i}`, `user${first + i}`])) }),
+          body: JSON.stringify({
+            query,
+            variables: Object.fromEntries(names.map((i) => [`u${i}`, `user${first + i}`])),
+          }),
         });
         const body = (await res.json()) as { errors?: unknown };
-        if (res.status !== 200 || body.errors) throw new Error(`request failed: ${res.status} ${JSON.stringify(body.errors ?? body).slice(0, 600)}`);
+        if (res.status !== 200 || body.errors)
+          throw new Error(`request failed: ${res.status} ${JSON.stringify(body.errors ?? body).slice(0, 600)}`);
       };
       // Six clients (48 calls at once, within one client's share of 64) until the time is up or `enough()` (checked twice a second); each request starts at the key `next()` gives.
       const load = async (ms: number, next: () => number, enough?: () => Promise<boolean>) => {

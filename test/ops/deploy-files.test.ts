@@ -87,13 +87,23 @@ describe('deploy files', () => {
         return operator[name]!;
       });
     const envLines = dockerfile.replace(/\\\n/g, ' ').matchAll(/^ENV (.+)$/gm);
-    const image = Object.fromEntries([...envLines].flatMap((m) => [...m[1]!.matchAll(/(\w+)=(\S+)/g)].map((kv) => [kv[1]!, kv[2]!])));
+    const image = Object.fromEntries(
+      [...envLines].flatMap((m) => [...m[1]!.matchAll(/(\w+)=(\S+)/g)].map((kv) => [kv[1]!, kv[2]!])),
+    );
     expect(image).toMatchObject({ NODE_ENV: 'production', HOST: '0.0.0.0' });
-    const services = parseYaml(read('compose.yaml')).services as Record<string, { build?: string; environment?: Record<string, string> }>;
+    const services = parseYaml(read('compose.yaml')).services as Record<
+      string,
+      { build?: string; environment?: Record<string, string> }
+    >;
     const gateways = Object.entries(services).filter(([, service]) => service.build === '.');
     expect(gateways.map(([name]) => name)).toEqual(['gateway']);
     for (const [name, service] of gateways) {
-      const env = { ...image, ...Object.fromEntries(Object.entries(service.environment ?? {}).map(([key, value]) => [key, interpolate(String(value))])) };
+      const env = {
+        ...image,
+        ...Object.fromEntries(
+          Object.entries(service.environment ?? {}).map(([key, value]) => [key, interpolate(String(value))]),
+        ),
+      };
       expect(() => loadConfig(env), `service ${name}`).not.toThrow();
       expect(loadConfig(env).production).toBe(true);
     }
@@ -103,9 +113,13 @@ describe('deploy files', () => {
 
   it('HAProxy accepts deploy/haproxy/haproxy.cfg', () => {
     const installed = spawnSync('haproxy', ['-v'], { stdio: 'ignore' }).status === 0;
-    if (!installed && process.env.CI === 'true') throw new Error('CI=true but haproxy is not installed (.ci/run installs it)');
+    if (!installed && process.env.CI === 'true')
+      throw new Error('CI=true but haproxy is not installed (.ci/run installs it)');
     if (!installed) return;
-    const check = spawnSync('haproxy', ['-c', '-f', 'deploy/haproxy/haproxy.cfg'], { cwd: fileURLToPath(root), encoding: 'utf8' });
+    const check = spawnSync('haproxy', ['-c', '-f', 'deploy/haproxy/haproxy.cfg'], {
+      cwd: fileURLToPath(root),
+      encoding: 'utf8',
+    });
     expect(check.status, check.stdout + check.stderr).toBe(0);
   });
 });

@@ -44,7 +44,9 @@ function readYaml(path: string): Obj[] {
  */
 function render(dir: string): Obj[] {
   const kustomization = readYaml(join(dir, 'kustomization.yaml'))[0]!;
-  const unsupported = Object.keys(kustomization).filter((key) => !['apiVersion', 'kind', 'resources', 'components', 'patches'].includes(key));
+  const unsupported = Object.keys(kustomization).filter(
+    (key) => !['apiVersion', 'kind', 'resources', 'components', 'patches'].includes(key),
+  );
   expect(unsupported, `${dir}: kustomization fields this renderer does not apply`).toEqual([]);
   const resources: Obj[] = [];
   for (const entry of kustomization.resources as string[]) {
@@ -52,7 +54,10 @@ function render(dir: string): Obj[] {
     resources.push(...(statSync(path).isDirectory() ? render(path) : readYaml(path)));
   }
   for (const entry of (kustomization.components ?? []) as string[]) {
-    expect(readYaml(join(dir, entry, 'kustomization.yaml'))[0]).toMatchObject({ apiVersion: 'kustomize.config.k8s.io/v1alpha1', kind: 'Component' });
+    expect(readYaml(join(dir, entry, 'kustomization.yaml'))[0]).toMatchObject({
+      apiVersion: 'kustomize.config.k8s.io/v1alpha1',
+      kind: 'Component',
+    });
     resources.push(...render(join(dir, entry)));
   }
   for (const { path, ...rest } of (kustomization.patches ?? []) as Obj[]) {
@@ -67,7 +72,11 @@ function render(dir: string): Obj[] {
 }
 
 function merge(base: unknown, patch: unknown): any {
-  if (Array.isArray(base) && Array.isArray(patch) && [...base, ...patch].every((item) => typeof item?.name === 'string')) {
+  if (
+    Array.isArray(base) &&
+    Array.isArray(patch) &&
+    [...base, ...patch].every((item) => typeof item?.name === 'string')
+  ) {
     const merged = base.map((item) => {
       const update = patch.find((p) => p.name === item.name);
       return update ? merge(item, update) : item;
@@ -127,7 +136,8 @@ function validateStrictly(manifest: Obj): string[] {
   const walk = (value: unknown, path: string) => {
     if (typeof value !== 'object' || value === null) return;
     for (const [key, child] of Object.entries(value)) {
-      if (!Array.isArray(value) && !read.has(`${path}/${key}`) && !read.has(`${path}/*`)) unknown.push(`${path}/${key}`);
+      if (!Array.isArray(value) && !read.has(`${path}/${key}`) && !read.has(`${path}/*`))
+        unknown.push(`${path}/${key}`);
       walk(child, `${path}/${key}`);
     }
   };
@@ -146,7 +156,8 @@ function podEnv(manifests: Obj[]): Record<string, string> {
   const container = find(manifests, 'Deployment').spec.template.spec.containers[0];
   const env: Record<string, string> = { ...find(manifests, 'ConfigMap').data, ACTION_BASE_URL: 'https://actions.test' };
   for (const variable of container.env as Obj[]) {
-    if (variable.valueFrom?.secretKeyRef) env[variable.name] = variable.name === 'GATEWAY_API_KEY_HASHES' ? 'a'.repeat(64) : `test-${variable.name}`;
+    if (variable.valueFrom?.secretKeyRef)
+      env[variable.name] = variable.name === 'GATEWAY_API_KEY_HASHES' ? 'a'.repeat(64) : `test-${variable.name}`;
   }
   return env;
 }
@@ -173,11 +184,14 @@ describe.each([
       'v1 Service lookup-graph-metrics',
     ];
     const monitor = name.includes('service-monitor') ? ['monitoring.coreos.com/v1 ServiceMonitor lookup-graph'] : [];
-    expect(manifests.map((m) => `${m.apiVersion} ${m.kind} ${m.metadata.name}`).sort()).toEqual([...core, ...monitor].sort());
+    expect(manifests.map((m) => `${m.apiVersion} ${m.kind} ${m.metadata.name}`).sort()).toEqual(
+      [...core, ...monitor].sort(),
+    );
   });
 
   it('every manifest is valid against the Kubernetes API schema, with no field the schema does not know', () => {
-    for (const manifest of manifests) expect(validateStrictly(manifest), `${manifest.kind} ${manifest.metadata.name}`).toEqual([]);
+    for (const manifest of manifests)
+      expect(validateStrictly(manifest), `${manifest.kind} ${manifest.metadata.name}`).toEqual([]);
   });
 
   it.runIf(kubectl)('renders as `kubectl kustomize` renders it', () => {
@@ -215,11 +229,16 @@ describe('the manifests agree with the gateway', () => {
     expect(config.ops.metricsHost).toBe('0.0.0.0');
     // The blank ACTION_BASE_URL is the operator's to fill in: without it the gateway refuses to start.
     expect(find(base, 'ConfigMap').data.ACTION_BASE_URL).toBe('');
-    expect(() => loadConfig({ ...podEnv(base), ACTION_BASE_URL: '' })).toThrow(/ACTION_BASE_URL is required when NODE_ENV=production/);
+    expect(() => loadConfig({ ...podEnv(base), ACTION_BASE_URL: '' })).toThrow(
+      /ACTION_BASE_URL is required when NODE_ENV=production/,
+    );
     // Secrets never sit in the ConfigMap.
     for (const secret of ['ACTION_TOKEN', 'CACHE_KEY_SECRET', 'GATEWAY_API_KEY_HASHES']) {
       expect(find(base, 'ConfigMap').data).not.toHaveProperty(secret);
-      expect((container.env as Obj[]).find((e) => e.name === secret)?.valueFrom?.secretKeyRef).toEqual({ name: 'lookup-graph', key: secret });
+      expect((container.env as Obj[]).find((e) => e.name === secret)?.valueFrom?.secretKeyRef).toEqual({
+        name: 'lookup-graph',
+        key: secret,
+      });
     }
   });
 
@@ -228,7 +247,9 @@ describe('the manifests agree with the gateway', () => {
     expect(portNamed('metrics')).toBe(config.ops.metricsPort);
     expect(find(base, 'Service').spec.ports).toEqual([{ name: 'http', port: 80, targetPort: 'http' }]);
     const metricsService = find(base, 'Service', 'lookup-graph-metrics');
-    expect(metricsService.spec.ports).toEqual([{ name: 'metrics', port: config.ops.metricsPort, targetPort: 'metrics' }]);
+    expect(metricsService.spec.ports).toEqual([
+      { name: 'metrics', port: config.ops.metricsPort, targetPort: 'metrics' },
+    ]);
     const monitor = find(withServiceMonitor(), 'ServiceMonitor');
     expect(monitor.spec.endpoints).toMatchObject([{ port: 'metrics', path: '/metrics' }]);
     // The ServiceMonitor picks the metrics Service only; both Services pick the Deployment's pods.
@@ -236,22 +257,32 @@ describe('the manifests agree with the gateway', () => {
     expect(selects(monitor.spec.selector.matchLabels, metricsService.metadata.labels)).toBe(true);
     expect(selects(monitor.spec.selector.matchLabels, find(base, 'Service').metadata.labels)).toBe(false);
     for (const service of [find(base, 'Service'), metricsService])
-      expect(selects(service.spec.selector, pod.metadata?.labels ?? deployment.spec.template.metadata.labels)).toBe(true);
+      expect(selects(service.spec.selector, pod.metadata?.labels ?? deployment.spec.template.metadata.labels)).toBe(
+        true,
+      );
     expect(deployment.spec.selector.matchLabels).toEqual(find(base, 'PodDisruptionBudget').spec.selector.matchLabels);
   });
 
-  it('probes: startup and liveness on /healthz, readiness on /readyz, and the gateway answers them so', async ({ startGateway }) => {
+  it('probes: startup and liveness on /healthz, readiness on /readyz, and the gateway answers them so', async ({
+    startGateway,
+  }) => {
     expect(container.startupProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
     expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
     expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
     const gw = await startGateway();
     const status = async (path: string) => (await gw.fetch(`${path}`)).status;
-    for (const probe of [container.startupProbe, container.livenessProbe, container.readinessProbe]) expect(await status(probe.httpGet.path)).toBe(200);
+    for (const probe of [container.startupProbe, container.livenessProbe, container.readinessProbe])
+      expect(await status(probe.httpGet.path)).toBe(200);
     // On SIGTERM readiness fails while liveness holds, so Kubernetes stops routing without restarting the pod.
     // The manifest's note on readiness says what src/server/probes.ts and docs/operations.md say: 503 in these two phases only.
-    const note = readFileSync(join(BASE, 'deployment.yaml'), 'utf8').match(/((?:^ *#.*\n)+) *readinessProbe:/m)?.[1] ?? '';
-    expect(note.replace(/\s*#\s*/g, ' ')).toMatch(/503 only while starting \(with REDIS_URL, until Redis has answered once\) and while draining/);
-    expect(readFileSync(join(ROOT, 'docs', 'operations.md'), 'utf8').replace(/\s+/g, ' ')).toContain('`/readyz` is 503 only while starting and draining');
+    const note =
+      readFileSync(join(BASE, 'deployment.yaml'), 'utf8').match(/((?:^ *#.*\n)+) *readinessProbe:/m)?.[1] ?? '';
+    expect(note.replace(/\s*#\s*/g, ' ')).toMatch(
+      /503 only while starting \(with REDIS_URL, until Redis has answered once\) and while draining/,
+    );
+    expect(readFileSync(join(ROOT, 'docs', 'operations.md'), 'utf8').replace(/\s+/g, ' ')).toContain(
+      '`/readyz` is 503 only while starting and draining',
+    );
     gw.gateway.readiness.draining();
     expect(await status(container.readinessProbe.httpGet.path)).toBe(503);
     expect(await status(container.livenessProbe.httpGet.path)).toBe(200);
@@ -284,7 +315,11 @@ describe('the manifests agree with the gateway', () => {
     expect(entry).toMatch(/^CACHE_RESULTS_MB="\$\{CACHE_RESULTS_MB:-\$\(\(limit_mb \/ 64\)\)\}"$/m);
     // What the entry point exports for this pod's limit is what the gateway then holds, nothing in the manifests overriding it.
     const limitMb = Number.parseInt(limits.memory, 10);
-    const sized = loadConfig({ ...podEnv(base), CACHE_MAX_MB: String(limitMb / 16), CACHE_RESULTS_MB: String(limitMb / 64) });
+    const sized = loadConfig({
+      ...podEnv(base),
+      CACHE_MAX_MB: String(limitMb / 16),
+      CACHE_RESULTS_MB: String(limitMb / 64),
+    });
     expect(sized.cache.maxBytes).toBe((limitMb / 16) * 1024 * 1024);
     expect(sized.cache.resultsMaxBytes).toBe((limitMb / 64) * 1024 * 1024);
     expect(find(base, 'ConfigMap').data).not.toHaveProperty('CACHE_MAX_MB');
@@ -292,15 +327,25 @@ describe('the manifests agree with the gateway', () => {
 
   it('security: non-root, read-only root file system, no privilege escalation, no capabilities, no service account token', () => {
     expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 });
-    expect(container.securityContext).toEqual({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+    expect(container.securityContext).toEqual({
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      capabilities: { drop: ['ALL'] },
+    });
     expect(pod.automountServiceAccountToken).toBe(false);
     expect(readFileSync(join(ROOT, 'Dockerfile'), 'utf8')).toMatch(/^USER node$/m);
   });
 
   it('scaling: the HPA scales the Deployment on CPU from two replicas, and the PDB keeps all but one through a disruption', () => {
     const hpa = find(base, 'HorizontalPodAutoscaler');
-    expect(hpa.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.metadata.name });
-    expect(hpa.spec.metrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }]);
+    expect(hpa.spec.scaleTargetRef).toEqual({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      name: deployment.metadata.name,
+    });
+    expect(hpa.spec.metrics).toEqual([
+      { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } },
+    ]);
     expect(hpa.spec.minReplicas).toBeGreaterThanOrEqual(2);
     expect(container.resources.requests.cpu).toBeDefined();
     expect(deployment.spec).not.toHaveProperty('replicas');
@@ -318,7 +363,9 @@ describe('the manifests agree with the gateway', () => {
     const overlay = render(OVERLAY);
     const url = find(overlay, 'ConfigMap').data.REDIS_URL as string;
     expect(url).toMatch(/^redis-cluster:\/\/[\w.-]+:\d+(,[\w.-]+:\d+)+$/);
-    const withBaseUrl = overlay.map((m) => (m.kind === 'ConfigMap' ? { ...m, data: { ...m.data, REDIS_URL: find(base, 'ConfigMap').data.REDIS_URL } } : m));
+    const withBaseUrl = overlay.map((m) =>
+      m.kind === 'ConfigMap' ? { ...m, data: { ...m.data, REDIS_URL: find(base, 'ConfigMap').data.REDIS_URL } } : m,
+    );
     expect(withBaseUrl).toEqual(base);
   });
 });

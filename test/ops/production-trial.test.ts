@@ -9,7 +9,11 @@ import { freePort, ROOT, startBuilt, waitFor } from '../support/processes.js';
 describe('npm run sandbox, then the gateway in production over it', () => {
   it('serves the demo key, refuses a request without it, and answers the probes', async () => {
     const sandboxPort = await freePort();
-    const sandbox = spawn('npm', ['run', 'sandbox', '--silent'], { cwd: ROOT, env: { ...process.env, PORT: String(sandboxPort) }, detached: true });
+    const sandbox = spawn('npm', ['run', 'sandbox', '--silent'], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: String(sandboxPort) },
+      detached: true,
+    });
     let printed = '';
     sandbox.stdout.on('data', (chunk) => (printed += chunk));
     sandbox.stderr.on('data', (chunk) => (printed += chunk));
@@ -24,7 +28,9 @@ describe('npm run sandbox, then the gateway in production over it', () => {
       const env = {
         NODE_ENV: 'production',
         PORT: String(port),
-        ...Object.fromEntries(['ACTION_BASE_URL', 'ACTION_TOKEN', 'GATEWAY_API_KEY_HASHES'].map((n) => [n, setting(n)])),
+        ...Object.fromEntries(
+          ['ACTION_BASE_URL', 'ACTION_TOKEN', 'GATEWAY_API_KEY_HASHES'].map((n) => [n, setting(n)]),
+        ),
       };
       gateway = startBuilt(env);
       await waitFor(() => gateway!.output().includes('Lookup Graph ready'), 20_000, 'the gateway');

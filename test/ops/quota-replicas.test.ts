@@ -33,7 +33,11 @@ const OTHER = 'quota-other-key-0123456789';
 interface Answer {
   key: 'limited' | 'other';
   status: number;
-  body: { data?: Record<string, { domainName?: string } | null> | null; errors?: Array<{ extensions?: Record<string, unknown> }>; extensions?: any };
+  body: {
+    data?: Record<string, { domainName?: string } | null> | null;
+    errors?: Array<{ extensions?: Record<string, unknown> }>;
+    extensions?: any;
+  };
   headers: Headers;
 }
 
@@ -52,7 +56,10 @@ async function startRig(redisUrl: string, runId: string): Promise<Rig> {
   const upstream: FaultUpstream = await startFaultUpstream();
   const dir = mkdtempSync(join(tmpdir(), 'lg-quota-rig-'));
   const keysFile = join(dir, 'keys');
-  writeFileSync(keysFile, `${hashApiKey(LIMITED)} name=limited quota=${QUOTA}/day\n${hashApiKey(OTHER)} name=other quota=1000000/day\n`);
+  writeFileSync(
+    keysFile,
+    `${hashApiKey(LIMITED)} name=limited quota=${QUOTA}/day\n${hashApiKey(OTHER)} name=other quota=1000000/day\n`,
+  );
   const rig: Rig = {
     lb: '',
     calls: { limited: 0, other: 0 },
@@ -128,7 +135,11 @@ async function ask(lb: string, key: 'limited' | 'other', domains: string[]): Pro
   const query = `{ ${domains.map((domain, i) => `d${i}: domainInfo(domain: "${domain}") { domainName }`).join(' ')} }`;
   const res = await fetch(lb, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', 'x-api-key': key === 'limited' ? LIMITED : OTHER },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/graphql-response+json',
+      'x-api-key': key === 'limited' ? LIMITED : OTHER,
+    },
     body: JSON.stringify({ query }),
   });
   const text = await res.text();
@@ -144,7 +155,9 @@ async function charged(rig: Rig): Promise<Record<string, number>> {
   const sums: Record<string, number> = {};
   for (const port of rig.ports) {
     const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-    for (const [, client, value] of text.matchAll(/^lookup_graph_quota_calls_charged_total\{client="([^"]+)"\} (\d+)/gm))
+    for (const [, client, value] of text.matchAll(
+      /^lookup_graph_quota_calls_charged_total\{client="([^"]+)"\} (\d+)/gm,
+    ))
       sums[client!] = (sums[client!] ?? 0) + Number(value);
   }
   return sums;
@@ -157,7 +170,8 @@ function quotaHeadersProblem(answer: Answer, limit: number): string | null {
   const quota = answer.body.extensions?.gateway?.quota;
   if (policy !== `"calls";q=${limit};w=86400`) return `RateLimit-Policy ${policy}`;
   if (!state) return `RateLimit ${answer.headers.get('ratelimit')}`;
-  if (!quota || quota.limit !== limit || quota.remaining !== Number(state[1])) return `extensions.gateway.quota ${JSON.stringify(quota)}`;
+  if (!quota || quota.limit !== limit || quota.remaining !== Number(state[1]))
+    return `extensions.gateway.quota ${JSON.stringify(quota)}`;
   return null;
 }
 
@@ -167,7 +181,13 @@ function refusalProblem(answer: Answer): string | null {
   if (answer.status !== 429) return `status ${answer.status}`;
   if (error?.code !== 'QUOTA_EXCEEDED') return `code ${String(error?.code)}`;
   const retryAfter = answer.headers.get('retry-after');
-  if (!retryAfter || Number(retryAfter) !== error.retryAfter || error.resetSeconds !== error.retryAfter || error.remaining !== 0 || error.limit !== QUOTA)
+  if (
+    !retryAfter ||
+    Number(retryAfter) !== error.retryAfter ||
+    error.resetSeconds !== error.retryAfter ||
+    error.remaining !== 0 ||
+    error.limit !== QUOTA
+  )
     return `fields ${JSON.stringify(error)} Retry-After ${retryAfter}`;
   return null;
 }
@@ -289,7 +309,8 @@ describe('a quota across three replicas behind HAProxy', () => {
   let ownRedis = false;
   beforeAll(async () => {
     const redis = await requireRedisInCi();
-    if (!haproxyInstalled() && process.env.CI === 'true') throw new Error('CI=true but haproxy is not installed (.ci/run installs it)');
+    if (!haproxyInstalled() && process.env.CI === 'true')
+      throw new Error('CI=true but haproxy is not installed (.ci/run installs it)');
     run = redis && haproxyInstalled();
     ownRedis = run && (await hasRedisServer());
   });
@@ -301,7 +322,13 @@ describe('a quota across three replicas behind HAProxy', () => {
     const rig = await startRig(`redis://${REDIS_HOST}:${REDIS_PORT}`, `${process.pid}-${Date.now().toString(36)}`);
     try {
       const figures = await runLoad(rig, true);
-      console.log('quota across replicas:', JSON.stringify(figures.calls), JSON.stringify(figures.answers), 'charged:', JSON.stringify(figures.charged));
+      console.log(
+        'quota across replicas:',
+        JSON.stringify(figures.calls),
+        JSON.stringify(figures.answers),
+        'charged:',
+        JSON.stringify(figures.charged),
+      );
       expect(figures.problems.slice(0, 5)).toEqual([]);
       expect(figures.calls.limited).toBeLessThanOrEqual(QUOTA);
       // Charged for every call the upstream received, and never more than the quota.
@@ -314,7 +341,9 @@ describe('a quota across three replicas behind HAProxy', () => {
     }
   });
 
-  it('with Redis killed part-way: each replica spends at most its local share, floor(quota / QUOTA_REPLICAS)', { timeout: 480_000 }, async (ctx) => {
+  it('with Redis killed part-way: each replica spends at most its local share, floor(quota / QUOTA_REPLICAS)', {
+    timeout: 480_000,
+  }, async (ctx) => {
     if (!ownRedis) return ctx.skip();
     const redis: OwnRedis = await startOwnRedis();
     const rig = await startRig(redis.url, `${process.pid}-${Date.now().toString(36)}`);

@@ -48,7 +48,9 @@ describe('three replicas behind HAProxy, sharing Redis', () => {
       await new Promise((resolve) => setTimeout(resolve, UPSTREAM_LATENCY_MS));
       const faulty = isFault(Number(/\d+/.exec(input)?.[0]));
       const payload = JSON.stringify(
-        faulty ? { status: 500, response: null, error: 'Internal error.' } : { status: 200, ...SANDBOX_ACTIONS[call.action]!.respond(call.body) },
+        faulty
+          ? { status: 500, response: null, error: 'Internal error.' }
+          : { status: 200, ...SANDBOX_ACTIONS[call.action]!.respond(call.body) },
       );
       res.writeHead(faulty ? 500 : 200, { 'content-type': 'application/json' }).end(payload);
     });
@@ -76,7 +78,9 @@ describe('three replicas behind HAProxy, sharing Redis', () => {
       CACHE_KEY_SECRET: `replicas-${runId}`,
       REDIS_KEY_PREFIX: `lg-test:replicas:${runId}:`,
       CACHE_LEASE_MS: '2000',
-      GATEWAY_API_KEY_HASHES: [...Array.from({ length: LOAD_KEYS }, (_, n) => sha(keyOf(n))), sha('rate-probe')].join(','),
+      GATEWAY_API_KEY_HASHES: [...Array.from({ length: LOAD_KEYS }, (_, n) => sha(keyOf(n))), sha('rate-probe')].join(
+        ',',
+      ),
       CLIENT_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
       UPSTREAM_BREAKER_FAILURES: '1000',
       SHUTDOWN_DRAIN_DELAY_MS: String(DRAIN_DELAY_MS),
@@ -108,7 +112,11 @@ describe('three replicas behind HAProxy, sharing Redis', () => {
 
     const lb = `http://127.0.0.1:${lbPort}/graphql`;
     const post = (key: string, query: string) =>
-      fetch(lb, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ query }) });
+      fetch(lb, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: JSON.stringify({ query }),
+      });
 
     // Client rate limits are shared: one client gets RATE_LIMIT requests across all three replicas, not 3x.
     const served = new Set<string>();
@@ -141,7 +149,8 @@ describe('three replicas behind HAProxy, sharing Redis', () => {
           i,
           domain,
           (status, body, echoed) =>
-            status === 200 && (isFault(i) ? Object.values(body.data ?? {})[0] === null && !!body.errors?.[0]?.extensions?.code : echoed),
+            status === 200 &&
+            (isFault(i) ? Object.values(body.data ?? {})[0] === null && !!body.errors?.[0]?.extensions?.code : echoed),
           { 'x-api-key': keyOf(keyTurn++ % LOAD_KEYS) },
         );
         requested.add(key);
@@ -180,7 +189,8 @@ describe('three replicas behind HAProxy, sharing Redis', () => {
     // replica calls again. Every repeat must be of that kind.
     const good = calls.filter((c) => !isFault(Number(/\d+/.exec(c.input)?.[0])));
     const callsByInput = new Map<string, number[]>();
-    for (const c of good) callsByInput.set(`${c.action}:${c.input}`, [...(callsByInput.get(`${c.action}:${c.input}`) ?? []), c.at]);
+    for (const c of good)
+      callsByInput.set(`${c.action}:${c.input}`, [...(callsByInput.get(`${c.action}:${c.input}`) ?? []), c.at]);
     const distinctGood = callsByInput.size;
     const repeated = [...callsByInput].filter(([, at]) => at.length > 1);
     const stats = {
@@ -199,9 +209,13 @@ describe('three replicas behind HAProxy, sharing Redis', () => {
     };
     console.log('replica test:', JSON.stringify(stats));
     if (repeated.length)
-      console.log('repeated upstream calls (ms from start):', JSON.stringify(repeated.map(([input, at]) => [input, at.map((t) => t - t0)])), {
-        killAt: killAt - t0,
-      });
+      console.log(
+        'repeated upstream calls (ms from start):',
+        JSON.stringify(repeated.map(([input, at]) => [input, at.map((t) => t - t0)])),
+        {
+          killAt: killAt - t0,
+        },
+      );
     if (failures.length)
       console.log(
         'failures:',

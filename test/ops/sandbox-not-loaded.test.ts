@@ -18,7 +18,11 @@ async function modulesLoaded(name: string, env: Record<string, string>): Promise
   const port = await freePort();
   const gw = startBuilt({ ...env, PORT: String(port), NODE_OPTIONS: `--import=${RECORDER}`, MODULE_RECORD: record });
   try {
-    await waitFor(async () => (await statusOf(`http://127.0.0.1:${port}/readyz`)) === 200, 60_000, `start-up (${gw.output()})`);
+    await waitFor(
+      async () => (await statusOf(`http://127.0.0.1:${port}/readyz`)) === 200,
+      60_000,
+      `start-up (${gw.output()})`,
+    );
     const res = await fetch(`http://127.0.0.1:${port}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -45,7 +49,10 @@ describe('the built gateway loads the sandbox only when it uses it', () => {
     expect(loaded).toContain(pathToFileURL(join(ROOT, 'dist/main.js')).href);
     // Only the reader of SANDBOX_LATENCY(_MS), which config.ts validates with every other setting: no
     // sample data, no answers, no server.
-    expect(loaded.filter((url) => url.startsWith(SANDBOX)).sort()).toEqual([`${SANDBOX}latency.js`, `${SANDBOX}timings.js`]);
+    expect(loaded.filter((url) => url.startsWith(SANDBOX)).sort()).toEqual([
+      `${SANDBOX}latency.js`,
+      `${SANDBOX}timings.js`,
+    ]);
   });
 
   it('without ACTION_BASE_URL (development): the sandbox and its samples are loaded, so the recorder sees them', async () => {

@@ -22,7 +22,14 @@ function childrenOf(pid: number): number[] {
 function queryOnce(port: number, query: string): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port, path: '/graphql', method: 'POST', agent: false, headers: { 'content-type': 'application/json', connection: 'close' } },
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/graphql',
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', connection: 'close' },
+      },
       (res) => {
         let text = '';
         res.on('data', (chunk) => (text += chunk));
@@ -50,7 +57,11 @@ describe('WORKERS=2: one primary, two gateway workers on one port (node dist/mai
       CLIENT_RATE_LIMIT_PER_MINUTE: '0',
       LOG_LEVEL: 'info',
     });
-    await waitFor(() => (gateway.output().match(/SANDBOX upstream/g) ?? []).length === 2, 30_000, `two workers listening:\n${gateway.output()}`);
+    await waitFor(
+      () => (gateway.output().match(/SANDBOX upstream/g) ?? []).length === 2,
+      30_000,
+      `two workers listening:\n${gateway.output()}`,
+    );
   });
   afterAll(() => {
     gateway.child.kill('SIGKILL');
@@ -68,10 +79,9 @@ describe('WORKERS=2: one primary, two gateway workers on one port (node dist/mai
     // Round-robin over two processes, each with its own in-memory cache (no REDIS_URL): one upstream call each.
     expect(sources.filter((source) => source === 'upstream')).toHaveLength(2);
     const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-    const calls = [...metrics.matchAll(/^lookup_graph_upstream_calls_total\{[^}]*action="domain_info"[^}]*\} (\d+)/gm)].reduce(
-      (sum, m) => sum + Number(m[1]),
-      0,
-    );
+    const calls = [
+      ...metrics.matchAll(/^lookup_graph_upstream_calls_total\{[^}]*action="domain_info"[^}]*\} (\d+)/gm),
+    ].reduce((sum, m) => sum + Number(m[1]), 0);
     expect(calls).toBe(2);
   });
 
@@ -86,9 +96,14 @@ describe('WORKERS=2: one primary, two gateway workers on one port (node dist/mai
       30_000,
       'a new worker',
     );
-    await waitFor(() => (gateway.output().match(/SANDBOX upstream/g) ?? []).length === 3, 30_000, 'the new worker listening');
+    await waitFor(
+      () => (gateway.output().match(/SANDBOX upstream/g) ?? []).length === 3,
+      30_000,
+      'the new worker listening',
+    );
     expect(gateway.output()).toContain('a worker died: starting another');
-    for (let i = 0; i < 4; i++) expect((await queryOnce(port, '{ domainInfo(domain: "after-death.example") { domainName } }')).status).toBe(200);
+    for (let i = 0; i < 4; i++)
+      expect((await queryOnce(port, '{ domainInfo(domain: "after-death.example") { domainName } }')).status).toBe(200);
   });
 
   it('drains every worker on SIGTERM: an operation in flight is answered, then all exit 0', async () => {

@@ -56,7 +56,11 @@ describe('quotas of paid calls, in one process', () => {
     expect(again.body.data?.domainInfo?.domainName).toBe('quota-one.com');
     expectHeaders(again, 3, 2);
     // Five symbols in one call: one charge.
-    const symbols = await gw.query('{ financialProfiles(symbols: ["AAPL", "MSFT", "NKE", "IBM", "ORCL"]) { symbol } }', undefined, as(LIMITED));
+    const symbols = await gw.query(
+      '{ financialProfiles(symbols: ["AAPL", "MSFT", "NKE", "IBM", "ORCL"]) { symbol } }',
+      undefined,
+      as(LIMITED),
+    );
     expect(symbols.body.data?.financialProfiles).toHaveLength(5);
     expectHeaders(symbols, 3, 1);
     expect(sandboxCalls(gw) - before).toBe(2);
@@ -102,7 +106,10 @@ describe('quotas of paid calls, in one process', () => {
 
   it('refuses before any call an operation whose estimate is more than the whole quota', async () => {
     const before = sandboxCalls(gw);
-    const aliases = Array.from({ length: 4 }, (_, i) => `d${i}: domainInfo(domain: "whole-${i}.com") { domainName }`).join(' ');
+    const aliases = Array.from(
+      { length: 4 },
+      (_, i) => `d${i}: domainInfo(domain: "whole-${i}.com") { domainName }`,
+    ).join(' ');
     const res = await gw.query(`{ ${aliases} }`, undefined, as(LIMITED));
     expect(res.status).toBe(400);
     expect(res.body.errors![0]!.extensions).toMatchObject({ code: 'QUOTA_EXCEEDED', cost: 4, limit: 3 });
@@ -122,12 +129,18 @@ describe('quotas of paid calls, in one process', () => {
 
 describe('quota settings', () => {
   it('a bad quota stops start-up, naming the line', () => {
-    const file = keysFile([`${hashApiKey('a')} name=ok`, `${hashApiKey('b')} quota=12/week`, `${hashApiKey('c')} colour=red`]);
+    const file = keysFile([
+      `${hashApiKey('a')} name=ok`,
+      `${hashApiKey('b')} quota=12/week`,
+      `${hashApiKey('c')} colour=red`,
+    ]);
     const problems = configProblems({ GATEWAY_API_KEYS_FILE: file });
     expect(problems).toHaveLength(2);
     expect(problems[0]).toMatch(/GATEWAY_API_KEYS_FILE line 2: a quota is N\/minute\|hour\|day\|month/);
     expect(problems[1]).toMatch(/GATEWAY_API_KEYS_FILE line 3: unknown setting "colour"/);
-    expect(configProblems({ CLIENT_QUOTA: '5000/fortnight', GATEWAY_API_KEY_HASHES: hashApiKey('a') })[0]).toMatch(/^CLIENT_QUOTA: /);
+    expect(configProblems({ CLIENT_QUOTA: '5000/fortnight', GATEWAY_API_KEY_HASHES: hashApiKey('a') })[0]).toMatch(
+      /^CLIENT_QUOTA: /,
+    );
     expect(configProblems({ CLIENT_QUOTA: '5000/day', GATEWAY_AUTH: 'none' })[0]).toMatch(/CLIENT_QUOTA needs clients/);
   });
 

@@ -13,7 +13,10 @@ describe('quota counters in Redis', () => {
   it('three replicas reserving at once never grant more than the quota', async (ctx) => {
     if (!(await requireRedisInCi())) return ctx.skip();
     const prefix = `lg-test:quota-counter:${process.pid}-${Date.now().toString(36)}:`;
-    const replicas = Array.from({ length: 3 }, () => new RedisQuotaCounter(`redis://${REDIS_HOST}:${REDIS_PORT}`, prefix, 3, silent, GUARD));
+    const replicas = Array.from(
+      { length: 3 },
+      () => new RedisQuotaCounter(`redis://${REDIS_HOST}:${REDIS_PORT}`, prefix, 3, silent, GUARD),
+    );
     try {
       await Promise.all(replicas.map((replica) => replica.ready()));
       const key = keyOf('team-a');

@@ -17,7 +17,12 @@ describe('quota windows', () => {
 
   it('report what is left, the seconds to the reset (at least 1) and the window in seconds', () => {
     const spec = { limit: 5000, window: 'day' as const };
-    expect(stateAt(spec, 790, at('2026-02-14T23:00:00Z'))).toEqual({ limit: 5000, remaining: 4210, resetSeconds: 3600, windowSeconds: 86_400 });
+    expect(stateAt(spec, 790, at('2026-02-14T23:00:00Z'))).toEqual({
+      limit: 5000,
+      remaining: 4210,
+      resetSeconds: 3600,
+      windowSeconds: 86_400,
+    });
     expect(stateAt(spec, 6000, at('2026-02-14T23:59:59.900Z'))).toMatchObject({ remaining: 0, resetSeconds: 1 });
     expect(stateAt({ limit: 10, window: 'month' }, 0, at('2026-02-10T00:00:00Z')).windowSeconds).toBe(28 * 86_400);
     expect(stateAt({ limit: 10, window: 'month' }, 0, at('2024-02-10T00:00:00Z')).windowSeconds).toBe(29 * 86_400);

@@ -15,13 +15,17 @@ const problem = (url: string) => {
 describe('REDIS_URL forms', () => {
   it('one server: redis:// and rediss:// go to ioredis as they are', () => {
     expect(target('redis://127.0.0.1:6379')).toEqual({ form: 'single', url: 'redis://127.0.0.1:6379' });
-    expect(target('rediss://user:secret@cache.example:6380/2')).toEqual({ form: 'single', url: 'rediss://user:secret@cache.example:6380/2' });
+    expect(target('rediss://user:secret@cache.example:6380/2')).toEqual({
+      form: 'single',
+      url: 'rediss://user:secret@cache.example:6380/2',
+    });
   });
 
   // Each form: the URL and the target it gives ioredis, plain (defaults filled in), then with TLS and credentials.
   const forms: Array<{ title: string; urls: Array<[string, RedisTarget]> }> = [
     {
-      title: 'redis-cluster://: seed nodes (port 6379 when left out), credentials for every node, TLS with rediss-cluster://',
+      title:
+        'redis-cluster://: seed nodes (port 6379 when left out), credentials for every node, TLS with rediss-cluster://',
       urls: [
         [
           'redis-cluster://10.0.0.1:7000,10.0.0.2:7001,node-3.internal',
@@ -35,11 +39,15 @@ describe('REDIS_URL forms', () => {
             tls: false,
           },
         ],
-        ['rediss-cluster://app:p%40ss@[::1]:7000/', { form: 'cluster', nodes: [{ host: '::1', port: 7000 }], tls: true, username: 'app', password: 'p@ss' }],
+        [
+          'rediss-cluster://app:p%40ss@[::1]:7000/',
+          { form: 'cluster', nodes: [{ host: '::1', port: 7000 }], tls: true, username: 'app', password: 'p@ss' },
+        ],
       ],
     },
     {
-      title: 'redis-sentinel://: sentinels (port 26379 when left out) and the master set name; sentinel credentials as parameters',
+      title:
+        'redis-sentinel://: sentinels (port 26379 when left out) and the master set name; sentinel credentials as parameters',
       urls: [
         [
           'redis-sentinel://s1:26380,s2/mymaster',
@@ -98,15 +106,23 @@ describe('REDIS_URL forms', () => {
   });
 
   it('describes a target for logs and /healthz without its credentials', () => {
-    expect(describeRedisTarget(target('rediss-cluster://app:secret@a:7000,b:7001'))).toBe('rediss-cluster://a:7000,b:7001');
-    expect(describeRedisTarget(target('redis-sentinel://:secret@s1:26379/cache?sentinelPassword=x'))).toBe('redis-sentinel://s1:26379/cache');
+    expect(describeRedisTarget(target('rediss-cluster://app:secret@a:7000,b:7001'))).toBe(
+      'rediss-cluster://a:7000,b:7001',
+    );
+    expect(describeRedisTarget(target('redis-sentinel://:secret@s1:26379/cache?sentinelPassword=x'))).toBe(
+      'redis-sentinel://s1:26379/cache',
+    );
     expect(describeRedisTarget(target('redis://user:secret@cache:6379'))).toBe('redis://user:***@cache:6379');
   });
 
   it('a bad REDIS_URL stops the gateway at start-up with a configuration error that names it', () => {
     expect(() => loadConfig({ REDIS_URL: 'redis-sentinel://s1:26379' })).toThrow(ConfigError);
-    expect(() => loadConfig({ REDIS_URL: 'redis-sentinel://s1:26379' })).toThrow(/REDIS_URL: a sentinel URL names its master/);
-    expect(loadConfig({ REDIS_URL: 'redis-cluster://a:7000,b:7001' }).cache.redisUrl).toBe('redis-cluster://a:7000,b:7001');
+    expect(() => loadConfig({ REDIS_URL: 'redis-sentinel://s1:26379' })).toThrow(
+      /REDIS_URL: a sentinel URL names its master/,
+    );
+    expect(loadConfig({ REDIS_URL: 'redis-cluster://a:7000,b:7001' }).cache.redisUrl).toBe(
+      'redis-cluster://a:7000,b:7001',
+    );
   });
 });
 

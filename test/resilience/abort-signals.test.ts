@@ -10,7 +10,9 @@ import { domain, ok, rig } from './support.js';
 describe('abort signals on the way upstream', () => {
   afterEach(() => vi.restoreAllMocks());
 
-  it('an operation of uncached lookups makes no AbortSignal.any() or AbortSignal.timeout()', async ({ sandbox: gw }) => {
+  it('an operation of uncached lookups makes no AbortSignal.any() or AbortSignal.timeout()', async ({
+    sandbox: gw,
+  }) => {
     const any = vi.spyOn(AbortSignal, 'any');
     const timeout = vi.spyOn(AbortSignal, 'timeout');
     const { body } = await gw.query(
@@ -49,7 +51,9 @@ describe('one operation waiting on many lookups', () => {
       const second = await gw.query(query);
       expect((await first).body.errors).toBeUndefined();
       expect(second.body.errors).toBeUndefined();
-      expect(second.body.extensions!.gateway.lookups.map((lookup: { source: string }) => lookup.source)).toEqual(symbols.map(() => 'coalesced'));
+      expect(second.body.extensions!.gateway.lookups.map((lookup: { source: string }) => lookup.source)).toEqual(
+        symbols.map(() => 'coalesced'),
+      );
       await sleep(10); // warnings are emitted on the next tick
       expect(warnings.filter((warning) => warning.startsWith('MaxListenersExceededWarning'))).toEqual([]);
     } finally {
@@ -67,7 +71,8 @@ describe('a client that leaves is not an upstream failure', () => {
       res.on('close', () => clearTimeout(timer));
     });
     const clients = Array.from({ length: 5 }, () => new AbortController());
-    const query = () => `{ crmOwners(portal: "7") { id: ownerId } ... @defer { domainInfo(domain: "${domain()}") { domainName } } }`;
+    const query = () =>
+      `{ crmOwners(portal: "7") { id: ownerId } ... @defer { domainInfo(domain: "${domain()}") { domainName } } }`;
     await Promise.all(
       clients.map((client) =>
         fetch(`${r.gw.url}/graphql`, {

@@ -31,7 +31,9 @@ describe('concurrency bound', () => {
     for (const res of failed) {
       // Shed by the gateway, not an upstream failure: 503 with Retry-After, and a code that says so.
       expect(codeOf(res)).toMatchObject({ code: 'OVERLOADED', action: 'domain_info', retryAfter: 1 });
-      expect(res.body.errors![0]!.message).toMatch(/queue is full \(2 upstream calls in flight, 2 waiting, at most 2 and 2\)/);
+      expect(res.body.errors![0]!.message).toMatch(
+        /queue is full \(2 upstream calls in flight, 2 waiting, at most 2 and 2\)/,
+      );
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBe('1');
     }
@@ -63,17 +65,25 @@ describe('concurrency bound', () => {
   });
 });
 
-const fail500 = (_call: unknown, _req: unknown, res: Parameters<typeof json>[0]) => json(res, 500, { status: 500, response: null, error: 'down' });
+const fail500 = (_call: unknown, _req: unknown, res: Parameters<typeof json>[0]) =>
+  json(res, 500, { status: 500, response: null, error: 'down' });
 
 describe('circuit breaker per action', () => {
   const env = { UPSTREAM_BREAKER_FAILURES: '3' };
   const quick = { breakerCooldownMs: 400, maxRetries: 0 };
 
   it('opens after N failures: then calls fail fast without the upstream, other actions unaffected', async () => {
-    const r = await rig(env, (call, req, res) => (call.action === 'domain_info' ? fail500(call, req, res) : ok(call, res)), quick);
-    for (let i = 0; i < 3; i += 1) expect(codeOf(await r.gw.query(domainQuery()))).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
+    const r = await rig(
+      env,
+      (call, req, res) => (call.action === 'domain_info' ? fail500(call, req, res) : ok(call, res)),
+      quick,
+    );
+    for (let i = 0; i < 3; i += 1)
+      expect(codeOf(await r.gw.query(domainQuery()))).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
     expect(r.domainCalls()).toBe(3);
-    const open = await timed(() => r.gw.query(`{ domainInfo(domain: "${domain()}") { domainName } crmOwners(portal: "9") { id: ownerId } }`));
+    const open = await timed(() =>
+      r.gw.query(`{ domainInfo(domain: "${domain()}") { domainName } crmOwners(portal: "9") { id: ownerId } }`),
+    );
     expect(open.body.data).toEqual({ domainInfo: null, crmOwners: [{ id: '7' }] });
     expect(codeOf(open)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', action: 'domain_info' });
     expect(open.body.errors![0]!.message).toMatch(/not calling it for now/);
@@ -98,8 +108,13 @@ describe('circuit breaker per action', () => {
     expect(r.domainCalls() - before).toBe(1); // one probe only
     expect(probes.filter((res) => !res.body.errors)).toHaveLength(1);
     expect(probes.filter((res) => codeOf(res)?.code === 'UPSTREAM_UNAVAILABLE')).toHaveLength(2);
-    console.info(`[timing] half-open probe round: ${(performance.now() - started).toFixed(0)} ms (probe held 1000 ms by the upstream)`);
-    expect((await healthz(r.gw)).upstream.breakers.domain_info).toMatchObject({ state: 'closed', consecutiveFailures: 0 });
+    console.info(
+      `[timing] half-open probe round: ${(performance.now() - started).toFixed(0)} ms (probe held 1000 ms by the upstream)`,
+    );
+    expect((await healthz(r.gw)).upstream.breakers.domain_info).toMatchObject({
+      state: 'closed',
+      consecutiveFailures: 0,
+    });
     const closed = await Promise.all([0, 1].map(() => r.gw.query(domainQuery())));
     expect(closed.every((res) => !res.body.errors)).toBe(true);
     expect(r.domainCalls() - before).toBe(3);
@@ -119,7 +134,8 @@ describe('circuit breaker per action', () => {
 
   it('timeouts open it too', async () => {
     const r = await rig({ ...env, UPSTREAM_TIMEOUT_MS: '100' }, () => undefined, quick);
-    for (let i = 0; i < 3; i += 1) expect(codeOf(await r.gw.query(domainQuery()))).toMatchObject({ code: 'UPSTREAM_TIMEOUT' });
+    for (let i = 0; i < 3; i += 1)
+      expect(codeOf(await r.gw.query(domainQuery()))).toMatchObject({ code: 'UPSTREAM_TIMEOUT' });
     const fast = await timed(() => r.gw.query(domainQuery()));
     expect(codeOf(fast)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
     expect(r.domainCalls()).toBe(3); // failed fast: no call was made (a wait would have ended in UPSTREAM_TIMEOUT)
@@ -135,7 +151,10 @@ describe('circuit breaker per action', () => {
     const r = await rig(env, (_call, _req, res) => json(res, status, { status, response: null, error }), quick);
     for (let i = 0; i < 6; i += 1) expect(codeOf(await r.gw.query(domainQuery()))).toMatchObject({ code });
     expect(r.domainCalls()).toBe(6);
-    expect((await healthz(r.gw)).upstream.breakers.domain_info).toMatchObject({ state: 'closed', consecutiveFailures: 0 });
+    expect((await healthz(r.gw)).upstream.breakers.domain_info).toMatchObject({
+      state: 'closed',
+      consecutiveFailures: 0,
+    });
   });
 
   it('time spent queueing for a slot is no upstream timeout: a healthy but slow upstream never opens it', async () => {
@@ -154,8 +173,12 @@ describe('circuit breaker per action', () => {
     const results = await Promise.all(Array.from({ length: 6 }, () => r.gw.query(domainQuery())));
     const timedOut = results.filter((res) => codeOf(res)?.code === 'UPSTREAM_TIMEOUT');
     expect(timedOut.length).toBeGreaterThanOrEqual(2);
-    expect((await healthz(r.gw)).upstream.breakers.domain_info).toMatchObject({ state: 'closed', consecutiveFailures: 0 });
-    for (const res of timedOut) expect(res.body.errors![0]!.message).toMatch(/ms went waiting for a free upstream slot/);
+    expect((await healthz(r.gw)).upstream.breakers.domain_info).toMatchObject({
+      state: 'closed',
+      consecutiveFailures: 0,
+    });
+    for (const res of timedOut)
+      expect(res.body.errors![0]!.message).toMatch(/ms went waiting for a free upstream slot/);
     // Still calling: the next lookup goes up and is answered.
     const before = r.domainCalls();
     expect((await r.gw.query(domainQuery())).body.errors).toBeUndefined();
@@ -164,7 +187,11 @@ describe('circuit breaker per action', () => {
 
   it('an answer that shows the upstream alive resets the run of failures', async () => {
     let n = 0;
-    const r = await rig(env, (call, req, res) => (++n % 3 === 0 ? json(res, 404, { status: 404, response: null }) : fail500(call, req, res)), quick);
+    const r = await rig(
+      env,
+      (call, req, res) => (++n % 3 === 0 ? json(res, 404, { status: 404, response: null }) : fail500(call, req, res)),
+      quick,
+    );
     for (let i = 0; i < 9; i += 1) await r.gw.query(domainQuery());
     expect(r.domainCalls()).toBe(9); // never three failures in a row
     expect((await healthz(r.gw)).upstream.breakers.domain_info.state).toBe('closed');

@@ -20,7 +20,11 @@ describe('the calls reported are the calls the upstream received', () => {
     );
     // 30 requests at once, each two uncached lookups of two actions: far more than two slots and a queue of two.
     const responses = await Promise.all(
-      Array.from({ length: 30 }, (_, n) => r.gw.query(`{ domainInfo(domain: "${domain()}") { domainName } crmOwners(portal: "${1000 + n}") { id: ownerId } }`)),
+      Array.from({ length: 30 }, (_, n) =>
+        r.gw.query(
+          `{ domainInfo(domain: "${domain()}") { domainName } crmOwners(portal: "${1000 + n}") { id: ownerId } }`,
+        ),
+      ),
     );
     const shed = responses.filter((res) => res.status === 503);
     expect(shed.length).toBeGreaterThan(0); // the overload happened
@@ -32,7 +36,8 @@ describe('the calls reported are the calls the upstream received', () => {
     for (const res of shed) {
       expect(codeOf(res)).toMatchObject({ code: 'OVERLOADED' });
       expect(res.body.extensions!.gateway.upstreamCalls).toBe(0);
-      for (const lookup of res.body.extensions!.gateway.lookups) expect(lookup).toMatchObject({ source: 'refused', reason: 'OVERLOADED' });
+      for (const lookup of res.body.extensions!.gateway.lookups)
+        expect(lookup).toMatchObject({ source: 'refused', reason: 'OVERLOADED' });
     }
     // Per response: as many calls as lookups that say they went upstream.
     for (const res of responses) {
@@ -47,6 +52,8 @@ describe('the calls reported are the calls the upstream received', () => {
     expect(logged).toBe(received);
     const metrics = await (await r.gw.fetch('/metrics')).text();
     expect(sample(metrics, 'lookup_graph_upstream_calls_total')).toBe(received);
-    console.info(`[figure] overload: ${responses.length} requests, ${shed.length} shed 503; reported ${reported} calls, upstream received ${received}`);
+    console.info(
+      `[figure] overload: ${responses.length} requests, ${shed.length} shed 503; reported ${reported} calls, upstream received ${received}`,
+    );
   });
 });

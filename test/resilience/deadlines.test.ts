@@ -33,7 +33,9 @@ describe('deadlines', () => {
       if (call.action === 'domain_info') return; // never answers
       ok(call, res);
     });
-    const res = await timed(() => r.gw.query(`{ domainInfo(domain: "${domain()}") { domainName } crmOwners(portal: "42") { id: ownerId } }`));
+    const res = await timed(() =>
+      r.gw.query(`{ domainInfo(domain: "${domain()}") { domainName } crmOwners(portal: "42") { id: ownerId } }`),
+    );
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ domainInfo: null, crmOwners: [{ id: '7' }] });
     expect(res.body.errors).toHaveLength(1);
@@ -69,9 +71,15 @@ describe('deadlines', () => {
   });
 
   it('a lookup still waiting for a slot when the operation deadline comes is shed (OVERLOADED), without a call', async () => {
-    const r = await rig({ UPSTREAM_TIMEOUT_MS: '60000', OPERATION_TIMEOUT_MS: '300', UPSTREAM_MAX_IN_FLIGHT: '1' }, () => undefined, { maxQueued: 5 });
+    const r = await rig(
+      { UPSTREAM_TIMEOUT_MS: '60000', OPERATION_TIMEOUT_MS: '300', UPSTREAM_MAX_IN_FLIGHT: '1' },
+      () => undefined,
+      { maxQueued: 5 },
+    );
     // One slot: domain_info takes it and hangs; get_crm_owners waits in the queue until the deadline (less 50 ms).
-    const res = await timed(() => r.gw.query(`{ domainInfo(domain: "${domain()}") { domainName } crmOwners(portal: "42") { id: ownerId } }`));
+    const res = await timed(() =>
+      r.gw.query(`{ domainInfo(domain: "${domain()}") { domainName } crmOwners(portal: "42") { id: ownerId } }`),
+    );
     expect(res.body.data).toEqual({ domainInfo: null, crmOwners: null });
     expect(codeOf(res)).toMatchObject({ code: 'UPSTREAM_TIMEOUT', action: 'domain_info' });
     // It could not start in time because the one slot was taken: the gateway's load, not the upstream's failure.

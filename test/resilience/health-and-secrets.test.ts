@@ -5,13 +5,22 @@ describe('operators and secrets', () => {
   it('/healthz shows the upstream budget, breakers, in-flight and queued calls', async () => {
     const r = await rig(
       { UPSTREAM_MAX_IN_FLIGHT: '3' },
-      (call, _req, res) => ok(call, res, { 'ratelimit-limit': '20', 'ratelimit-remaining': '17', 'ratelimit-reset': '42' }),
+      (call, _req, res) =>
+        ok(call, res, { 'ratelimit-limit': '20', 'ratelimit-remaining': '17', 'ratelimit-reset': '42' }),
       { maxQueued: 7 },
     );
     const before = await healthz(r.gw);
     expect(before.status).toBe('ok');
     expect(before.upstream).toMatchObject({
-      rateLimit: { level: 'unknown', limit: null, remaining: null, resetAt: null, holding: false, retryAfter: null, requestTokensHolding: 0 },
+      rateLimit: {
+        level: 'unknown',
+        limit: null,
+        remaining: null,
+        resetAt: null,
+        holding: false,
+        retryAfter: null,
+        requestTokensHolding: 0,
+      },
       breakers: {},
       inFlight: 0,
       queued: 0,
@@ -31,7 +40,9 @@ describe('operators and secrets', () => {
     type Res = Parameters<typeof json>[0];
     let fault: (res: Res) => void = () => undefined;
     const r = await rig({ UPSTREAM_TIMEOUT_MS: '150', UPSTREAM_BREAKER_FAILURES: '4' }, (call, _req, res) =>
-      call.action === 'get_crm_owners' ? json(res, 429, { status: 429, response: null }, { 'retry-after': '30' }) : fault(res),
+      call.action === 'get_crm_owners'
+        ? json(res, 429, { status: 429, response: null }, { 'retry-after': '30' })
+        : fault(res),
     );
     const texts: string[] = [];
     const codes: string[] = [];
@@ -49,7 +60,14 @@ describe('operators and secrets', () => {
     await run(domainQuery());
     await run('{ crmOwners(portal: "1") { id: ownerId } }', 'crmOwners');
     await run('{ domainInfo(domain: "z.example.com") { domainName } }');
-    expect(codes).toEqual(['UNAUTHENTICATED', 'UPSTREAM_TIMEOUT', 'UPSTREAM_UNAVAILABLE', 'UPSTREAM_UNAVAILABLE', 'RATE_LIMITED', 'RATE_LIMITED']);
+    expect(codes).toEqual([
+      'UNAUTHENTICATED',
+      'UPSTREAM_TIMEOUT',
+      'UPSTREAM_UNAVAILABLE',
+      'UPSTREAM_UNAVAILABLE',
+      'RATE_LIMITED',
+      'RATE_LIMITED',
+    ]);
     expect(r.domainCalls()).toBe(6);
     expect(r.up.calls.every((call) => call.authorization === `Bearer ${FAULT_TOKEN}`)).toBe(true);
     expectNoSecrets(r.gw, ...texts);

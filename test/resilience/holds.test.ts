@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { codeOf, domain, domainQuery, healthz, json, ok, rig, sleep, until } from './support.js';
 
 const POISON = 'poison.example.com';
-const tooMany = (res: Parameters<typeof json>[0]) => json(res, 429, { status: 429, response: null, error: 'Too many requests' }, { 'retry-after': '3600' });
+const tooMany = (res: Parameters<typeof json>[0]) =>
+  json(res, 429, { status: 429, response: null, error: 'Too many requests' }, { 'retry-after': '3600' });
 
 describe("the upstream's Retry-After holds calls for a bounded time, then one probe decides", () => {
   it('a 429 with Retry-After: 3600 for one input: the other lookups are held at most the cap, reported as refused with 0 calls; then one probe, then traffic', async () => {
@@ -23,7 +24,9 @@ describe("the upstream's Retry-After holds calls for a bounded time, then one pr
     expect(poisoned.body.extensions!.gateway).toMatchObject({ upstreamCalls: 1, lookups: [{ source: 'upstream' }] });
 
     // Held: another domain and another action, refused without a call, and saying so.
-    const held = await r.gw.query(`{ domainInfo(domain: "${domain()}") { domainName } crmOwners(portal: "7") { id: ownerId } }`);
+    const held = await r.gw.query(
+      `{ domainInfo(domain: "${domain()}") { domainName } crmOwners(portal: "7") { id: ownerId } }`,
+    );
     expect(codeOf(held)).toMatchObject({ code: 'RATE_LIMITED', action: 'domain_info' });
     expect(codeOf(held, 'crmOwners')).toMatchObject({ code: 'RATE_LIMITED', action: 'get_crm_owners' });
     expect(codeOf(held)!.retryAfter).toBeLessThanOrEqual(2);
@@ -52,7 +55,10 @@ describe("the upstream's Retry-After holds calls for a bounded time, then one pr
     expect(refused).toHaveLength(4);
     for (const res of refused) {
       expect(codeOf(res)!.retryAfter).toBe(1);
-      expect(res.body.extensions!.gateway).toMatchObject({ upstreamCalls: 0, lookups: [{ source: 'refused', reason: 'RATE_LIMITED' }] });
+      expect(res.body.extensions!.gateway).toMatchObject({
+        upstreamCalls: 0,
+        lookups: [{ source: 'refused', reason: 'RATE_LIMITED' }],
+      });
     }
 
     // The probe was answered: traffic resumes.
@@ -61,7 +67,9 @@ describe("the upstream's Retry-After holds calls for a bounded time, then one pr
     expect(after.every((res) => !res.body.errors)).toBe(true);
     expect(r.up.calls).toHaveLength(7);
     expect((await healthz(r.gw)).upstream.rateLimit).toMatchObject({ holding: false, level: 'ok', probe: 'none' });
-    console.info(`[figure] 429 with Retry-After: 3600, cap 2 s: other lookups held ${holdMs.toFixed(0)} ms, then one probe`);
+    console.info(
+      `[figure] 429 with Retry-After: 3600, cap 2 s: other lookups held ${holdMs.toFixed(0)} ms, then one probe`,
+    );
   });
 
   it('a probe answered 429 again holds again, at most the cap', async () => {
@@ -73,7 +81,10 @@ describe("the upstream's Retry-After holds calls for a bounded time, then one pr
     expect(probe.body.extensions!.gateway.upstreamCalls).toBe(1);
     expect(r.up.calls).toHaveLength(2);
     const held = await r.gw.query(domainQuery());
-    expect(held.body.extensions!.gateway).toMatchObject({ upstreamCalls: 0, lookups: [{ source: 'refused', reason: 'RATE_LIMITED' }] });
+    expect(held.body.extensions!.gateway).toMatchObject({
+      upstreamCalls: 0,
+      lookups: [{ source: 'refused', reason: 'RATE_LIMITED' }],
+    });
     expect(r.up.calls).toHaveLength(2);
   });
 
@@ -82,7 +93,12 @@ describe("the upstream's Retry-After holds calls for a bounded time, then one pr
       {},
       (call, _req, res) =>
         call.body.domain === POISON
-          ? json(res, 429, { status: 429, response: null, error: 'Too many requests' }, { 'retry-after': '3600', 'ratelimit-remaining': '15' })
+          ? json(
+              res,
+              429,
+              { status: 429, response: null, error: 'Too many requests' },
+              { 'retry-after': '3600', 'ratelimit-remaining': '15' },
+            )
           : ok(call, res),
       { retryAfterMaxSeconds: 2 },
     );
@@ -91,7 +107,10 @@ describe("the upstream's Retry-After holds calls for a bounded time, then one pr
     expect(other.body.errors).toBeUndefined();
     const again = await r.gw.query(domainQuery(POISON));
     expect(codeOf(again)).toMatchObject({ code: 'RATE_LIMITED' });
-    expect(again.body.extensions!.gateway).toMatchObject({ upstreamCalls: 0, lookups: [{ source: 'refused', reason: 'RATE_LIMITED' }] });
+    expect(again.body.extensions!.gateway).toMatchObject({
+      upstreamCalls: 0,
+      lookups: [{ source: 'refused', reason: 'RATE_LIMITED' }],
+    });
     expect(r.up.calls).toHaveLength(2);
     expect(r.gw.gateway.upstreamStatus().rateLimit.holding).toBe(false);
   });

@@ -59,7 +59,11 @@ describe('overload: twice what one gateway can serve', () => {
     });
     url = `http://127.0.0.1:${port}`;
     metricsUrl = `http://127.0.0.1:${metricsPort}`;
-    await waitFor(async () => (await statusOf(`${url}/readyz`)) === 200, 20_000, `the replica ready ${replica.output()}`);
+    await waitFor(
+      async () => (await statusOf(`${url}/readyz`)) === 200,
+      20_000,
+      `the replica ready ${replica.output()}`,
+    );
   });
 
   afterAll(async () => {
@@ -79,7 +83,9 @@ describe('overload: twice what one gateway can serve', () => {
       // Every lookup uncached (a fresh input), half of them of each of two actions so that the gateway's
       // bound of 16 slots, not one action's bulkhead of 12, is what saturates.
       const query =
-        i % 2 === 0 ? `{ domainInfo(domain: "o${i}-${started}.example.com") { domainName } }` : `{ crmOwners(portal: "${i}${started}") { id: ownerId } }`;
+        i % 2 === 0
+          ? `{ domainInfo(domain: "o${i}-${started}.example.com") { domainName } }`
+          : `{ crmOwners(portal: "${i}${started}") { id: ownerId } }`;
       const t0 = performance.now();
       const res = await fetch(`${url}/graphql`, {
         method: 'POST',
@@ -97,7 +103,10 @@ describe('overload: twice what one gateway can serve', () => {
           accepted: false,
         };
       }
-      const body = (await res.json()) as { data?: Record<string, unknown> | null; errors?: Array<{ extensions?: { code?: string; retryAfter?: unknown } }> };
+      const body = (await res.json()) as {
+        data?: Record<string, unknown> | null;
+        errors?: Array<{ extensions?: { code?: string; retryAfter?: unknown } }>;
+      };
       const ms = performance.now() - t0;
       const errors = body.errors ?? [];
       return {
@@ -106,7 +115,8 @@ describe('overload: twice what one gateway can serve', () => {
         retryAfterHeader: res.headers.get('retry-after'),
         codes: errors.map((error) => error.extensions?.code ?? 'UNCODED'),
         retryAfters: errors.map((error) => error.extensions?.retryAfter),
-        accepted: res.status === 200 && errors.length === 0 && Object.values(body.data ?? {}).every((value) => value !== null),
+        accepted:
+          res.status === 200 && errors.length === 0 && Object.values(body.data ?? {}).every((value) => value !== null),
       };
     });
     const loadMs = Date.now() - started;
@@ -172,10 +182,16 @@ describe('overload: twice what one gateway can serve', () => {
     const ready = await fetch(`${metricsUrl}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toMatchObject({ status: 'overloaded', ready: true });
-    const health = (await (await fetch(`${metricsUrl}/healthz`)).json()) as { upstream: { breakers: Record<string, unknown> } };
-    for (const breaker of Object.values(health.upstream.breakers)) expect(breaker).toMatchObject({ state: 'closed', consecutiveFailures: 0 });
+    const health = (await (await fetch(`${metricsUrl}/healthz`)).json()) as {
+      upstream: { breakers: Record<string, unknown> };
+    };
+    for (const breaker of Object.values(health.upstream.breakers))
+      expect(breaker).toMatchObject({ state: 'closed', consecutiveFailures: 0 });
     const metrics = await (await fetch(`${metricsUrl}/metrics`)).text();
-    const shedCounted = [...metrics.matchAll(/^lookup_graph_upstream_shed_total\{[^}]*\} (\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+    const shedCounted = [...metrics.matchAll(/^lookup_graph_upstream_shed_total\{[^}]*\} (\d+)/gm)].reduce(
+      (sum, m) => sum + Number(m[1]),
+      0,
+    );
     expect(shedCounted).toBe(refused.length);
   });
 });

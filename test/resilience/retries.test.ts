@@ -2,14 +2,28 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startGateway } from '../support/gateway.js';
-import { codeOf, domainQuery, expectNoSecrets, FAULT_TOKEN, healthz, json, ok, resettingFront, rig, sleep, type Rig } from './support.js';
+import {
+  codeOf,
+  domainQuery,
+  expectNoSecrets,
+  FAULT_TOKEN,
+  healthz,
+  json,
+  ok,
+  resettingFront,
+  rig,
+  sleep,
+  type Rig,
+} from './support.js';
 
 const retryLines = (rig: Rig) => rig.gw.logs.filter((line) => line.includes('"msg":"retrying upstream call"'));
 
 describe('retries: only where the request provably never ran, or the upstream asked for it', () => {
   it('503 then 200: retried once, one success', async () => {
     let n = 0;
-    const r = await rig({}, (call, _req, res) => (++n === 1 ? res.writeHead(503, { 'retry-after': '0' }).end() : ok(call, res)));
+    const r = await rig({}, (call, _req, res) =>
+      ++n === 1 ? res.writeHead(503, { 'retry-after': '0' }).end() : ok(call, res),
+    );
     const res = await r.gw.query(domainQuery('retry.example.com'));
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data).toEqual({ domainInfo: { domainName: 'retry.example.com' } });
@@ -18,7 +32,9 @@ describe('retries: only where the request provably never ran, or the upstream as
   });
 
   it('503 whose retry-after does not fit in the deadline: not retried', async () => {
-    const r = await rig({}, (_call, _req, res) => json(res, 503, { status: 503, response: null, error: 'Maintenance' }, { 'retry-after': '5' }));
+    const r = await rig({}, (_call, _req, res) =>
+      json(res, 503, { status: 503, response: null, error: 'Maintenance' }, { 'retry-after': '5' }),
+    );
     const res = await r.gw.query(domainQuery());
     expect(codeOf(res)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', action: 'domain_info' });
     expect(r.domainCalls()).toBe(1);
@@ -33,7 +49,9 @@ describe('retries: only where the request provably never ran, or the upstream as
   });
 
   it('503 with retry-after every time: at most MAX_RETRIES (2) retries', async () => {
-    const r = await rig({ UPSTREAM_TIMEOUT_MS: '2000' }, (_call, _req, res) => res.writeHead(503, { 'retry-after': '0' }).end());
+    const r = await rig({ UPSTREAM_TIMEOUT_MS: '2000' }, (_call, _req, res) =>
+      res.writeHead(503, { 'retry-after': '0' }).end(),
+    );
     const res = await r.gw.query(domainQuery());
     expect(codeOf(res)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
     expect(r.domainCalls()).toBe(3);
@@ -44,9 +62,13 @@ describe('retries: only where the request provably never ran, or the upstream as
     const up = await import('../support/fault-upstream.js').then((m) => m.startFaultUpstream());
     up.handle((call, _req, res) => ok(call, res));
     const front = await resettingFront(up.url, 1);
-    const gw = await startGateway({ ACTION_BASE_URL: front.url, ACTION_TOKEN: up.token, UPSTREAM_TIMEOUT_MS: '1000' }, 0, {
-      resilience: { retryBackoffMs: 20 },
-    });
+    const gw = await startGateway(
+      { ACTION_BASE_URL: front.url, ACTION_TOKEN: up.token, UPSTREAM_TIMEOUT_MS: '1000' },
+      0,
+      {
+        resilience: { retryBackoffMs: 20 },
+      },
+    );
     try {
       const res = await gw.query(domainQuery('reset.example.com'));
       expect(res.body.errors).toBeUndefined();
@@ -67,9 +89,13 @@ describe('retries: only where the request provably never ran, or the upstream as
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const gw = await startGateway({ ACTION_BASE_URL: `http://127.0.0.1:${port}`, ACTION_TOKEN: FAULT_TOKEN, UPSTREAM_TIMEOUT_MS: '1000' }, 0, {
-      resilience: { retryBackoffMs: 20, maxRetries: 2 },
-    });
+    const gw = await startGateway(
+      { ACTION_BASE_URL: `http://127.0.0.1:${port}`, ACTION_TOKEN: FAULT_TOKEN, UPSTREAM_TIMEOUT_MS: '1000' },
+      0,
+      {
+        resilience: { retryBackoffMs: 20, maxRetries: 2 },
+      },
+    );
     try {
       const res = await gw.query(domainQuery());
       expect(codeOf(res)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', action: 'domain_info' });
@@ -97,11 +123,15 @@ describe('retries: only where the request provably never ran, or the upstream as
   });
 
   it('the retry budget: many failing calls retry at most the configured fraction', async () => {
-    const r = await rig({ UPSTREAM_BREAKER_FAILURES: '1000' }, (_call, _req, res) => res.writeHead(503, { 'retry-after': '0' }).end(), {
-      retryBudgetPercent: 10,
-      retryBudgetMin: 0,
-      maxRetries: 3,
-    });
+    const r = await rig(
+      { UPSTREAM_BREAKER_FAILURES: '1000' },
+      (_call, _req, res) => res.writeHead(503, { 'retry-after': '0' }).end(),
+      {
+        retryBudgetPercent: 10,
+        retryBudgetMin: 0,
+        maxRetries: 3,
+      },
+    );
     const queries = 40;
     for (let i = 0; i < queries; i += 1) {
       const res = await r.gw.query(domainQuery());
@@ -121,7 +151,8 @@ describe('rate limits: the upstream budget is respected without touching it', ()
     const arrivals: number[] = [];
     const r = await rig({ UPSTREAM_TIMEOUT_MS: '3000' }, (call, _req, res) => {
       arrivals.push(performance.now());
-      if (arrivals.length === 1) json(res, 429, { status: 429, response: null, error: 'Too many requests' }, { 'retry-after': '1' });
+      if (arrivals.length === 1)
+        json(res, 429, { status: 429, response: null, error: 'Too many requests' }, { 'retry-after': '1' });
       else ok(call, res);
     });
     const res = await r.gw.query(domainQuery('later.example.com'));
@@ -139,7 +170,9 @@ describe('rate limits: the upstream budget is respected without touching it', ()
     const first = await r.gw.query(domainQuery());
     expect(codeOf(first)).toMatchObject({ code: 'RATE_LIMITED', action: 'domain_info', retryAfter: 30 });
     expect(r.domainCalls()).toBe(1);
-    const next = await r.gw.query(`{ domainInfo(domain: "a.example.com") { domainName } crmOwners(portal: "1") { id: ownerId } }`);
+    const next = await r.gw.query(
+      `{ domainInfo(domain: "a.example.com") { domainName } crmOwners(portal: "1") { id: ownerId } }`,
+    );
     expect(next.body.data).toEqual({ domainInfo: null, crmOwners: null });
     expect(codeOf(next)).toMatchObject({ code: 'RATE_LIMITED', action: 'domain_info' });
     expect(codeOf(next, 'crmOwners')).toMatchObject({ code: 'RATE_LIMITED', action: 'get_crm_owners' });
@@ -180,13 +213,20 @@ describe('rate limits: the upstream budget is respected without touching it', ()
   });
 
   it('a budget running low is logged and shown in /healthz', async () => {
-    const r = await rig({}, (call, _req, res) => ok(call, res, { 'ratelimit-limit': '20', 'ratelimit-remaining': '2', 'ratelimit-reset': '40' }));
+    const r = await rig({}, (call, _req, res) =>
+      ok(call, res, { 'ratelimit-limit': '20', 'ratelimit-remaining': '2', 'ratelimit-reset': '40' }),
+    );
     const res = await r.gw.query(domainQuery());
     expect(res.body.errors).toBeUndefined();
     const low = r.gw.logs.filter((line) => line.includes('upstream rate limit running low'));
     expect(low).toHaveLength(1);
     expect(JSON.parse(low[0]!).upstreamRateLimit).toMatchObject({ limit: 20, remaining: 2, budget: 'ACTION_TOKEN' });
-    expect((await healthz(r.gw)).upstream.rateLimit).toMatchObject({ limit: 20, remaining: 2, level: 'low', holding: false });
+    expect((await healthz(r.gw)).upstream.rateLimit).toMatchObject({
+      limit: 20,
+      remaining: 2,
+      level: 'low',
+      holding: false,
+    });
     // A low budget still lets calls through.
     expect((await r.gw.query(domainQuery())).body.errors).toBeUndefined();
     expect(r.domainCalls()).toBe(2);

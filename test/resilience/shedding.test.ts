@@ -40,7 +40,9 @@ describe('shedding load', () => {
     const r = await rig(oneSlot, holding, noQueue);
     const first = r.gw.query(domainQuery());
     await until(() => held.length === 1);
-    const shed = await r.gw.query(`{ a: domainInfo(domain: "${domain()}") { domainName } b: domainInfo(domain: "${domain()}") { domainName } }`);
+    const shed = await r.gw.query(
+      `{ a: domainInfo(domain: "${domain()}") { domainName } b: domainInfo(domain: "${domain()}") { domainName } }`,
+    );
     expect(shed.status).toBe(503);
     expect(shed.headers.get('retry-after')).toBe('1');
     expect(shed.body.data).toEqual({ a: null, b: null });
@@ -55,7 +57,9 @@ describe('shedding load', () => {
     expect(ready.status).toBe(200);
     expect(await ready.json()).toMatchObject({ status: 'overloaded', ready: true, reasons: ['shedding-load'] });
     expect(await metric(r.gw.url, 'lookup_graph_upstream_shed_total', 'reason="queue-full"')).toBe(2);
-    expect((await r.gw.fetch(`/metrics`).then((res) => res.text())).match(/^lookup_graph_upstream_overloaded (\d)/m)?.[1]).toBe('1');
+    expect(
+      (await r.gw.fetch(`/metrics`).then((res) => res.text())).match(/^lookup_graph_upstream_overloaded (\d)/m)?.[1],
+    ).toBe('1');
     expect(r.gw.logs.some((line) => line.includes('overloaded: shedding lookups'))).toBe(true);
     release();
     expect((await first).body.errors).toBeUndefined();
@@ -72,7 +76,9 @@ describe('shedding load', () => {
     const blocker = r.gw.query(domainQuery());
     await until(() => held.length === 1);
     const later = domain();
-    const mixed = await r.gw.query(`{ a: domainInfo(domain: "${cached}") { domainName } b: domainInfo(domain: "${later}") { domainName } }`);
+    const mixed = await r.gw.query(
+      `{ a: domainInfo(domain: "${cached}") { domainName } b: domainInfo(domain: "${later}") { domainName } }`,
+    );
     expect(mixed.status).toBe(200);
     expect(mixed.headers.get('retry-after')).toBe('1');
     expect(mixed.body.data).toEqual({ a: { domainName: cached }, b: null });
@@ -94,7 +100,9 @@ describe('shedding load', () => {
     const r = await rig({ ...oneSlot, MAX_BATCH_OPERATIONS: '5' }, holding, noQueue);
     const first = r.gw.query(domainQuery());
     await until(() => held.length === 1);
-    const batch = await r.gw.post(JSON.stringify([{ query: domainQuery() }, { query: '{ crmOwners(portal: "5") { id: ownerId } }' }]));
+    const batch = await r.gw.post(
+      JSON.stringify([{ query: domainQuery() }, { query: '{ crmOwners(portal: "5") { id: ownerId } }' }]),
+    );
     expect(batch.status).toBe(200);
     expect(batch.headers.get('retry-after')).toBe('1');
     const [shed, other] = batch.body as unknown as Array<{ errors?: Array<{ extensions?: Record<string, unknown> }> }>;
@@ -120,7 +128,9 @@ describe('shedding load', () => {
   });
 
   it('a lookup still waiting for a slot when its wait deadline passes is shed with OVERLOADED, without a call', async () => {
-    const r = await rig({ UPSTREAM_MAX_IN_FLIGHT: '1', UPSTREAM_TIMEOUT_MS: '20000' }, holding, { queueTimeoutMs: 200 });
+    const r = await rig({ UPSTREAM_MAX_IN_FLIGHT: '1', UPSTREAM_TIMEOUT_MS: '20000' }, holding, {
+      queueTimeoutMs: 200,
+    });
     const first = r.gw.query(domainQuery());
     await until(() => held.length === 1);
     const started = performance.now();

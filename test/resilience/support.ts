@@ -3,7 +3,14 @@ import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { expect, onTestFinished } from 'vitest';
 import { splice } from '../support/tcp.js';
-import { FAULT_TOKEN, json, startFaultUpstream, upstreamEnv, type FaultUpstream, type RecordedCall } from '../support/fault-upstream.js';
+import {
+  FAULT_TOKEN,
+  json,
+  startFaultUpstream,
+  upstreamEnv,
+  type FaultUpstream,
+  type RecordedCall,
+} from '../support/fault-upstream.js';
 import type { Config } from '../../src/config.js';
 import { startGateway, type GraphQLResponse, type RunningGateway, type TestGateway } from '../support/gateway.js';
 
@@ -27,7 +34,12 @@ export const domainQuery = (name = domain()) => `{ domainInfo(domain: "${name}")
 /** A 200 envelope for domain_info / get_crm_owners. */
 export function ok(call: RecordedCall, res: ServerResponse, headers: Record<string, string> = {}) {
   if (call.action === 'get_crm_owners') {
-    json(res, 200, { status: 200, response: [{ id: '7', email: 'a@b.example', firstName: 'A', lastName: 'B', teams: [] }] }, headers);
+    json(
+      res,
+      200,
+      { status: 200, response: [{ id: '7', email: 'a@b.example', firstName: 'A', lastName: 'B', teams: [] }] },
+      headers,
+    );
   } else {
     json(res, 200, { status: 200, response: { domain_name: call.body.domain ?? 'x' } }, headers);
   }
@@ -62,7 +74,9 @@ export async function rig(
     });
     await current(call, req, res);
   });
-  const gw = await startGateway({ ...upstreamEnv(up), ...FAST, ...env }, 0, { resilience: { ...FAST_RESILIENCE, ...resilience } });
+  const gw = await startGateway({ ...upstreamEnv(up), ...FAST, ...env }, 0, {
+    resilience: { ...FAST_RESILIENCE, ...resilience },
+  });
   const running: Rig & { handle(h: Handler): void } = {
     up,
     gw,
@@ -126,7 +140,10 @@ export async function healthz(gw: TestGateway): Promise<Record<string, any>> {
  * A TCP front for the upstream that resets the first `resets` connections during the handshake
  * (before the client could write a byte) and pipes the others through.
  */
-export async function resettingFront(target: string, resets: number): Promise<{ url: string; connections: number; close(): Promise<void> }> {
+export async function resettingFront(
+  target: string,
+  resets: number,
+): Promise<{ url: string; connections: number; close(): Promise<void> }> {
   const port = Number(new URL(target).port);
   const sockets = new Set<Socket>();
   const state = { connections: 0 };

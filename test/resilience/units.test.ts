@@ -62,7 +62,8 @@ describe('breaker state machine', () => {
     expect(verdictFor(e('UPSTREAM_UNAVAILABLE'), false)).toBe('failure');
     expect(verdictFor(e('UPSTREAM_UNAVAILABLE'), true)).toBe('neutral');
     expect(verdictFor(e('OVERLOADED'), false)).toBe('neutral'); // shed by the gateway: nothing about the upstream
-    for (const code of ['BAD_USER_INPUT', 'NOT_FOUND', 'UNAUTHENTICATED'] as const) expect(verdictFor(e(code), false)).toBe('success');
+    for (const code of ['BAD_USER_INPUT', 'NOT_FOUND', 'UNAUTHENTICATED'] as const)
+      expect(verdictFor(e(code), false)).toBe('success');
     expect(verdictFor(e('RATE_LIMITED'), false)).toBe('neutral');
     expect(verdictFor(e('UPSTREAM_BAD_RESPONSE'), false)).toBe('neutral');
   });
@@ -85,7 +86,9 @@ describe('backoff and retry decisions', () => {
     const policy = { maxRetries: 2, baseDelayMs: 100 };
     const half = () => 0.5;
     const unavailable = new ActionError('UPSTREAM_UNAVAILABLE', 'x');
-    expect(retryDelay(new ActionError('UPSTREAM_UNAVAILABLE', 'x', { neverSent: true }), undefined, 1, policy, half)).toBe(75);
+    expect(
+      retryDelay(new ActionError('UPSTREAM_UNAVAILABLE', 'x', { neverSent: true }), undefined, 1, policy, half),
+    ).toBe(75);
     expect(retryDelay(unavailable, undefined, 1, policy, half)).toBeNull(); // reset after sending
     expect(retryDelay(unavailable, { action: 'a', status: 503 }, 1, policy, half)).toBeNull(); // no sign of when
     expect(retryDelay(unavailable, { action: 'a', status: 503, retryAfter: 0 }, 1, policy, half)).toBe(75);
@@ -138,7 +141,9 @@ describe('headers and deadlines', () => {
 
   it('rate-limit headers: reset as seconds from now, as an epoch, or as a date', () => {
     const now = 1_700_000_000_000;
-    expect(responseFacts('a', 200, { 'ratelimit-limit': '20', 'ratelimit-remaining': '3', 'ratelimit-reset': '15' }, now)).toEqual({
+    expect(
+      responseFacts('a', 200, { 'ratelimit-limit': '20', 'ratelimit-remaining': '3', 'ratelimit-reset': '15' }, now),
+    ).toEqual({
       action: 'a',
       status: 200,
       limit: 20,
@@ -146,12 +151,16 @@ describe('headers and deadlines', () => {
       resetAt: now + 15_000,
     });
     expect(responseFacts('a', 200, { 'ratelimit-reset': '1700000100' }, now).resetAt).toBe(1_700_000_100_000);
-    expect(responseFacts('a', 200, { 'ratelimit-reset-date': 'Tue, 14 Nov 2023 22:15:00 GMT' }, now).resetAt).toBe(Date.parse('2023-11-14T22:15:00Z'));
-    expect(responseFacts('a', 429, { 'retry-after': '7', 'ratelimit-remaining': 'lots', 'x-other': 'y' }, now)).toEqual({
-      action: 'a',
-      status: 429,
-      retryAfter: 7,
-    });
+    expect(responseFacts('a', 200, { 'ratelimit-reset-date': 'Tue, 14 Nov 2023 22:15:00 GMT' }, now).resetAt).toBe(
+      Date.parse('2023-11-14T22:15:00Z'),
+    );
+    expect(responseFacts('a', 429, { 'retry-after': '7', 'ratelimit-remaining': 'lots', 'x-other': 'y' }, now)).toEqual(
+      {
+        action: 'a',
+        status: 429,
+        retryAfter: 7,
+      },
+    );
   });
 
   it('a call gets min(UPSTREAM_TIMEOUT_MS, what is left of the operation)', () => {
@@ -172,7 +181,9 @@ describe('rate-limit gate', () => {
     c.t += 5000;
     gate.check('a');
     gate.observe({ action: 'a', status: 200, remaining: 0, resetAt: c.t + 2500 });
-    expect(() => gate.check('b')).toThrow(expect.objectContaining({ code: 'RATE_LIMITED', retryAfter: 3, action: 'b' }));
+    expect(() => gate.check('b')).toThrow(
+      expect.objectContaining({ code: 'RATE_LIMITED', retryAfter: 3, action: 'b' }),
+    );
     c.t += 2500;
     gate.check('b');
   });
@@ -244,7 +255,12 @@ describe('concurrency limiter', () => {
     };
     const second = limiter.acquire('a', later()).then(inOrder(2));
     const third = limiter.acquire('a', later()).then(inOrder(3));
-    await expect(limiter.acquire('a', later())).rejects.toMatchObject({ code: 'OVERLOADED', shed: 'queue-full', retryAfter: 1, action: 'a' });
+    await expect(limiter.acquire('a', later())).rejects.toMatchObject({
+      code: 'OVERLOADED',
+      shed: 'queue-full',
+      retryAfter: 1,
+      action: 'a',
+    });
     expect({ inFlight: limiter.inFlight, queued: limiter.queued }).toEqual({ inFlight: 1, queued: 2 });
     release1();
     release1();
@@ -259,9 +275,16 @@ describe('concurrency limiter', () => {
   it('a queued call is shed when its start-by time comes, and leaves with its signal', async () => {
     const limiter = new ConcurrencyLimiter(1, 5);
     await limiter.acquire('a', later());
-    await expect(limiter.acquire('a', later(30))).rejects.toMatchObject({ code: 'OVERLOADED', shed: 'wait-expired', retryAfter: 1 });
+    await expect(limiter.acquire('a', later(30))).rejects.toMatchObject({
+      code: 'OVERLOADED',
+      shed: 'wait-expired',
+      retryAfter: 1,
+    });
     // No time left to wait at all: refused at once.
-    await expect(limiter.acquire('a', Date.now())).rejects.toMatchObject({ code: 'OVERLOADED', shed: 'no-slot-in-time' });
+    await expect(limiter.acquire('a', Date.now())).rejects.toMatchObject({
+      code: 'OVERLOADED',
+      shed: 'no-slot-in-time',
+    });
     const controller = new AbortController();
     const waiting = limiter.acquire('a', later(), controller.signal);
     controller.abort();
@@ -273,9 +296,15 @@ describe('concurrency limiter', () => {
     useFakeClock();
 
     /** A limiter whose calls have held their slot `holdMs` each. */
-    async function paced(maxInFlight: number, holdMs: number, limits: ConstructorParameters<typeof ConcurrencyLimiter>[2] = {}) {
+    async function paced(
+      maxInFlight: number,
+      holdMs: number,
+      limits: ConstructorParameters<typeof ConcurrencyLimiter>[2] = {},
+    ) {
       const limiter = new ConcurrencyLimiter(maxInFlight, 100, limits);
-      const releases = await Promise.all(Array.from({ length: maxInFlight }, () => limiter.acquire('a', Date.now() + 10_000)));
+      const releases = await Promise.all(
+        Array.from({ length: maxInFlight }, () => limiter.acquire('a', Date.now() + 10_000)),
+      );
       vi.advanceTimersByTime(holdMs);
       for (const release of releases) release();
       return limiter;
@@ -285,10 +314,17 @@ describe('concurrency limiter', () => {
       const limiter = await paced(1, 200);
       await limiter.acquire('a', Date.now() + 10_000); // the one slot, busy
       // One call ahead of nobody waits ~200 ms: too long for 100 ms, fine for 500 ms.
-      await expect(limiter.acquire('a', Date.now() + 100)).rejects.toMatchObject({ code: 'OVERLOADED', shed: 'no-slot-in-time', retryAfter: 1 });
+      await expect(limiter.acquire('a', Date.now() + 100)).rejects.toMatchObject({
+        code: 'OVERLOADED',
+        shed: 'no-slot-in-time',
+        retryAfter: 1,
+      });
       const waiting = [limiter.acquire('a', Date.now() + 500), limiter.acquire('a', Date.now() + 500)];
       // A third would wait ~600 ms behind those two.
-      await expect(limiter.acquire('a', Date.now() + 500)).rejects.toMatchObject({ code: 'OVERLOADED', shed: 'no-slot-in-time' });
+      await expect(limiter.acquire('a', Date.now() + 500)).rejects.toMatchObject({
+        code: 'OVERLOADED',
+        shed: 'no-slot-in-time',
+      });
       expect(limiter.queued).toBe(2);
       for (const w of waiting) w.catch(() => undefined);
     });
@@ -303,7 +339,9 @@ describe('concurrency limiter', () => {
       light.catch(() => undefined);
       expect(limiter.queued).toBe(9);
       // A's ninth would wait behind its own eight and B's one: ~1 s, past 300 ms.
-      await expect(limiter.acquire('a', Date.now() + 300, undefined, 'A')).rejects.toMatchObject({ code: 'OVERLOADED' });
+      await expect(limiter.acquire('a', Date.now() + 300, undefined, 'A')).rejects.toMatchObject({
+        code: 'OVERLOADED',
+      });
     });
 
     it("is RATE_LIMITED when it is the client's own in-flight share that holds it, and says when to retry", async () => {

@@ -1,4 +1,11 @@
-import { getNamedType, type GraphQLField, type GraphQLObjectType, isAbstractType, isObjectType, isRequiredArgument } from 'graphql';
+import {
+  getNamedType,
+  type GraphQLField,
+  type GraphQLObjectType,
+  isAbstractType,
+  isObjectType,
+  isRequiredArgument,
+} from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/graph/index.js';
 import { SANDBOX_ACTIONS } from '../../src/sandbox/answers.js';
@@ -16,7 +23,8 @@ const KEPT = new Set(['symbol']); // financial profiles are matched to the asked
 type Sparse = 'left out' | 'null';
 
 function sparse(value: unknown, how: Sparse): unknown {
-  if (Array.isArray(value)) return value.filter((item) => item !== null && typeof item === 'object').map((item) => sparse(item, how));
+  if (Array.isArray(value))
+    return value.filter((item) => item !== null && typeof item === 'object').map((item) => sparse(item, how));
   if (value === null || typeof value !== 'object') return how === 'null' ? null : undefined;
   return Object.fromEntries(
     Object.entries(value).flatMap(([key, item]) => {
@@ -41,7 +49,9 @@ const ROOT_ARGS: Record<string, string> = {
   videositeTranscript: '(url: "https://www.videosite.example/watch?v=abc")',
 };
 /** The types a root field returns: a link to one of them is another lookup, asked for at its own root. */
-const LOOKUP_TYPES = new Set(Object.values(schema.getQueryType()!.getFields()).map((field) => getNamedType(field.type).name));
+const LOOKUP_TYPES = new Set(
+  Object.values(schema.getQueryType()!.getFields()).map((field) => getNamedType(field.type).name),
+);
 
 function selection(type: GraphQLObjectType, depth: number): string {
   const fields = Object.values(type.getFields() as Record<string, GraphQLField<unknown, unknown>>).filter(
@@ -62,12 +72,19 @@ function subSelection(type: ReturnType<typeof getNamedType>, depth: number): str
 }
 
 describe.each<Sparse>(['left out', 'null'])('a lookup whose upstream sends every value %s', (how) => {
-  const rig = upstreamGatewayFor({ COST_BUDGET: '1000', MAX_DEPTH: '100', MAX_REQUEST_BYTES: '10000000' }, { security: { limits: { maxTokens: 1_000_000 } } });
+  const rig = upstreamGatewayFor(
+    { COST_BUDGET: '1000', MAX_DEPTH: '100', MAX_REQUEST_BYTES: '10000000' },
+    { security: { limits: { maxTokens: 1_000_000 } } },
+  );
   beforeAll(() => {
     rig.up.handle((call, _req, res) => {
       const { response, ...rest } = SANDBOX_ACTIONS[call.action]!.respond(call.body);
       // The transcript's `response` is the one value the loader requires (a string; anything else is a coded error).
-      json(res, 200, { status: 200, response: typeof response === 'string' ? '' : sparse(response, how), ...(sparse(rest, how) as object) });
+      json(res, 200, {
+        status: 200,
+        response: typeof response === 'string' ? '' : sparse(response, how),
+        ...(sparse(rest, how) as object),
+      });
     });
   });
 

@@ -22,7 +22,12 @@ describe('API keys (GATEWAY_AUTH=api-key, production)', () => {
     const file = join(tmpdir(), `lookup-graph-keys-${process.pid}.txt`);
     writeFileSync(file, `# the second client\n${hashApiKey(OTHER_KEY)}\n`);
     gw = await startGateway(
-      upstreamEnv(up, { NODE_ENV: 'production', GATEWAY_AUTH: 'api-key', GATEWAY_API_KEY_HASHES: hashApiKey(KEY), GATEWAY_API_KEYS_FILE: file }),
+      upstreamEnv(up, {
+        NODE_ENV: 'production',
+        GATEWAY_AUTH: 'api-key',
+        GATEWAY_API_KEY_HASHES: hashApiKey(KEY),
+        GATEWAY_API_KEYS_FILE: file,
+      }),
     );
     rmSync(file); // read at start-up
   });
@@ -55,7 +60,10 @@ describe('API keys (GATEWAY_AUTH=api-key, production)', () => {
   });
 
   it("the right key as x-api-key, and the file's key as a bearer key, are let in", async () => {
-    for (const headers of [{ 'x-api-key': KEY }, { authorization: `Bearer ${OTHER_KEY}` }] as Record<string, string>[]) {
+    for (const headers of [{ 'x-api-key': KEY }, { authorization: `Bearer ${OTHER_KEY}` }] as Record<
+      string,
+      string
+    >[]) {
       const res = await gw.query(QUERY, undefined, headers);
       expect(res.status).toBe(200);
       expect(res.body.data).toEqual({ crmOwners: [{ id: '7' }] });

@@ -54,7 +54,11 @@ describe('security settings', () => {
       REDIS_KEY_PREFIX: 'x:',
       CORS_ORIGINS: 'https://app.example.com, http://localhost:3000/',
     });
-    expect(security.auth).toEqual({ mode: 'api-key', apiKeyHashes: [hashApiKey('a'), hashApiKey('b')], accounts: new Map() });
+    expect(security.auth).toEqual({
+      mode: 'api-key',
+      apiKeyHashes: [hashApiKey('a'), hashApiKey('b')],
+      accounts: new Map(),
+    });
     rmSync(keys);
     expect(security.limits).toEqual({
       maxRequestBytes: 2048,
@@ -83,7 +87,9 @@ describe('security settings', () => {
     writeFileSync(file, JSON.stringify({ [hashApiKey(doc)]: doc }));
     expect([...loadConfig({ TRUSTED_DOCUMENTS_FILE: file }).security.trustedDocuments!.values()]).toEqual([doc]);
     writeFileSync(file, JSON.stringify({ ['0'.repeat(64)]: doc }));
-    expect(configProblems({ TRUSTED_DOCUMENTS_FILE: file })).toEqual([`TRUSTED_DOCUMENTS_FILE: "0000000000000000…" is not the sha256 of its document`]);
+    expect(configProblems({ TRUSTED_DOCUMENTS_FILE: file })).toEqual([
+      `TRUSTED_DOCUMENTS_FILE: "0000000000000000…" is not the sha256 of its document`,
+    ]);
     rmSync(file);
   });
 
@@ -91,14 +97,32 @@ describe('security settings', () => {
     [{ MAX_DEPTH: '0' }, 'MAX_DEPTH must be a whole number from 1 to 100, got "0"'],
     [{ MAX_REQUEST_BYTES: '10' }, 'MAX_REQUEST_BYTES must be a whole number from 1024 to 67108864, got "10"'],
     [{ MAX_BATCH_OPERATIONS: '5000' }, 'MAX_BATCH_OPERATIONS must be a whole number from 0 to 1000, got "5000"'],
-    [{ CLIENT_RATE_LIMIT_PER_MINUTE: 'many' }, 'CLIENT_RATE_LIMIT_PER_MINUTE must be a whole number from 0 to 10000000, got "many"'],
+    [
+      { CLIENT_RATE_LIMIT_PER_MINUTE: 'many' },
+      'CLIENT_RATE_LIMIT_PER_MINUTE must be a whole number from 0 to 10000000, got "many"',
+    ],
     [{ ENABLE_INTROSPECTION: 'yes' }, 'ENABLE_INTROSPECTION must be true or false, got "yes"'],
     [{ GATEWAY_AUTH: 'basic' }, 'GATEWAY_AUTH must be one of api-key, forward, none, got "basic"'],
-    [{ GATEWAY_AUTH: 'api-key' }, 'GATEWAY_AUTH=api-key needs GATEWAY_API_KEY_HASHES or GATEWAY_API_KEYS_FILE (sha256 hex digests of the keys)'],
-    [{ GATEWAY_API_KEY_HASHES: 'my-plain-key' }, 'GATEWAY_API_KEY_HASHES must hold sha256 hex digests of the keys (64 hex characters), got "my-plain-key…"'],
-    [{ GATEWAY_API_KEYS_FILE: '/nonexistent/keys.txt' }, 'GATEWAY_API_KEYS_FILE cannot be read: ENOENT /nonexistent/keys.txt'],
-    [{ TRUSTED_DOCUMENTS_FILE: '/nonexistent/trusted.json' }, 'TRUSTED_DOCUMENTS_FILE cannot be read (ENOENT): /nonexistent/trusted.json'],
-    [{ CORS_ORIGINS: '*' }, 'CORS_ORIGINS must list origins such as https://app.example.com (no path, no wildcard), got "*"'],
+    [
+      { GATEWAY_AUTH: 'api-key' },
+      'GATEWAY_AUTH=api-key needs GATEWAY_API_KEY_HASHES or GATEWAY_API_KEYS_FILE (sha256 hex digests of the keys)',
+    ],
+    [
+      { GATEWAY_API_KEY_HASHES: 'my-plain-key' },
+      'GATEWAY_API_KEY_HASHES must hold sha256 hex digests of the keys (64 hex characters), got "my-plain-key…"',
+    ],
+    [
+      { GATEWAY_API_KEYS_FILE: '/nonexistent/keys.txt' },
+      'GATEWAY_API_KEYS_FILE cannot be read: ENOENT /nonexistent/keys.txt',
+    ],
+    [
+      { TRUSTED_DOCUMENTS_FILE: '/nonexistent/trusted.json' },
+      'TRUSTED_DOCUMENTS_FILE cannot be read (ENOENT): /nonexistent/trusted.json',
+    ],
+    [
+      { CORS_ORIGINS: '*' },
+      'CORS_ORIGINS must list origins such as https://app.example.com (no path, no wildcard), got "*"',
+    ],
     [
       { CORS_ORIGINS: 'https://app.example.com/path' },
       'CORS_ORIGINS must list origins such as https://app.example.com (no path, no wildcard), got "https://app.example.com/path"',

@@ -9,7 +9,11 @@ const QUERY = '{ domainInfo(domain: "example.com") { domainName } }';
 function preflight(gw: TestGateway, origin: string) {
   return gw.fetch(`/graphql`, {
     method: 'OPTIONS',
-    headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, x-api-key' },
+    headers: {
+      origin,
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'content-type, x-api-key',
+    },
   });
 }
 
@@ -61,7 +65,10 @@ describe('CSRF prevention', () => {
     const before = sandboxCalls(gw);
     const res = await gw.fetch(`${path}`, init);
     const text = await res.text();
-    expect({ status: res.status, code: JSON.parse(text).errors?.[0]?.extensions?.code }).toEqual({ status: 403, code: 'CSRF_HEADER_REQUIRED' });
+    expect({ status: res.status, code: JSON.parse(text).errors?.[0]?.extensions?.code }).toEqual({
+      status: 403,
+      code: 'CSRF_HEADER_REQUIRED',
+    });
     expect(sandboxCalls(gw) - before).toBe(0);
     expectNoLeak(text);
   }
@@ -73,7 +80,11 @@ describe('CSRF prevention', () => {
   });
 
   it('a text/plain POST → 403 CSRF_HEADER_REQUIRED', async () => {
-    await blocked({ method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ query: QUERY }) });
+    await blocked({
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ query: QUERY }),
+    });
   });
 
   it('a multipart POST → 403 CSRF_HEADER_REQUIRED', async () => {
@@ -84,7 +95,11 @@ describe('CSRF prevention', () => {
   });
 
   it('a form-urlencoded POST → 403 CSRF_HEADER_REQUIRED', async () => {
-    await blocked({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `query=${encodeURIComponent(QUERY)}` });
+    await blocked({
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `query=${encodeURIComponent(QUERY)}`,
+    });
   });
 
   it('a GET with the header, and a JSON POST (what GraphiQL sends), run', async () => {

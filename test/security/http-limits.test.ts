@@ -27,12 +27,21 @@ function exchange(url: string, chunks: string[], gapMs = 0): Promise<{ text: str
 }
 
 /** The status and the JSON body of a raw HTTP/1.1 response text. */
-function parseResponse(text: string): { status: number; headers: string; body: { errors?: Array<{ message: string; extensions?: Record<string, unknown> }> } } {
+function parseResponse(text: string): {
+  status: number;
+  headers: string;
+  body: { errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
+} {
   const [head = '', body = ''] = text.split('\r\n\r\n');
-  return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0), headers: head.toLowerCase(), body: body ? JSON.parse(body) : {} };
+  return {
+    status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0),
+    headers: head.toLowerCase(),
+    body: body ? JSON.parse(body) : {},
+  };
 }
 
-const longGet = (bytes: number) => `GET /graphql?query=${encodeURIComponent('{ __typename }')}&pad=${'x'.repeat(bytes)} HTTP/1.1\r\nhost: gateway\r\n\r\n`;
+const longGet = (bytes: number) =>
+  `GET /graphql?query=${encodeURIComponent('{ __typename }')}&pad=${'x'.repeat(bytes)} HTTP/1.1\r\nhost: gateway\r\n\r\n`;
 
 describe('requests the HTTP parser refuses get a coded JSON answer, not a reset', () => {
   const gw = forSuite(() => startGateway({ CLIENT_RATE_LIMIT_PER_MINUTE: '0' }));
@@ -51,7 +60,9 @@ describe('requests the HTTP parser refuses get a coded JSON answer, not a reset'
   it('the same through fetch (undici): the client reads the answer', async () => {
     const res = await gw.fetch(`/graphql?query=${encodeURIComponent('{ __typename }')}&pad=${'x'.repeat(100_000)}`);
     expect(res.status).toBe(414);
-    expect(((await res.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('URI_TOO_LONG');
+    expect(((await res.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe(
+      'URI_TOO_LONG',
+    );
   });
 
   it('20 KB of headers → 431 HEADERS_TOO_LARGE', async () => {
@@ -66,7 +77,9 @@ describe('requests the HTTP parser refuses get a coded JSON answer, not a reset'
 
   it('a long request line dripped in 1 KB pieces is answered too (431: the packet that overflows no longer shows the request line)', async () => {
     const request = longGet(30_000);
-    const pieces = Array.from({ length: Math.ceil(request.length / 1024) }, (_, i) => request.slice(i * 1024, (i + 1) * 1024));
+    const pieces = Array.from({ length: Math.ceil(request.length / 1024) }, (_, i) =>
+      request.slice(i * 1024, (i + 1) * 1024),
+    );
     const { text, reset } = await exchange(gw.url, pieces, 2);
     const res = parseResponse(text);
     expect(reset).toBe(false);

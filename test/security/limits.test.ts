@@ -28,12 +28,20 @@ describe('operation limits (defaults)', () => {
   });
 
   it('one field repeated 5,000 times → 400 MAX_TOKENS_EXCEEDED at parse time', async () => {
-    const res = await refused(() => gw.query(`{ domainInfo(domain: "example.com") { ${repeat(5000, () => 'domainName')} } }`), 400, 'MAX_TOKENS_EXCEEDED');
+    const res = await refused(
+      () => gw.query(`{ domainInfo(domain: "example.com") { ${repeat(5000, () => 'domainName')} } }`),
+      400,
+      'MAX_TOKENS_EXCEEDED',
+    );
     expect(res.body.errors![0]!.message).toBe('The operation has more than 2000 tokens.');
   });
 
   it('1,000 aliases with the default limits → 400 MAX_TOKENS_EXCEEDED (the cheapest limit trips first)', async () => {
-    await refused(() => gw.query(`{ domainInfo(domain: "example.com") { ${repeat(1000, (i) => `a${i}: domainName`)} } }`), 400, 'MAX_TOKENS_EXCEEDED');
+    await refused(
+      () => gw.query(`{ domainInfo(domain: "example.com") { ${repeat(1000, (i) => `a${i}: domainName`)} } }`),
+      400,
+      'MAX_TOKENS_EXCEEDED',
+    );
   });
 
   it('60 directives → 400 MAX_DIRECTIVES_EXCEEDED', async () => {
@@ -45,16 +53,27 @@ describe('operation limits (defaults)', () => {
   });
 
   it('21 root fields → 400 MAX_ROOT_FIELDS_EXCEEDED', async () => {
-    await refused(() => gw.query(`{ ${repeat(21, (i) => `d${i}: domainInfo(domain: "d${i}.com") { domainName }`)} }`), 400, 'MAX_ROOT_FIELDS_EXCEEDED');
+    await refused(
+      () => gw.query(`{ ${repeat(21, (i) => `d${i}: domainInfo(domain: "d${i}.com") { domainName }`)} }`),
+      400,
+      'MAX_ROOT_FIELDS_EXCEEDED',
+    );
   });
 
   it('an operation deeper than the default 8 (fields checked before they are validated) → 400 MAX_DEPTH_EXCEEDED', async () => {
-    await refused(() => gw.query('{ company(domain: "hubspot.com") { metrics { a { b { c { d { e { f { g } } } } } } } } }'), 400, 'MAX_DEPTH_EXCEEDED');
+    await refused(
+      () => gw.query('{ company(domain: "hubspot.com") { metrics { a { b { c { d { e { f { g } } } } } } } } }'),
+      400,
+      'MAX_DEPTH_EXCEEDED',
+    );
   });
 
   it('circular fragments → 400 MAX_DEPTH_EXCEEDED (unbounded), not a hang', async () => {
     const res = await refused(
-      () => gw.query('{ company(domain: "hubspot.com") { ...A } } fragment A on Company { name ...B } fragment B on Company { domain ...A }'),
+      () =>
+        gw.query(
+          '{ company(domain: "hubspot.com") { ...A } } fragment A on Company { name ...B } fragment B on Company { domain ...A }',
+        ),
       400,
       'MAX_DEPTH_EXCEEDED',
     );
@@ -72,34 +91,53 @@ describe('operation limits (defaults)', () => {
   });
 
   it('a small chunked body is read and runs', async () => {
-    const res = await postChunked(gw.url, JSON.stringify({ query: '{ domainInfo(domain: "example.com") { domainName } }' }), 4);
+    const res = await postChunked(
+      gw.url,
+      JSON.stringify({ query: '{ domainInfo(domain: "example.com") { domainName } }' }),
+      4,
+    );
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ domainInfo: { domainName: 'example.com' } });
   });
 
   it('a 1 MB string variable → 413 PAYLOAD_TOO_LARGE', async () => {
-    await refused(() => gw.query('query ($d: String!) { domainInfo(domain: $d) { domainName } }', { d: 'x'.repeat(1024 * 1024) }), 413, 'PAYLOAD_TOO_LARGE');
+    await refused(
+      () => gw.query('query ($d: String!) { domainInfo(domain: $d) { domainName } }', { d: 'x'.repeat(1024 * 1024) }),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    );
   });
 
   it('malformed JSON → 400 BAD_REQUEST', async () => {
-    await refused(() => gw.post('{"query": "{ domainInfo(domain: \\"example.com\\") { domainName } }"'), 400, 'BAD_REQUEST');
+    await refused(
+      () => gw.post('{"query": "{ domainInfo(domain: \\"example.com\\") { domainName } }"'),
+      400,
+      'BAD_REQUEST',
+    );
   });
 
   it('two operations and no operationName → 400 OPERATION_RESOLUTION_FAILURE', async () => {
     await refused(
-      () => gw.query('query A { domainInfo(domain: "example.com") { domainName } } query B { crmOwners(portal: "42") { id: ownerId } }'),
+      () =>
+        gw.query(
+          'query A { domainInfo(domain: "example.com") { domainName } } query B { crmOwners(portal: "42") { id: ownerId } }',
+        ),
       400,
       'OPERATION_RESOLUTION_FAILURE',
     );
   });
 
   it('a JSON array of 1,000 operations → 400 BATCHING_DISABLED', async () => {
-    const batch = Array.from({ length: 1000 }, () => ({ query: '{ domainInfo(domain: "example.com") { domainName } }' }));
+    const batch = Array.from({ length: 1000 }, () => ({
+      query: '{ domainInfo(domain: "example.com") { domainName } }',
+    }));
     await refused(() => gw.post(JSON.stringify(batch)), 400, 'BATCHING_DISABLED');
   });
 
   it('a limit refusal keeps its 400 for a client that accepts only application/json', async () => {
-    const res = await gw.post(JSON.stringify({ query: `{ ${repeat(21, (i) => `t${i}: __typename`)} }` }), { accept: 'application/json' });
+    const res = await gw.post(JSON.stringify({ query: `{ ${repeat(21, (i) => `t${i}: __typename`)} }` }), {
+      accept: 'application/json',
+    });
     expectRefused(res, 400, 'MAX_ROOT_FIELDS_EXCEEDED');
   });
 
@@ -127,7 +165,10 @@ describe('operation limits (defaults)', () => {
 
 describe('operation limits, each one alone (the others raised)', () => {
   const gw = forSuite(() =>
-    inProcessGateway({ MAX_ROOT_FIELDS: '100000', MAX_DEPTH: '3', MAX_REQUEST_BYTES: '4000000' }, { security: { limits: { maxTokens: 1_000_000 } } }),
+    inProcessGateway(
+      { MAX_ROOT_FIELDS: '100000', MAX_DEPTH: '3', MAX_REQUEST_BYTES: '4000000' },
+      { security: { limits: { maxTokens: 1_000_000 } } },
+    ),
   );
 
   async function refused(query: string, code: string) {
@@ -139,13 +180,17 @@ describe('operation limits, each one alone (the others raised)', () => {
   }
 
   it('1,000 aliases → 400 MAX_ALIASES_EXCEEDED', async () => {
-    await refused(`{ domainInfo(domain: "example.com") { ${repeat(1000, (i) => `a${i}: domainName`)} } }`, 'MAX_ALIASES_EXCEEDED');
+    await refused(
+      `{ domainInfo(domain: "example.com") { ${repeat(1000, (i) => `a${i}: domainName`)} } }`,
+      'MAX_ALIASES_EXCEEDED',
+    );
   });
 
   it('a 200-fragment chain, each spreading the next twice (2^200 aliases once expanded) → 400 MAX_ALIASES_EXCEEDED, fast', async () => {
-    const fragments = Array.from({ length: 200 }, (_, i) => `fragment F${i} on Query { t${i}: __typename ${i < 199 ? `...F${i + 1} ...F${i + 1}` : ''} }`).join(
-      '\n',
-    );
+    const fragments = Array.from(
+      { length: 200 },
+      (_, i) => `fragment F${i} on Query { t${i}: __typename ${i < 199 ? `...F${i + 1} ...F${i + 1}` : ''} }`,
+    ).join('\n');
     // Expanded, the chain would never finish: answering at all (in a generous 10 s) shows each fragment was measured once.
     const started = performance.now();
     const res = await refused(`{ ...F0 }\n${fragments}`, 'MAX_ALIASES_EXCEEDED');
@@ -159,12 +204,18 @@ describe('operation limits, each one alone (the others raised)', () => {
 
   it('8 aliases in a fragment spread five times (40 once expanded, 13 as written) → 400 MAX_ALIASES_EXCEEDED', async () => {
     const spreads = repeat(5, (i) => `c${i}: company(domain: "hubspot.com") { ...Names }`);
-    const res = await refused(`{ ${spreads} } fragment Names on Company { ${repeat(8, (i) => `n${i}: name`)} }`, 'MAX_ALIASES_EXCEEDED');
+    const res = await refused(
+      `{ ${spreads} } fragment Names on Company { ${repeat(8, (i) => `n${i}: name`)} }`,
+      'MAX_ALIASES_EXCEEDED',
+    );
     expect(res.body.errors![0]!.message).toBe('The operation uses 45 aliases; the limit is 30.');
   });
 
   it('depth 4 over a limit of 3, directly → 400 MAX_DEPTH_EXCEEDED', async () => {
-    await refused('{ company(domain: "hubspot.com") { metrics { employeeCountRange { min } } } }', 'MAX_DEPTH_EXCEEDED');
+    await refused(
+      '{ company(domain: "hubspot.com") { metrics { employeeCountRange { min } } } }',
+      'MAX_DEPTH_EXCEEDED',
+    );
   });
 
   it('depth 4 through a chain of fragments (fragments add no depth, and hide none) → 400 MAX_DEPTH_EXCEEDED', async () => {
@@ -182,7 +233,10 @@ describe('operation limits, each one alone (the others raised)', () => {
   });
 
   it('depth 4 under an alias named __schema → 400 MAX_DEPTH_EXCEEDED', async () => {
-    await refused('{ __schema: company(domain: "hubspot.com") { metrics { employeeCountRange { min } } } }', 'MAX_DEPTH_EXCEEDED');
+    await refused(
+      '{ __schema: company(domain: "hubspot.com") { metrics { employeeCountRange { min } } } }',
+      'MAX_DEPTH_EXCEEDED',
+    );
   });
 
   it('depth 3 is allowed and runs', async () => {
@@ -203,7 +257,11 @@ describe('batching when enabled (MAX_BATCH_OPERATIONS=3)', () => {
 
   it('refuses a batch of 4 → 400 BATCH_LIMIT_EXCEEDED', async () => {
     const before = sandboxCalls(gw);
-    const res = await gw.post(JSON.stringify(Array.from({ length: 4 }, () => ({ query: '{ domainInfo(domain: "example.com") { domainName } }' }))));
+    const res = await gw.post(
+      JSON.stringify(
+        Array.from({ length: 4 }, () => ({ query: '{ domainInfo(domain: "example.com") { domainName } }' })),
+      ),
+    );
     expectRefused(res, 400, 'BATCH_LIMIT_EXCEEDED');
     expect(sandboxCalls(gw) - before).toBe(0);
   });

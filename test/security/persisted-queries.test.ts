@@ -18,7 +18,13 @@ import { hashApiKey } from '../../src/security/api-keys.js';
 import { CSRF_HEADER } from '../../src/security/csrf.js';
 import { ENTRY_OVERHEAD_BYTES, entryCost, MemoryPersistedQueries } from '../../src/security/persisted-query-store.js';
 import { configProblems } from '../support/config.js';
-import { inProcessGateway, startGateway, type GraphQLResponse, type RunningGateway, type Tuning } from '../support/gateway.js';
+import {
+  inProcessGateway,
+  startGateway,
+  type GraphQLResponse,
+  type RunningGateway,
+  type Tuning,
+} from '../support/gateway.js';
 import { forSuite } from '../support/fixtures.js';
 import { REDIS_HOST, REDIS_PORT, requireRedisInCi } from '../support/redis.js';
 import { expectRefused, sandboxCalls } from './support.js';
@@ -26,10 +32,13 @@ import { expectRefused, sandboxCalls } from './support.js';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const MEDIA_TYPES = ['application/json', 'application/graphql-response+json'] as const;
 const DOMAIN_QUERY = 'query Domain { domainInfo(domain: "example.com") { domainName } }';
-const hashOnly = (query: string) => JSON.stringify({ extensions: { persistedQuery: { version: 1, sha256Hash: sha256(query) } } });
-const withQuery = (query: string, hash = sha256(query)) => JSON.stringify({ query, extensions: { persistedQuery: { version: 1, sha256Hash: hash } } });
+const hashOnly = (query: string) =>
+  JSON.stringify({ extensions: { persistedQuery: { version: 1, sha256Hash: sha256(query) } } });
+const withQuery = (query: string, hash = sha256(query)) =>
+  JSON.stringify({ query, extensions: { persistedQuery: { version: 1, sha256Hash: hash } } });
 /** A query text of its own: the same operation with a comment that changes its hash. */
-const distinct = (tag: string, pad = 0) => `query Domain { domainInfo(domain: "example.com") { domainName } } # ${tag} ${'x'.repeat(pad)}`;
+const distinct = (tag: string, pad = 0) =>
+  `query Domain { domainInfo(domain: "example.com") { domainName } } # ${tag} ${'x'.repeat(pad)}`;
 
 /** Counts the HTTP requests a client library makes, and what each carried. */
 function countingFetch() {
@@ -38,7 +47,11 @@ function countingFetch() {
     const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
     const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { query?: string }) : null;
     const response = await fetch(input, init);
-    requests.push({ method: init?.method ?? 'GET', hasQuery: Boolean(body?.query ?? url.searchParams.get('query')), status: response.status });
+    requests.push({
+      method: init?.method ?? 'GET',
+      hasQuery: Boolean(body?.query ?? url.searchParams.get('query')),
+      status: response.status,
+    });
     return response;
   };
   return { fetch: counted, requests };
@@ -46,7 +59,9 @@ function countingFetch() {
 
 function expectNotFound(res: GraphQLResponse) {
   expect(res.status).toBe(200);
-  expect(res.body.errors).toEqual([{ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }]);
+  expect(res.body.errors).toEqual([
+    { message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } },
+  ]);
   expect(res.headers.get('cache-control')).toBe('no-store');
 }
 
@@ -62,7 +77,10 @@ describe('the APQ protocol', () => {
   it('the hash with its query runs and registers it; the hash alone then runs the same query', async () => {
     const query = distinct('registered');
     const first = await gw.post(withQuery(query));
-    expect({ status: first.status, data: first.body.data }).toEqual({ status: 200, data: { domainInfo: { domainName: 'example.com' } } });
+    expect({ status: first.status, data: first.body.data }).toEqual({
+      status: 200,
+      data: { domainInfo: { domainName: 'example.com' } },
+    });
     for (const accept of MEDIA_TYPES) {
       const again = await gw.post(hashOnly(query), { accept });
       expect({ status: again.status, data: again.body.data, errors: again.body.errors }).toEqual({
@@ -76,8 +94,12 @@ describe('the APQ protocol', () => {
   it('the hash alone by GET (with the CSRF header), as Apollo and urql send it when asked to', async () => {
     const query = distinct('by GET');
     await gw.post(withQuery(query));
-    const extensions = encodeURIComponent(JSON.stringify({ persistedQuery: { version: 1, sha256Hash: sha256(query) } }));
-    const res = await gw.fetch(`/graphql?extensions=${extensions}`, { headers: { [CSRF_HEADER]: '1', accept: 'application/json' } });
+    const extensions = encodeURIComponent(
+      JSON.stringify({ persistedQuery: { version: 1, sha256Hash: sha256(query) } }),
+    );
+    const res = await gw.fetch(`/graphql?extensions=${extensions}`, {
+      headers: { [CSRF_HEADER]: '1', accept: 'application/json' },
+    });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { data: unknown }).data).toEqual({ domainInfo: { domainName: 'example.com' } });
   });
@@ -85,14 +107,20 @@ describe('the APQ protocol', () => {
   it('a hash that is not the sha256 of the query → 400 PERSISTED_QUERY_HASH_MISMATCH, nothing registered under it', async () => {
     const query = distinct('mismatch');
     const wrong = sha256('something else');
-    for (const accept of MEDIA_TYPES) expectRefused(await gw.post(withQuery(query, wrong), { accept }), 400, 'PERSISTED_QUERY_HASH_MISMATCH');
-    expectNotFound(await gw.post(JSON.stringify({ extensions: { persistedQuery: { version: 1, sha256Hash: wrong } } })));
+    for (const accept of MEDIA_TYPES)
+      expectRefused(await gw.post(withQuery(query, wrong), { accept }), 400, 'PERSISTED_QUERY_HASH_MISMATCH');
+    expectNotFound(
+      await gw.post(JSON.stringify({ extensions: { persistedQuery: { version: 1, sha256Hash: wrong } } })),
+    );
   });
 
   it('a query that does not validate or breaks a limit is refused as usual and never registered', async () => {
     for (const [query, code] of [
       ['{ notAField }', 'GRAPHQL_VALIDATION_FAILED'],
-      ['{ company(domain: "hubspot.com") { metrics { a { b { c { d { e { f { g } } } } } } } } }', 'MAX_DEPTH_EXCEEDED'],
+      [
+        '{ company(domain: "hubspot.com") { metrics { a { b { c { d { e { f { g } } } } } } } } }',
+        'MAX_DEPTH_EXCEEDED',
+      ],
       [`{ company(domain: ${'['.repeat(20)}"a"${']'.repeat(20)}) { id } }`, 'MAX_INPUT_DEPTH_EXCEEDED'],
     ] as const) {
       const res = await gw.post(withQuery(query), { accept: 'application/graphql-response+json' });
@@ -108,7 +136,11 @@ describe('the APQ protocol', () => {
       { version: 1, sha256Hash: 42 },
     ]) {
       for (const accept of MEDIA_TYPES)
-        expectRefused(await gw.post(JSON.stringify({ extensions: { persistedQuery } }), { accept }), 400, 'PERSISTED_QUERY_NOT_SUPPORTED');
+        expectRefused(
+          await gw.post(JSON.stringify({ extensions: { persistedQuery } }), { accept }),
+          400,
+          'PERSISTED_QUERY_NOT_SUPPORTED',
+        );
     }
   });
 });
@@ -126,7 +158,9 @@ describe('client libraries against a real gateway', () => {
     `;
     const run = async () => {
       const counter = countingFetch();
-      const link = new PersistedQueryLink({ sha256 }).concat(new HttpLink({ uri: `${gw.url}/graphql`, fetch: counter.fetch }));
+      const link = new PersistedQueryLink({ sha256 }).concat(
+        new HttpLink({ uri: `${gw.url}/graphql`, fetch: counter.fetch }),
+      );
       const client = new ApolloClient({ link, cache: new InMemoryCache() });
       const result = await client.query<{ domainInfo: { domainName: string } }>({ query });
       return { data: result.data, requests: counter.requests };
@@ -154,7 +188,11 @@ describe('client libraries against a real gateway', () => {
         requestPolicy: 'network-only',
       });
       const result = await client.query(query, {}).toPromise();
-      return { data: result.data as { domainInfo: { domainName: string } } | undefined, error: result.error, requests: counter.requests };
+      return {
+        data: result.data as { domainInfo: { domainName: string } } | undefined,
+        error: result.error,
+        requests: counter.requests,
+      };
     };
     const first = await run();
     expect(first.error).toBeUndefined();
@@ -190,19 +228,27 @@ describe('the store is bounded, in memory', () => {
 describe('one client cannot evict the others (a quarter of the store each)', () => {
   it("a client registering past its share pushes out its own oldest queries, not another client's", async () => {
     const [A, B] = ['apq-client-a-key-0123456789', 'apq-client-b-key-0123456789'];
-    const gw = await inProcessGateway({ CLIENT_RATE_LIMIT_PER_MINUTE: '0', GATEWAY_API_KEY_HASHES: `${hashApiKey(A)},${hashApiKey(B)}` }, ONE_MB);
+    const gw = await inProcessGateway(
+      { CLIENT_RATE_LIMIT_PER_MINUTE: '0', GATEWAY_API_KEY_HASHES: `${hashApiKey(A)},${hashApiKey(B)}` },
+      ONE_MB,
+    );
     try {
       const others = [distinct('b one'), distinct('b two', 50_000)];
       for (const query of others) expect((await gw.post(withQuery(query), { 'x-api-key': B })).status).toBe(200);
       // Fifteen queries of ~90 KB: far past A's quarter (256 KB), and past the whole 1 MB budget.
       const floods = Array.from({ length: 15 }, (_, i) => distinct(`a big ${i}`, 90_000));
       for (const query of floods) expect((await gw.post(withQuery(query), { 'x-api-key': A })).status).toBe(200);
-      for (const query of others) expect((await gw.post(hashOnly(query), { 'x-api-key': B })).body.data).toEqual({ domainInfo: { domainName: 'example.com' } });
+      for (const query of others)
+        expect((await gw.post(hashOnly(query), { 'x-api-key': B })).body.data).toEqual({
+          domainInfo: { domainName: 'example.com' },
+        });
       expectNotFound(await gw.post(hashOnly(floods[0]!), { 'x-api-key': A }));
       expectNotFound(await gw.post(hashOnly(floods[11]!), { 'x-api-key': A }));
       // A keeps its newest two (2 × ~90 KB within 256 KB).
       for (const query of floods.slice(13))
-        expect((await gw.post(hashOnly(query), { 'x-api-key': A })).body.data).toEqual({ domainInfo: { domainName: 'example.com' } });
+        expect((await gw.post(hashOnly(query), { 'x-api-key': A })).body.data).toEqual({
+          domainInfo: { domainName: 'example.com' },
+        });
     } finally {
       await gw.close();
     }
@@ -245,7 +291,10 @@ describe.skipIf(!(await requireRedisInCi()))('the store in Redis (REDIS_URL), sh
       expectNotFound(await b.post(hashOnly(query)));
       expect((await a.post(withQuery(query))).status).toBe(200);
       const res = await b.post(hashOnly(query));
-      expect({ status: res.status, data: res.body.data }).toEqual({ status: 200, data: { domainInfo: { domainName: 'example.com' } } });
+      expect({ status: res.status, data: res.body.data }).toEqual({
+        status: 200,
+        data: { domainInfo: { domainName: 'example.com' } },
+      });
     } finally {
       await Promise.all([a.close(), b.close()]);
     }
@@ -256,12 +305,17 @@ describe.skipIf(!(await requireRedisInCi()))('the store in Redis (REDIS_URL), sh
     const boundedPrefix = `${prefix}bounded:apq:`;
     // Eight clients registering two ~90 KB queries each (each within its quarter of the budget): 1.4 MB for 1 MB.
     const keys = Array.from({ length: 8 }, (_, i) => `apq-redis-client-${i}-0123456789`);
-    const bounded = { ...env, REDIS_KEY_PREFIX: `${prefix}bounded:`, GATEWAY_API_KEY_HASHES: keys.map(hashApiKey).join(',') };
+    const bounded = {
+      ...env,
+      REDIS_KEY_PREFIX: `${prefix}bounded:`,
+      GATEWAY_API_KEY_HASHES: keys.map(hashApiKey).join(','),
+    };
     const gw = await startGateway(bounded, 0, ONE_MB);
     const other = await startGateway(bounded, 0, ONE_MB);
     try {
       const queries = Array.from({ length: 16 }, (_, i) => distinct(`redis big ${i}`, 90_000));
-      for (const [i, query] of queries.entries()) expect((await gw.post(withQuery(query), { 'x-api-key': keys[Math.floor(i / 2)]! })).status).toBe(200);
+      for (const [i, query] of queries.entries())
+        expect((await gw.post(withQuery(query), { 'x-api-key': keys[Math.floor(i / 2)]! })).status).toBe(200);
       // The store's keys share one hash tag, the prefix, so its script is valid on a Redis Cluster too.
       const tagged = `{${boundedPrefix}}`;
       const bytes = Number(await redis.get(`${tagged}bytes`));
@@ -270,7 +324,9 @@ describe.skipIf(!(await requireRedisInCi()))('the store in Redis (REDIS_URL), sh
       expect(await redis.zcard(`${tagged}index`)).toBe((await redis.keys(`${tagged}q:*`)).length);
       // Another process (nothing of it in its memory) finds the newest, not the oldest.
       expectNotFound(await other.post(hashOnly(queries[0]!), { 'x-api-key': keys[0]! }));
-      expect((await other.post(hashOnly(queries[15]!), { 'x-api-key': keys[7]! })).body.data).toEqual({ domainInfo: { domainName: 'example.com' } });
+      expect((await other.post(hashOnly(queries[15]!), { 'x-api-key': keys[7]! })).body.data).toEqual({
+        domainInfo: { domainName: 'example.com' },
+      });
     } finally {
       await Promise.all([gw.close(), other.close()]);
     }
@@ -293,7 +349,8 @@ describe('with trusted documents, no query is registered', () => {
 
   it('a query sent with its hash → 400 PERSISTED_QUERY_REGISTRATION_REFUSED under both media types; the hash stays unknown', async () => {
     const query = distinct('not trusted');
-    for (const accept of MEDIA_TYPES) expectRefused(await gw.post(withQuery(query), { accept }), 400, 'PERSISTED_QUERY_REGISTRATION_REFUSED');
+    for (const accept of MEDIA_TYPES)
+      expectRefused(await gw.post(withQuery(query), { accept }), 400, 'PERSISTED_QUERY_REGISTRATION_REFUSED');
     expectRefused(await gw.post(hashOnly(query)), 400, 'PERSISTED_QUERY_NOT_FOUND');
   });
 

@@ -30,8 +30,17 @@ describe('production mode (NODE_ENV=production)', () => {
   });
 
   it('introspection → 400 INTROSPECTION_DISABLED, one error for the whole query', async () => {
-    const res = await refused(() => gw.query('{ __schema { types { name fields { name } } } __type(name: "Query") { name } }'), 400, 'INTROSPECTION_DISABLED');
-    expect(res.body.errors).toEqual([{ message: 'Introspection is disabled on this gateway ("__schema").', extensions: { code: 'INTROSPECTION_DISABLED' } }]);
+    const res = await refused(
+      () => gw.query('{ __schema { types { name fields { name } } } __type(name: "Query") { name } }'),
+      400,
+      'INTROSPECTION_DISABLED',
+    );
+    expect(res.body.errors).toEqual([
+      {
+        message: 'Introspection is disabled on this gateway ("__schema").',
+        extensions: { code: 'INTROSPECTION_DISABLED' },
+      },
+    ]);
   });
 
   it('a malformed JSON body → 400 BAD_REQUEST with the code and message only (no originalError)', async () => {
@@ -41,7 +50,11 @@ describe('production mode (NODE_ENV=production)', () => {
   });
 
   it('introspection hidden in a fragment → 400 INTROSPECTION_DISABLED', async () => {
-    await refused(() => gw.query('{ ...F } fragment F on Query { __type(name: "Query") { fields { name } } }'), 400, 'INTROSPECTION_DISABLED');
+    await refused(
+      () => gw.query('{ ...F } fragment F on Query { __type(name: "Query") { fields { name } } }'),
+      400,
+      'INTROSPECTION_DISABLED',
+    );
   });
 
   it('__typename is not introspection and still answers', async () => {
@@ -57,7 +70,9 @@ describe('production mode (NODE_ENV=production)', () => {
     expect(page.headers.get('content-type')).toMatch(/^application\/json/);
     const text = await page.text();
     expect(text).not.toMatch(/graphiql/i);
-    expect(JSON.parse(text).errors).toEqual([expect.objectContaining({ extensions: { code: 'CSRF_HEADER_REQUIRED' } })]);
+    expect(JSON.parse(text).errors).toEqual([
+      expect.objectContaining({ extensions: { code: 'CSRF_HEADER_REQUIRED' } }),
+    ]);
     // The same GET accepting anything is a GraphQL request, and a GET needs the CSRF header.
     const res = await gw.fetch(`/graphql`, { headers: { accept: 'text/html, */*' } });
     expect(res.status).toBe(403);
@@ -72,7 +87,9 @@ describe('production mode (NODE_ENV=production)', () => {
   it('a misspelled argument and a misspelled enum value in a variable: no suggestion either', async () => {
     const arg = await refused(() => gw.query('{ crmOwners(portl: "42") { id } }'), 400, 'GRAPHQL_VALIDATION_FAILED');
     expect(arg.text).toContain('Unknown argument \\"portl\\"');
-    const variable = await gw.query('query ($r: NewsDateRange!) { news(query: "x", dateRange: $r) { __typename } }', { r: 'PAST_DAYS' });
+    const variable = await gw.query('query ($r: NewsDateRange!) { news(query: "x", dateRange: $r) { __typename } }', {
+      r: 'PAST_DAYS',
+    });
     expect(variable.status).toBe(400);
     expect(variable.body.data ?? undefined).toBeUndefined();
     expect(variable.body.errors![0]!.message).toMatch(/does not exist in "NewsDateRange" enum\.$/);
@@ -84,7 +101,9 @@ describe('production switches', () => {
   const up = forSuite(startFaultUpstream);
 
   it('ENABLE_INTROSPECTION=true turns introspection and GraphiQL back on', async () => {
-    const gw = await startGateway(upstreamEnv(up, { NODE_ENV: 'production', GATEWAY_AUTH: 'none', ENABLE_INTROSPECTION: 'true' }));
+    const gw = await startGateway(
+      upstreamEnv(up, { NODE_ENV: 'production', GATEWAY_AUTH: 'none', ENABLE_INTROSPECTION: 'true' }),
+    );
     try {
       const res = await gw.query('{ __schema { queryType { name } } }');
       expect(res.status).toBe(200);
@@ -99,7 +118,9 @@ describe('production switches', () => {
 
   it('the built-in sandbox is refused: no ACTION_BASE_URL in production stops start-up', async () => {
     await expect(startGateway({ NODE_ENV: 'production', GATEWAY_AUTH: 'none' })).rejects.toThrow(ConfigError);
-    await expect(startGateway({ NODE_ENV: 'production', GATEWAY_AUTH: 'none' })).rejects.toThrow(/ACTION_BASE_URL is required when NODE_ENV=production/);
+    await expect(startGateway({ NODE_ENV: 'production', GATEWAY_AUTH: 'none' })).rejects.toThrow(
+      /ACTION_BASE_URL is required when NODE_ENV=production/,
+    );
   });
 });
 

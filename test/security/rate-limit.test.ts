@@ -22,7 +22,12 @@ async function expectLimited(gw: TestGateway, headers: Record<string, string> = 
 describe('per-client rate limit in memory', () => {
   const A = 'client-a-key-0123456789';
   const B = 'client-b-key-0123456789';
-  const gw = forSuite(() => inProcessGateway({ CLIENT_RATE_LIMIT_PER_MINUTE: '3', GATEWAY_API_KEY_HASHES: `${hashApiKey(A)},${hashApiKey(B)}` }));
+  const gw = forSuite(() =>
+    inProcessGateway({
+      CLIENT_RATE_LIMIT_PER_MINUTE: '3',
+      GATEWAY_API_KEY_HASHES: `${hashApiKey(A)},${hashApiKey(B)}`,
+    }),
+  );
 
   it('the 4th request of a key in a minute → 429 RATE_LIMITED with Retry-After; another key is not affected', async () => {
     for (let i = 0; i < 3; i += 1) expect((await gw.query(QUERY, undefined, { 'x-api-key': A })).status).toBe(200);
@@ -53,11 +58,15 @@ describe('operations in a batch', () => {
   it('count one each: five batches of three do not pass a limit of five', async () => {
     const gw = await inProcessGateway({ CLIENT_RATE_LIMIT_PER_MINUTE: '5', MAX_BATCH_OPERATIONS: '3' });
     try {
-      const batch = JSON.stringify([0, 1, 2].map((i) => ({ query: `{ domainInfo(domain: "batch${i}.example") { domainName } }` })));
+      const batch = JSON.stringify(
+        [0, 1, 2].map((i) => ({ query: `{ domainInfo(domain: "batch${i}.example") { domainName } }` })),
+      );
       const answered: number[] = [];
       for (let i = 0; i < 5; i += 1) {
         const res = await gw.post(batch);
-        const results = Array.isArray(res.body) ? (res.body as Array<{ data?: unknown; errors?: Array<{ extensions?: { code?: string } }> }>) : [res.body];
+        const results = Array.isArray(res.body)
+          ? (res.body as Array<{ data?: unknown; errors?: Array<{ extensions?: { code?: string } }> }>)
+          : [res.body];
         answered.push(results.filter((result) => result.data && !result.errors).length);
         if (i === 1) expect(results[2]!.errors![0]!.extensions!.code).toBe('RATE_LIMITED');
         if (i >= 2) expect(res.status).toBe(429);
@@ -79,29 +88,44 @@ describe('MemoryRateLimiter', () => {
   });
 });
 
-describe.runIf(await redisServersAvailable()).each(REDIS_FORMS)('per-client rate limit in %s Redis (shared by gateway processes)', (form) => {
-  const rig = topologyFor(form);
-  it('two gateways share one budget; the counter lives in Redis under the prefix and expires', async ({ startGateway }) => {
-    const prefix = `lg-test:rate:${form}:${process.pid}:${Date.now()}:`;
-    const env = { CLIENT_RATE_LIMIT_PER_MINUTE: '3', REDIS_URL: rig.topology.url, REDIS_KEY_PREFIX: prefix, CACHE_ENABLED: 'false' };
-    const one = await startGateway(env);
-    const two = await startGateway(env);
-    expect((await one.query(QUERY)).status).toBe(200);
-    expect((await two.query(QUERY)).status).toBe(200);
-    expect((await one.query(QUERY)).status).toBe(200);
-    await expectLimited(two);
-    await expectLimited(one);
-    const keys: string[] = [];
-    for (const master of await rig.topology.masters()) keys.push(...(await rig.topology.direct(master).keys(`${prefix}*`)));
-    expect(keys).toHaveLength(1);
-    expect(Number(await rig.topology.client.get(keys[0]!))).toBe(5);
-    const ttl = await rig.topology.client.pttl(keys[0]!);
-    expect(ttl).toBeGreaterThan(0);
-    expect(ttl).toBeLessThanOrEqual(60_000);
-    expect(one.logs.join('\n')).not.toMatch(/counting in memory/);
-    expect((await (await one.fetch(`/healthz`)).json()).clientRateLimit).toMatchObject({ backend: 'redis', form, healthy: true });
-  });
-});
+describe.runIf(await redisServersAvailable()).each(REDIS_FORMS)(
+  'per-client rate limit in %s Redis (shared by gateway processes)',
+  (form) => {
+    const rig = topologyFor(form);
+    it('two gateways share one budget; the counter lives in Redis under the prefix and expires', async ({
+      startGateway,
+    }) => {
+      const prefix = `lg-test:rate:${form}:${process.pid}:${Date.now()}:`;
+      const env = {
+        CLIENT_RATE_LIMIT_PER_MINUTE: '3',
+        REDIS_URL: rig.topology.url,
+        REDIS_KEY_PREFIX: prefix,
+        CACHE_ENABLED: 'false',
+      };
+      const one = await startGateway(env);
+      const two = await startGateway(env);
+      expect((await one.query(QUERY)).status).toBe(200);
+      expect((await two.query(QUERY)).status).toBe(200);
+      expect((await one.query(QUERY)).status).toBe(200);
+      await expectLimited(two);
+      await expectLimited(one);
+      const keys: string[] = [];
+      for (const master of await rig.topology.masters())
+        keys.push(...(await rig.topology.direct(master).keys(`${prefix}*`)));
+      expect(keys).toHaveLength(1);
+      expect(Number(await rig.topology.client.get(keys[0]!))).toBe(5);
+      const ttl = await rig.topology.client.pttl(keys[0]!);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+      expect(one.logs.join('\n')).not.toMatch(/counting in memory/);
+      expect((await (await one.fetch(`/healthz`)).json()).clientRateLimit).toMatchObject({
+        backend: 'redis',
+        form,
+        healthy: true,
+      });
+    });
+  },
+);
 
 describe('Redis unreachable', () => {
   it('falls back to counting in memory and says so: never unlimited, never a crash', async ({ startGateway }) => {

@@ -63,7 +63,12 @@ const OPEN_GATEWAY: Case[] = [
     code: 'MAX_DIRECTIVES_EXCEEDED',
     body: query(`{ domainInfo(domain: "x.com") { ${repeat(25, () => 'domainName @include(if: true)')} } }`),
   },
-  { name: 'input depth in a literal', status: 400, code: 'MAX_INPUT_DEPTH_EXCEEDED', body: query(`{ company(domain: ${deepList(3000)}) { id } }`) },
+  {
+    name: 'input depth in a literal',
+    status: 400,
+    code: 'MAX_INPUT_DEPTH_EXCEEDED',
+    body: query(`{ company(domain: ${deepList(3000)}) { id } }`),
+  },
   {
     name: 'input depth in a variable',
     status: 400,
@@ -74,10 +79,22 @@ const OPEN_GATEWAY: Case[] = [
     name: 'cost',
     status: 400,
     code: 'COST_LIMIT_EXCEEDED',
-    body: query('query($s: [String!]!) { financialProfiles(symbols: $s) { symbol company { name } } }', { s: Array.from({ length: 50 }, (_, i) => `S${i}`) }),
+    body: query('query($s: [String!]!) { financialProfiles(symbols: $s) { symbol company { name } } }', {
+      s: Array.from({ length: 50 }, (_, i) => `S${i}`),
+    }),
   },
-  { name: 'body size', status: 413, code: 'PAYLOAD_TOO_LARGE', body: () => JSON.stringify({ query: `{ __typename } # ${'x'.repeat(150_000)}` }) },
-  { name: 'batching', status: 400, code: 'BATCHING_DISABLED', body: () => JSON.stringify([{ query: '{ __typename }' }, { query: '{ __typename }' }]) },
+  {
+    name: 'body size',
+    status: 413,
+    code: 'PAYLOAD_TOO_LARGE',
+    body: () => JSON.stringify({ query: `{ __typename } # ${'x'.repeat(150_000)}` }),
+  },
+  {
+    name: 'batching',
+    status: 400,
+    code: 'BATCHING_DISABLED',
+    body: () => JSON.stringify([{ query: '{ __typename }' }, { query: '{ __typename }' }]),
+  },
   { name: 'not a query', status: 400, code: 'OPERATION_NOT_SUPPORTED', body: query('mutation { __typename }') },
 ];
 
@@ -95,12 +112,19 @@ async function expectSameRefusal(gw: TestGateway, refusal: Case) {
 }
 
 describe('every protection answers one status under both response media types', () => {
-  const gw = forSuite(() => inProcessGateway({ CLIENT_RATE_LIMIT_PER_MINUTE: '0', COST_BUDGET: '50', ENABLE_INTROSPECTION: 'false' }));
+  const gw = forSuite(() =>
+    inProcessGateway({ CLIENT_RATE_LIMIT_PER_MINUTE: '0', COST_BUDGET: '50', ENABLE_INTROSPECTION: 'false' }),
+  );
 
   it.each(OPEN_GATEWAY)('$name → $status $code', (refusal) => expectSameRefusal(gw, refusal));
 
   it('introspection off → 400 INTROSPECTION_DISABLED', () =>
-    expectSameRefusal(gw, { name: 'introspection', status: 400, code: 'INTROSPECTION_DISABLED', body: query('{ __schema { queryType { name } } }') }));
+    expectSameRefusal(gw, {
+      name: 'introspection',
+      status: 400,
+      code: 'INTROSPECTION_DISABLED',
+      body: query('{ __schema { queryType { name } } }'),
+    }));
 
   it('a refusal answered from the parse cache keeps its status (the second time the same text is refused)', async () => {
     const tooMany = OPEN_GATEWAY[0]!;
@@ -116,14 +140,24 @@ describe('trusted documents, API keys and the client rate limit answer one statu
   beforeAll(async () => {
     const file = join(tmpdir(), `lookup-graph-statuses-${process.pid}.json`);
     writeFileSync(file, JSON.stringify({ [`sha256:${sha256(trusted)}`]: trusted }));
-    gw = await startGateway({ TRUSTED_DOCUMENTS_FILE: file, GATEWAY_API_KEY_HASHES: sha256(key), CLIENT_RATE_LIMIT_PER_MINUTE: '1000' });
+    gw = await startGateway({
+      TRUSTED_DOCUMENTS_FILE: file,
+      GATEWAY_API_KEY_HASHES: sha256(key),
+      CLIENT_RATE_LIMIT_PER_MINUTE: '1000',
+    });
     rmSync(file); // read at start-up
   });
   afterAll(() => gw.close());
   const withKey = { 'x-api-key': key };
 
   it.each<Case>([
-    { name: 'a query text', status: 400, code: 'PERSISTED_QUERY_ONLY', body: query('{ __typename }'), headers: withKey },
+    {
+      name: 'a query text',
+      status: 400,
+      code: 'PERSISTED_QUERY_ONLY',
+      body: query('{ __typename }'),
+      headers: withKey,
+    },
     {
       name: 'an unknown id',
       status: 400,
@@ -131,8 +165,19 @@ describe('trusted documents, API keys and the client rate limit answer one statu
       body: () => JSON.stringify({ documentId: `sha256:${'0'.repeat(64)}` }),
       headers: withKey,
     },
-    { name: 'no id', status: 400, code: 'PERSISTED_QUERY_ID_REQUIRED', body: () => JSON.stringify({ variables: {} }), headers: withKey },
-    { name: 'no API key', status: 401, code: 'UNAUTHENTICATED', body: () => JSON.stringify({ documentId: `sha256:${sha256(trusted)}` }) },
+    {
+      name: 'no id',
+      status: 400,
+      code: 'PERSISTED_QUERY_ID_REQUIRED',
+      body: () => JSON.stringify({ variables: {} }),
+      headers: withKey,
+    },
+    {
+      name: 'no API key',
+      status: 401,
+      code: 'UNAUTHENTICATED',
+      body: () => JSON.stringify({ documentId: `sha256:${sha256(trusted)}` }),
+    },
   ])('$name → $status $code', (refusal) => expectSameRefusal(gw, refusal));
 
   it('the trusted document itself runs', async () => {

@@ -21,11 +21,21 @@ export function expectRefused(res: GraphQLResponse, status: number, code: string
 }
 
 /** A POST with Transfer-Encoding: chunked (no Content-Length), written in `chunks` pieces. */
-export function postChunked(url: string, body: string, chunks: number, headers: Record<string, string> = {}): Promise<GraphQLResponse> {
+export function postChunked(
+  url: string,
+  body: string,
+  chunks: number,
+  headers: Record<string, string> = {},
+): Promise<GraphQLResponse> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${url}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', 'transfer-encoding': 'chunked', ...headers },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/graphql-response+json',
+        'transfer-encoding': 'chunked',
+        ...headers,
+      },
     });
     req.on('response', (res) => {
       const parts: Buffer[] = [];
@@ -38,15 +48,23 @@ export function postChunked(url: string, body: string, chunks: number, headers: 
         } catch {
           parsed = {};
         }
-        resolve({ status: res.statusCode ?? 0, headers: new Headers(res.headers as Record<string, string>), body: parsed, text });
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: new Headers(res.headers as Record<string, string>),
+          body: parsed,
+          text,
+        });
       });
     });
     // The gateway may answer 413 and close before the whole body is written.
-    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error),
+    );
     const size = Math.ceil(body.length / chunks);
     for (let i = 0; i < body.length; i += size) req.write(body.slice(i, i + size));
     req.end();
   });
 }
 
-export const repeat = (n: number, make: (i: number) => string) => Array.from({ length: n }, (_, i) => make(i)).join(' ');
+export const repeat = (n: number, make: (i: number) => string) =>
+  Array.from({ length: n }, (_, i) => make(i)).join(' ');

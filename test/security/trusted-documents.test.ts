@@ -26,7 +26,9 @@ const fileOf = (name: string, value: unknown) => {
 describe('npm run trusted-documents: hashes as codegen and Apollo do, reads their files', () => {
   it('one document per operation, printed as codegen prints it, keyed sha256:<hex> of that text', () => {
     const documents = trustedDocuments([EXAMPLES_DIR]);
-    const operations = loadExamples().flatMap((example) => parse(example.query).definitions.filter((d) => d.kind === 'OperationDefinition'));
+    const operations = loadExamples().flatMap((example) =>
+      parse(example.query).definitions.filter((d) => d.kind === 'OperationDefinition'),
+    );
     expect(Object.keys(documents)).toHaveLength(operations.length);
     for (const [id, text] of Object.entries(documents)) {
       expect(id).toBe(`sha256:${sha256(text)}`);
@@ -36,17 +38,28 @@ describe('npm run trusted-documents: hashes as codegen and Apollo do, reads thei
   });
 
   it('the id does not depend on comments, whitespace or field order; fragments used travel with the operation', () => {
-    const a = persistedDocumentsOf(['# a comment\nquery Q { domainInfo(domain: "a.com") { ...F isRegistered } }', 'fragment F on DomainRecord { domainName }']);
+    const a = persistedDocumentsOf([
+      '# a comment\nquery Q { domainInfo(domain: "a.com") { ...F isRegistered } }',
+      'fragment F on DomainRecord { domainName }',
+    ]);
     const b = persistedDocumentsOf([
       'query Q{domainInfo(domain:"a.com"){isRegistered ...F}} fragment F on DomainRecord{domainName} fragment Unused on DomainRecord{expiresOn}',
     ]);
     expect(Object.keys(a)).toEqual(Object.keys(b));
-    expect(Object.values(a)[0]).toBe('fragment F on DomainRecord { domainName } query Q { domainInfo(domain: "a.com") { isRegistered ...F } }');
+    expect(Object.values(a)[0]).toBe(
+      'fragment F on DomainRecord { domainName } query Q { domainInfo(domain: "a.com") { isRegistered ...F } }',
+    );
   });
 
   it('--add-typename adds __typename to every selection set, as urql, Apollo Client and codegen do', () => {
-    const [text] = Object.values(persistedDocumentsOf(['query Q { company(domain: "a.com") { name metrics { marketCap } } }'], { addTypename: true }));
-    expect(text).toBe('query Q { __typename company(domain: "a.com") { __typename metrics { __typename marketCap } name } }');
+    const [text] = Object.values(
+      persistedDocumentsOf(['query Q { company(domain: "a.com") { name metrics { marketCap } } }'], {
+        addTypename: true,
+      }),
+    );
+    expect(text).toBe(
+      'query Q { __typename company(domain: "a.com") { __typename metrics { __typename marketCap } name } }',
+    );
   });
 
   it("gives the same ids and documents as GraphQL Code Generator's client preset wrote for the example app", () => {
@@ -80,19 +93,37 @@ describe('TRUSTED_DOCUMENTS_FILE formats', () => {
     ['bare hex keys', { [sha256(doc)]: doc }],
     [
       'Apollo persisted-query manifest',
-      { format: 'apollo-persisted-query-manifest', version: 1, operations: [{ id: sha256(doc), name: 'A', type: 'query', body: doc }] },
+      {
+        format: 'apollo-persisted-query-manifest',
+        version: 1,
+        operations: [{ id: sha256(doc), name: 'A', type: 'query', body: doc }],
+      },
     ],
   ])('loads %s', (_name, content) => {
     const file = fileOf(`format-${Math.random().toString(36).slice(2)}.json`, content);
-    expect([...loadConfig({ TRUSTED_DOCUMENTS_FILE: file }).security.trustedDocuments!.entries()]).toEqual([[sha256(doc), doc]]);
+    expect([...loadConfig({ TRUSTED_DOCUMENTS_FILE: file }).security.trustedDocuments!.entries()]).toEqual([
+      [sha256(doc), doc],
+    ]);
   });
 
   it.each([
-    ['an sha1 id (codegen hashAlgorithm: sha1)', { [createHash('sha1').update(doc).digest('hex')]: doc }, /is not a sha256 id/],
-    ['a manifest of another version', { format: 'apollo-persisted-query-manifest', version: 2, operations: [] }, /must have "version": 1/],
+    [
+      'an sha1 id (codegen hashAlgorithm: sha1)',
+      { [createHash('sha1').update(doc).digest('hex')]: doc },
+      /is not a sha256 id/,
+    ],
+    [
+      'a manifest of another version',
+      { format: 'apollo-persisted-query-manifest', version: 2, operations: [] },
+      /must have "version": 1/,
+    ],
     [
       "a manifest operation whose id is not its body's",
-      { format: 'apollo-persisted-query-manifest', version: 1, operations: [{ id: sha256('x'), name: 'A', body: doc }] },
+      {
+        format: 'apollo-persisted-query-manifest',
+        version: 1,
+        operations: [{ id: sha256('x'), name: 'A', body: doc }],
+      },
       /is not the sha256 of its document/,
     ],
     ['a document that does not parse', { [sha256('query {')]: 'query {' }, /does not parse/],
@@ -119,13 +150,17 @@ describe('trusted documents at the gateway: every way clients name a document', 
     await gw.close();
   });
 
-  const persisted = (hash: string) => JSON.stringify({ extensions: { persistedQuery: { version: 1, sha256Hash: hash } } });
+  const persisted = (hash: string) =>
+    JSON.stringify({ extensions: { persistedQuery: { version: 1, sha256Hash: hash } } });
 
   it.each([
     ['documentId "sha256:<hex>" (codegen, GraphQL over HTTP)', () => JSON.stringify({ documentId: domainInfoId })],
     ['documentId as bare hex', () => JSON.stringify({ documentId: hex })],
     ['extensions.persistedQuery.sha256Hash (Apollo)', () => persisted(hex)],
-    ['extensions.persistedQuery.sha256Hash in the sha256: form (urql persistedExchange with codegen hashes)', () => persisted(domainInfoId)],
+    [
+      'extensions.persistedQuery.sha256Hash in the sha256: form (urql persistedExchange with codegen hashes)',
+      () => persisted(domainInfoId),
+    ],
   ])('runs by %s', async (_name, body) => {
     const res = await gw.post(body());
     expect(res.status).toBe(200);
@@ -143,11 +178,17 @@ describe('trusted documents at the gateway: every way clients name a document', 
   it('an unknown id, or an id of another algorithm → 400 PERSISTED_QUERY_NOT_FOUND, no call', async () => {
     const before = sandboxCalls(gw);
     expectRefused(
-      await gw.post(JSON.stringify({ documentId: `sha256:${sha256('{ domainInfo(domain: "evil.com") { domainName } }')}` })),
+      await gw.post(
+        JSON.stringify({ documentId: `sha256:${sha256('{ domainInfo(domain: "evil.com") { domainName } }')}` }),
+      ),
       400,
       'PERSISTED_QUERY_NOT_FOUND',
     );
-    expectRefused(await gw.post(persisted(sha256('{ domainInfo(domain: "evil.com") { domainName } }'))), 400, 'PERSISTED_QUERY_NOT_FOUND');
+    expectRefused(
+      await gw.post(persisted(sha256('{ domainInfo(domain: "evil.com") { domainName } }'))),
+      400,
+      'PERSISTED_QUERY_NOT_FOUND',
+    );
     expectRefused(
       await gw.post(JSON.stringify({ documentId: `sha1:${createHash('sha1').update(domainInfoText).digest('hex')}` })),
       400,

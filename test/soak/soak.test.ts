@@ -55,7 +55,8 @@ interface Sample {
   lookups: number;
 }
 
-const inputName = (kind: Kind, i: number) => (kind === 'domain' ? `d${i}.soak.example` : kind === 'user' ? `soaku${i}` : `S${i}`);
+const inputName = (kind: Kind, i: number) =>
+  kind === 'domain' ? `d${i}.soak.example` : kind === 'user' ? `soaku${i}` : `S${i}`;
 const indexOf = (text: string) => Number(/\d+/.exec(text)?.[0]);
 
 /** One operation as a frontend sends it: a document per shape, the inputs in its variables. */
@@ -89,7 +90,13 @@ function check(fields: Field[], body: Body, goodErrors: string[]): string[] {
     const error = body.errors?.find((e) => JSON.stringify(e.path) === JSON.stringify(path));
     return error?.extensions?.code ? `${error.extensions.code}: ${error.message ?? ''}` : undefined;
   };
-  const expectValue = (value: unknown, key: 'domainName' | 'username' | 'symbol', input: string, fault: boolean, path: Array<string | number>) => {
+  const expectValue = (
+    value: unknown,
+    key: 'domainName' | 'username' | 'symbol',
+    input: string,
+    fault: boolean,
+    path: Array<string | number>,
+  ) => {
     if (value === null || value === undefined) {
       const code = errorAt(path);
       if (!code) problems.push(`${path.join('.')}: null without a coded error`);
@@ -102,16 +109,21 @@ function check(fields: Field[], body: Body, goodErrors: string[]): string[] {
   };
   for (const f of fields) {
     const value = body.data?.[f.alias];
-    if (f.kind === 'domain') expectValue(value, 'domainName', inputName('domain', f.inputs[0]!), isFault(f.inputs[0]!), [f.alias]);
-    else if (f.kind === 'user') expectValue(value, 'username', inputName('user', f.inputs[0]!), isFault(f.inputs[0]!), [f.alias]);
+    if (f.kind === 'domain')
+      expectValue(value, 'domainName', inputName('domain', f.inputs[0]!), isFault(f.inputs[0]!), [f.alias]);
+    else if (f.kind === 'user')
+      expectValue(value, 'username', inputName('user', f.inputs[0]!), isFault(f.inputs[0]!), [f.alias]);
     else if (value === null || value === undefined) {
       const code = errorAt([f.alias]);
       if (!code) problems.push(`${f.alias}: null list without a coded error`);
       else goodErrors.push(code);
     } else if (!Array.isArray(value) || value.length !== f.inputs.length) {
-      problems.push(`${f.alias}: asked ${f.inputs.length} symbols, got ${Array.isArray(value) ? value.length : typeof value}`);
+      problems.push(
+        `${f.alias}: asked ${f.inputs.length} symbols, got ${Array.isArray(value) ? value.length : typeof value}`,
+      );
     } else {
-      for (const [n, i] of f.inputs.entries()) expectValue(value[n], 'symbol', inputName('symbols', i), isFault(i), [f.alias, n]);
+      for (const [n, i] of f.inputs.entries())
+        expectValue(value[n], 'symbol', inputName('symbols', i), isFault(i), [f.alias, n]);
     }
   }
   return problems;
@@ -128,7 +140,8 @@ describe('soak: three replicas behind HAProxy on one Redis, through Redis, repli
 
   beforeAll(async () => {
     const tools = (await hasRedisServer()) && haproxyInstalled();
-    if (!tools && process.env.CI === 'true') throw new Error('CI=true but redis-server or haproxy is missing: the soak cannot run (.ci/run installs them)');
+    if (!tools && process.env.CI === 'true')
+      throw new Error('CI=true but redis-server or haproxy is missing: the soak cannot run (.ci/run installs them)');
     run = tools;
     if (!run) return;
     redis = await startOwnRedis();
@@ -145,7 +158,8 @@ describe('soak: three replicas behind HAProxy on one Redis, through Redis, repli
       if (call.action === 'get_photosocial_profile') {
         const username = String(call.body.username);
         calls.push({ key: `user:${username}`, at });
-        if (isFault(indexOf(username))) return json(res, 404, { status: 404, response: null, error: "The requested page doesn't exist" });
+        if (isFault(indexOf(username)))
+          return json(res, 404, { status: 404, response: null, error: "The requested page doesn't exist" });
         return json(res, 200, { status: 200, ...SANDBOX_ACTIONS.get_photosocial_profile!.respond(call.body) });
       }
       // company_financial_profile: "S1,S2": every symbol it knows, in an order of its own (the gateway maps by symbol).
@@ -244,10 +258,12 @@ describe('soak: three replicas behind HAProxy on one Redis, through Redis, repli
         const fields: Field[] = Array.from({ length: 1 + Math.floor(random() * 3) }, (_, n) => {
           const roll = random();
           const kind: Kind = roll < 0.4 ? 'domain' : roll < 0.75 ? 'user' : 'symbols';
-          const inputs = kind === 'symbols' ? [...new Set(Array.from({ length: 1 + Math.floor(random() * 4) }, pick))] : [pick()];
+          const inputs =
+            kind === 'symbols' ? [...new Set(Array.from({ length: 1 + Math.floor(random() * 4) }, pick))] : [pick()];
           return { alias: `f${n}`, kind, inputs };
         });
-        for (const f of fields) for (const i of f.inputs) if (!isFault(i)) requested.add(`${f.kind}:${inputName(f.kind, i)}`);
+        for (const f of fields)
+          for (const i of f.inputs) if (!isFault(i)) requested.add(`${f.kind}:${inputName(f.kind, i)}`);
         const key = keys[Math.floor(random() * KEYS)]!;
         const started = Date.now();
         const sample: Sample = {
@@ -303,7 +319,9 @@ describe('soak: three replicas behind HAProxy on one Redis, through Redis, repli
         await Promise.all(
           metricsPorts.map(async (port) => {
             try {
-              const health = (await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()) as { cache?: { healthy?: boolean } };
+              const health = (await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()) as {
+                cache?: { healthy?: boolean };
+              };
               if (health.cache?.healthy === false) redisUnhealthy.push(Date.now());
             } catch {
               // restarting
@@ -335,7 +353,10 @@ describe('soak: three replicas behind HAProxy on one Redis, through Redis, repli
     await at(AT.roll);
     mark('roll');
     replicas[0]!.child.kill('SIGTERM');
-    expect(await replicas[0]!.exited, `the rolled g0 did not stop cleanly; its last output:\n${replicas[0]!.output().slice(-4000)}`).toBe(0);
+    expect(
+      await replicas[0]!.exited,
+      `the rolled g0 did not stop cleanly; its last output:\n${replicas[0]!.output().slice(-4000)}`,
+    ).toBe(0);
     start(0);
     await waitUp(['g0'], 'the rolled g0 UP again');
     mark('rolledBack');
@@ -367,7 +388,9 @@ describe('soak: three replicas behind HAProxy on one Redis, through Redis, repli
     const mismatched = samples.filter((s) => s.status === 200 && s.problems.length > 0);
     const refused = samples.filter((s) => s.status > 0 && s.status !== 200 && s.status < 500);
     const goodErrorCodes = new Map<string, number>();
-    for (const s of samples) for (const error of s.goodErrors) goodErrorCodes.set(error.split(':')[0]!, (goodErrorCodes.get(error.split(':')[0]!) ?? 0) + 1);
+    for (const s of samples)
+      for (const error of s.goodErrors)
+        goodErrorCodes.set(error.split(':')[0]!, (goodErrorCodes.get(error.split(':')[0]!) ?? 0) + 1);
 
     // 3. Upstream calls for inputs the upstream serves. The bound: one call per input per cache lifetime
     // (Redis's data dies with it once; a financial entry expires after its TTL), plus what no cache could
@@ -465,7 +488,9 @@ describe('soak: three replicas behind HAProxy on one Redis, through Redis, repli
     if (goodErrorSamples.length)
       console.log(
         'errors on good inputs:',
-        goodErrorSamples.slice(0, 5).map((s) => `${rel(s.started)}..${rel(s.ended)} ${s.replica} ${s.goodErrors.join('; ')}`),
+        goodErrorSamples
+          .slice(0, 5)
+          .map((s) => `${rel(s.started)}..${rel(s.ended)} ${s.replica} ${s.goodErrors.join('; ')}`),
       );
 
     expect(brokenOutsideKill).toEqual([]);

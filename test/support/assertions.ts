@@ -9,7 +9,11 @@ export function sandboxCalls(gw: TestGateway, action?: string): number {
 }
 
 /** Runs `query` and checks it was answered 200 without errors; returns the response for further checks. */
-export async function answered(gw: TestGateway, query: string, variables?: Record<string, unknown>): Promise<GraphQLResponse> {
+export async function answered(
+  gw: TestGateway,
+  query: string,
+  variables?: Record<string, unknown>,
+): Promise<GraphQLResponse> {
   const response = await gw.query(query, variables);
   expect(response.status).toBe(200);
   expect(response.body.errors).toBeUndefined();
@@ -17,7 +21,13 @@ export async function answered(gw: TestGateway, query: string, variables?: Recor
 }
 
 /** Runs `query` on a gateway over the sandbox and checks its data (no errors) and that it cost `calls` calls of `action`. */
-export async function answersWithCalls(gw: TestGateway, action: string, query: string, data: unknown, calls = 1): Promise<GraphQLResponse> {
+export async function answersWithCalls(
+  gw: TestGateway,
+  action: string,
+  query: string,
+  data: unknown,
+  calls = 1,
+): Promise<GraphQLResponse> {
   const before = sandboxCalls(gw, action);
   const response = await gw.query(query);
   expect(response.body.errors).toBeUndefined();
@@ -87,8 +97,18 @@ export async function smallerThanRest(gw: TestGateway, expected: SizeComparison)
  * One test per case: `field(argument: value) { selection }` is refused before any upstream call
  * (see rejectsBeforeUpstream), with an error message containing the case's text when it has one.
  */
-export function itRejectsBeforeUpstream(field: string, argument: string, selection: string, cases: Array<[value: string, message?: string]>): void {
+export function itRejectsBeforeUpstream(
+  field: string,
+  argument: string,
+  selection: string,
+  cases: Array<[value: string, message?: string]>,
+): void {
   it.for(cases)(`rejects ${argument} %j before any upstream call`, async ([value, message], { sandbox: gw }) => {
-    await rejectsBeforeUpstream(gw, `query($value: String!) { ${field}(${argument}: $value) { ${selection} } }`, { value }, { field, argument, message });
+    await rejectsBeforeUpstream(
+      gw,
+      `query($value: String!) { ${field}(${argument}: $value) { ${selection} } }`,
+      { value },
+      { field, argument, message },
+    );
   });
 }

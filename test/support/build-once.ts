@@ -22,7 +22,11 @@ function newest(dir: string): number {
 export function buildIsFresh(): boolean {
   const main = join(ROOT, 'dist', 'main.js');
   if (!existsSync(main)) return false;
-  const sources = Math.max(newest(join(ROOT, 'src')), statSync(join(ROOT, 'tsconfig.build.json')).mtimeMs, statSync(join(ROOT, 'tsconfig.json')).mtimeMs);
+  const sources = Math.max(
+    newest(join(ROOT, 'src')),
+    statSync(join(ROOT, 'tsconfig.build.json')).mtimeMs,
+    statSync(join(ROOT, 'tsconfig.json')).mtimeMs,
+  );
   return newest(join(ROOT, 'dist')) >= sources;
 }
 

@@ -37,7 +37,11 @@ export async function startFaultUpstream(): Promise<FaultUpstream> {
     } catch {
       body = {};
     }
-    const call = { action: (req.url ?? '').replace(/^.*\/v1\/action\//, ''), body, authorization: req.headers.authorization };
+    const call = {
+      action: (req.url ?? '').replace(/^.*\/v1\/action\//, ''),
+      body,
+      authorization: req.headers.authorization,
+    };
     calls.push(call);
     await handler(call, req, res);
   });
@@ -63,7 +67,11 @@ export async function startFaultUpstream(): Promise<FaultUpstream> {
 
 export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
   const payload = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(payload),
+    ...headers,
+  });
   res.end(payload);
 }
 

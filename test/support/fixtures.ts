@@ -31,7 +31,9 @@ export interface RigFixtures {
 }
 
 /** A fixture shared by the file's tests: started by the first test that uses it, closed after the last. */
-function perFile<T extends Closable>(start: () => Promise<T>): [(context: object, use: (value: T) => Promise<void>) => Promise<void>, { scope: 'file' }] {
+function perFile<T extends Closable>(
+  start: () => Promise<T>,
+): [(context: object, use: (value: T) => Promise<void>) => Promise<void>, { scope: 'file' }] {
   return [
     async ({}, use: (value: T) => Promise<void>) => {
       const value = await start();

@@ -34,7 +34,11 @@ export interface RunningGateway extends TestGateway {
   url: string;
 }
 
-type DeepPartial<T> = T extends Map<unknown, unknown> | unknown[] | URL ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
+type DeepPartial<T> = T extends Map<unknown, unknown> | unknown[] | URL
+  ? T
+  : T extends object
+    ? { [K in keyof T]?: DeepPartial<T[K]> }
+    : T;
 
 /**
  * Values no setting reads (the constants of src/upstream/resilience/constants.ts, the HTTP server's
@@ -43,7 +47,8 @@ type DeepPartial<T> = T extends Map<unknown, unknown> | unknown[] | URL ? T : T 
  */
 export type Tuning = DeepPartial<Config>;
 
-const plain = (value: unknown): value is Record<string, unknown> => Object.prototype.toString.call(value) === '[object Object]';
+const plain = (value: unknown): value is Record<string, unknown> =>
+  Object.prototype.toString.call(value) === '[object Object]';
 function merged(base: unknown, over: unknown): unknown {
   if (!plain(base) || !plain(over)) return over;
   const out: Record<string, unknown> = { ...base };
@@ -74,7 +79,11 @@ function graphqlClient(fetchPath: TestGateway['fetch']): Pick<TestGateway, 'quer
   const post = async (body: string, headers: Record<string, string> = {}): Promise<GraphQLResponse> => {
     const res = await fetchPath('/graphql', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', ...headers },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/graphql-response+json, application/json',
+        ...headers,
+      },
       body,
     });
     const text = await res.text();
@@ -96,7 +105,8 @@ function graphqlClient(fetchPath: TestGateway['fetch']): Pick<TestGateway, 'quer
 export async function inProcessGateway(env: Record<string, string> = {}, tuning: Tuning = {}): Promise<TestGateway> {
   const { gateway, logs } = await createTestGateway(env, tuning);
   gateway.readiness.serving();
-  const fetchPath: TestGateway['fetch'] = async (path, init) => gateway.yoga.fetch(`http://127.0.0.1${path}`, init as Parameters<typeof gateway.yoga.fetch>[1]);
+  const fetchPath: TestGateway['fetch'] = async (path, init) =>
+    gateway.yoga.fetch(`http://127.0.0.1${path}`, init as Parameters<typeof gateway.yoga.fetch>[1]);
   return { gateway, logs, fetch: fetchPath, ...graphqlClient(fetchPath), close: () => gateway.close() };
 }
 
@@ -105,7 +115,11 @@ export async function inProcessGateway(env: Record<string, string> = {}, tuning:
  * behind a router keeps its address). With no ACTION_BASE_URL in `env` it starts the built-in sandbox,
  * exactly as `npm start` does.
  */
-export async function startGateway(env: Record<string, string> = {}, port = 0, tuning: Tuning = {}): Promise<RunningGateway> {
+export async function startGateway(
+  env: Record<string, string> = {},
+  port = 0,
+  tuning: Tuning = {},
+): Promise<RunningGateway> {
   const { config, logger, logs, gateway } = await createTestGateway(env, tuning);
   const server: Server = createHttpServer(gateway.yoga, config.http, logger).server;
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
@@ -128,7 +142,11 @@ export async function startGateway(env: Record<string, string> = {}, port = 0, t
 }
 
 /** Bytes of the raw REST payload the sandbox sends for one action, to compare response sizes with. */
-export async function restPayloadBytes(gw: TestGateway, action: string, body: Record<string, unknown>): Promise<number> {
+export async function restPayloadBytes(
+  gw: TestGateway,
+  action: string,
+  body: Record<string, unknown>,
+): Promise<number> {
   const sandbox = gw.gateway.sandbox!;
   const res = await fetch(`${sandbox.url}/v1/action/${action}`, {
     method: 'POST',

@@ -42,7 +42,11 @@ export interface IncrementalOptions {
 
 const ACCEPT: Record<Transport, string> = { multipart: 'multipart/mixed', sse: 'text/event-stream' };
 
-export async function incrementalQuery(url: string, query: string, options: IncrementalOptions = {}): Promise<IncrementalResponse> {
+export async function incrementalQuery(
+  url: string,
+  query: string,
+  options: IncrementalOptions = {},
+): Promise<IncrementalResponse> {
   const transport = options.transport ?? 'multipart';
   const controller = new AbortController();
   const started = Date.now();
@@ -114,7 +118,11 @@ function drainSse(buffer: string, take: (json: string) => void): string {
 }
 
 /** The payloads merged into one result, as a client would show it: data at each path, all errors. */
-export function merged(payloads: Payload[]): { data: Record<string, any>; errors: NonNullable<Payload['body']['errors']>; labels: string[] } {
+export function merged(payloads: Payload[]): {
+  data: Record<string, any>;
+  errors: NonNullable<Payload['body']['errors']>;
+  labels: string[];
+} {
   const data = structuredClone(payloads[0]?.body.data ?? {}) as Record<string, any>;
   const errors = [...(payloads[0]?.body.errors ?? [])];
   const labels: string[] = [];
@@ -137,7 +145,8 @@ export function merged(payloads: Payload[]): { data: Record<string, any>; errors
 function deepMerge(target: Record<string, any>, source: Record<string, any>): void {
   for (const [key, value] of Object.entries(source)) {
     const existing = target[key];
-    if (existing && value && typeof existing === 'object' && typeof value === 'object' && !Array.isArray(value)) deepMerge(existing, value);
+    if (existing && value && typeof existing === 'object' && typeof value === 'object' && !Array.isArray(value))
+      deepMerge(existing, value);
     else target[key] = value;
   }
 }

@@ -73,7 +73,10 @@ export interface Sample {
   detail: string;
 }
 
-type LookupBody = { data?: Record<string, { domainName?: string; username?: string } | null>; errors?: Array<{ extensions?: { code?: string } }> };
+type LookupBody = {
+  data?: Record<string, { domainName?: string; username?: string } | null>;
+  errors?: Array<{ extensions?: { code?: string } }>;
+};
 
 /**
  * The replica tests' mixed load: input `i` of the domain lookup (`domain`) or of the photo-social one,
@@ -87,12 +90,18 @@ export async function mixedLookup(
   headers: Record<string, string> = {},
 ): Promise<{ key: string; sample: Sample }> {
   const input = domain ? `d${i}.example.com` : `user${i}`;
-  const query = domain ? `{ domainInfo(domain: "${input}") { domainName } }` : `{ photosocialProfile(username: "${input}") { username } }`;
+  const query = domain
+    ? `{ domainInfo(domain: "${input}") { domainName } }`
+    : `{ photosocialProfile(username: "${input}") { username } }`;
   const started = Date.now();
   let ok = false;
   let detail = '';
   try {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ query }),
+    });
     const text = await res.text();
     detail = `${res.status} ${text.slice(0, 200)}`;
     const body = JSON.parse(text) as LookupBody;
@@ -101,5 +110,8 @@ export async function mixedLookup(
   } catch (error) {
     detail ||= String(error);
   }
-  return { key: `${domain ? 'domain_info' : 'get_photosocial_profile'}:${input}`, sample: { started, ended: Date.now(), ok, detail } };
+  return {
+    key: `${domain ? 'domain_info' : 'get_photosocial_profile'}:${input}`,
+    sample: { started, ended: Date.now(), ok, detail },
+  };
 }

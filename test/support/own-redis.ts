@@ -48,7 +48,9 @@ async function launch(port: number, args: string[], options: Options): Promise<R
   const dir = mkdtempSync(join(tmpdir(), 'lg-redis-'));
   // A master sends a new replica its data at once (Redis waits 5 s by default for more replicas to join
   // the same transfer): each replica of a cluster or Sentinel set is in sync seconds sooner.
-  const persistence = options.sentinel ? [] : ['--save', '', '--appendonly', 'no', '--dir', dir, '--repl-diskless-sync-delay', '0'];
+  const persistence = options.sentinel
+    ? []
+    : ['--save', '', '--appendonly', 'no', '--dir', dir, '--repl-diskless-sync-delay', '0'];
   const child: ChildProcess = spawn(
     'redis-server',
     [...mode, '--port', String(port), '--bind', '127.0.0.1', ...persistence, '--protected-mode', 'no', ...args],

@@ -51,7 +51,11 @@ export interface Child {
 /** `node dist/main.js` (the production entry point) as a real child process, with a clean environment. */
 export function startBuilt(env: Record<string, string>, script = 'dist/main.js'): Child {
   const { ACTION_BASE_URL: _a, ACTION_TOKEN: _t, NODE_ENV: _n, REDIS_URL: _r, ...inherited } = process.env;
-  const child = spawn(process.execPath, [script], { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [script], {
+    cwd: ROOT,
+    env: { ...inherited, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));

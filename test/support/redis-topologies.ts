@@ -37,14 +37,17 @@ export interface RedisTopology {
    * SIGKILLs a master (a cluster master holding `key` if given) and resolves once its replica has
    * been promoted and serves: how long that took.
    */
-  killMaster(key?: string): Promise<{ killed: OwnRedis; promoted: OwnRedis; killedAt: number; promotedAfterMs: number }>;
+  killMaster(
+    key?: string,
+  ): Promise<{ killed: OwnRedis; promoted: OwnRedis; killedAt: number; promotedAfterMs: number }>;
   close(): Promise<void>;
 }
 
 /** Whether redis-server is installed; in CI its absence is a failure, elsewhere these tests are skipped. */
 export async function redisServersAvailable(): Promise<boolean> {
   const can = await hasRedisServer();
-  if (!can && process.env.CI === 'true') throw new Error('CI=true but redis-server is not installed: the Redis topology tests cannot run');
+  if (!can && process.env.CI === 'true')
+    throw new Error('CI=true but redis-server is not installed: the Redis topology tests cannot run');
   return can;
 }
 
@@ -212,7 +215,14 @@ async function startCluster(): Promise<RedisTopology> {
   );
   const created = spawnSync(
     'redis-cli',
-    ['--cluster', 'create', ...nodes.map((node) => `127.0.0.1:${node.port}`), '--cluster-replicas', '1', '--cluster-yes'],
+    [
+      '--cluster',
+      'create',
+      ...nodes.map((node) => `127.0.0.1:${node.port}`),
+      '--cluster-replicas',
+      '1',
+      '--cluster-yes',
+    ],
     {
       encoding: 'utf8',
       timeout: 30_000,
@@ -225,29 +235,40 @@ async function startCluster(): Promise<RedisTopology> {
   }
   const client = new Cluster(nodes.slice(0, 3).map((node) => ({ host: node.host, port: node.port })));
   client.on('error', () => undefined);
-  const topology = topologyOf('cluster', `redis-cluster://${nodes.map((node) => `127.0.0.1:${node.port}`).join(',')}`, nodes, client, {
-    masters: async () => {
-      const masters: OwnRedis[] = [];
-      for (const node of nodes) if (node.alive() && (await roleOf(topology.direct(node))) === 'master') masters.push(node);
-      return masters;
+  const topology = topologyOf(
+    'cluster',
+    `redis-cluster://${nodes.map((node) => `127.0.0.1:${node.port}`).join(',')}`,
+    nodes,
+    client,
+    {
+      masters: async () => {
+        const masters: OwnRedis[] = [];
+        for (const node of nodes)
+          if (node.alive() && (await roleOf(topology.direct(node))) === 'master') masters.push(node);
+        return masters;
+      },
+      killMaster: async (key) => {
+        const masters = await topology.masters();
+        // The master of the key's slot, as the cluster says now.
+        const owner = key === undefined ? undefined : client.slots[calculateSlot(key)]?.[0];
+        const victim = masters.find((master) => `${master.host}:${master.port}` === owner) ?? masters[0]!;
+        const replica = await replicaOf(topology, victim);
+        const killedAt = Date.now();
+        await victim.kill();
+        await until(async () => (await roleOf(topology.direct(replica))) === 'master', 30_000, 'the replica promoted');
+        const survivor = nodes.find((node) => node.alive())!;
+        await until(
+          async () => /cluster_state:ok/.test((await topology.direct(survivor).cluster('INFO')) as string),
+          30_000,
+          'cluster_state:ok',
+        );
+        return { killed: victim, promoted: replica, killedAt, promotedAfterMs: Date.now() - killedAt };
+      },
+      close: async () => {
+        rmSync(dir, { recursive: true, force: true });
+      },
     },
-    killMaster: async (key) => {
-      const masters = await topology.masters();
-      // The master of the key's slot, as the cluster says now.
-      const owner = key === undefined ? undefined : client.slots[calculateSlot(key)]?.[0];
-      const victim = masters.find((master) => `${master.host}:${master.port}` === owner) ?? masters[0]!;
-      const replica = await replicaOf(topology, victim);
-      const killedAt = Date.now();
-      await victim.kill();
-      await until(async () => (await roleOf(topology.direct(replica))) === 'master', 30_000, 'the replica promoted');
-      const survivor = nodes.find((node) => node.alive())!;
-      await until(async () => /cluster_state:ok/.test((await topology.direct(survivor).cluster('INFO')) as string), 30_000, 'cluster_state:ok');
-      return { killed: victim, promoted: replica, killedAt, promotedAfterMs: Date.now() - killedAt };
-    },
-    close: async () => {
-      rmSync(dir, { recursive: true, force: true });
-    },
-  });
+  );
   await until(
     async () => {
       for (const node of nodes) {
@@ -306,7 +327,8 @@ async function startSentinel(): Promise<RedisTopology> {
   const topology = topologyOf('sentinel', url, nodes, client, {
     masters: async () => {
       const masters: OwnRedis[] = [];
-      for (const node of nodes) if (node.alive() && (await roleOf(topology.direct(node))) === 'master') masters.push(node);
+      for (const node of nodes)
+        if (node.alive() && (await roleOf(topology.direct(node))) === 'master') masters.push(node);
       return masters;
     },
     killMaster: async () => {
@@ -316,7 +338,10 @@ async function startSentinel(): Promise<RedisTopology> {
       await victim!.kill();
       await until(
         async () => {
-          const [, port] = (await sentinelClient.call('SENTINEL', 'get-master-addr-by-name', MASTER_NAME)) as [string, string];
+          const [, port] = (await sentinelClient.call('SENTINEL', 'get-master-addr-by-name', MASTER_NAME)) as [
+            string,
+            string,
+          ];
           return Number(port) === promoted.port && (await roleOf(topology.direct(promoted))) === 'master';
         },
         30_000,

@@ -38,7 +38,12 @@ export async function requireRedisInCi(): Promise<boolean> {
 }
 
 /** A TCP proxy to the real Redis that a test can cut and restore, to see the gateway live through an outage. */
-export async function startRedisProxy(): Promise<{ url: string; cut(): Promise<void>; restore(): Promise<void>; close(): Promise<void> }> {
+export async function startRedisProxy(): Promise<{
+  url: string;
+  cut(): Promise<void>;
+  restore(): Promise<void>;
+  close(): Promise<void>;
+}> {
   const sockets = new Set<Socket>();
   let port = 0;
   let server: Server | null = null;

@@ -29,10 +29,14 @@ export async function startStaticProxy(root: string, target: string): Promise<St
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/graphql') {
       const upstream = new URL(`${url.pathname}${url.search}`, state.target);
-      const proxied = httpRequest(upstream, { method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
+      const proxied = httpRequest(
+        upstream,
+        { method: req.method, headers: { ...req.headers, host: upstream.host } },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
       proxied.on('error', () => res.writeHead(502).end());
       req.pipe(proxied);
       return;

@@ -51,18 +51,35 @@ describe('tracing with an OTLP collector that is down or never answers', () => {
   /** Exports every 50 ms (the constant is 5 s): the collector is asked often while the test runs. */
   const QUICK_EXPORT: Tuning = { telemetry: { tracing: { scheduledDelayMillis: 50 } } };
   const untraced = forSuite(() => inProcessGateway(unlimited));
-  const hanging = forSuite(() => inProcessGateway({ ...unlimited, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url }, QUICK_EXPORT));
-  const refused = forSuite(() => inProcessGateway({ ...unlimited, OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${refusedPort}` }, QUICK_EXPORT));
+  const hanging = forSuite(() =>
+    inProcessGateway({ ...unlimited, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url }, QUICK_EXPORT),
+  );
+  const refused = forSuite(() =>
+    inProcessGateway({ ...unlimited, OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${refusedPort}` }, QUICK_EXPORT),
+  );
 
   it('answers every request exactly as without tracing, while the exporter is stuck', async () => {
-    const strip = (body: Record<string, any>) => ({ data: body.data, errors: body.errors, calls: body.extensions?.gateway?.upstreamCalls });
+    const strip = (body: Record<string, any>) => ({
+      data: body.data,
+      errors: body.errors,
+      calls: body.extensions?.gateway?.upstreamCalls,
+    });
     // In batches of 4 (each gateway sees 4 lookups at once, inside one client's fair share of the upstream).
     for (let batch = 0; batch < 30; batch++) {
       const answers = await Promise.all(
         Array.from({ length: 4 }, async (_, j) => {
           const i = batch * 4 + j;
-          const [plain, stuck, down] = await Promise.all([untraced.query(QUERY(i)), hanging.query(QUERY(i)), refused.query(QUERY(i))]);
-          return { plain: strip(plain.body), stuck: strip(stuck.body), down: strip(down.body), statuses: [plain.status, stuck.status, down.status] };
+          const [plain, stuck, down] = await Promise.all([
+            untraced.query(QUERY(i)),
+            hanging.query(QUERY(i)),
+            refused.query(QUERY(i)),
+          ]);
+          return {
+            plain: strip(plain.body),
+            stuck: strip(stuck.body),
+            down: strip(down.body),
+            statuses: [plain.status, stuck.status, down.status],
+          };
         }),
       );
       for (const answer of answers) {

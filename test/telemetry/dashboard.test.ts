@@ -19,7 +19,8 @@ describe('deploy/grafana/lookup-graph.json', () => {
     }
     // Balanced brackets in every query: a cheap check that none was cut or mistyped.
     for (const expr of exprs) {
-      for (const [open, close] of ['()', '{}', '[]']) expect(expr.split(open!).length, expr).toBe(expr.split(close!).length);
+      for (const [open, close] of ['()', '{}', '[]'])
+        expect(expr.split(open!).length, expr).toBe(expr.split(close!).length);
     }
   });
 
@@ -34,7 +35,9 @@ describe('deploy/grafana/lookup-graph.json', () => {
     try {
       const text = await (await gateway.yoga.fetch('http://localhost/metrics')).text();
       const exported = new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((match) => match[1]));
-      const used = new Set([...all.matchAll(/lookup_graph_[a-z_]+/g)].map((match) => match[0].replace(/_(bucket|count|sum)$/, '')));
+      const used = new Set(
+        [...all.matchAll(/lookup_graph_[a-z_]+/g)].map((match) => match[0].replace(/_(bucket|count|sum)$/, '')),
+      );
       expect(used.size).toBeGreaterThan(8);
       for (const name of used) expect(exported.has(name), `${name} is not exported`).toBe(true);
     } finally {

@@ -16,22 +16,27 @@ let gw: TestGateway;
 beforeAll(async () => {
   up = await startFaultUpstream();
   up.handle((call, _req, res) => {
-    if (call.action === 'domain_info') return json(res, 200, { status: 200, response: { domain_name: call.body.domain } });
+    if (call.action === 'domain_info')
+      return json(res, 200, { status: 200, response: { domain_name: call.body.domain } });
     return json(res, 503, { status: 503, response: null, error: 'down' });
   });
-  gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'true', METRICS_OPERATION_NAMES: 'Domain, Owners' }), 0, { resilience: { maxRetries: 0 } });
+  gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'true', METRICS_OPERATION_NAMES: 'Domain, Owners' }), 0, {
+    resilience: { maxRetries: 0 },
+  });
 });
 afterAll(async () => {
   await gw.close();
   await up.close();
 });
 
-const requestLines = (logs: string[]) => logs.map((text) => JSON.parse(text)).filter((entry) => entry.msg === 'graphql request');
+const requestLines = (logs: string[]) =>
+  logs.map((text) => JSON.parse(text)).filter((entry) => entry.msg === 'graphql request');
 
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | null {
   for (const line of text.split('\n')) {
     if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-    if (Object.entries(labels).every(([key, value]) => line.includes(`${key}="${value}"`))) return Number(line.slice(line.lastIndexOf(' ') + 1));
+    if (Object.entries(labels).every(([key, value]) => line.includes(`${key}="${value}"`)))
+      return Number(line.slice(line.lastIndexOf(' ') + 1));
   }
   return null;
 }
@@ -42,7 +47,11 @@ describe('one log line per request', () => {
   it("says operation, type, status, duration, upstream calls, cost, error codes and the client's trace id, and no variables", async () => {
     const traceId = randomBytes(16).toString('hex');
     gw.logs.length = 0;
-    await gw.query(DOMAIN, { domain: 'secret-person.example' }, { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` });
+    await gw.query(
+      DOMAIN,
+      { domain: 'secret-person.example' },
+      { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` },
+    );
     const [line, ...more] = requestLines(gw.logs);
     expect(more).toEqual([]);
     expect(line.level).toBe(30); // info
@@ -66,11 +75,21 @@ describe('one log line per request', () => {
     await gw.post('{ not json');
     await gw.query('{ nope }');
     const [owners, broken, invalid] = requestLines(gw.logs);
-    expect(owners.request).toMatchObject({ operation: 'Owners', status: 200, upstreamCalls: 1, errorCodes: ['UPSTREAM_UNAVAILABLE'] });
+    expect(owners.request).toMatchObject({
+      operation: 'Owners',
+      status: 200,
+      upstreamCalls: 1,
+      errorCodes: ['UPSTREAM_UNAVAILABLE'],
+    });
     expect(owners.request).not.toHaveProperty('traceId');
     expect(broken.request.status).toBe(400);
     expect(broken.request.errorCodes.length).toBe(1);
-    expect(invalid.request).toMatchObject({ operation: null, status: 400, upstreamCalls: 0, errorCodes: ['GRAPHQL_VALIDATION_FAILED'] });
+    expect(invalid.request).toMatchObject({
+      operation: null,
+      status: 400,
+      upstreamCalls: 0,
+      errorCodes: ['GRAPHQL_VALIDATION_FAILED'],
+    });
   });
 
   it('logs and counts requests the protections refuse before they are parsed', async () => {
@@ -79,7 +98,11 @@ describe('one log line per request', () => {
       await limited.query(DOMAIN, { domain: 'once.example' });
       const refused = await limited.query(DOMAIN, { domain: 'twice.example' });
       expect(refused.status).toBe(429);
-      expect(requestLines(limited.logs)[1].request).toMatchObject({ status: 429, upstreamCalls: 0, errorCodes: ['RATE_LIMITED'] });
+      expect(requestLines(limited.logs)[1].request).toMatchObject({
+        status: 429,
+        upstreamCalls: 0,
+        errorCodes: ['RATE_LIMITED'],
+      });
       const text = await (await limited.fetch(`/metrics`)).text();
       expect(sample(text, 'lookup_graph_graphql_errors_total', { code: 'RATE_LIMITED' })).toBe(1);
     } finally {
@@ -90,7 +113,10 @@ describe('one log line per request', () => {
   it('writes one line however many errors a request has: their count by code and the first paths', async () => {
     gw.logs.length = 0;
     const symbols = Array.from({ length: 100 }, (_, i) => `Z${i}`);
-    const { body } = await gw.query('query Profiles($symbols: [String!]!) { financialProfiles(symbols: $symbols) { symbol } }', { symbols });
+    const { body } = await gw.query(
+      'query Profiles($symbols: [String!]!) { financialProfiles(symbols: $symbols) { symbol } }',
+      { symbols },
+    );
     expect(body.errors).toHaveLength(100);
     const lines = gw.logs.map((text) => JSON.parse(text));
     // The request's line, and one warning per failed upstream call (the symbols go up in batches): none per error.
@@ -101,7 +127,11 @@ describe('one log line per request', () => {
     expect(requestLines(gw.logs)[0].request).toMatchObject({
       operation: 'Profiles',
       errorCodes: ['UPSTREAM_UNAVAILABLE'],
-      errors: { count: 100, byCode: { UPSTREAM_UNAVAILABLE: 100 }, firstPaths: ['financialProfiles.0', 'financialProfiles.1', 'financialProfiles.2'] },
+      errors: {
+        count: 100,
+        byCode: { UPSTREAM_UNAVAILABLE: 100 },
+        firstPaths: ['financialProfiles.0', 'financialProfiles.1', 'financialProfiles.2'],
+      },
     });
   });
 
@@ -138,7 +168,10 @@ describe('one log line per request', () => {
         done();
       },
     });
-    createLogger('info', sink, ['a-secret-token-123'], 'pretty').info({ request: { operation: 'Domain', token: 'x' } }, 'graphql request a-secret-token-123');
+    createLogger('info', sink, ['a-secret-token-123'], 'pretty').info(
+      { request: { operation: 'Domain', token: 'x' } },
+      'graphql request a-secret-token-123',
+    );
     const text = lines.join('');
     expect(text).toContain('INFO');
     expect(text).toContain('graphql request [redacted]');
@@ -150,7 +183,8 @@ describe('one log line per request', () => {
 describe('request metrics', () => {
   it('observe the duration by bounded operation label and count errors by code', async () => {
     const before = await (await gw.fetch(`/metrics`)).text();
-    const count = (text: string, operation: string) => sample(text, 'lookup_graph_graphql_request_duration_seconds_count', { operation }) ?? 0;
+    const count = (text: string, operation: string) =>
+      sample(text, 'lookup_graph_graphql_request_duration_seconds_count', { operation }) ?? 0;
     const errors = (text: string, code: string) => sample(text, 'lookup_graph_graphql_errors_total', { code }) ?? 0;
     await gw.query(DOMAIN, { domain: 'metrics.example' });
     await gw.query('query Owners { crmOwners(portal: "2") { id } }');
@@ -164,7 +198,9 @@ describe('request metrics', () => {
     expect(after).not.toContain('ClientChosenName');
     expect(errors(after, 'UPSTREAM_UNAVAILABLE') - errors(before, 'UPSTREAM_UNAVAILABLE')).toBe(1);
     // The cache hit ratio is computed from these (deploy/grafana): three hits of metrics.example, one miss.
-    expect(sample(after, 'lookup_graph_cache_lookups_total', { action: 'domain_info', source: 'cache' })).toBeGreaterThanOrEqual(2);
+    expect(
+      sample(after, 'lookup_graph_cache_lookups_total', { action: 'domain_info', source: 'cache' }),
+    ).toBeGreaterThanOrEqual(2);
   });
 
   it('label trusted documents by name and nothing else', () => {
@@ -208,9 +244,13 @@ describe('tracing off and http/protobuf', () => {
 
   it('exports http/protobuf by default', async () => {
     const receiver = await startOtlpReceiver();
-    const traced = await startGateway(upstreamEnv(up, { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/v1/traces` }), 0, {
-      telemetry: { tracing: { scheduledDelayMillis: 20 } },
-    });
+    const traced = await startGateway(
+      upstreamEnv(up, { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/v1/traces` }),
+      0,
+      {
+        telemetry: { tracing: { scheduledDelayMillis: 20 } },
+      },
+    );
     try {
       await traced.query(DOMAIN, { domain: 'proto.example' });
       await until(() => receiver.contentTypes.length > 0);

@@ -36,7 +36,8 @@ const tracingEnv = (extra: Record<string, string> = {}) =>
 /** Spans exported every 20 ms (the constant is 5 s), so the tests see them at once. */
 const QUICK_EXPORT: Tuning = { telemetry: { tracing: { scheduledDelayMillis: 20 } } };
 
-const childrenOf = (spans: ReceivedSpan[], parent: ReceivedSpan) => spans.filter((span) => span.parentSpanId === parent.spanId);
+const childrenOf = (spans: ReceivedSpan[], parent: ReceivedSpan) =>
+  spans.filter((span) => span.parentSpanId === parent.spanId);
 
 describe('tracing over OTLP/HTTP (http/json)', () => {
   const gw = forSuite(() => inProcessGateway(tracingEnv({ TRACE_PROPAGATE_UPSTREAM: 'true' }), QUICK_EXPORT));
@@ -82,15 +83,25 @@ describe('tracing over OTLP/HTTP (http/json)', () => {
     expect(fetched).toBeDefined();
     expect(childrenOf(spans, cached)).toEqual([]);
     expect(fetched.attributes['lookup_graph.lookup.key_hash']).toMatch(/^[0-9a-f]{16}$/);
-    expect(cached.attributes['lookup_graph.lookup.key_hash']).not.toBe(fetched.attributes['lookup_graph.lookup.key_hash']);
+    expect(cached.attributes['lookup_graph.lookup.key_hash']).not.toBe(
+      fetched.attributes['lookup_graph.lookup.key_hash'],
+    );
 
     const [call] = childrenOf(spans, fetched);
     expect(call!.name).toBe('upstream domain_info');
-    expect(call!.attributes).toMatchObject({ 'lookup_graph.upstream.attempts': 1, 'lookup_graph.upstream.retries': 0, 'lookup_graph.upstream.outcome': 'OK' });
+    expect(call!.attributes).toMatchObject({
+      'lookup_graph.upstream.attempts': 1,
+      'lookup_graph.upstream.retries': 0,
+      'lookup_graph.upstream.outcome': 'OK',
+    });
     const [http] = childrenOf(spans, call!);
     expect(http!.name).toBe('POST /v1/action/domain_info');
     expect(http!.kind).toBe(3); // CLIENT
-    expect(http!.attributes).toMatchObject({ 'http.response.status_code': 200, 'lookup_graph.upstream.outcome': 'OK', 'server.address': '127.0.0.1' });
+    expect(http!.attributes).toMatchObject({
+      'http.response.status_code': 200,
+      'lookup_graph.upstream.outcome': 'OK',
+      'server.address': '127.0.0.1',
+    });
 
     // TRACE_PROPAGATE_UPSTREAM=true: the upstream saw the HTTP span as its parent, in the client's trace.
     expect(traceparents).toEqual([`00-${traceId}-${http!.spanId}-01`]);
@@ -113,7 +124,9 @@ describe('tracing over OTLP/HTTP (http/json)', () => {
     const replayed = await gw.query(query, undefined, { traceparent: `00-${traceId}-${hex(8)}-01` });
     expect(replayed.body.data).toEqual(first.body.data);
     expect(replayed.body.extensions?.gateway.upstreamCalls).toBe(0);
-    expect(replayed.body.extensions?.gateway.lookups).toEqual([expect.objectContaining({ action: 'domain_info', source: 'cache' })]);
+    expect(replayed.body.extensions?.gateway.lookups).toEqual([
+      expect.objectContaining({ action: 'domain_info', source: 'cache' }),
+    ]);
 
     const ours = () => receiver.spans.filter((span) => span.traceId === traceId);
     await until(() => ours().some((span) => span.name === 'POST /graphql'));
@@ -152,13 +165,21 @@ describe('tracing over OTLP/HTTP (http/json)', () => {
     const spans = receiver.spans.filter((span) => span.traceId === operation.traceId);
     const [lookup] = childrenOf(spans, operation);
     const [call] = childrenOf(spans, lookup!);
-    expect(call!.attributes).toMatchObject({ 'lookup_graph.upstream.attempts': 2, 'lookup_graph.upstream.retries': 1, 'lookup_graph.upstream.outcome': 'OK' });
+    expect(call!.attributes).toMatchObject({
+      'lookup_graph.upstream.attempts': 2,
+      'lookup_graph.upstream.retries': 1,
+      'lookup_graph.upstream.outcome': 'OK',
+    });
     const attempts = childrenOf(spans, call!);
     expect(attempts.map((span) => span.attributes['http.response.status_code']).sort()).toEqual([200, 503]);
     const failed = attempts.find((span) => span.attributes['http.response.status_code'] === 503)!;
     expect(failed.attributes['lookup_graph.upstream.outcome']).toBe('UPSTREAM_UNAVAILABLE');
     expect(failed.status.code).toBe(2); // ERROR
-    expect(attempts.find((span) => span.attributes['http.response.status_code'] === 200)!.attributes['http.request.resend_count']).toBe(1);
+    expect(
+      attempts.find((span) => span.attributes['http.response.status_code'] === 200)!.attributes[
+        'http.request.resend_count'
+      ],
+    ).toBe(1);
   });
 });
 
@@ -172,8 +193,12 @@ describe('tracing settings', () => {
     try {
       traceparents = [];
       const traceId = hex(16);
-      await gw.query('query Quiet { domainInfo(domain: "quiet.example") { domainName } }', undefined, { traceparent: `00-${traceId}-${hex(8)}-01` });
-      await until(() => receiver.spans.some((span) => span.traceId === traceId && span.name === 'POST /v1/action/domain_info'));
+      await gw.query('query Quiet { domainInfo(domain: "quiet.example") { domainName } }', undefined, {
+        traceparent: `00-${traceId}-${hex(8)}-01`,
+      });
+      await until(() =>
+        receiver.spans.some((span) => span.traceId === traceId && span.name === 'POST /v1/action/domain_info'),
+      );
       expect(traceparents).toEqual([undefined]);
       const lookup = receiver.spans.find((span) => span.traceId === traceId && span.name === 'lookup domain_info')!;
       expect(lookup.attributes['lookup_graph.lookup.source']).toBe('upstream');
@@ -184,12 +209,18 @@ describe('tracing settings', () => {
   });
 
   it('validates the OTEL_* and TRACE_* settings it reads', () => {
-    expect(configProblems({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toEqual([
-      'OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json (grpc is not supported), got "grpc"',
-    ]);
-    expect(configProblems({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'collector:4318' })[0]).toContain('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be');
     expect(
-      configProblems({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' })[0],
+      configProblems({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }),
+    ).toEqual(['OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json (grpc is not supported), got "grpc"']);
+    expect(configProblems({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'collector:4318' })[0]).toContain(
+      'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be',
+    );
+    expect(
+      configProblems({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+        OTEL_TRACES_SAMPLER: 'traceidratio',
+        OTEL_TRACES_SAMPLER_ARG: '2',
+      })[0],
     ).toContain('OTEL_TRACES_SAMPLER_ARG');
     expect(configProblems({ TRACE_PROPAGATE_UPSTREAM: 'yes', TRACE_LOOKUP_KEYS: 'raw' })).toHaveLength(2);
     // Tracing is on exactly when an endpoint is set: without one, the sampler settings are not even read.
@@ -201,19 +232,29 @@ describe('tracing settings', () => {
 describe.runIf(await redisAnswers())('Redis round trips', () => {
   it('appear under the lookup that makes them', async () => {
     const gw = await startGateway(
-      tracingEnv({ REDIS_URL: `redis://${REDIS_HOST}:${REDIS_PORT}`, CACHE_KEY_SECRET: `tracing-${process.pid}-${hex(4)}` }),
+      tracingEnv({
+        REDIS_URL: `redis://${REDIS_HOST}:${REDIS_PORT}`,
+        CACHE_KEY_SECRET: `tracing-${process.pid}-${hex(4)}`,
+      }),
       0,
       QUICK_EXPORT,
     );
     try {
       const traceId = hex(16);
-      await gw.query('query ViaRedis { domainInfo(domain: "redis.example") { domainName } }', undefined, { traceparent: `00-${traceId}-${hex(8)}-01` });
+      await gw.query('query ViaRedis { domainInfo(domain: "redis.example") { domainName } }', undefined, {
+        traceparent: `00-${traceId}-${hex(8)}-01`,
+      });
       await until(() => receiver.spans.some((span) => span.traceId === traceId && span.name === 'POST /graphql'));
       const spans = receiver.spans.filter((span) => span.traceId === traceId);
       const lookup = spans.find((span) => span.name === 'lookup domain_info')!;
       const redis = childrenOf(spans, lookup).filter((span) => span.name.startsWith('redis '));
-      expect(redis.map((span) => span.name)).toEqual(expect.arrayContaining(['redis GET', 'redis SET NX', 'redis SET', 'redis EVAL']));
-      expect(redis.find((span) => span.name === 'redis GET')!.attributes).toMatchObject({ 'db.system.name': 'redis', 'lookup_graph.cache.hit': false });
+      expect(redis.map((span) => span.name)).toEqual(
+        expect.arrayContaining(['redis GET', 'redis SET NX', 'redis SET', 'redis EVAL']),
+      );
+      expect(redis.find((span) => span.name === 'redis GET')!.attributes).toMatchObject({
+        'db.system.name': 'redis',
+        'lookup_graph.cache.hit': false,
+      });
       expect(receiver.bodies.join('\n')).not.toContain('redis.example');
     } finally {
       await gw.close();

@@ -29,7 +29,8 @@ builder.objectFields(Company, (t) => ({
   }),
   parent: t.field({
     type: Company,
-    description: 'The direct parent company, looked up by `parentDomain` in canonical form. Null, with no lookup, when the company has no known parent.',
+    description:
+      'The direct parent company, looked up by `parentDomain` in canonical form. Null, with no lookup, when the company has no known parent.',
     ...link(companyObjectAction, (company: CompanySource) => domainKey(obj(company.raw.parent)?.domain)),
   }),
   ultimateParent: t.field({

@@ -22,7 +22,8 @@ function employeeRange(metrics: Raw): NumberRange | null {
 }
 
 export const CompanyMetrics = builder.objectRef<Raw>('CompanyMetrics').implement({
-  description: 'Size, money and web-traffic figures of a company. Money is in US dollars; any figure can be null when the upstream does not know it.',
+  description:
+    'Size, money and web-traffic figures of a company. Money is in US dollars; any figure can be null when the upstream does not know it.',
   fields: (t) => ({
     employees: t.field({
       type: 'SafeInt',
@@ -31,12 +32,14 @@ export const CompanyMetrics = builder.objectRef<Raw>('CompanyMetrics').implement
       resolve: employeeCount,
     }),
     employeesRange: t.string({
-      description: 'Employee band as display text, e.g. "251-1K" or "10K+" (upstream `employeesRange`, or `employees` when the upstream sent the band there).',
+      description:
+        'Employee band as display text, e.g. "251-1K" or "10K+" (upstream `employeesRange`, or `employees` when the upstream sent the band there).',
       resolve: employeeBand,
     }),
     employeeCountRange: t.field({
       type: CountRange,
-      description: 'The employee band as numbers ("251-1K" is 251 to 1000; "10K+" is at least 10000); null when there is no readable band.',
+      description:
+        'The employee band as numbers ("251-1K" is 251 to 1000; "10K+" is at least 10000); null when there is no readable band.',
       resolve: employeeRange,
     }),
     marketCap: t.float({
@@ -53,7 +56,8 @@ export const CompanyMetrics = builder.objectRef<Raw>('CompanyMetrics').implement
     }),
     estimatedAnnualRevenueRange: t.field({
       type: MoneyRange,
-      description: 'The estimated annual revenue band as amounts ("$1B-$10B" is 1e9 to 1e10); null when `estimatedAnnualRevenue` is not a readable band.',
+      description:
+        'The estimated annual revenue band as amounts ("$1B-$10B" is 1e9 to 1e10); null when `estimatedAnnualRevenue` is not a readable band.',
       resolve: (m) => parseAmountRange(m.estimatedAnnualRevenue),
     }),
     raised: t.float({

@@ -19,7 +19,8 @@ export const Company = builder.objectRef<CompanySource>('Company').implement({
     'A company found by its web domain, with firmographics, industry classification, location, social accounts and metrics (upstream action get_company_object).',
   fields: (t) => ({
     companyId: t.id({
-      description: "The upstream's identifier of the company (a UUID; upstream `id`). Was `id`, which is now the gateway's node id.",
+      description:
+        "The upstream's identifier of the company (a UUID; upstream `id`). Was `id`, which is now the gateway's node id.",
       resolve: (c) => text(c.raw.id),
     }),
     domain: t.string({
@@ -33,10 +34,17 @@ export const Company = builder.objectRef<CompanySource>('Company').implement({
       resolve: (c) => strings(c.raw.domainAliases),
     }),
     name: t.string({ description: 'Common name, e.g. "HubSpot".', resolve: (c) => str(c.raw.name) }),
-    legalName: t.string({ description: 'Registered legal name, e.g. "HubSpot, Inc.".', resolve: (c) => str(c.raw.legalName) }),
-    description: t.string({ description: 'Short description of what the company does.', resolve: (c) => str(c.raw.description) }),
+    legalName: t.string({
+      description: 'Registered legal name, e.g. "HubSpot, Inc.".',
+      resolve: (c) => str(c.raw.legalName),
+    }),
+    description: t.string({
+      description: 'Short description of what the company does.',
+      resolve: (c) => str(c.raw.description),
+    }),
     type: t.string({
-      description: 'Kind of organisation as the upstream names it, e.g. "public", "private", "nonprofit", "education", "government".',
+      description:
+        'Kind of organisation as the upstream names it, e.g. "public", "private", "nonprofit", "education", "government".',
       resolve: (c) => str(c.raw.type),
     }),
     ticker: t.string({
@@ -44,16 +52,31 @@ export const Company = builder.objectRef<CompanySource>('Company').implement({
       resolve: (c) => str(c.raw.ticker),
     }),
     foundedYear: t.int({ description: 'Year the company was founded.', resolve: (c) => int(c.raw.foundedYear) }),
-    logoUrl: t.field({ type: 'URL', description: "URL of the company's logo image (upstream `logo`).", resolve: (c) => url(c.raw.logo) }),
-    phone: t.string({ description: 'Main phone number, as written (e.g. "+1 888-482-7768").', resolve: (c) => str(c.raw.phone) }),
+    logoUrl: t.field({
+      type: 'URL',
+      description: "URL of the company's logo image (upstream `logo`).",
+      resolve: (c) => url(c.raw.logo),
+    }),
+    phone: t.string({
+      description: 'Main phone number, as written (e.g. "+1 888-482-7768").',
+      resolve: (c) => str(c.raw.phone),
+    }),
     location: t.string({
       description: 'Headquarters address as one line of text; see `geo` for its parts.',
       resolve: (c) => str(c.raw.location),
     }),
-    geo: t.field({ type: CompanyGeo, description: 'Headquarters address parts and coordinates.', resolve: (c) => obj(c.raw.geo) }),
-    timeZone: t.string({ description: 'IANA time zone of the headquarters, e.g. "America/New_York".', resolve: (c) => str(c.raw.timeZone) }),
+    geo: t.field({
+      type: CompanyGeo,
+      description: 'Headquarters address parts and coordinates.',
+      resolve: (c) => obj(c.raw.geo),
+    }),
+    timeZone: t.string({
+      description: 'IANA time zone of the headquarters, e.g. "America/New_York".',
+      resolve: (c) => str(c.raw.timeZone),
+    }),
     utcOffset: t.float({
-      description: "Offset of the headquarters' time zone from UTC, in hours (e.g. -5; fractional for zones such as +5.5).",
+      description:
+        "Offset of the headquarters' time zone from UTC, in hours (e.g. -5; fractional for zones such as +5.5).",
       resolve: (c) => float(c.raw.utcOffset),
     }),
     isEmailProvider: t.boolean({
@@ -62,7 +85,8 @@ export const Company = builder.objectRef<CompanySource>('Company').implement({
       resolve: (c) => bool(c.raw.emailProvider),
     }),
     emailProviderDomain: t.string({
-      description: 'The domain of the email provider, when the upstream sent one in place of the documented boolean (e.g. "google.com"); null otherwise.',
+      description:
+        'The domain of the email provider, when the upstream sent one in place of the documented boolean (e.g. "google.com"); null otherwise.',
       resolve: (c) => emailProviderDomain(c.raw),
     }),
     category: t.field({
@@ -70,15 +94,21 @@ export const Company = builder.objectRef<CompanySource>('Company').implement({
       description: 'Industry classification (GICS, NAICS, SIC).',
       resolve: (c) => obj(c.raw.category),
     }),
-    tags: t.stringList({ nullable: false, description: 'Descriptive tags, e.g. ["B2B", "SAAS"]. Empty when none.', resolve: (c) => strings(c.raw.tags) }),
+    tags: t.stringList({
+      nullable: false,
+      description: 'Descriptive tags, e.g. ["B2B", "SAAS"]. Empty when none.',
+      resolve: (c) => strings(c.raw.tags),
+    }),
     tech: t.stringList({
       nullable: false,
-      description: 'Technologies detected on the company\'s site, as identifiers (e.g. "google_analytics"). Empty when none.',
+      description:
+        'Technologies detected on the company\'s site, as identifiers (e.g. "google_analytics"). Empty when none.',
       resolve: (c) => strings(c.raw.tech),
     }),
     techCategories: t.stringList({
       nullable: false,
-      description: 'Categories of the detected technologies, e.g. "analytics", "email_delivery_service". Empty when none.',
+      description:
+        'Categories of the detected technologies, e.g. "analytics", "email_delivery_service". Empty when none.',
       resolve: (c) => strings(c.raw.techCategories),
     }),
     metrics: t.field({
@@ -92,7 +122,8 @@ export const Company = builder.objectRef<CompanySource>('Company').implement({
       resolve: (c) => obj(c.raw.identifiers),
     }),
     parentDomain: t.string({
-      description: 'Domain of the direct parent company; null when the company has no parent or it is unknown (upstream `parent.domain`).',
+      description:
+        'Domain of the direct parent company; null when the company has no parent or it is unknown (upstream `parent.domain`).',
       resolve: (c) => lowerDomain(obj(c.raw.parent)?.domain),
     }),
     ultimateParentDomain: t.string({

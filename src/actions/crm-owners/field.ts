@@ -19,9 +19,12 @@ builder.queryField(crmOwnersAction.rootField, (t) =>
     resolve: (_root, args, ctx) => {
       const portal = canonicalPortal(requireText('portal', args.portal, 2048));
       if (portal === null)
-        throw badInput('"portal" must be the portal\'s numeric identifier such as "139981" (digits only), or a CRM app link that contains it', {
-          argument: 'portal',
-        });
+        throw badInput(
+          '"portal" must be the portal\'s numeric identifier such as "139981" (digits only), or a CRM app link that contains it',
+          {
+            argument: 'portal',
+          },
+        );
       return loadCrmOwners(ctx, portal);
     },
   }),

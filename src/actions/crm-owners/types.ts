@@ -19,7 +19,10 @@ function teamsOf(value: unknown): Team[] {
 const CrmTeam = builder.objectRef<Team>('CrmTeam').implement({
   description: 'A team of CRM owners.',
   fields: (t) => ({
-    id: t.id({ description: 'Team identifier; null when the upstream sent the team as a plain name.', resolve: (team) => team.id }),
+    id: t.id({
+      description: 'Team identifier; null when the upstream sent the team as a plain name.',
+      resolve: (team) => team.id,
+    }),
     name: t.string({ description: 'Team name.', resolve: (team) => team.name }),
     isPrimary: t.boolean({
       description: "Whether this is the owner's primary team (upstream `primary`); null when not sent.",
@@ -45,7 +48,10 @@ export const CrmOwner = builder.objectRef<Raw>('CrmOwner').implement({
       description: 'Last name as the CRM holds it; the empty string for archived owners.',
       resolve: (o) => str(o.lastName),
     }),
-    fullName: t.string({ description: 'First and last name joined by a space; null when both are empty.', resolve: (o) => fullName(o) }),
+    fullName: t.string({
+      description: 'First and last name joined by a space; null when both are empty.',
+      resolve: (o) => fullName(o),
+    }),
     isArchived: t.boolean({
       nullable: false,
       description:
@@ -53,7 +59,8 @@ export const CrmOwner = builder.objectRef<Raw>('CrmOwner').implement({
       resolve: (o) => bool(o.archived) ?? (!text(o.firstName) && !text(o.lastName) && !Array.isArray(o.teams)),
     }),
     userId: t.id({
-      description: 'The CRM user behind the owner (upstream `userId`, current CRM API), as a string; null when not sent.',
+      description:
+        'The CRM user behind the owner (upstream `userId`, current CRM API), as a string; null when not sent.',
       resolve: (o) => id(o.userId),
     }),
     type: t.string({
@@ -67,15 +74,31 @@ export const CrmOwner = builder.objectRef<Raw>('CrmOwner').implement({
         'Teams the owner belongs to, with identifiers where the upstream sends team objects (current CRM API) and names only where it sends strings; empty for archived owners.',
       resolve: (o) => teamsOf(o.teams),
     }),
-    userRole: t.string({ description: 'Role of the user in the portal, as the CRM names it.', resolve: (o) => str(o.userRole) }),
+    userRole: t.string({
+      description: 'Role of the user in the portal, as the CRM names it.',
+      resolve: (o) => str(o.userRole),
+    }),
     teams: t.stringList({
       nullable: false,
-      description: "Names of the teams the owner belongs to (from team strings or team objects' `name`); empty for archived owners.",
+      description:
+        "Names of the teams the owner belongs to (from team strings or team objects' `name`); empty for archived owners.",
       resolve: (o) => teamsOf(o.teams).flatMap((team) => (team.name ? [team.name] : [])),
     }),
-    teamCount: t.int({ nullable: false, description: 'Number of teams the owner belongs to.', resolve: (o) => teamsOf(o.teams).length }),
-    createdAt: t.field({ type: 'DateTime', description: 'When the owner was created (UTC).', resolve: (o) => dateTime(o.createdAt) }),
-    updatedAt: t.field({ type: 'DateTime', description: 'When the owner last changed (UTC).', resolve: (o) => dateTime(o.updatedAt) }),
+    teamCount: t.int({
+      nullable: false,
+      description: 'Number of teams the owner belongs to.',
+      resolve: (o) => teamsOf(o.teams).length,
+    }),
+    createdAt: t.field({
+      type: 'DateTime',
+      description: 'When the owner was created (UTC).',
+      resolve: (o) => dateTime(o.createdAt),
+    }),
+    updatedAt: t.field({
+      type: 'DateTime',
+      description: 'When the owner last changed (UTC).',
+      resolve: (o) => dateTime(o.updatedAt),
+    }),
   }),
 });
 

@@ -6,7 +6,8 @@ import { DomainRecord } from './types.js';
 builder.queryField(domainInfoAction.rootField, (t) =>
   t.field({
     type: DomainRecord,
-    description: 'The registration record of a domain (upstream action domain_info). One upstream call per distinct domain per operation.',
+    description:
+      'The registration record of a domain (upstream action domain_info). One upstream call per distinct domain per operation.',
     args: {
       domain: t.arg.string({
         required: true,

@@ -15,7 +15,9 @@ builder.queryField(financialProfileAction.rootField, (t) =>
     description:
       'Financial and market profiles by stock symbol (upstream action company_financial_profile), in the order asked. Every symbol asked anywhere in one operation goes upstream in one call. A symbol the upstream does not know is null with a NOT_FOUND error at its index; the others still resolve.',
     // The estimate counts distinct canonical symbols, batched.
-    extensions: { symbols: { argument: 'symbols', canonical: symbolKey, max: MAX_SYMBOLS_PER_FIELD } satisfies SymbolsArgument },
+    extensions: {
+      symbols: { argument: 'symbols', canonical: symbolKey, max: MAX_SYMBOLS_PER_FIELD } satisfies SymbolsArgument,
+    },
     args: {
       symbols: t.arg.stringList({
         required: true,
@@ -25,7 +27,10 @@ builder.queryField(financialProfileAction.rootField, (t) =>
     resolve: (_root, args, ctx) => {
       if (args.symbols.length === 0) throw badInput('"symbols" must name at least one symbol', { argument: 'symbols' });
       if (args.symbols.length > MAX_SYMBOLS_PER_FIELD) {
-        throw badInput(`"symbols" may name at most ${MAX_SYMBOLS_PER_FIELD} symbols`, { argument: 'symbols', max: MAX_SYMBOLS_PER_FIELD });
+        throw badInput(`"symbols" may name at most ${MAX_SYMBOLS_PER_FIELD} symbols`, {
+          argument: 'symbols',
+          max: MAX_SYMBOLS_PER_FIELD,
+        });
       }
       const symbols = args.symbols.map((symbol) => canonicalSymbol('symbols', symbol));
       return settledItems(symbols.map((symbol) => loadFinancialProfile(ctx, symbol)));

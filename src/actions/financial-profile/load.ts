@@ -28,9 +28,12 @@ export function canonicalSymbol(argument: string, value: string): string {
   const trimmed = value.trim().toUpperCase().replace(/^\$/, '').replace(/\s+/g, ' ');
   const symbol = trimmed.replace(SHARE_CLASS, '$1-$2');
   if (!SYMBOL.test(symbol)) {
-    throw badInput(`"${argument}" must hold stock symbols such as AAPL, BRK-B or ^GSPC, got "${value.trim().slice(0, 20).replace(CONTROL_CHARACTERS, '?')}"`, {
-      argument,
-    });
+    throw badInput(
+      `"${argument}" must hold stock symbols such as AAPL, BRK-B or ^GSPC, got "${value.trim().slice(0, 20).replace(CONTROL_CHARACTERS, '?')}"`,
+      {
+        argument,
+      },
+    );
   }
   return symbol;
 }
@@ -94,7 +97,10 @@ function profilesBySymbol(envelope: ActionEnvelope, symbols: readonly string[]):
     if (!bySymbol.has(symbol)) {
       bySymbol.set(
         symbol,
-        new ActionError('NOT_FOUND', `No financial profile for symbol ${symbol}`, { action: COMPANY_FINANCIAL_PROFILE, extensions: { symbol } }),
+        new ActionError('NOT_FOUND', `No financial profile for symbol ${symbol}`, {
+          action: COMPANY_FINANCIAL_PROFILE,
+          extensions: { symbol },
+        }),
       );
     }
   }
@@ -102,8 +108,17 @@ function profilesBySymbol(envelope: ActionEnvelope, symbols: readonly string[]):
 }
 
 /** `signal` is the shared call's: cancelled only when every request coalesced onto it has gone. */
-async function callUpstream(ctx: GatewayContext, symbols: string[], signal?: AbortSignal): Promise<Map<string, Raw | Error>> {
-  const envelope = await callAction(ctx, COMPANY_FINANCIAL_PROFILE, financialProfileAction.body(symbols.join(', ')), signal);
+async function callUpstream(
+  ctx: GatewayContext,
+  symbols: string[],
+  signal?: AbortSignal,
+): Promise<Map<string, Raw | Error>> {
+  const envelope = await callAction(
+    ctx,
+    COMPANY_FINANCIAL_PROFILE,
+    financialProfileAction.body(symbols.join(', ')),
+    signal,
+  );
   return profilesBySymbol(envelope, symbols);
 }
 

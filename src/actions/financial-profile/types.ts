@@ -9,20 +9,37 @@ export interface PriceRange {
 const PriceRangeType = builder.objectRef<PriceRange>('PriceRange').implement({
   description: 'A price range parsed from the upstream text "low-high".',
   fields: (t) => ({
-    low: t.float({ nullable: false, description: 'Lowest price of the range, in the trading currency.', resolve: (r) => r.low }),
-    high: t.float({ nullable: false, description: 'Highest price of the range, in the trading currency.', resolve: (r) => r.high }),
+    low: t.float({
+      nullable: false,
+      description: 'Lowest price of the range, in the trading currency.',
+      resolve: (r) => r.low,
+    }),
+    high: t.float({
+      nullable: false,
+      description: 'Highest price of the range, in the trading currency.',
+      resolve: (r) => r.high,
+    }),
   }),
 });
 
 export const FinancialProfile = builder.objectRef<Raw>('FinancialProfile').implement({
-  description: 'Financial and market profile of a listed company (upstream action company_financial_profile). Prices are in `currency`.',
+  description:
+    'Financial and market profile of a listed company (upstream action company_financial_profile). Prices are in `currency`.',
   fields: (t) => ({
-    symbol: t.string({ nullable: false, description: 'Stock symbol, upper-case (e.g. AAPL).', resolve: (p) => str(p.symbol)?.trim().toUpperCase() ?? '' }),
+    symbol: t.string({
+      nullable: false,
+      description: 'Stock symbol, upper-case (e.g. AAPL).',
+      resolve: (p) => str(p.symbol)?.trim().toUpperCase() ?? '',
+    }),
     companyName: t.string({ description: 'Company name.', resolve: (p) => str(p.companyName) }),
     price: t.float({ description: 'Current share price.', resolve: (p) => float(p.price) }),
-    change: t.float({ description: 'Price change over the last session (upstream `changes`).', resolve: (p) => float(p.changes) }),
+    change: t.float({
+      description: 'Price change over the last session (upstream `changes`).',
+      resolve: (p) => float(p.changes),
+    }),
     range: t.string({
-      description: 'Price range as the upstream wrote it, "low-high" (e.g. "164.08-199.62"); see `priceRange` for numbers.',
+      description:
+        'Price range as the upstream wrote it, "low-high" (e.g. "164.08-199.62"); see `priceRange` for numbers.',
       resolve: (p) => str(p.range),
     }),
     priceRange: t.field({
@@ -45,9 +62,18 @@ export const FinancialProfile = builder.objectRef<Raw>('FinancialProfile').imple
       resolve: (p) => float(p.lastDiv),
     }),
     currency: t.string({ description: 'Trading currency, ISO 4217 (e.g. USD).', resolve: (p) => str(p.currency) }),
-    exchange: t.string({ description: 'Exchange name (e.g. "NASDAQ Global Select").', resolve: (p) => str(p.exchange) }),
-    exchangeShortName: t.string({ description: 'Exchange abbreviation (e.g. NASDAQ).', resolve: (p) => str(p.exchangeShortName) }),
-    cik: t.string({ description: 'Central Index Key at the securities regulator, as text with leading zeros.', resolve: (p) => str(p.cik) }),
+    exchange: t.string({
+      description: 'Exchange name (e.g. "NASDAQ Global Select").',
+      resolve: (p) => str(p.exchange),
+    }),
+    exchangeShortName: t.string({
+      description: 'Exchange abbreviation (e.g. NASDAQ).',
+      resolve: (p) => str(p.exchangeShortName),
+    }),
+    cik: t.string({
+      description: 'Central Index Key at the securities regulator, as text with leading zeros.',
+      resolve: (p) => str(p.cik),
+    }),
     isin: t.string({ description: 'International Securities Identification Number.', resolve: (p) => str(p.isin) }),
     cusip: t.string({ description: 'CUSIP identifier.', resolve: (p) => str(p.cusip) }),
     industry: t.string({ description: 'Industry.', resolve: (p) => str(p.industry) }),
@@ -75,16 +101,30 @@ export const FinancialProfile = builder.objectRef<Raw>('FinancialProfile').imple
     state: t.string({ description: 'State or region of the head office.', resolve: (p) => str(p.state) }),
     zip: t.string({ description: 'Postal code of the head office.', resolve: (p) => str(p.zip) }),
     dcf: t.float({ description: 'Discounted-cash-flow value per share.', resolve: (p) => float(p.dcf) }),
-    dcfDiff: t.float({ description: 'Difference between the DCF value and the price (upstream `dcfDiff`).', resolve: (p) => float(p.dcfDiff) }),
+    dcfDiff: t.float({
+      description: 'Difference between the DCF value and the price (upstream `dcfDiff`).',
+      resolve: (p) => float(p.dcfDiff),
+    }),
     logoUrl: t.field({ type: 'URL', description: 'Logo image URL.', resolve: (p) => url(p.image) }),
-    ipoDate: t.field({ type: 'Date', description: 'Date of the initial public offering.', resolve: (p) => date(p.ipoDate) }),
+    ipoDate: t.field({
+      type: 'Date',
+      description: 'Date of the initial public offering.',
+      resolve: (p) => date(p.ipoDate),
+    }),
     isDefaultImage: t.boolean({
-      description: "True when `image` is a generic placeholder rather than the company's logo (upstream `defaultImage`).",
+      description:
+        "True when `image` is a generic placeholder rather than the company's logo (upstream `defaultImage`).",
       resolve: (p) => bool(p.defaultImage),
     }),
     isEtf: t.boolean({ description: 'Whether the symbol is an exchange-traded fund.', resolve: (p) => bool(p.isEtf) }),
-    isActivelyTrading: t.boolean({ description: 'Whether the symbol currently trades.', resolve: (p) => bool(p.isActivelyTrading) }),
-    isAdr: t.boolean({ description: 'Whether the symbol is an American depositary receipt.', resolve: (p) => bool(p.isAdr) }),
+    isActivelyTrading: t.boolean({
+      description: 'Whether the symbol currently trades.',
+      resolve: (p) => bool(p.isActivelyTrading),
+    }),
+    isAdr: t.boolean({
+      description: 'Whether the symbol is an American depositary receipt.',
+      resolve: (p) => bool(p.isAdr),
+    }),
     isFund: t.boolean({ description: 'Whether the symbol is a fund.', resolve: (p) => bool(p.isFund) }),
   }),
 });

@@ -11,7 +11,11 @@ builder.queryField(microblogPostsAction.rootField, (t) =>
       'Microblog posts matching a search (upstream action search_microblog_posts). The gateway asks the upstream for the smallest page it allows (1, 5, 10, 25, 50 or 100) that covers `first`, and returns at most `first` posts.',
     args: {
       query: t.arg.string({ required: true, description: 'Search terms, 1 to 500 characters.' }),
-      first: t.arg.int({ required: true, defaultValue: 10, description: 'How many posts to return, 1 to 100. Default 10.' }),
+      first: t.arg.int({
+        required: true,
+        defaultValue: 10,
+        description: 'How many posts to return, 1 to 100. Default 10.',
+      }),
     },
     resolve: (_root, args, ctx) => {
       const query = requireText('query', args.query, 500).replace(/\s+/g, ' ');

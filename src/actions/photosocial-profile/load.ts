@@ -21,7 +21,20 @@ const USERNAME = /^[a-z0-9._]{1,30}$/;
  */
 const PHOTO_SOCIAL_DOMAINS = ['instagram.com', 'photosocial.example'] as const;
 /** First path segments of the site that are not profiles (a post, a reel, the explore page...). */
-const NOT_PROFILES = new Set(['p', 'reel', 'reels', 'tv', 'explore', 'accounts', 'direct', 'about', 'legal', 'developer', 'web', 'challenge']);
+const NOT_PROFILES = new Set([
+  'p',
+  'reel',
+  'reels',
+  'tv',
+  'explore',
+  'accounts',
+  'direct',
+  'about',
+  'legal',
+  'developer',
+  'web',
+  'challenge',
+]);
 
 /**
  * Checks a username and returns its canonical form: lower-case (usernames are case-insensitive),
@@ -35,7 +48,8 @@ export function canonicalUsername(argument: string, value: string): string {
   let username = trimmed;
   if (looksLikeUrl(trimmed)) {
     const url = looseWebUrl(trimmed);
-    if (url !== null && !onDomains(url.hostname, PHOTO_SOCIAL_DOMAINS)) throw offSite(argument, trimmed, url, PHOTO_SOCIAL_DOMAINS);
+    if (url !== null && !onDomains(url.hostname, PHOTO_SOCIAL_DOMAINS))
+      throw offSite(argument, trimmed, url, PHOTO_SOCIAL_DOMAINS);
     const segments = url ? pathSegments(url) : [];
     const first = segments[0] === 'stories' ? segments[1] : segments[0];
     username = first !== undefined && !NOT_PROFILES.has(first.toLowerCase()) ? (decodeSegment(first) ?? '') : '';

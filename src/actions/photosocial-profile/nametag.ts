@@ -5,12 +5,18 @@ import { colourHex } from './nested.js';
 const PhotosocialThemeColor = builder.objectRef<Raw>('PhotosocialThemeColor').implement({
   description: "A colour the profile's name tag can use.",
   fields: (t) => ({
-    displayLabel: t.string({ description: 'Name of the colour as shown to users, e.g. "Purple".', resolve: (c) => str(c.display_label) }),
+    displayLabel: t.string({
+      description: 'Name of the colour as shown to users, e.g. "Purple".',
+      resolve: (c) => str(c.display_label),
+    }),
     intValue: t.int({
       description: 'The colour as a 24-bit RGB integer; -1 means the default colour scheme (upstream `int_value`).',
       resolve: (c) => int(c.int_value),
     }),
-    hex: t.string({ description: 'The colour as CSS hex, e.g. "#7638fa"; null for the default (-1).', resolve: (c) => colourHex(c.int_value) }),
+    hex: t.string({
+      description: 'The colour as CSS hex, e.g. "#7638fa"; null for the default (-1).',
+      resolve: (c) => colourHex(c.int_value),
+    }),
   }),
 });
 
@@ -47,7 +53,8 @@ export const PhotosocialNametag = builder.objectRef<Raw>('PhotosocialNametag').i
     }),
     availableThemeColors: t.intList({
       nullable: false,
-      description: 'Colours the holder can choose from, as 24-bit RGB integers (-1 is the default). Labelled in `themeColor`.',
+      description:
+        'Colours the holder can choose from, as 24-bit RGB integers (-1 is the default). Labelled in `themeColor`.',
       resolve: (n) =>
         list(n.available_theme_colors)
           .map(int)
@@ -58,12 +65,20 @@ export const PhotosocialNametag = builder.objectRef<Raw>('PhotosocialNametag').i
       description: 'The same colours with their display labels and hex values.',
       resolve: (n) => obj(n.theme_color),
     }),
-    backgroundImageUrl: t.field({ type: 'URL', description: 'Background image; null when none.', resolve: (n) => url(n.background_image_url) }),
+    backgroundImageUrl: t.field({
+      type: 'URL',
+      description: 'Background image; null when none.',
+      resolve: (n) => url(n.background_image_url),
+    }),
     isBackgroundImageBlurred: t.boolean({
       description: 'The background image is shown blurred.',
       resolve: (n) => bool(n.is_background_image_blurred),
     }),
-    selfieUrl: t.field({ type: 'URL', description: 'Selfie used by the selfie style; null when none.', resolve: (n) => url(n.selfie_url) }),
+    selfieUrl: t.field({
+      type: 'URL',
+      description: 'Selfie used by the selfie style; null when none.',
+      resolve: (n) => url(n.selfie_url),
+    }),
     selfieSticker: t.int({ description: 'Sticker code of the selfie style.', resolve: (n) => int(n.selfie_sticker) }),
   }),
 });

@@ -31,7 +31,11 @@ export function colourHex(value: unknown): string | null {
 export const PhotosocialImage = builder.objectRef<Raw>('PhotosocialImage').implement({
   description: 'One rendition of an image with its pixel size.',
   fields: (t) => ({
-    url: t.field({ type: 'URL', description: 'Address of the image (signed CDN URL; it expires).', resolve: (i) => url(i.url) }),
+    url: t.field({
+      type: 'URL',
+      description: 'Address of the image (signed CDN URL; it expires).',
+      resolve: (i) => url(i.url),
+    }),
     width: t.int({ description: 'Width in pixels.', resolve: (i) => int(i.width) }),
     height: t.int({ description: 'Height in pixels.', resolve: (i) => int(i.height) }),
   }),
@@ -45,22 +49,39 @@ export const PhotosocialBioLink = builder.objectRef<Raw>('PhotosocialBioLink').i
         'Identifier of the link. The upstream sends it as a JSON number beyond 2^53, already rounded in the JSON text; it is given here exactly as that number reads, as text.',
       resolve: (l) => id(l.link_id),
     }),
-    title: t.string({ description: 'Title the holder gave the link; the empty string when untitled.', resolve: (l) => str(l.title) }),
+    title: t.string({
+      description: 'Title the holder gave the link; the empty string when untitled.',
+      resolve: (l) => str(l.title),
+    }),
     url: t.field({ type: 'URL', description: 'The destination address.', resolve: (l) => url(l.url) }),
     lynxUrl: t.field({
       type: 'URL',
       description: "The destination wrapped in the platform's tracking redirect (upstream `lynx_url`).",
       resolve: (l) => url(l.lynx_url),
     }),
-    iconUrl: t.field({ type: 'URL', description: 'Icon shown beside the link; null when none.', resolve: (l) => url(l.icon_url) }),
-    imageUrl: t.field({ type: 'URL', description: 'Preview image of the link; null when none.', resolve: (l) => url(l.image_url) }),
-    linkType: t.string({ description: 'Kind of link as the upstream names it, e.g. "external".', resolve: (l) => str(l.link_type) }),
+    iconUrl: t.field({
+      type: 'URL',
+      description: 'Icon shown beside the link; null when none.',
+      resolve: (l) => url(l.icon_url),
+    }),
+    imageUrl: t.field({
+      type: 'URL',
+      description: 'Preview image of the link; null when none.',
+      resolve: (l) => url(l.image_url),
+    }),
+    linkType: t.string({
+      description: 'Kind of link as the upstream names it, e.g. "external".',
+      resolve: (l) => str(l.link_type),
+    }),
     mediaType: t.string({
       description: 'Kind of preview media as the upstream names it, e.g. "none" or "image".',
       resolve: (l) => str(l.media_type),
     }),
     isPinned: t.boolean({ description: 'The holder pinned the link to the top.', resolve: (l) => bool(l.is_pinned) }),
-    isVerified: t.boolean({ description: "The platform verified the link's destination.", resolve: (l) => bool(l.is_verified) }),
+    isVerified: t.boolean({
+      description: "The platform verified the link's destination.",
+      resolve: (l) => bool(l.is_verified),
+    }),
     isOpenedInAppBrowser: t.boolean({
       description: 'The link opens in the in-app browser (upstream `open_external_url_with_in_app_browser`).',
       resolve: (l) => bool(l.open_external_url_with_in_app_browser),
@@ -75,31 +96,39 @@ export const PhotosocialBiography = builder.objectRef<Raw>('PhotosocialBiography
     entities: t.field({
       type: ['JSON'],
       nullable: false,
-      description: 'Mentions and hashtags in the text, as the upstream sends them (e.g. `{"user": {"id", "username"}}`); their shape is not in the contract.',
+      description:
+        'Mentions and hashtags in the text, as the upstream sends them (e.g. `{"user": {"id", "username"}}`); their shape is not in the contract.',
       resolve: (b) => jsonItems(b.entities),
     }),
   }),
 });
 
-export const PhotosocialBroadcastChatPreference = builder.objectRef<Raw>('PhotosocialBroadcastChatPreference').implement({
-  description: "The account's broadcast-chat preference; the upstream sends it as JSON text.",
-  fields: (t) => ({
-    jsonResponse: t.string({
-      description: 'The JSON text exactly as the upstream sent it (upstream `json_response`).',
-      resolve: (b) => str(b.json_response),
+export const PhotosocialBroadcastChatPreference = builder
+  .objectRef<Raw>('PhotosocialBroadcastChatPreference')
+  .implement({
+    description: "The account's broadcast-chat preference; the upstream sends it as JSON text.",
+    fields: (t) => ({
+      jsonResponse: t.string({
+        description: 'The JSON text exactly as the upstream sent it (upstream `json_response`).',
+        resolve: (b) => str(b.json_response),
+      }),
+      parsedResponse: t.field({
+        type: 'JSON',
+        description:
+          '`jsonResponse` parsed, e.g. `{"status": "ok", "is_broadcast_chat_creator": true}`; null when it is not valid JSON.',
+        resolve: (b) => parseJsonText(b.json_response),
+      }),
     }),
-    parsedResponse: t.field({
-      type: 'JSON',
-      description: '`jsonResponse` parsed, e.g. `{"status": "ok", "is_broadcast_chat_creator": true}`; null when it is not valid JSON.',
-      resolve: (b) => parseJsonText(b.json_response),
-    }),
-  }),
-});
+  });
 
 export const PhotosocialFundraisers = builder.objectRef<Raw>('PhotosocialFundraisers').implement({
   description: 'Fundraisers the account runs on its own (upstream `active_standalone_fundraisers`).',
   fields: (t) => ({
-    totalCount: t.field({ type: 'SafeInt', description: 'Number of active fundraisers.', resolve: (f) => safeInt(f.total_count) }),
+    totalCount: t.field({
+      type: 'SafeInt',
+      description: 'Number of active fundraisers.',
+      resolve: (f) => safeInt(f.total_count),
+    }),
     fundraisers: t.field({
       type: ['JSON'],
       nullable: false,
@@ -134,7 +163,11 @@ export const PhotosocialFanClub = builder.objectRef<Raw>('PhotosocialFanClub').i
   fields: (t) => ({
     fanClubId: t.id({ description: 'Identifier of the fan club.', resolve: (f) => id(f.fan_club_id) }),
     fanClubName: t.string({ description: 'Name of the fan club.', resolve: (f) => str(f.fan_club_name) }),
-    subscriberCount: t.field({ type: 'SafeInt', description: 'Number of subscribers.', resolve: (f) => safeInt(f.subscriber_count) }),
+    subscriberCount: t.field({
+      type: 'SafeInt',
+      description: 'Number of subscribers.',
+      resolve: (f) => safeInt(f.subscriber_count),
+    }),
     connectedMemberCount: t.field({
       type: 'SafeInt',
       description: "Number of members connected to the fan club's chats.",
@@ -145,7 +178,8 @@ export const PhotosocialFanClub = builder.objectRef<Raw>('PhotosocialFanClub').i
       resolve: (f) => id(f.largest_public_bc_id),
     }),
     isAutosaveToExclusiveHighlightEnabled: t.boolean({
-      description: 'Subscriber-only stories are saved to an exclusive highlight automatically (upstream `autosave_to_exclusive_highlight`).',
+      description:
+        'Subscriber-only stories are saved to an exclusive highlight automatically (upstream `autosave_to_exclusive_highlight`).',
       resolve: (f) => bool(f.autosave_to_exclusive_highlight),
     }),
     hasCreatedSsc: t.boolean({
@@ -183,7 +217,8 @@ export const PhotosocialLocation = builder.objectRef<Raw>('PhotosocialLocation')
   fields: (t) => ({
     hasLocation: t.boolean({
       nullable: false,
-      description: 'True when any part of the location is set (a street, city, zip, location id, or coordinates other than 0,0).',
+      description:
+        'True when any part of the location is set (a street, city, zip, location id, or coordinates other than 0,0).',
       resolve: (l) =>
         [l.address_street, l.city_name, l.zip].some((v) => text(v) !== null) ||
         nonZeroId(either(l, 'photosocial_location_id', 'instagram_location_id')) !== null ||
@@ -196,7 +231,8 @@ export const PhotosocialLocation = builder.objectRef<Raw>('PhotosocialLocation')
       resolve: (l) => str(l.city_name),
     }),
     cityId: t.id({
-      description: 'The platform\'s identifier of the city, as the upstream sends it: "0" when the location has no city (see `hasLocation`).',
+      description:
+        'The platform\'s identifier of the city, as the upstream sends it: "0" when the location has no city (see `hasLocation`).',
       resolve: (l) => id(l.city_id),
     }),
     zip: t.string({ description: 'Postal code.', resolve: (l) => str(l.zip) }),
@@ -222,44 +258,54 @@ function nonZeroId(value: unknown): string | null {
 }
 
 export const PhotosocialMetaVerifiedBenefits = builder.objectRef<Raw>('PhotosocialMetaVerifiedBenefits').implement({
-  description: 'Benefits of the paid verification subscription open to the account (upstream `meta_verified_benefits_info`).',
+  description:
+    'Benefits of the paid verification subscription open to the account (upstream `meta_verified_benefits_info`).',
   fields: (t) => ({
     isEligibleForContentProtection: t.boolean({
-      description: 'The account may use content protection (upstream `is_eligible_for_meta_verified_content_protection`).',
+      description:
+        'The account may use content protection (upstream `is_eligible_for_meta_verified_content_protection`).',
       resolve: (m) => bool(m.is_eligible_for_meta_verified_content_protection),
     }),
   }),
 });
 
-export const PhotosocialNotMetaVerifiedFriction = builder.objectRef<Raw>('PhotosocialNotMetaVerifiedFriction').implement({
-  description: 'The label the platform may show on accounts without paid verification (upstream `not_meta_verified_friction_info`).',
-  fields: (t) => ({
-    isEligibleForLabelFriction: t.boolean({
-      description: 'The "not verified" label may be shown on this account.',
-      resolve: (n) => bool(n.is_eligible_for_label_friction),
+export const PhotosocialNotMetaVerifiedFriction = builder
+  .objectRef<Raw>('PhotosocialNotMetaVerifiedFriction')
+  .implement({
+    description:
+      'The label the platform may show on accounts without paid verification (upstream `not_meta_verified_friction_info`).',
+    fields: (t) => ({
+      isEligibleForLabelFriction: t.boolean({
+        description: 'The "not verified" label may be shown on this account.',
+        resolve: (n) => bool(n.is_eligible_for_label_friction),
+      }),
+      labelFrictionContent: t.string({
+        description: 'Text of that label, e.g. "Not Meta Verified".',
+        resolve: (n) => str(n.label_friction_content),
+      }),
     }),
-    labelFrictionContent: t.string({
-      description: 'Text of that label, e.g. "Not Meta Verified".',
-      resolve: (n) => str(n.label_friction_content),
-    }),
-  }),
-});
+  });
 
 export const PhotosocialPinnedChannels = builder.objectRef<Raw>('PhotosocialPinnedChannels').implement({
   description: 'Broadcast channels pinned to the profile (upstream `pinned_channels_info`).',
   fields: (t) => ({
-    hasPublicChannels: t.boolean({ description: 'The account has public broadcast channels.', resolve: (p) => bool(p.has_public_channels) }),
+    hasPublicChannels: t.boolean({
+      description: 'The account has public broadcast channels.',
+      resolve: (p) => bool(p.has_public_channels),
+    }),
     pinnedChannels: t.field({
       type: ['JSON'],
       nullable: false,
-      description: 'The pinned channels as the upstream sends them (upstream `pinned_channels_list`); their shape is not in the contract.',
+      description:
+        'The pinned channels as the upstream sends them (upstream `pinned_channels_list`); their shape is not in the contract.',
       resolve: (p) => jsonItems(p.pinned_channels_list),
     }),
   }),
 });
 
 export const PhotosocialFacepileUser = builder.objectRef<Raw>('PhotosocialFacepileUser').implement({
-  description: 'An account shown in the "Followed by ..." line of the profile (upstream `profile_context_facepile_users`).',
+  description:
+    'An account shown in the "Followed by ..." line of the profile (upstream `profile_context_facepile_users`).',
   fields: (t) => ({
     id: t.id({ description: 'Identifier of the account.', resolve: (u) => id(u.id) }),
     username: t.string({ description: 'Username of the account.', resolve: (u) => str(u.username) }),
@@ -271,7 +317,10 @@ export const PhotosocialFacepileUser = builder.objectRef<Raw>('PhotosocialFacepi
       resolve: (u) => url(u.profile_pic_url),
     }),
     isPrivate: t.boolean({ description: 'The account is private.', resolve: (u) => bool(u.is_private) }),
-    isVerified: t.boolean({ description: 'The account carries the verified badge.', resolve: (u) => bool(u.is_verified) }),
+    isVerified: t.boolean({
+      description: 'The account carries the verified badge.',
+      resolve: (u) => bool(u.is_verified),
+    }),
   }),
 });
 

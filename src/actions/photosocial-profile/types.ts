@@ -49,11 +49,13 @@ export const PhotosocialProfile = builder.objectRef<P>('PhotosocialProfile').imp
       resolve: (p) => str(p.raw.username) ?? p.requestedUsername,
     }),
     accountId: t.id({
-      description: "The account's identifier on the platform (upstream `id`). Was `id`, which is now the gateway's node id.",
+      description:
+        "The account's identifier on the platform (upstream `id`). Was `id`, which is now the gateway's node id.",
       resolve: (p) => identifier(p.raw.id),
     }),
     pk: t.id({
-      description: "The account's primary key, the same value as `id` (upstream `photosocial_pk`, or the brand-named `instagram_pk`).",
+      description:
+        "The account's primary key, the same value as `id` (upstream `photosocial_pk`, or the brand-named `instagram_pk`).",
       resolve: (p) => identifier(either(p.raw, 'photosocial_pk', 'instagram_pk')),
     }),
     fbidV2: t.id({
@@ -85,7 +87,8 @@ export const PhotosocialProfile = builder.objectRef<P>('PhotosocialProfile').imp
     }),
     about: t.field({
       type: 'JSON',
-      description: 'The "about" data as the upstream sends it; null in every known result, and its type is not in the contract.',
+      description:
+        'The "about" data as the upstream sends it; null in every known result, and its type is not in the contract.',
       resolve: (p) => p.raw.about ?? null,
     }),
 
@@ -98,7 +101,10 @@ export const PhotosocialProfile = builder.objectRef<P>('PhotosocialProfile').imp
       description: 'Only approved followers see the posts (also `flags.privacy.isPrivate`).',
       resolve: (p) => flag(p.raw, 'is_private'),
     }),
-    isBusiness: t.boolean({ description: 'A business account (also `flags.account.isBusiness`).', resolve: (p) => flag(p.raw, 'is_business') }),
+    isBusiness: t.boolean({
+      description: 'A business account (also `flags.account.isBusiness`).',
+      resolve: (p) => flag(p.raw, 'is_business'),
+    }),
     flags: t.field({
       type: PhotosocialProfileFlags,
       nullable: false,
@@ -117,7 +123,11 @@ export const PhotosocialProfile = builder.objectRef<P>('PhotosocialProfile').imp
       description: 'Number of accounts this account follows.',
       resolve: (p) => safeInt(p.raw.following_count),
     }),
-    mediaCount: t.field({ type: 'SafeInt', description: 'Number of posts.', resolve: (p) => safeInt(p.raw.media_count) }),
+    mediaCount: t.field({
+      type: 'SafeInt',
+      description: 'Number of posts.',
+      resolve: (p) => safeInt(p.raw.media_count),
+    }),
     totalIgtvVideos: t.field({
       type: 'SafeInt',
       description: 'Number of long-form videos (upstream `total_igtv_videos`).',
@@ -151,7 +161,8 @@ export const PhotosocialProfile = builder.objectRef<P>('PhotosocialProfile').imp
     }),
     latestBestiesReelMedia: t.field({
       type: 'SafeInt',
-      description: 'Unix time (seconds) of the latest close-friends story; 0 when there is none. See `latestBestiesReelMediaAt`.',
+      description:
+        'Unix time (seconds) of the latest close-friends story; 0 when there is none. See `latestBestiesReelMediaAt`.',
       resolve: (p) => safeInt(p.raw.latest_besties_reel_media),
     }),
     latestBestiesReelMediaAt: t.field({
@@ -161,7 +172,10 @@ export const PhotosocialProfile = builder.objectRef<P>('PhotosocialProfile').imp
     }),
 
     // Category and professional account
-    category: t.string({ description: 'Profile category shown under the name, e.g. "Musician".', resolve: (p) => str(p.raw.category) }),
+    category: t.string({
+      description: 'Profile category shown under the name, e.g. "Musician".',
+      resolve: (p) => str(p.raw.category),
+    }),
     categoryId: t.id({
       description: 'Identifier of the category; a number beyond 2^32 upstream, text here.',
       resolve: (p) => identifier(p.raw.category_id),
@@ -170,12 +184,18 @@ export const PhotosocialProfile = builder.objectRef<P>('PhotosocialProfile').imp
       description: 'Account category as the platform writes it; often the empty string.',
       resolve: (p) => str(p.raw.account_category),
     }),
-    accountType: t.int({ description: 'Account type code: 1 personal, 2 business, 3 creator.', resolve: (p) => int(p.raw.account_type) }),
+    accountType: t.int({
+      description: 'Account type code: 1 personal, 2 business, 3 creator.',
+      resolve: (p) => int(p.raw.account_type),
+    }),
     professionalConversionSuggestedAccountType: t.int({
       description: 'Account type code the platform suggests switching to (same codes as `accountType`).',
       resolve: (p) => int(p.raw.professional_conversion_suggested_account_type),
     }),
-    profileType: t.int({ description: 'Profile type code as the platform sends it.', resolve: (p) => int(p.raw.profile_type) }),
+    profileType: t.int({
+      description: 'Profile type code as the platform sends it.',
+      resolve: (p) => int(p.raw.profile_type),
+    }),
     followFrictionType: t.int({
       description: 'Code of the confirmation step shown before following; 0 for none.',
       resolve: (p) => int(p.raw.follow_friction_type),
@@ -185,18 +205,27 @@ export const PhotosocialProfile = builder.objectRef<P>('PhotosocialProfile').imp
       resolve: (p) => int(p.raw.primary_profile_link_type),
     }),
     thirdPartyDownloadsSetting: t.int({
-      description: "Whether others may download the account's reels, as the platform codes it (upstream `third_party_downloads_enabled`, e.g. 1 on, 2 off).",
+      description:
+        "Whether others may download the account's reels, as the platform codes it (upstream `third_party_downloads_enabled`, e.g. 1 on, 2 off).",
       resolve: (p) => int(p.raw.third_party_downloads_enabled),
     }),
     pageId: t.id({
-      description: 'Identifier of the linked page on the sibling social network; a number beyond 2^32 upstream, text here.',
+      description:
+        'Identifier of the linked page on the sibling social network; a number beyond 2^32 upstream, text here.',
       resolve: (p) => identifier(p.raw.page_id),
     }),
     pageName: t.string({ description: 'Name of the linked page.', resolve: (p) => str(p.raw.page_name) }),
-    adsPageId: t.id({ description: 'Identifier of the page used for ads; usually null.', resolve: (p) => identifier(p.raw.ads_page_id) }),
-    adsPageName: t.string({ description: 'Name of the page used for ads; usually null.', resolve: (p) => str(p.raw.ads_page_name) }),
+    adsPageId: t.id({
+      description: 'Identifier of the page used for ads; usually null.',
+      resolve: (p) => identifier(p.raw.ads_page_id),
+    }),
+    adsPageName: t.string({
+      description: 'Name of the page used for ads; usually null.',
+      resolve: (p) => str(p.raw.ads_page_name),
+    }),
     adsIncentiveExpirationDate: t.string({
-      description: 'When an ads incentive expires, as the upstream writes it (text or number as text); usually null, format not in the contract.',
+      description:
+        'When an ads incentive expires, as the upstream writes it (text or number as text); usually null, format not in the contract.',
       resolve: (p) => identifier(p.raw.ads_incentive_expiration_date),
     }),
     currentCatalogId: t.id({
@@ -205,7 +234,11 @@ export const PhotosocialProfile = builder.objectRef<P>('PhotosocialProfile').imp
     }),
 
     // Links and pictures
-    externalUrl: t.field({ type: 'URL', description: 'The website shown on the profile.', resolve: (p) => url(p.raw.external_url) }),
+    externalUrl: t.field({
+      type: 'URL',
+      description: 'The website shown on the profile.',
+      resolve: (p) => url(p.raw.external_url),
+    }),
     externalLynxUrl: t.field({
       type: 'URL',
       description: "The website wrapped in the platform's tracking redirect.",
@@ -222,8 +255,15 @@ export const PhotosocialProfile = builder.objectRef<P>('PhotosocialProfile').imp
       description: 'Small (150 px) profile picture (signed CDN URL; it expires).',
       resolve: (p) => url(p.raw.profile_pic_url),
     }),
-    profilePicUrlHd: t.field({ type: 'URL', description: 'Larger profile picture.', resolve: (p) => url(p.raw.profile_pic_url_hd) }),
-    profilePicId: t.id({ description: 'Identifier of the profile picture.', resolve: (p) => identifier(p.raw.profile_pic_id) }),
+    profilePicUrlHd: t.field({
+      type: 'URL',
+      description: 'Larger profile picture.',
+      resolve: (p) => url(p.raw.profile_pic_url_hd),
+    }),
+    profilePicId: t.id({
+      description: 'Identifier of the profile picture.',
+      resolve: (p) => identifier(p.raw.profile_pic_id),
+    }),
     hdProfilePicUrlInfo: t.field({
       type: PhotosocialImage,
       description: 'The largest profile picture with its size.',
@@ -238,7 +278,8 @@ export const PhotosocialProfile = builder.objectRef<P>('PhotosocialProfile').imp
     profilePicGenaiToolInfo: t.field({
       type: ['JSON'],
       nullable: false,
-      description: 'Generative-AI tools used on the profile picture, as the upstream sends them; their shape is not in the contract.',
+      description:
+        'Generative-AI tools used on the profile picture, as the upstream sends them; their shape is not in the contract.',
       resolve: (p) => jsonItems(p.raw.profile_pic_genai_tool_info),
     }),
     threadsProfileGlyphUrl: t.field({
@@ -251,7 +292,8 @@ export const PhotosocialProfile = builder.objectRef<P>('PhotosocialProfile').imp
       resolve: (p) => str(p.raw.text_post_app_badge_label),
     }),
     textAppLastVisitedTime: t.string({
-      description: 'When the holder last used the companion text-post app, as the upstream writes it; usually null, format not in the contract.',
+      description:
+        'When the holder last used the companion text-post app, as the upstream writes it; usually null, format not in the contract.',
       resolve: (p) => identifier(p.raw.text_app_last_visited_time),
     }),
 
@@ -290,7 +332,10 @@ export const PhotosocialProfile = builder.objectRef<P>('PhotosocialProfile').imp
     }),
 
     // Social context
-    profileContext: t.string({ description: 'The "Followed by ..." line shown to the viewer.', resolve: (p) => str(p.raw.profile_context) }),
+    profileContext: t.string({
+      description: 'The "Followed by ..." line shown to the viewer.',
+      resolve: (p) => str(p.raw.profile_context),
+    }),
     profileContextLinks: t.field({
       type: [PhotosocialProfileContextLink],
       nullable: false,
@@ -313,7 +358,11 @@ export const PhotosocialProfile = builder.objectRef<P>('PhotosocialProfile').imp
     }),
 
     // Nested settings and features
-    nametag: t.field({ type: PhotosocialNametag, description: 'The scannable name tag and its styling.', resolve: (p) => obj(p.raw.nametag) }),
+    nametag: t.field({
+      type: PhotosocialNametag,
+      description: 'The scannable name tag and its styling.',
+      resolve: (p) => obj(p.raw.nametag),
+    }),
     fanClub: t.field({
       type: PhotosocialFanClub,
       description: 'The paid subscription offered by the account (upstream `fan_club_info`).',

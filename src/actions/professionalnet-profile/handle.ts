@@ -20,7 +20,8 @@ const PROFESSIONAL_NETWORK_DOMAINS = ['linkedin.com', 'professionalnet.example']
 export function requireHandle(argument: string, value: string): string {
   const trimmed = requireText(argument, value, 2048);
   const url = looksLikeUrl(trimmed) ? looseWebUrl(trimmed) : null;
-  if (url !== null && !onDomains(url.hostname, PROFESSIONAL_NETWORK_DOMAINS)) throw offSite(argument, trimmed, url, PROFESSIONAL_NETWORK_DOMAINS);
+  if (url !== null && !onDomains(url.hostname, PROFESSIONAL_NETWORK_DOMAINS))
+    throw offSite(argument, trimmed, url, PROFESSIONAL_NETWORK_DOMAINS);
   const handle = looksLikeUrl(trimmed) ? url && handleFromUrl(url) : trimmed.replace(/^@/, '');
   if (handle === null || !HANDLE.test(handle)) {
     throw badInput(

@@ -37,7 +37,10 @@ export const PartialDate = builder.objectRef<Raw>('PartialDate').implement({
     'A date that may be known only to the year or the month, as profiles give them (e.g. a job that started "April 2019"). Use `iso` for display or sorting.',
   fields: (t) => ({
     year: t.int({ description: 'Year, e.g. 2019; null when not given.', resolve: (d) => dateParts(d).year }),
-    month: t.int({ description: 'Month 1 (January) to 12 (December); null when only the year is known.', resolve: (d) => dateParts(d).month }),
+    month: t.int({
+      description: 'Month 1 (January) to 12 (December); null when only the year is known.',
+      resolve: (d) => dateParts(d).month,
+    }),
     day: t.int({ description: 'Day of the month 1 to 31; null when not given.', resolve: (d) => dateParts(d).day }),
     iso: t.string({
       description:
@@ -56,7 +59,8 @@ function givenDate(value: unknown): Raw | null {
 }
 
 export const Period = builder.objectRef<Raw>('Period').implement({
-  description: 'A span of time on a profile (a job, a course of study, a certification\'s validity). An `end` without a year means "to the present".',
+  description:
+    'A span of time on a profile (a job, a course of study, a certification\'s validity). An `end` without a year means "to the present".',
   fields: (t) => ({
     start: t.field({
       type: PartialDate,
@@ -70,7 +74,8 @@ export const Period = builder.objectRef<Raw>('Period').implement({
     }),
     isOngoing: t.boolean({
       nullable: false,
-      description: 'True when the period has a start year but no end year: a current job, a study in progress, a certification without expiry.',
+      description:
+        'True when the period has a start year but no end year: a current job, a study in progress, a certification without expiry.',
       resolve: (p) => {
         const start = obj(p.start);
         const end = obj(p.end);

@@ -1,6 +1,11 @@
 import { builder } from '../../schema/builder.js';
 import { bool, id, list, obj, objects, type Raw, safeInt, str, strings, text, url } from '../../schema/read.js';
-import { ProfessionalCertification, ProfessionalEducation, ProfessionalPositionGroup, ProfessionalPublication } from './career.js';
+import {
+  ProfessionalCertification,
+  ProfessionalEducation,
+  ProfessionalPositionGroup,
+  ProfessionalPublication,
+} from './career.js';
 import type { ProfessionalProfileSource } from './load.js';
 
 const ProfessionalLocale = builder.objectRef<Raw>('ProfessionalLocale').implement({
@@ -9,7 +14,8 @@ const ProfessionalLocale = builder.objectRef<Raw>('ProfessionalLocale').implemen
     language: t.string({ description: 'ISO 639-1 language code, e.g. "en".', resolve: (l) => str(l.language) }),
     country: t.string({ description: 'ISO 3166-1 alpha-2 country code, e.g. "US".', resolve: (l) => str(l.country) }),
     tag: t.string({
-      description: 'The locale as a BCP 47 language tag, e.g. "en-US" ("en" without a country); null without a language. Usable with Intl APIs.',
+      description:
+        'The locale as a BCP 47 language tag, e.g. "en-US" ("en" without a country); null without a language. Usable with Intl APIs.',
       resolve: (l) => {
         const language = text(l.language)?.trim();
         const country = text(l.country)?.trim();
@@ -25,14 +31,16 @@ const ProfessionalLanguage = builder.objectRef<Raw>('ProfessionalLanguage').impl
   fields: (t) => ({
     name: t.string({ description: 'Language name as written, e.g. "Spanish".', resolve: (l) => str(l.name) }),
     proficiency: t.string({
-      description: 'Proficiency as the upstream codes it, e.g. "NATIVE_OR_BILINGUAL", "PROFESSIONAL_WORKING", "ELEMENTARY"; null when not given.',
+      description:
+        'Proficiency as the upstream codes it, e.g. "NATIVE_OR_BILINGUAL", "PROFESSIONAL_WORKING", "ELEMENTARY"; null when not given.',
       resolve: (l) => str(l.proficiency),
     }),
   }),
 });
 
 const ProfessionalLanguages = builder.objectRef<Raw>('ProfessionalLanguages').implement({
-  description: 'The languages of a profile: the one it is written in, other locales it is offered in, and the languages the person speaks.',
+  description:
+    'The languages of a profile: the one it is written in, other locales it is offered in, and the languages the person speaks.',
   fields: (t) => ({
     primaryLocale: t.field({
       type: ProfessionalLocale,
@@ -58,14 +66,18 @@ const ProfessionalLocation = builder.objectRef<Raw>('ProfessionalLocation').impl
   description: 'Where a person is based. City and state are often null; `label` is the best single line to show.',
   fields: (t) => ({
     label: t.string({
-      description: 'The location as the profile shows it, e.g. "San Francisco, California, United States" (upstream `default`).',
+      description:
+        'The location as the profile shows it, e.g. "San Francisco, California, United States" (upstream `default`).',
       resolve: (l) => str(l.default),
     }),
     shortLabel: t.string({
       description: 'A shorter form for tight layouts, e.g. "San Francisco, California" (upstream `short`).',
       resolve: (l) => str(l.short),
     }),
-    city: t.string({ description: 'City; null when the person gave only a region or country.', resolve: (l) => str(l.city) }),
+    city: t.string({
+      description: 'City; null when the person gave only a region or country.',
+      resolve: (l) => str(l.city),
+    }),
     state: t.string({ description: 'State, province or region; null when not given.', resolve: (l) => str(l.state) }),
     country: t.string({ description: 'Country name, e.g. "United States".', resolve: (l) => str(l.country) }),
   }),
@@ -76,10 +88,15 @@ const ProfessionalNetworkInfo = builder.objectRef<Raw>('ProfessionalNetworkInfo'
   fields: (t) => ({
     connectionCount: t.field({
       type: 'SafeInt',
-      description: 'Number of connections (the site shows "500+" above 500; this is the exact count the upstream gives).',
+      description:
+        'Number of connections (the site shows "500+" above 500; this is the exact count the upstream gives).',
       resolve: (n) => safeInt(n.connections_count),
     }),
-    followerCount: t.field({ type: 'SafeInt', description: 'Number of followers.', resolve: (n) => safeInt(n.followers_count) }),
+    followerCount: t.field({
+      type: 'SafeInt',
+      description: 'Number of followers.',
+      resolve: (n) => safeInt(n.followers_count),
+    }),
     isFollowable: t.boolean({
       description: 'Whether others can follow the person (upstream `followable`).',
       resolve: (n) => bool(n.followable),
@@ -96,13 +113,22 @@ function jsonValue(value: unknown): unknown {
   return value === undefined ? null : value;
 }
 
-const UNKNOWN_SHAPE = 'Its element shape is not documented yet, so elements come as JSON exactly as the upstream sent them. Empty when none.';
+const UNKNOWN_SHAPE =
+  'Its element shape is not documented yet, so elements come as JSON exactly as the upstream sent them. Empty when none.';
 
 export const ProfessionalProfile = builder.objectRef<ProfessionalProfileSource>('ProfessionalProfile').implement({
-  description: "A person's profile on the professional network. The upstream payload is tens of kilobytes; select only what you show.",
+  description:
+    "A person's profile on the professional network. The upstream payload is tens of kilobytes; select only what you show.",
   fields: (t) => ({
-    handle: t.string({ nullable: false, description: 'The handle looked up, lower-case (the part after /in/ in the profile URL).', resolve: (p) => p.handle }),
-    profileId: t.id({ description: "The network's identifier of the profile (upstream `profile_id`).", resolve: (p) => id(p.raw.profile_id) }),
+    handle: t.string({
+      nullable: false,
+      description: 'The handle looked up, lower-case (the part after /in/ in the profile URL).',
+      resolve: (p) => p.handle,
+    }),
+    profileId: t.id({
+      description: "The network's identifier of the profile (upstream `profile_id`).",
+      resolve: (p) => id(p.raw.profile_id),
+    }),
     entityUrn: t.string({
       description: 'The profile\'s entity URN, e.g. "urn:li:fsd_profile:ACoAA…".',
       resolve: (p) => str(p.raw.entity_urn),
@@ -118,11 +144,15 @@ export const ProfessionalProfile = builder.objectRef<ProfessionalProfileSource>(
       resolve: (p) => [text(p.raw.first_name)?.trim(), text(p.raw.last_name)?.trim()].filter(Boolean).join(' ') || null,
     }),
     headline: t.string({
-      description: 'The one-line headline under the name, e.g. "Engineering Manager at Northwind" (upstream `sub_title`).',
+      description:
+        'The one-line headline under the name, e.g. "Engineering Manager at Northwind" (upstream `sub_title`).',
       resolve: (p) => str(p.raw.sub_title),
     }),
     summary: t.string({ description: 'The "About" text, multi-line.', resolve: (p) => str(p.raw.summary) }),
-    industry: t.string({ description: 'Industry the person gives, e.g. "Software Development".', resolve: (p) => str(p.raw.industry) }),
+    industry: t.string({
+      description: 'Industry the person gives, e.g. "Software Development".',
+      resolve: (p) => str(p.raw.industry),
+    }),
     profileType: t.string({
       description: 'Kind of profile as the upstream names it, e.g. "personal".',
       resolve: (p) => str(p.raw.profile_type),
@@ -149,7 +179,11 @@ export const ProfessionalProfile = builder.objectRef<ProfessionalProfileSource>(
       description: 'Whether the person has a premium subscription (upstream `premium`).',
       resolve: (p) => bool(p.raw.premium),
     }),
-    location: t.field({ type: ProfessionalLocation, description: 'Where the person is based.', resolve: (p) => obj(p.raw.location) }),
+    location: t.field({
+      type: ProfessionalLocation,
+      description: 'Where the person is based.',
+      resolve: (p) => obj(p.raw.location),
+    }),
     languages: t.field({
       type: ProfessionalLanguages,
       description: "The profile's locales and the languages the person speaks.",
@@ -189,16 +223,36 @@ export const ProfessionalProfile = builder.objectRef<ProfessionalProfileSource>(
       description: 'Publications. Empty when none.',
       resolve: (p) => objects(p.raw.publications),
     }),
-    awards: t.field({ type: ['JSON'], nullable: false, description: `Honours and awards. ${UNKNOWN_SHAPE}`, resolve: (p) => jsonList(p.raw.awards) }),
-    courses: t.field({ type: ['JSON'], nullable: false, description: `Courses taken. ${UNKNOWN_SHAPE}`, resolve: (p) => jsonList(p.raw.courses) }),
+    awards: t.field({
+      type: ['JSON'],
+      nullable: false,
+      description: `Honours and awards. ${UNKNOWN_SHAPE}`,
+      resolve: (p) => jsonList(p.raw.awards),
+    }),
+    courses: t.field({
+      type: ['JSON'],
+      nullable: false,
+      description: `Courses taken. ${UNKNOWN_SHAPE}`,
+      resolve: (p) => jsonList(p.raw.courses),
+    }),
     organizations: t.field({
       type: ['JSON'],
       nullable: false,
       description: `Organisations the person belongs to. ${UNKNOWN_SHAPE}`,
       resolve: (p) => jsonList(p.raw.organizations),
     }),
-    patents: t.field({ type: ['JSON'], nullable: false, description: `Patents. ${UNKNOWN_SHAPE}`, resolve: (p) => jsonList(p.raw.patents) }),
-    projects: t.field({ type: ['JSON'], nullable: false, description: `Projects. ${UNKNOWN_SHAPE}`, resolve: (p) => jsonList(p.raw.projects) }),
+    patents: t.field({
+      type: ['JSON'],
+      nullable: false,
+      description: `Patents. ${UNKNOWN_SHAPE}`,
+      resolve: (p) => jsonList(p.raw.patents),
+    }),
+    projects: t.field({
+      type: ['JSON'],
+      nullable: false,
+      description: `Projects. ${UNKNOWN_SHAPE}`,
+      resolve: (p) => jsonList(p.raw.projects),
+    }),
     relatedProfiles: t.field({
       type: ['JSON'],
       nullable: false,

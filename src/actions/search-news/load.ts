@@ -29,7 +29,11 @@ export const searchNewsAction = defineLookup<NewsQuery, NewsSearchSource>({
   cacheKey: (search) => JSON.stringify([search.query, search.dateRange]),
   // Both fields are always sent: every known client does, and the service requires them in practice.
   body: (search) => ({ query: search.query, date_range: search.dateRange }),
-  parse: (envelope, search) => ({ raw: responseObject(envelope, GET_SEARCH_NEWS), query: search.query, dateRange: search.dateRange }),
+  parse: (envelope, search) => ({
+    raw: responseObject(envelope, GET_SEARCH_NEWS),
+    query: search.query,
+    dateRange: search.dateRange,
+  }),
   ttlSeconds: 300,
   namesSymbols: false,
 });

@@ -24,7 +24,11 @@ function loadByKey(ctx: Parameters<typeof loadNews>[0], key: string) {
 }
 
 /** A news search is a node keyed by its query and time window (the lookup's cache key). */
-lookupNode(NewsSearch, { action: GET_SEARCH_NEWS, keyOf: (search) => JSON.stringify([search.query, search.dateRange]), load: loadByKey });
+lookupNode(NewsSearch, {
+  action: GET_SEARCH_NEWS,
+  keyOf: (search) => JSON.stringify([search.query, search.dateRange]),
+  load: loadByKey,
+});
 
 itemNode(NewsArticle, {
   action: GET_SEARCH_NEWS,

@@ -36,21 +36,33 @@ const NewsPageLinkRef = builder.objectRef<NewsPageLink>('NewsPageLink').implemen
   description: 'A link to one further page of the same news search.',
   fields: (t) => ({
     page: t.int({ nullable: false, description: 'Page number, from 2 upwards.', resolve: (p) => p.page }),
-    url: t.field({ type: 'URL', nullable: false, description: 'Address of that results page on the search engine.', resolve: (p) => p.url }),
+    url: t.field({
+      type: 'URL',
+      nullable: false,
+      description: 'Address of that results page on the search engine.',
+      resolve: (p) => p.url,
+    }),
   }),
 });
 
 export const NewsArticle = builder.objectRef<Raw>('NewsArticle').implement({
   description: 'One news article in the results (upstream `organic_results[]`).',
   fields: (t) => ({
-    position: t.int({ description: 'Rank of the article in the results, starting at 1.', resolve: (a) => int(a.position) }),
+    position: t.int({
+      description: 'Rank of the article in the results, starting at 1.',
+      resolve: (a) => int(a.position),
+    }),
     title: t.string({ description: 'Headline of the article.', resolve: (a) => str(a.title) }),
     link: t.field({
       type: 'URL',
-      description: "Address of the article on the publisher's site. Null when the upstream value is not an http(s) URL.",
+      description:
+        "Address of the article on the publisher's site. Null when the upstream value is not an http(s) URL.",
       resolve: (a) => url(a.link),
     }),
-    snippet: t.string({ description: 'A short excerpt or summary shown under the headline.', resolve: (a) => str(a.snippet) }),
+    snippet: t.string({
+      description: 'A short excerpt or summary shown under the headline.',
+      resolve: (a) => str(a.snippet),
+    }),
     source: t.string({ description: 'Name of the publisher, e.g. "Reuters".', resolve: (a) => str(a.source) }),
     date: t.string({
       description:
@@ -79,11 +91,16 @@ const NewsPagination = builder.objectRef<Raw>('NewsPagination').implement({
       description: 'Address of the next results page on the search engine; null on the last page.',
       resolve: (p) => url(p.next),
     }),
-    hasNextPage: t.boolean({ nullable: false, description: 'Whether there is a next results page (`next` is present).', resolve: (p) => url(p.next) !== null }),
+    hasNextPage: t.boolean({
+      nullable: false,
+      description: 'Whether there is a next results page (`next` is present).',
+      resolve: (p) => url(p.next) !== null,
+    }),
     otherPages: t.field({
       type: [NewsPageLinkRef],
       nullable: false,
-      description: 'Links to the other results pages (usually pages 2 to 10), in page-number order. Empty when there are none.',
+      description:
+        'Links to the other results pages (usually pages 2 to 10), in page-number order. Empty when there are none.',
       resolve: (p) => otherPages(p.other_pages),
     }),
     otherPagesByNumber: t.field({
@@ -122,8 +139,14 @@ const NewsSearchParameters = builder.objectRef<Raw>('NewsSearchParameters').impl
   description: 'The parameters the upstream used for the search on the search engine.',
   fields: (t) => ({
     query: t.string({ description: 'The search terms sent to the search engine.', resolve: (p) => str(p.q) }),
-    engine: t.string({ description: 'Name of the search engine mode the upstream used.', resolve: (p) => str(p.engine) }),
-    device: t.string({ description: 'Device type the search was made as, e.g. "desktop".', resolve: (p) => str(p.device) }),
+    engine: t.string({
+      description: 'Name of the search engine mode the upstream used.',
+      resolve: (p) => str(p.engine),
+    }),
+    device: t.string({
+      description: 'Device type the search was made as, e.g. "desktop".',
+      resolve: (p) => str(p.device),
+    }),
     countryCode: t.string({
       description: 'Country the results were localised for, as a two-letter code (upstream `gl`), e.g. "us".',
       resolve: (p) => str(p.gl),
@@ -133,23 +156,33 @@ const NewsSearchParameters = builder.objectRef<Raw>('NewsSearchParameters').impl
       resolve: (p) => str(p.hl),
     }),
     location: t.string({ description: 'Location requested for the search.', resolve: (p) => str(p.location) }),
-    locationUsed: t.string({ description: 'Location the search engine actually used.', resolve: (p) => str(p.location_used) }),
+    locationUsed: t.string({
+      description: 'Location the search engine actually used.',
+      resolve: (p) => str(p.location_used),
+    }),
     searchDomain: t.string({
-      description: 'Domain of the search engine that was queried (upstream `search_domain`, or the brand-named domain key), e.g. "www.search.example".',
+      description:
+        'Domain of the search engine that was queried (upstream `search_domain`, or the brand-named domain key), e.g. "www.search.example".',
       resolve: (p) => str(p.search_domain) ?? text(p.google_domain),
     }),
   }),
 });
 
 export const NewsSearch = builder.objectRef<NewsSearchSource>('NewsSearch').implement({
-  description: 'The first page of a news search: the articles found, links to further pages, and what the search engine reported.',
+  description:
+    'The first page of a news search: the articles found, links to further pages, and what the search engine reported.',
   fields: (t) => ({
     query: t.string({
       nullable: false,
       description: 'The search terms as the gateway sent them: trimmed, runs of whitespace collapsed to one space.',
       resolve: (s) => s.query,
     }),
-    dateRange: t.field({ type: NewsDateRange, nullable: false, description: 'The time window searched.', resolve: (s) => s.dateRange }),
+    dateRange: t.field({
+      type: NewsDateRange,
+      nullable: false,
+      description: 'The time window searched.',
+      resolve: (s) => s.dateRange,
+    }),
     organicResults: t.field({
       type: [NewsArticle],
       nullable: false,

@@ -12,7 +12,11 @@ const loadByKey: Parameters<typeof lookupNode<import('./load.js').ChannelSource>
   );
 
 /** A channel is a node keyed by the canonical channel URL it was looked up by (the root field's and the links' key). */
-lookupNode(VideositeChannel, { action: GET_VIDEOSITE_CHANNEL, keyOf: (channel) => channel.requestedUrl, load: loadByKey });
+lookupNode(VideositeChannel, {
+  action: GET_VIDEOSITE_CHANNEL,
+  keyOf: (channel) => channel.requestedUrl,
+  load: loadByKey,
+});
 
 /** A video of a channel's shelves: keyed by the channel lookup and the video id; fetched again from the channel page. */
 itemNode(VideositeSectionVideo, {

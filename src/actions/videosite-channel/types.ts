@@ -7,10 +7,18 @@ import { VideositeChannelAbout, VideositeChannelProfile } from './types/profile.
 import { VideositeChannelSearchParameters, VideositeSearchMetadata } from './types/search.js';
 import { VideositeHighlightedVideo, VideositeVideoSection } from './types/videos.js';
 
-const CHANNEL_KEYS = new Set(['about', 'channel', 'highlighted_video', 'search_metadata', 'search_parameters', 'videos_sections']);
+const CHANNEL_KEYS = new Set([
+  'about',
+  'channel',
+  'highlighted_video',
+  'search_metadata',
+  'search_parameters',
+  'videos_sections',
+]);
 
 export const VideositeChannel = builder.objectRef<ChannelSource>('VideositeChannel').implement({
-  description: 'A channel of the video-sharing site: its profile, About page, featured video and video shelves (upstream action get_videosite_channel).',
+  description:
+    'A channel of the video-sharing site: its profile, About page, featured video and video shelves (upstream action get_videosite_channel).',
   fields: (t) => ({
     requestedUrl: t.field({
       type: 'URL',
@@ -23,7 +31,11 @@ export const VideositeChannel = builder.objectRef<ChannelSource>('VideositeChann
       description: 'Identity and headline figures of the channel.',
       resolve: (c) => obj(c.raw.channel),
     }),
-    about: t.field({ type: VideositeChannelAbout, description: "The channel's About page.", resolve: (c) => obj(c.raw.about) }),
+    about: t.field({
+      type: VideositeChannelAbout,
+      description: "The channel's About page.",
+      resolve: (c) => obj(c.raw.about),
+    }),
     highlightedVideo: t.field({
       type: VideositeHighlightedVideo,
       description: 'The video featured at the top of the channel page; null when there is none.',
@@ -32,7 +44,8 @@ export const VideositeChannel = builder.objectRef<ChannelSource>('VideositeChann
     videosSections: t.field({
       type: [VideositeVideoSection],
       nullable: false,
-      description: 'The shelves of videos on the channel page in page order, all of them unless `first` asks for fewer; empty when there are none.',
+      description:
+        'The shelves of videos on the channel page in page order, all of them unless `first` asks for fewer; empty when there are none.',
       args: { first: t.arg.int(listArgs(CHANNEL_LISTS.videosSections, 'shelves')) },
       extensions: listExtensions(CHANNEL_LISTS.videosSections),
       resolve: (c, args) => firstOf(objects(c.raw.videos_sections), args.first),

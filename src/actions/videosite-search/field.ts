@@ -9,7 +9,10 @@ builder.queryField(videositeSearchAction.rootField, (t) =>
     description:
       'Video search on the video-sharing site (upstream action run_videosite_search): videos, shorts shelves and suggested searches. One upstream call per distinct query per operation.',
     args: {
-      query: t.arg.string({ required: true, description: 'Search terms, 1 to 500 characters; surrounding and repeated white space is ignored.' }),
+      query: t.arg.string({
+        required: true,
+        description: 'Search terms, 1 to 500 characters; surrounding and repeated white space is ignored.',
+      }),
     },
     resolve: (_root, args, ctx) => loadVideoSearch(ctx, requireText('query', args.query, 500).replace(/\s+/g, ' ')),
   }),

@@ -31,7 +31,10 @@ export const VideositeSearchChannel = builder.objectRef<Raw>('VideositeSearchCha
       description: "The channel's profile image (the upstream sends a plain URL here).",
       resolve: (c) => thumbnailOf(c.thumbnail),
     }),
-    isVerified: t.boolean({ description: "Whether the channel carries the site's verified badge.", resolve: (c) => bool(c.is_verified) }),
+    isVerified: t.boolean({
+      description: "Whether the channel carries the site's verified badge.",
+      resolve: (c) => bool(c.is_verified),
+    }),
     handle: t.string({
       description: 'The channel handle including the leading @, when the result gives it (entries of `channels`).',
       resolve: (c) => str(c.handle),
@@ -58,13 +61,20 @@ export const VideositeSearchVideo = builder.objectRef<Raw>('VideositeSearchVideo
   interfaces: [VideositeVideo],
   fields: (t) => ({
     position: t.int({ description: 'Rank of the video in the results, from 1.', resolve: (v) => int(v.position) }),
-    description: t.string({ description: 'Snippet of the video description shown in the results.', resolve: (v) => str(v.description) }),
+    description: t.string({
+      description: 'Snippet of the video description shown in the results.',
+      resolve: (v) => str(v.description),
+    }),
     badges: t.stringList({
       nullable: false,
       description: 'Badges shown on the result (e.g. "4K", "New", "CC"); empty when there are none.',
       resolve: (v) => strings(v.badges),
     }),
-    channel: t.field({ type: VideositeSearchChannel, description: 'The channel that published the video.', resolve: (v) => obj(v.channel) }),
+    channel: t.field({
+      type: VideositeSearchChannel,
+      description: 'The channel that published the video.',
+      resolve: (v) => obj(v.channel),
+    }),
   }),
 });
 addListedVideoFields(VideositeSearchVideo, {
@@ -84,12 +94,19 @@ addThumbnailField(VideositeShort, 'Thumbnail image (the upstream sends a plain U
 const VideositeShortsSection = builder.objectRef<Raw>('VideositeShortsSection').implement({
   description: 'A shelf of shorts shown among video search results.',
   fields: (t) => ({
-    title: t.string({ description: 'Title of the shelf (upstream `section_title`, e.g. "Shorts").', resolve: (s) => str(s.section_title) }),
-    position: t.int({ description: 'Where the shelf sits among the results (upstream `position`).', resolve: (s) => int(s.position) }),
+    title: t.string({
+      description: 'Title of the shelf (upstream `section_title`, e.g. "Shorts").',
+      resolve: (s) => str(s.section_title),
+    }),
+    position: t.int({
+      description: 'Where the shelf sits among the results (upstream `position`).',
+      resolve: (s) => int(s.position),
+    }),
     items: t.field({
       type: [VideositeShort],
       nullable: false,
-      description: 'The shorts of the shelf in order, all of them unless `first` asks for fewer; empty when it shows none.',
+      description:
+        'The shorts of the shelf in order, all of them unless `first` asks for fewer; empty when it shows none.',
       args: { first: t.arg.int(listArgs(SEARCH_LISTS.shortsItems, 'shorts')) },
       extensions: listExtensions(SEARCH_LISTS.shortsItems),
       resolve: (s, args) => firstOf(objects(s.items), args.first),
@@ -113,8 +130,14 @@ const VideositeSearchParameters = builder.objectRef<Raw>('VideositeSearchParamet
   fields: (t) => ({
     query: t.string({ description: 'The search terms the upstream ran (upstream `q`).', resolve: (p) => str(p.q) }),
     engine: t.string({ description: 'The upstream engine that served the search.', resolve: (p) => str(p.engine) }),
-    countryCode: t.string({ description: 'Country the search ran for (upstream `gl`, e.g. "us").', resolve: (p) => str(p.gl) }),
-    languageCode: t.string({ description: 'Interface language of the search (upstream `hl`, e.g. "en").', resolve: (p) => str(p.hl) }),
+    countryCode: t.string({
+      description: 'Country the search ran for (upstream `gl`, e.g. "us").',
+      resolve: (p) => str(p.gl),
+    }),
+    languageCode: t.string({
+      description: 'Interface language of the search (upstream `hl`, e.g. "en").',
+      resolve: (p) => str(p.hl),
+    }),
   }),
 });
 
@@ -129,7 +152,8 @@ export const VideositeSearch = builder.objectRef<VideoSearchSource>('VideositeSe
     videos: t.field({
       type: [VideositeSearchVideo],
       nullable: false,
-      description: 'The matching videos of the result page in rank order, all of them unless `first` asks for fewer; empty when there are none.',
+      description:
+        'The matching videos of the result page in rank order, all of them unless `first` asks for fewer; empty when there are none.',
       args: { first: t.arg.int(listArgs(SEARCH_LISTS.videos, 'videos')) },
       extensions: listExtensions(SEARCH_LISTS.videos),
       resolve: (s, args) => firstOf(objects(s.raw.videos), args.first),
@@ -146,7 +170,8 @@ export const VideositeSearch = builder.objectRef<VideoSearchSource>('VideositeSe
     shorts: t.field({
       type: [VideositeShortsSection],
       nullable: false,
-      description: 'The shelves of shorts shown among the results, all of them unless `first` asks for fewer; empty when there are none.',
+      description:
+        'The shelves of shorts shown among the results, all of them unless `first` asks for fewer; empty when there are none.',
       args: { first: t.arg.int(listArgs(SEARCH_LISTS.shorts, 'shelves')) },
       extensions: listExtensions(SEARCH_LISTS.shorts),
       resolve: (s, args) => firstOf(objects(s.raw.shorts), args.first),
@@ -166,6 +191,10 @@ export const VideositeSearch = builder.objectRef<VideoSearchSource>('VideositeSe
       description: 'The parameters the upstream used.',
       resolve: (s) => obj(s.raw.search_parameters),
     }),
-    additionalFields: t.field({ type: 'JSON', description: ADDITIONAL_FIELDS_DESCRIPTION, resolve: (s) => unmodelledKeys(s.raw, SEARCH_KEYS) }),
+    additionalFields: t.field({
+      type: 'JSON',
+      description: ADDITIONAL_FIELDS_DESCRIPTION,
+      resolve: (s) => unmodelledKeys(s.raw, SEARCH_KEYS),
+    }),
   }),
 });

@@ -14,7 +14,8 @@ export function webUrl(value: unknown): string | null {
   return url(value);
 }
 
-const BARE_LINK = /^(?:www\.)?[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.[a-z]{2,63}(?:[/?#]\S*)?$/i;
+const BARE_LINK =
+  /^(?:www\.)?[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.[a-z]{2,63}(?:[/?#]\S*)?$/i;
 
 /** Like webUrl, and a scheme-less "host.tld/path" becomes "https://host.tld/path". */
 export function linkUrl(value: unknown): string | null {
@@ -94,7 +95,8 @@ export function requireVideoUrl(argument: string, value: string): string {
   const trimmed = requireText(argument, value, 2048);
   if (BARE_VIDEO_ID.test(trimmed)) return watchUrl(trimmed);
   const url = looseWebUrl(trimmed);
-  if (url !== null && !onDomains(url.hostname, VIDEO_SITE_DOMAINS)) throw offSite(argument, trimmed, url, VIDEO_SITE_DOMAINS);
+  if (url !== null && !onDomains(url.hostname, VIDEO_SITE_DOMAINS))
+    throw offSite(argument, trimmed, url, VIDEO_SITE_DOMAINS);
   const id = url ? videoIdOf(url) : null;
   if (url === null || id === null) {
     throw badInput(
@@ -147,7 +149,8 @@ export function canonicalChannelUrl(value: unknown): string | null {
 export function requireChannelUrl(argument: string, value: string): string {
   const trimmed = requireText(argument, value, 2048);
   const url = HANDLE.test(trimmed) || CHANNEL_ID.test(trimmed) ? null : looseWebUrl(trimmed);
-  if (url !== null && !onDomains(url.hostname, VIDEO_SITE_DOMAINS)) throw offSite(argument, trimmed, url, VIDEO_SITE_DOMAINS);
+  if (url !== null && !onDomains(url.hostname, VIDEO_SITE_DOMAINS))
+    throw offSite(argument, trimmed, url, VIDEO_SITE_DOMAINS);
   const canonical = canonicalChannelUrl(trimmed);
   if (canonical === null) {
     throw badInput(

@@ -18,7 +18,8 @@ function addLengthFields(ref: VideoRef): void {
       resolve: (v) => str(v.length),
     }),
     lengthSeconds: t.int({
-      description: 'Length in seconds, from `length`; null when `length` is missing or not a duration (e.g. a live stream).',
+      description:
+        'Length in seconds, from `length`; null when `length` is missing or not a duration (e.g. a live stream).',
       resolve: (v) => parseDuration(v.length),
     }),
   }));

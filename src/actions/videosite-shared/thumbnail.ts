@@ -26,7 +26,8 @@ export const VideoThumbnail = builder.objectRef<ThumbnailSource>('VideoThumbnail
     url: t.field({
       type: 'URL',
       nullable: false,
-      description: 'The image to show: the still image, or the animated one when there is no still. Protocol-relative URLs get https.',
+      description:
+        'The image to show: the still image, or the animated one when there is no still. Protocol-relative URLs get https.',
       resolve: (th) => th.url,
     }),
     staticUrl: t.field({
@@ -36,7 +37,8 @@ export const VideoThumbnail = builder.objectRef<ThumbnailSource>('VideoThumbnail
     }),
     richUrl: t.field({
       type: 'URL',
-      description: 'The animated preview (upstream `rich`, usually WebP); null when the upstream sends only a still image.',
+      description:
+        'The animated preview (upstream `rich`, usually WebP); null when the upstream sends only a still image.',
       resolve: (th) => webUrl(th.rich),
     }),
   }),

@@ -12,7 +12,8 @@ export const VideositeVideo = builder.interfaceRef<Raw>('VideositeVideo').implem
   description: 'A video on the video-sharing site, as it appears in a channel page, a search result or a shorts shelf.',
   fields: (t) => ({
     videoId: t.id({
-      description: 'The site\'s video identifier (e.g. "dQw4w9WgXcQ"; upstream `id`). Was `id`, which is now the gateway\'s node id.',
+      description:
+        'The site\'s video identifier (e.g. "dQw4w9WgXcQ"; upstream `id`). Was `id`, which is now the gateway\'s node id.',
       resolve: (v) => id(v.id),
     }),
     link: t.field({

@@ -4,4 +4,8 @@ import { videositeTranscriptAction } from './load.js';
 import { VideositeTranscript } from './types.js';
 
 /** A transcript is a Federation entity keyed by its video's URL (`requestedUrl`), in any form `videositeTranscript(url:)` accepts (a short link, an id). */
-lookupEntity(VideositeTranscript, { key: 'requestedUrl', lookup: videositeTranscriptAction, canonical: requireVideoUrl });
+lookupEntity(VideositeTranscript, {
+  key: 'requestedUrl',
+  lookup: videositeTranscriptAction,
+  canonical: requireVideoUrl,
+});

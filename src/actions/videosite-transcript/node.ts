@@ -11,7 +11,11 @@ const loadByKey = (ctx: Parameters<typeof loadTranscript>[0], key: string) =>
   );
 
 /** A transcript is a node keyed by the canonical watch URL it was looked up by. */
-lookupNode(VideositeTranscript, { action: GET_VIDEOSITE_TRANSCRIPT, keyOf: (transcript) => transcript.requestedUrl, load: loadByKey });
+lookupNode(VideositeTranscript, {
+  action: GET_VIDEOSITE_TRANSCRIPT,
+  keyOf: (transcript) => transcript.requestedUrl,
+  load: loadByKey,
+});
 
 /** The video details of a transcript: keyed by the transcript lookup and the video id. */
 itemNode(VideositeTranscriptVideo, {

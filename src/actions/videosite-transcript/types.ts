@@ -16,17 +16,27 @@ export const VideositeTranscriptVideo = builder.objectRef<Raw>('VideositeTranscr
     }),
     title: t.string({ description: 'Title of the video.', resolve: (m) => str(m.title) }),
     description: t.string({ description: 'Description of the video.', resolve: (m) => str(m.description) }),
-    author: t.string({ description: 'Author of the video as the site names it (usually the channel name).', resolve: (m) => str(m.author) }),
+    author: t.string({
+      description: 'Author of the video as the site names it (usually the channel name).',
+      resolve: (m) => str(m.author),
+    }),
     category: t.string({ description: 'Category of the video (e.g. "Music").', resolve: (m) => str(m.category) }),
-    channelId: t.id({ description: 'Identifier of the channel that published the video.', resolve: (m) => id(m.channel_id) }),
-    channelName: t.string({ description: 'Name of the channel that published the video.', resolve: (m) => str(m.channel_name) }),
+    channelId: t.id({
+      description: 'Identifier of the channel that published the video.',
+      resolve: (m) => id(m.channel_id),
+    }),
+    channelName: t.string({
+      description: 'Name of the channel that published the video.',
+      resolve: (m) => str(m.channel_name),
+    }),
     channelLink: t.field({
       type: 'URL',
       description: 'URL of the channel that published the video; pass it to `videositeChannel(url:)` for the channel.',
       resolve: (m) => webUrl(m.channel_link),
     }),
     publishedTime: t.string({
-      description: 'When the video was published, as the upstream wrote it (upstream `published_time`, a date as text).',
+      description:
+        'When the video was published, as the upstream wrote it (upstream `published_time`, a date as text).',
       resolve: (m) => str(m.published_time),
     }),
     publishedDate: t.field({
@@ -35,11 +45,16 @@ export const VideositeTranscriptVideo = builder.objectRef<Raw>('VideositeTranscr
         'The publish date from `publishedTime`, which may be "2024-03-26", a timestamp, or "Mar 26, 2024"; null when it is none of these (`publishedTime` keeps the text).',
       resolve: (m) => publishedDate(m.published_time),
     }),
-    thumbnail: t.field({ type: VideoThumbnail, description: 'Thumbnail image of the video.', resolve: (m) => thumbnailOf(m.thumbnail) }),
+    thumbnail: t.field({
+      type: VideoThumbnail,
+      description: 'Thumbnail image of the video.',
+      resolve: (m) => thumbnailOf(m.thumbnail),
+    }),
     keyMoments: t.field({
       type: ['JSON'],
       nullable: false,
-      description: 'Key moments (chapters) of the video exactly as the upstream sends them; their shape is not documented. Empty when there are none.',
+      description:
+        'Key moments (chapters) of the video exactly as the upstream sends them; their shape is not documented. Empty when there are none.',
       resolve: (m) => list(m.key_moments).filter((moment) => moment !== null && moment !== undefined),
     }),
     lengthSeconds: t.int({
@@ -50,7 +65,11 @@ export const VideositeTranscriptVideo = builder.objectRef<Raw>('VideositeTranscr
       description: 'Length as display text from `lengthSeconds`: "m:ss" below an hour, "h:mm:ss" from an hour up.',
       resolve: (m) => formatDuration(count(m.length_seconds)),
     }),
-    likeCount: t.field({ type: 'SafeInt', description: 'Number of likes (upstream `likes`).', resolve: (m) => count(m.likes) }),
+    likeCount: t.field({
+      type: 'SafeInt',
+      description: 'Number of likes (upstream `likes`).',
+      resolve: (m) => count(m.likes),
+    }),
     viewCount: t.field({
       type: 'SafeInt',
       description: 'Number of views (upstream `views`); popular videos exceed 2^31, hence SafeInt.',
@@ -69,7 +88,8 @@ export const VideositeTranscript = builder.objectRef<TranscriptSource>('Videosit
       resolve: (s) => s.requestedUrl,
     }),
     title: t.string({
-      description: 'Title of the video: the first line of the upstream response, or `video.title` when that line is empty.',
+      description:
+        'Title of the video: the first line of the upstream response, or `video.title` when that line is empty.',
       resolve: (s) => splitTranscript(s.response).title ?? text(s.metadata?.title),
     }),
     text: t.string({

@@ -34,7 +34,13 @@ type Row = [
   offers: string,
 ];
 
-const industry = ([[sector, industry], [gicsSector, industryGroup, gicsIndustry, subIndustry], [gicsCode, sic4, naics6], tags, offers]: Row): Industry => ({
+const industry = ([
+  [sector, industry],
+  [gicsSector, industryGroup, gicsIndustry, subIndustry],
+  [gicsCode, sic4, naics6],
+  tags,
+  offers,
+]: Row): Industry => ({
   sector,
   industry,
   category: {
@@ -84,7 +90,12 @@ const ROWS: Row[] = [
   ],
   [
     ['Technology', 'Consumer Electronics'],
-    ['Information Technology', 'Technology Hardware & Equipment', 'Technology Hardware, Storage & Peripherals', 'Technology Hardware, Storage & Peripherals'],
+    [
+      'Information Technology',
+      'Technology Hardware & Equipment',
+      'Technology Hardware, Storage & Peripherals',
+      'Technology Hardware, Storage & Peripherals',
+    ],
     ['45202030', '3571', ['334111', '334220']],
     ['Technology', 'Consumer Electronics', 'Hardware', 'B2C', 'Mobile', 'Retail'],
     'designs phones, computers, tablets and wearables, and the software and services that run on them.',
@@ -112,7 +123,12 @@ const ROWS: Row[] = [
   ],
   [
     ['Technology', 'Semiconductors'],
-    ['Information Technology', 'Semiconductors & Semiconductor Equipment', 'Semiconductors & Semiconductor Equipment', 'Semiconductors'],
+    [
+      'Information Technology',
+      'Semiconductors & Semiconductor Equipment',
+      'Semiconductors & Semiconductor Equipment',
+      'Semiconductors',
+    ],
     ['45301020', '3674', ['334413', '541511']],
     ['Technology', 'Semiconductors', 'Hardware', 'AI', 'B2B', 'Data Centers'],
     'designs the processors and accelerators that data centres, games and AI models run on.',

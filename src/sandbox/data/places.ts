@@ -68,13 +68,48 @@ export const CITIES: readonly City[] = [
   us('Santa Clara', 'California', 'CA', 37.3706, -121.9669, PACIFIC, -8, '950', '408'),
   us('Armonk', 'New York', 'NY', 41.1265, -73.7141, EASTERN, -5, '105', '914'),
   us('Omaha', 'Nebraska', 'NE', 41.2565, -95.9345, CENTRAL, -6, '681', '402'),
-  { ...us('London', 'England', 'ENG', 51.5145, -0.0877, 'Europe/London', 0, 'EC2', '20'), country: 'United Kingdom', countryCode: 'GB', dial: '44' },
-  { ...us('Munich', 'Bavaria', 'BY', 48.1374, 11.5755, 'Europe/Berlin', 1, '803', '89'), country: 'Germany', countryCode: 'DE', dial: '49' },
-  { ...us('Paris', 'Île-de-France', 'IDF', 48.8708, 2.3318, 'Europe/Paris', 1, '750', '1'), country: 'France', countryCode: 'FR', dial: '33' },
-  { ...us('Tokyo', 'Tokyo', '13', 35.6812, 139.7671, 'Asia/Tokyo', 9, '100', '3'), country: 'Japan', countryCode: 'JP', dial: '81' },
-  { ...us('Hong Kong', 'Hong Kong', 'HK', 22.2819, 114.1582, 'Asia/Hong_Kong', 8, '', ''), country: 'Hong Kong', countryCode: 'HK', dial: '852' },
-  { ...us('Toronto', 'Ontario', 'ON', 43.6487, -79.3817, 'America/Toronto', -5, 'M5J', '416'), country: 'Canada', countryCode: 'CA', dial: '1' },
-  { ...us('Sydney', 'New South Wales', 'NSW', -33.8651, 151.2099, 'Australia/Sydney', 10, '200', '2'), country: 'Australia', countryCode: 'AU', dial: '61' },
+  {
+    ...us('London', 'England', 'ENG', 51.5145, -0.0877, 'Europe/London', 0, 'EC2', '20'),
+    country: 'United Kingdom',
+    countryCode: 'GB',
+    dial: '44',
+  },
+  {
+    ...us('Munich', 'Bavaria', 'BY', 48.1374, 11.5755, 'Europe/Berlin', 1, '803', '89'),
+    country: 'Germany',
+    countryCode: 'DE',
+    dial: '49',
+  },
+  {
+    ...us('Paris', 'Île-de-France', 'IDF', 48.8708, 2.3318, 'Europe/Paris', 1, '750', '1'),
+    country: 'France',
+    countryCode: 'FR',
+    dial: '33',
+  },
+  {
+    ...us('Tokyo', 'Tokyo', '13', 35.6812, 139.7671, 'Asia/Tokyo', 9, '100', '3'),
+    country: 'Japan',
+    countryCode: 'JP',
+    dial: '81',
+  },
+  {
+    ...us('Hong Kong', 'Hong Kong', 'HK', 22.2819, 114.1582, 'Asia/Hong_Kong', 8, '', ''),
+    country: 'Hong Kong',
+    countryCode: 'HK',
+    dial: '852',
+  },
+  {
+    ...us('Toronto', 'Ontario', 'ON', 43.6487, -79.3817, 'America/Toronto', -5, 'M5J', '416'),
+    country: 'Canada',
+    countryCode: 'CA',
+    dial: '1',
+  },
+  {
+    ...us('Sydney', 'New South Wales', 'NSW', -33.8651, 151.2099, 'Australia/Sydney', 10, '200', '2'),
+    country: 'Australia',
+    countryCode: 'AU',
+    dial: '61',
+  },
 ];
 
 /** The city of that name, if the samples know it. */

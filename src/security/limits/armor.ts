@@ -24,7 +24,10 @@ function armored(
     ...options,
     n: limit,
     propagateOnRejection: false,
-    onReject: [(context, error) => context?.reportError(overLimit(refusal, Number(/found (\S+)\.$/.exec(error.message)?.[1] ?? Infinity), limit))],
+    onReject: [
+      (context, error) =>
+        context?.reportError(overLimit(refusal, Number(/found (\S+)\.$/.exec(error.message)?.[1] ?? Infinity), limit)),
+    ],
   });
   // Its visitor class types OperationDefinition loosely; it is a visitor all the same.
   return armorRule as ValidationRule;
@@ -42,4 +45,5 @@ export const maxAliasesRule = (limit: number) =>
  * MAX_DIRECTIVES_EXCEEDED: an operation carries more than `limit` directives: the operation's own
  * and every field's and inline fragment's, a fragment's once per spread.
  */
-export const maxDirectivesRule = (limit: number) => armored(armorDirectives, { code: 'MAX_DIRECTIVES_EXCEEDED', noun: 'directives', verb: 'uses' }, limit);
+export const maxDirectivesRule = (limit: number) =>
+  armored(armorDirectives, { code: 'MAX_DIRECTIVES_EXCEEDED', noun: 'directives', verb: 'uses' }, limit);

@@ -14,7 +14,9 @@ export interface CountLimit {
 /** The refusal of an operation whose count exceeds `limit`: its own code, 400, and the limit. */
 export function overLimit({ code, noun, verb }: Omit<CountLimit, 'count'>, found: number, limit: number) {
   const message =
-    found === Infinity ? `The operation has unbounded ${noun}: a fragment spreads itself.` : `The operation ${verb} ${found} ${noun}; the limit is ${limit}.`;
+    found === Infinity
+      ? `The operation has unbounded ${noun}: a fragment spreads itself.`
+      : `The operation ${verb} ${found} ${noun}; the limit is ${limit}.`;
   return rejection(code, message, 400, { extensions: { limit } });
 }
 

@@ -1,5 +1,12 @@
 // Own, not graphql-armor's max-depth: it skips `__schema` whole or refuses GraphiQL's introspection, and misreads fragment cycles.
-import { getIntrospectionQuery, parse, type ASTVisitor, type DocumentNode, type FieldNode, type ValidationContext } from 'graphql';
+import {
+  getIntrospectionQuery,
+  parse,
+  type ASTVisitor,
+  type DocumentNode,
+  type FieldNode,
+  type ValidationContext,
+} from 'graphql';
 import { rejection } from '../errors.js';
 import { selectionDepth, type FragmentLookup } from './expand.js';
 
@@ -35,7 +42,9 @@ export function maxDepthRule(limit: number, introspectionAllowed: boolean) {
     return {
       OperationDefinition(operation) {
         const withIntrospection = selectionDepth(operation.selectionSet, fragments);
-        const depth = introspectionAllowed ? selectionDepth(operation.selectionSet, fragments, notIntrospection) : withIntrospection;
+        const depth = introspectionAllowed
+          ? selectionDepth(operation.selectionSet, fragments, notIntrospection)
+          : withIntrospection;
         const allowance = introspectionAllowed ? Math.max(limit, INTROSPECTION_DEPTH) : limit;
         if (depth > limit || withIntrospection > allowance) {
           const found = Math.max(depth, withIntrospection);
@@ -56,7 +65,9 @@ export function maxDepthRule(limit: number, introspectionAllowed: boolean) {
 }
 
 function documentDepth(document: DocumentNode): number {
-  const fragments = new Map(document.definitions.flatMap((d) => (d.kind === 'FragmentDefinition' ? [[d.name.value, d] as const] : [])));
+  const fragments = new Map(
+    document.definitions.flatMap((d) => (d.kind === 'FragmentDefinition' ? [[d.name.value, d] as const] : [])),
+  );
   let deepest = 0;
   for (const definition of document.definitions) {
     if (definition.kind === 'OperationDefinition')

@@ -22,7 +22,8 @@ export function sumSelections(
     for (const selection of selectionSet.selections) {
       total += weigh(selection);
       if (selection.kind === Kind.FRAGMENT_SPREAD) total += fragmentSum(selection.name.value);
-      else if (selection.kind === Kind.INLINE_FRAGMENT || intoFields) total += selection.selectionSet ? sum(selection.selectionSet) : 0;
+      else if (selection.kind === Kind.INLINE_FRAGMENT || intoFields)
+        total += selection.selectionSet ? sum(selection.selectionSet) : 0;
     }
     return total;
   };
@@ -34,7 +35,11 @@ export function sumSelections(
  * fragments add none, whatever their names. Fields for which `counts` says no are left out with
  * their subtrees. A fragment that spreads itself is Infinity deep.
  */
-export function selectionDepth(set: SelectionSetNode, fragments: FragmentLookup, counts: (field: FieldNode) => boolean = () => true): number {
+export function selectionDepth(
+  set: SelectionSetNode,
+  fragments: FragmentLookup,
+  counts: (field: FieldNode) => boolean = () => true,
+): number {
   const fragmentDepth = measureFragments(fragments, (selectionSet) => depth(selectionSet));
   const depth = (selectionSet: SelectionSetNode): number => {
     let deepest = 0;
@@ -60,7 +65,10 @@ export function selectionDepth(set: SelectionSetNode, fragments: FragmentLookup,
  * fragment that spreads itself, directly or through others, measures Infinity; an unknown one 0
  * (KnownFragmentNamesRule reports it).
  */
-function measureFragments(fragments: FragmentLookup, measure: (set: SelectionSetNode) => number): (name: string) => number {
+function measureFragments(
+  fragments: FragmentLookup,
+  measure: (set: SelectionSetNode) => number,
+): (name: string) => number {
   const memo = new Map<string, number>();
   const visiting = new Set<string>();
   return (name) => {

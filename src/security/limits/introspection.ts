@@ -14,7 +14,9 @@ export function noIntrospectionRule(context: ValidationContext): ASTVisitor {
       const type = getNamedType(context.getType());
       if (!reported && type && isIntrospectionType(type)) {
         reported = true;
-        context.reportError(rejection('INTROSPECTION_DISABLED', `Introspection is disabled on this gateway ("${node.name.value}").`, 400));
+        context.reportError(
+          rejection('INTROSPECTION_DISABLED', `Introspection is disabled on this gateway ("${node.name.value}").`, 400),
+        );
       }
     },
   };

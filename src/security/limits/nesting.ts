@@ -72,10 +72,19 @@ export function checkDocumentShape(source: string | Source, limits: DocumentShap
 }
 
 export const tooManyTokens = (maxTokens: number) =>
-  rejection('MAX_TOKENS_EXCEEDED', `The operation has more than ${maxTokens} tokens.`, 400, { extensions: { limit: maxTokens } });
+  rejection('MAX_TOKENS_EXCEEDED', `The operation has more than ${maxTokens} tokens.`, 400, {
+    extensions: { limit: maxTokens },
+  });
 
 const tooDeepInput = (limit: number) =>
-  rejection('MAX_INPUT_DEPTH_EXCEEDED', `An argument value nests lists or input objects more than ${limit} deep.`, 400, { extensions: { limit } });
+  rejection(
+    'MAX_INPUT_DEPTH_EXCEEDED',
+    `An argument value nests lists or input objects more than ${limit} deep.`,
+    400,
+    { extensions: { limit } },
+  );
 
 const tooDeepSelections = (limit: number) =>
-  rejection('MAX_DEPTH_EXCEEDED', `The operation nests selection sets more than ${limit} deep.`, 400, { extensions: { limit } });
+  rejection('MAX_DEPTH_EXCEEDED', `The operation nests selection sets more than ${limit} deep.`, 400, {
+    extensions: { limit },
+  });

@@ -13,7 +13,8 @@ export function parseWithinLimits(limits: DocumentShapeLimits) {
       return parse(source, { ...options, maxTokens: limits.maxTokens });
     } catch (error) {
       // graphql 16 says "more that N tokens"; later versions may fix the typo.
-      if (error instanceof GraphQLError && /Document contains more th(?:an|at) \d+ tokens/.test(error.message)) throw tooManyTokens(limits.maxTokens);
+      if (error instanceof GraphQLError && /Document contains more th(?:an|at) \d+ tokens/.test(error.message))
+        throw tooManyTokens(limits.maxTokens);
       throw error;
     }
   };

@@ -65,7 +65,13 @@ export class CircuitBreaker {
    * `input` and `client` name what failed: the same input failing again does not count again, and
    * with `minClients` the failures must come from that many distinct clients.
    */
-  record(ticket: BreakerTicket, verdict: Verdict, input?: string, client?: string, minClients = this.options.minClients ?? 1): void {
+  record(
+    ticket: BreakerTicket,
+    verdict: Verdict,
+    input?: string,
+    client?: string,
+    minClients = this.options.minClients ?? 1,
+  ): void {
     if (ticket.probe) this.probing = false;
     if (verdict === 'neutral') return;
     if (verdict === 'success') {
@@ -92,7 +98,9 @@ export class CircuitBreaker {
   snapshot(): BreakerSnapshot {
     if (this.state !== 'open') return { state: this.state, consecutiveFailures: this.failures };
     const probeInMs = Math.max(0, this.options.cooldownMs - (this.now() - this.openedAt));
-    return probeInMs === 0 ? { state: 'half-open', consecutiveFailures: this.failures } : { state: 'open', consecutiveFailures: this.failures, probeInMs };
+    return probeInMs === 0
+      ? { state: 'half-open', consecutiveFailures: this.failures }
+      : { state: 'open', consecutiveFailures: this.failures, probeInMs };
   }
 }
 
@@ -187,7 +195,13 @@ export class Breakers {
 
   record(call: BreakerCall, ticket: FairTicket, verdict: Verdict, error?: unknown): void {
     const tokenRejected = call.clientToken && error instanceof ActionError && error.code === 'UNAUTHENTICATED';
-    this.sharedOf(call.action).record(ticket.shared, verdict, call.input, call.client, this.activeClients(call.action) >= 2 ? 2 : 1);
+    this.sharedOf(call.action).record(
+      ticket.shared,
+      verdict,
+      call.input,
+      call.client,
+      this.activeClients(call.action) >= 2 ? 2 : 1,
+    );
     this.clientOf(call).record(ticket.own, tokenRejected ? 'failure' : verdict, call.input, call.client);
     const key = this.inputKey(call);
     // Only a hang is remembered: a timeout costs a slot for the whole deadline, an error does not.
@@ -211,7 +225,10 @@ export class Breakers {
       }
     }
     return Object.fromEntries(
-      [...this.shared].map(([action, breaker]) => [action, { ...breaker.snapshot(), ...(open.get(action) ? { clientsOpen: open.get(action) } : {}) }]),
+      [...this.shared].map(([action, breaker]) => [
+        action,
+        { ...breaker.snapshot(), ...(open.get(action) ? { clientsOpen: open.get(action) } : {}) },
+      ]),
     );
   }
 
@@ -258,7 +275,8 @@ export class Breakers {
       this.perClient.delete(key);
     } else {
       breaker = new CircuitBreaker({ ...this.options, minClients: 1 });
-      if (this.perClient.size >= (this.options.maxClients ?? 10_000)) this.perClient.delete(this.perClient.keys().next().value!);
+      if (this.perClient.size >= (this.options.maxClients ?? 10_000))
+        this.perClient.delete(this.perClient.keys().next().value!);
     }
     this.perClient.set(key, breaker);
     return breaker;

@@ -94,13 +94,19 @@ export class ConcurrencyLimiter {
     }
     if (this.waitingCount >= this.maxQueued) {
       return Promise.reject(
-        this.shed('queue-full', action, this.holdMs === undefined ? undefined : ((this.waitingCount + 1) * this.holdMs) / this.maxInFlight),
+        this.shed(
+          'queue-full',
+          action,
+          this.holdMs === undefined ? undefined : ((this.waitingCount + 1) * this.holdMs) / this.maxInFlight,
+        ),
       );
     }
     const budget = startBy - Date.now();
     const expected = this.expectedWait(action, client);
     if (budget <= 0 || (expected && expected.ms > budget)) {
-      return Promise.reject(this.shed(expected?.bound === 'client' ? 'client-share' : 'no-slot-in-time', action, expected?.ms));
+      return Promise.reject(
+        this.shed(expected?.bound === 'client' ? 'client-share' : 'no-slot-in-time', action, expected?.ms),
+      );
     }
     this.held.set(client, holding + 1);
     return new Promise((resolve, reject) => {
@@ -124,7 +130,10 @@ export class ConcurrencyLimiter {
       const expire = () => {
         leave(false);
         // Its own share held it (all its in-flight calls out while the gateway had room): the client's limit, not the gateway's.
-        const ownShare = client !== ANONYMOUS && this.active < this.maxInFlight && (this.clientActive.get(client) ?? 0) >= this.limits.maxInFlightPerClient;
+        const ownShare =
+          client !== ANONYMOUS &&
+          this.active < this.maxInFlight &&
+          (this.clientActive.get(client) ?? 0) >= this.limits.maxInFlightPerClient;
         reject(this.shed(ownShare ? 'client-share' : 'wait-expired', action, this.expectedWait(action, client)?.ms));
       };
       const timer = Number.isFinite(budget) ? setTimeout(expire, budget) : undefined;
@@ -168,7 +177,9 @@ export class ConcurrencyLimiter {
       wait = { ms: ((ahead + 1) * holdMs) / this.maxInFlight, bound: 'gateway' };
     }
     if ((this.actionActive.get(action) ?? 0) >= this.limits.maxPerAction) {
-      const ms = (((this.actionQueued.get(action) ?? 0) + 1) * (this.actionHoldMs.get(action) ?? holdMs)) / this.limits.maxPerAction;
+      const ms =
+        (((this.actionQueued.get(action) ?? 0) + 1) * (this.actionHoldMs.get(action) ?? holdMs)) /
+        this.limits.maxPerAction;
       if (ms > wait.ms) wait = { ms, bound: 'action' };
     }
     if (client !== ANONYMOUS && (this.clientActive.get(client) ?? 0) >= this.limits.maxInFlightPerClient) {
@@ -193,7 +204,11 @@ export class ConcurrencyLimiter {
       reason === 'queue-full'
         ? `its queue is full (${load}, at most ${this.maxInFlight} and ${this.maxQueued})`
         : `this lookup could not start in time (${load})`;
-    return new ActionError('OVERLOADED', `The gateway is busy: ${why}; retry in ${retryAfter} s`, { action, retryAfter, shed: reason });
+    return new ActionError('OVERLOADED', `The gateway is busy: ${why}; retry in ${retryAfter} s`, {
+      action,
+      retryAfter,
+      shed: reason,
+    });
   }
 
   /** Whether a call may start now as far as its action's bulkhead and its client's share go. */

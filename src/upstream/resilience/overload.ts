@@ -45,7 +45,9 @@ export class OverloadState {
   }
 
   status(): OverloadStatus {
-    return this.since === undefined ? { overloaded: false, since: null } : { overloaded: true, since: new Date(this.since).toISOString() };
+    return this.since === undefined
+      ? { overloaded: false, since: null }
+      : { overloaded: true, since: new Date(this.since).toISOString() };
   }
 
   close(): void {

@@ -67,19 +67,30 @@ export class RateLimitGate {
     const inputLeft = key === undefined ? 0 : (this.inputHolds.get(key) ?? 0) - this.now();
     if (inputLeft > 0) {
       const retryAfter = Math.max(1, Math.ceil(inputLeft / 1000));
-      throw new ActionError('RATE_LIMITED', `The upstream refused this lookup for now; retry in ${retryAfter} s`, { action, retryAfter });
+      throw new ActionError('RATE_LIMITED', `The upstream refused this lookup for now; retry in ${retryAfter} s`, {
+        action,
+        retryAfter,
+      });
     }
     if (key !== undefined) this.inputHolds.delete(key);
     const wait = this.holdUntil - this.now();
     if (wait > 0) {
       const retryAfter = Math.max(1, Math.ceil(wait / 1000));
-      throw new ActionError('RATE_LIMITED', `The upstream rate limit is spent; the gateway is holding calls for ${retryAfter} s`, { action, retryAfter });
+      throw new ActionError(
+        'RATE_LIMITED',
+        `The upstream rate limit is spent; the gateway is holding calls for ${retryAfter} s`,
+        { action, retryAfter },
+      );
     }
     if (this.probe === 'in-flight') {
-      throw new ActionError('RATE_LIMITED', 'The upstream rate limit was spent; the gateway is trying one call before it sends more', {
-        action,
-        retryAfter: 1,
-      });
+      throw new ActionError(
+        'RATE_LIMITED',
+        'The upstream rate limit was spent; the gateway is trying one call before it sends more',
+        {
+          action,
+          retryAfter: 1,
+        },
+      );
     }
   }
 
@@ -156,10 +167,13 @@ export class RateLimitGate {
         limit: this.limit ?? null,
         remaining: this.remaining ?? null,
         resetInSeconds: this.resetAt !== undefined ? Math.max(0, Math.ceil((this.resetAt - now) / 1000)) : null,
-        ...(level === 'out' ? { holdingSeconds: Math.ceil((this.holdUntil - now) / 1000), retryAfterSaid: retryAfterSaid ?? null } : {}),
+        ...(level === 'out'
+          ? { holdingSeconds: Math.ceil((this.holdUntil - now) / 1000), retryAfterSaid: retryAfterSaid ?? null }
+          : {}),
       },
     };
-    if (level === 'out') this.options.log.warn(facts, 'upstream rate limit spent: holding upstream calls, then one probe');
+    if (level === 'out')
+      this.options.log.warn(facts, 'upstream rate limit spent: holding upstream calls, then one probe');
     else if (level === 'low') this.options.log.warn(facts, 'upstream rate limit running low');
     else if (previous === 'low' || previous === 'out') this.options.log.info(facts, 'upstream rate limit recovered');
   }

@@ -59,11 +59,15 @@ addListedVideoFields(VideositeSectionVideo, {
 export const VideositeVideoSection = builder.objectRef<Raw>('VideositeVideoSection').implement({
   description: 'A titled shelf of videos on a channel page (e.g. "Videos", "Popular videos").',
   fields: (t) => ({
-    title: t.string({ description: 'Title of the section (upstream `section_title`).', resolve: (s) => str(s.section_title) }),
+    title: t.string({
+      description: 'Title of the section (upstream `section_title`).',
+      resolve: (s) => str(s.section_title),
+    }),
     videos: t.field({
       type: [VideositeSectionVideo],
       nullable: false,
-      description: 'The videos of the section in page order, all of them unless `first` asks for fewer; empty when it shows none.',
+      description:
+        'The videos of the section in page order, all of them unless `first` asks for fewer; empty when it shows none.',
       args: { first: t.arg.int(listArgs(CHANNEL_LISTS.sectionVideos, 'videos')) },
       extensions: listExtensions(CHANNEL_LISTS.sectionVideos),
       resolve: (s, args) => firstOf(objects(s.videos), args.first),
