@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
@@ -72,5 +73,33 @@ describe('MCP over Streamable HTTP at /mcp (the SDK client)', () => {
       expect(result.structuredContent).toEqual(results[0]!.structuredContent);
     }
     expect(results[0]!.structuredContent).toMatchObject({ domainInfo: { domainName: 'coalesced.example' } });
+  });
+
+  it('answers one keep-alive connection again and again, each reply compressed on its own', async () => {
+    const { Agent, request } = await import('undici');
+    const agent = new Agent({ connections: 1 });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'photosocial_profile', arguments: { username: 'keepalive' } },
+    });
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'accept-encoding': 'gzip',
+    };
+    try {
+      for (let i = 0; i < 3; i++) {
+        const res = await request(`${gw.url}/mcp`, { method: 'POST', headers, body, dispatcher: agent });
+        const bytes = Buffer.from(await res.body.arrayBuffer());
+        // Over 1 KB: compressed, and marked so only when it is.
+        expect(res.headers['content-encoding'], `${bytes.length} B: ${bytes.toString('utf8').slice(0, 200)}`).toBe('gzip');
+        const reply = JSON.parse(gunzipSync(bytes).toString('utf8')) as { result: { structuredContent: unknown } };
+        expect(reply.result.structuredContent).toMatchObject({ photosocialProfile: { username: 'keepalive' } });
+      }
+    } finally {
+      await agent.close();
+    }
   });
 });
