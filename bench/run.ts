@@ -385,7 +385,7 @@ const scenarios: Scenario[] = [
   {
     id: 'm',
     title:
-      '(mg) as an MCP `tools/call` at /mcp, cached: one JSON-RPC exchange, the tool's operation run as that request',
+      '(mg) as an MCP `tools/call` at /mcp, cached: one JSON-RPC exchange, the operation of the tool run as that request',
     server: main,
     request: repeat(mcpToolCall('photosocial_profile', { username: 'bench' })),
     against: 'mg',
