@@ -94,7 +94,9 @@ describe('MCP over Streamable HTTP at /mcp (the SDK client)', () => {
         const res = await request(`${gw.url}/mcp`, { method: 'POST', headers, body, dispatcher: agent });
         const bytes = Buffer.from(await res.body.arrayBuffer());
         // Over 1 KB: compressed, and marked so only when it is.
-        expect(res.headers['content-encoding'], `${bytes.length} B: ${bytes.toString('utf8').slice(0, 200)}`).toBe('gzip');
+        expect(res.headers['content-encoding'], `${bytes.length} B: ${bytes.toString('utf8').slice(0, 200)}`).toBe(
+          'gzip',
+        );
         const reply = JSON.parse(gunzipSync(bytes).toString('utf8')) as { result: { structuredContent: unknown } };
         expect(reply.result.structuredContent).toMatchObject({ photosocialProfile: { username: 'keepalive' } });
       }
