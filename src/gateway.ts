@@ -89,7 +89,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   const { cache, cacheStatus, upstream } = path;
   // The operations each request is answered with, executed or remembered: what the response's headers, extensions and log line describe.
   const answered = new AnsweredOperations();
-  // Remembered results, tracing on or off: with tracing on a replay has its own span (telemetry/spans.ts, traceReplay).
+  // Remembered results, tracing on or off: with tracing on a replay is told on its request's span (telemetry/spans.ts, traceReplay).
   memo =
     cache.remembersResults && config.cache.resultsMaxBytes > 0
       ? new ResultMemo(cache, config.cache.resultsMaxBytes)
@@ -202,7 +202,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
               fingerprintOf: (request) => path.fingerprintFor(security.upstreamTokenFor(request)),
               answered,
               countReplay: metrics.observeReplay,
-              ...(tracing.enabled ? { traced: traceReplay(tracing) } : {}),
+              ...(tracing.enabled ? { traced: traceReplay } : {}),
             }),
           ]
         : []),

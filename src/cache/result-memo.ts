@@ -239,12 +239,8 @@ export interface ReplayOptions {
   answered: AnsweredOperations;
   /** Told of each replay (the metrics). */
   countReplay(): void;
-  /** With tracing on: the replay's span, from `startedAt` (performance.now() when the replay began). */
-  traced?(
-    request: Request,
-    replayed: { name: string | null; usage: Pick<Replay, 'cost' | 'lookups'> },
-    startedAt: number,
-  ): void;
+  /** With tracing on: the replay told on the request's span. */
+  traced?(request: Request, replayed: { name: string | null; usage: Pick<Replay, 'cost' | 'lookups'> }): void;
 }
 
 /**
@@ -257,7 +253,6 @@ export function useRememberedResults(memo: ResultMemo, options: ReplayOptions): 
       const fingerprint = options.fingerprintOf(request);
       const key = memo.replayKey(params, fingerprint);
       if (key === null) return;
-      const startedAt = options.traced ? performance.now() : 0;
       const answer = (replay: Replay | undefined) => {
         if (!replay) return;
         options.countReplay();
@@ -269,7 +264,7 @@ export function useRememberedResults(memo: ResultMemo, options: ReplayOptions): 
           variables: params.variables,
           errors: false,
         });
-        options.traced?.(request, { name: replay.operationName, usage }, startedAt);
+        options.traced?.(request, { name: replay.operationName, usage });
         setResult({ data: replay.data, stringify: replay.stringify } as ExecutionResult);
       };
       const replay = memo.replay(key, fingerprint);

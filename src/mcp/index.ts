@@ -65,10 +65,6 @@ export function createMcp(options: McpOptions): Mcp {
       fetch: options.fetch,
     }),
     toolRequests: toolRequests.plugin(),
-    runWith: (headers) => (body) => {
-      const created = toolRequests.create(options.fetchAPI(), headers, body);
-      void options.fetch(created.request);
-      return created.answer;
-    },
+    runWith: (headers) => (body) => toolRequests.send(options.fetch, options.fetchAPI(), headers, body),
   };
 }

@@ -139,11 +139,8 @@ export function useMcpEndpoint(options: McpEndpointOptions): Plugin {
       const requests = messages.filter((message): message is JSONRPCRequest => 'method' in message && 'id' in message);
       if (requests.length === 0) return endResponse(new fetchAPI.Response(null, { status: 202 }));
 
-      const run: ExecuteGraphQL = (body) => {
-        const created = options.toolRequests.create(fetchAPI, request, body);
-        void options.fetch(created.request, serverContext);
-        return created.answer;
-      };
+      const run: ExecuteGraphQL = (body) =>
+        options.toolRequests.send(options.fetch, fetchAPI, request, body, serverContext);
       if (!batch && requests[0]!.method === 'tools/call') {
         // The tool's GraphQL request takes this request's place; its result becomes the JSON-RPC reply.
         let handOver: ((graphql: Request) => void) | null = null;

@@ -8,6 +8,11 @@ const OWN = new Set(['content-length', 'content-type', 'accept', 'transfer-encod
 
 export type FetchAPI = Parameters<NonNullable<Plugin['onRequest']>>[0]['fetchAPI'];
 
+/** A tool call's state on its GraphQL request itself, so it goes when the request goes (see cache/answered.ts). */
+const TOOL_REQUEST = Symbol('tool request');
+type Carrying = Request & { [TOOL_REQUEST]?: ToolRequest };
+const pendingOf = (request: Request): ToolRequest | undefined => (request as Carrying)[TOOL_REQUEST];
+
 interface ToolRequest {
   /** Settles the tool's wait for its GraphQL result. */
   answer(body: GraphQLBody): void;
@@ -23,12 +28,10 @@ interface ToolRequest {
  * rate-limited, unauthenticated) hands over its refusal's body instead.
  */
 export class ToolRequests {
-  private readonly requests = new WeakMap<Request, ToolRequest>();
-
   /**
    * A GraphQL request for a tool call, with the headers of `from` (the MCP request: its credentials,
-   * trace, origin and encodings; or the headers stdio calls with), and the result it will hand over. `reply`: the JSON-RPC response to
-   * answer it with, when it stands in for the MCP request itself.
+   * trace, origin and encodings; or the headers stdio calls with), and the result it will hand over.
+   * `reply`: the JSON-RPC response to answer it with, when it stands in for the MCP request itself.
    */
   create(
     fetchAPI: FetchAPI,
@@ -55,17 +58,29 @@ export class ToolRequests {
         },
         ...(reply ? { reply } : {}),
       };
-      this.requests.set(request, pending);
+      (request as Carrying)[TOOL_REQUEST] = pending;
     });
     return { request, answer };
   }
 
+  /** A tool call's GraphQL request made through `fetch` (Yoga's own), and its result. */
+  send(
+    fetch: (request: Request, serverContext?: unknown) => unknown,
+    fetchAPI: FetchAPI,
+    from: Request | Record<string, string>,
+    body: Record<string, unknown>,
+    serverContext?: unknown,
+  ): Promise<GraphQLBody> {
+    const { request, answer } = this.create(fetchAPI, from, body);
+    void fetch(request, serverContext);
+    return answer;
+  }
+
   /** The plugin that hands results over: after every plugin that changes a result, before compression. */
   plugin(): Plugin {
-    const requests = this.requests;
     return {
       onResultProcess({ request, result, setResultProcessor }) {
-        const pending = requests.get(request);
+        const pending = pendingOf(request);
         if (!pending) return;
         pending.answer(bodyOf(result));
         setResultProcessor(async (_result, fetchAPI) => {
@@ -74,7 +89,7 @@ export class ToolRequests {
         }, 'application/json');
       },
       async onResponse({ request, response, setResponse, fetchAPI }) {
-        const pending = requests.get(request);
+        const pending = pendingOf(request);
         if (!pending || pending.answered) return;
         // Refused before it ran: the refusal's own GraphQL body (its status in a code the tool reads).
         pending.answer(await refusalBody(response));

@@ -149,41 +149,32 @@ interface ReplayedOperation {
  * A request answered from a remembered result: nothing was parsed, executed or looked up, so its request
  * span alone tells it (no operation or lookup span under it): the operation replayed, that it was a
  * replay (`lookup_graph.remembered_result`), and the cache entries the answer was checked against: how
- * many, of which actions, and from where. Without a request span (none started), a span of its own from
- * `startedAt` (performance.now()) says the same.
+ * many, of which actions, and from where. Every GraphQL request has its span (`useTracing`'s onRequest),
+ * and a replay answers only GraphQL requests.
  */
-export function traceReplay(
-  tracing: Tracing,
-): (request: Request, replayed: ReplayedOperation, startedAt: number) => void {
-  const { tracer } = tracing;
-  return (request, { name, usage }, startedAt) => {
-    const owner = traceOf(request);
-    const span =
-      owner?.span ?? tracer.startSpan(name ? `query ${name}` : 'query', { startTime: startedAt }, context.active());
-    // Not sampled: nothing to describe.
-    if (!span.isRecording()) return;
-    span.setAttribute('graphql.operation.type', 'query');
-    if (name) span.setAttribute('graphql.operation.name', name);
-    span.setAttribute('lookup_graph.remembered_result', true);
-    span.setAttribute('lookup_graph.upstream_calls', 0);
-    span.setAttribute('lookup_graph.lookups', usage.lookups.length);
-    if (usage.cost) {
-      span.setAttribute('lookup_graph.cost.estimated', usage.cost.estimated);
-      span.setAttribute('lookup_graph.cost.budget', usage.cost.budget);
-    }
-    const actions = new Set<string>();
-    const sources = new Map<string, number>();
-    for (const lookup of usage.lookups) {
-      actions.add(lookup.action);
-      sources.set(lookup.source, (sources.get(lookup.source) ?? 0) + 1);
-    }
-    span.setAttribute('lookup_graph.lookup.actions', [...actions]);
-    // As a span of several lookups says it: one source when they agree, else "mixed" with a count per source.
-    span.setAttribute('lookup_graph.lookup.source', sources.size === 1 ? [...sources.keys()][0]! : 'mixed');
-    for (const [source, count] of sources) span.setAttribute(`lookup_graph.lookup.${source}`, count);
-    // The request span ends with its response.
-    if (!owner) span.end();
-  };
+export function traceReplay(request: Request, { name, usage }: ReplayedOperation): void {
+  const span = traceOf(request)?.span;
+  // Not sampled: nothing to describe.
+  if (!span?.isRecording()) return;
+  span.setAttribute('graphql.operation.type', 'query');
+  if (name) span.setAttribute('graphql.operation.name', name);
+  span.setAttribute('lookup_graph.remembered_result', true);
+  span.setAttribute('lookup_graph.upstream_calls', 0);
+  span.setAttribute('lookup_graph.lookups', usage.lookups.length);
+  if (usage.cost) {
+    span.setAttribute('lookup_graph.cost.estimated', usage.cost.estimated);
+    span.setAttribute('lookup_graph.cost.budget', usage.cost.budget);
+  }
+  const actions = new Set<string>();
+  const sources = new Map<string, number>();
+  for (const lookup of usage.lookups) {
+    actions.add(lookup.action);
+    sources.set(lookup.source, (sources.get(lookup.source) ?? 0) + 1);
+  }
+  span.setAttribute('lookup_graph.lookup.actions', [...actions]);
+  // As a span of several lookups says it: one source when they agree, else "mixed" with a count per source.
+  span.setAttribute('lookup_graph.lookup.source', sources.size === 1 ? [...sources.keys()][0]! : 'mixed');
+  for (const [source, count] of sources) span.setAttribute(`lookup_graph.lookup.${source}`, count);
 }
 
 /** One lookup of one key: its span, with where the value came from. */
