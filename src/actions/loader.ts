@@ -66,20 +66,20 @@ async function fetchOne<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: 
   // lookup may name (a company's ticker) wait for it and join one financial batch.
   const outcome = await operation.symbols.track(
     spec.namesSymbols,
-    traceLookup(operation, spec.action, cacheKey, () =>
+    traceLookup(operation, spec.action, cacheKey, (trace) =>
       ctx.cache.fetch<ActionEnvelope>(
         spec.action,
         ctx.tokenFingerprint,
         cacheKey,
         async (signal) => {
           // The call's signal: cancelled only when every request coalesced onto it has gone.
-          const envelope = await callAction(ctx, spec.action, spec.body(key), signal);
+          const envelope = await callAction(ctx, spec.action, spec.body(key), signal, trace);
           own.value = spec.parse(envelope, key); // a wrong shape is an error, and errors are not cached
           own.envelope = envelope;
           return envelope;
         },
         operation, // the waiter: its signal and deadline, read only when it must wait
-        fresh ? { fresh: new Set([cacheKey]) } : {},
+        fresh ? { fresh: new Set([cacheKey]), trace } : { trace },
       ),
     ),
   );

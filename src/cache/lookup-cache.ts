@@ -21,6 +21,8 @@ export interface LookupOutcome<V> {
 /** Fetch options: keys in `fresh` skip the cross-request cache (read and in-flight join) and go upstream; the result is stored. */
 export interface FetchOptions {
   fresh?: ReadonlySet<string>;
+  /** The lookup's trace context, handed to the store unread. */
+  trace?: unknown;
 }
 
 /**
@@ -87,6 +89,8 @@ interface Owned<V> {
   full: string;
   settle: (outcome: LookupOutcome<V>) => void;
   interest: Interest;
+  /** The owning lookup's trace context, for its store round trips. */
+  trace: unknown;
 }
 
 const POLL_MS = 25;
@@ -191,11 +195,14 @@ export class LookupCache {
       const rest = keys.filter((key) => !options.fresh!.has(key));
       const [fromUpstream, others] = await Promise.all([
         this.callUpstream(action, fresh, fetchMissing).then(async (outcomes) => {
-          if (this.store) await Promise.all(outcomes.map((outcome) => this.remember(action, fingerprint, outcome)));
+          if (this.store)
+            await Promise.all(outcomes.map((outcome) => this.remember(action, fingerprint, outcome, options.trace)));
           for (const outcome of outcomes) this.observe(action, outcome.source);
           return outcomes;
         }),
-        rest.length > 0 ? this.fetchMany(action, fingerprint, rest, fetchMissing, waiter) : Promise.resolve([]),
+        rest.length > 0
+          ? this.fetchMany(action, fingerprint, rest, fetchMissing, waiter, { trace: options.trace })
+          : Promise.resolve([]),
       ]);
       const byKey = new Map([...fromUpstream, ...others].map((outcome) => [outcome.key, outcome]));
       return keys.map((key) => byKey.get(key)!);
@@ -222,7 +229,9 @@ export class LookupCache {
       if (flying) {
         outcomes.push(
           this.join<V>(action, key, flying, waiter, () =>
-            this.fetchMany(action, fingerprint, [key], fetchMissing, waiter).then((r) => r[0]!),
+            this.fetchMany(action, fingerprint, [key], fetchMissing, waiter, { trace: options.trace }).then(
+              (r) => r[0]!,
+            ),
           ),
         );
         continue;
@@ -239,7 +248,7 @@ export class LookupCache {
       void outcome.then(() => {
         if (this.inFlight[full] === call) delete this.inFlight[full];
       });
-      owned.push({ key, full, settle, interest });
+      owned.push({ key, full, settle, interest, trace: options.trace });
       outcomes.push(outcome);
     }
     if (owned.length > 0) {
@@ -264,22 +273,22 @@ export class LookupCache {
     const toCall: Array<Owned<V>> = [];
     try {
       // Every key read at once: with Redis the reads of one tick go as one round trip per node (redis-store.ts).
-      const cachedValues = await Promise.all(owned.map((lookup) => store.get(lookup.full)));
+      const cachedValues = await Promise.all(owned.map((lookup) => store.get(lookup.full, lookup.trace)));
       for (const [index, lookup] of owned.entries()) {
         const cached = cachedValues[index];
         if (cached !== undefined) {
           lookup.settle(fromCache<V>(lookup.key, cached, action, 'cache'));
         } else if (store.kind === 'memory') {
           toCall.push(lookup); // within one process the in-flight entry is the lease
-        } else if (!(await store.acquireLease(lookup.full, this.settings.leaseMs))) {
+        } else if (!(await store.acquireLease(lookup.full, this.settings.leaseMs, lookup.trace))) {
           waits.push(this.waitForLeaseHolder(action, fingerprint, lookup, fetchMissing, waiter));
         } else {
           // The previous holder may have stored its result and let go between our miss and our lease.
-          const stored = await store.get(lookup.full);
+          const stored = await store.get(lookup.full, lookup.trace);
           if (stored === undefined) {
             toCall.push(lookup);
           } else {
-            await store.releaseLease(lookup.full);
+            await store.releaseLease(lookup.full, lookup.trace);
             lookup.settle(fromCache<V>(lookup.key, stored, action, 'coalesced'));
           }
         }
@@ -291,8 +300,10 @@ export class LookupCache {
           fetchMissing,
           toCall[0]!.interest.signal,
         );
-        await Promise.all(results.map((outcome) => this.remember(action, fingerprint, outcome)));
-        await Promise.all(toCall.map((lookup) => store.releaseLease(lookup.full)));
+        await Promise.all(
+          results.map((outcome, index) => this.remember(action, fingerprint, outcome, toCall[index]!.trace)),
+        );
+        await Promise.all(toCall.map((lookup) => store.releaseLease(lookup.full, lookup.trace)));
         for (const [index, outcome] of results.entries()) toCall[index]!.settle(outcome);
       }
       await Promise.all(waits);
@@ -327,7 +338,12 @@ export class LookupCache {
   }
 
   /** Failures are not cached, except NOT_FOUND for a short, documented time. */
-  private async remember<V>(action: string, fingerprint: string, outcome: LookupOutcome<V>): Promise<void> {
+  private async remember<V>(
+    action: string,
+    fingerprint: string,
+    outcome: LookupOutcome<V>,
+    trace: unknown,
+  ): Promise<void> {
     const full = this.cacheKey(action, fingerprint, outcome.key);
     const t = outcome.storedAt ?? Date.now();
     if (!outcome.error) {
@@ -336,6 +352,7 @@ export class LookupCache {
         { v: outcome.value, t },
         this.settings.ttlMs[action] ?? 0,
         JSON.stringify(outcome.value),
+        trace,
       );
     } else if (
       outcome.error instanceof ActionError &&
@@ -344,7 +361,7 @@ export class LookupCache {
     ) {
       const { message, extensions } = outcome.error;
       const marker: NotFoundMarker = extensions ? { notFound: message, extensions } : { notFound: message };
-      await this.store!.set(full, { v: marker, t }, this.settings.notFoundTtlMs);
+      await this.store!.set(full, { v: marker, t }, this.settings.notFoundTtlMs, undefined, trace);
     }
   }
 
@@ -379,15 +396,15 @@ export class LookupCache {
     let leased = false;
     while (Date.now() < until && !waiter.signal?.aborted) {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-      const cached = await store.get(lookup.full);
+      const cached = await store.get(lookup.full, lookup.trace);
       if (cached !== undefined) return lookup.settle(fromCache<V>(lookup.key, cached, action, 'coalesced'));
-      if (!(await store.leaseHeld(lookup.full))) {
+      if (!(await store.leaseHeld(lookup.full, lookup.trace))) {
         // The holder stores before it lets go: a value written between our two reads is there now.
-        const late = await store.get(lookup.full);
+        const late = await store.get(lookup.full, lookup.trace);
         if (late !== undefined) return lookup.settle(fromCache<V>(lookup.key, late, action, 'coalesced'));
         // Gone without storing (it failed, or died and its lease ran out): the waiter that takes the lease over
         // calls, and the others, in any process, go on waiting for it as they waited for the first holder.
-        if (await store.acquireLease(lookup.full, this.settings.leaseMs)) {
+        if (await store.acquireLease(lookup.full, this.settings.leaseMs, lookup.trace)) {
           leased = true;
           break;
         }
@@ -400,8 +417,8 @@ export class LookupCache {
         return lookup.settle({ key: lookup.key, error: timedOut(action), source: 'coalesced' });
     }
     const [outcome] = await this.callUpstream(action, [lookup.key], fetchMissing, lookup.interest.signal);
-    await this.remember(action, fingerprint, outcome!);
-    if (leased) await store.releaseLease(lookup.full);
+    await this.remember(action, fingerprint, outcome!, lookup.trace);
+    if (leased) await store.releaseLease(lookup.full, lookup.trace);
     lookup.settle(outcome!);
   }
 

@@ -15,10 +15,13 @@ export interface CachePart {
   entries: number;
 }
 
-/** Where cached lookups live. Values are JSON-compatible; a miss is undefined. */
+/**
+ * Where cached lookups live. Values are JSON-compatible; a miss is undefined. `trace`: the lookup's trace
+ * context, unread by the stores themselves (a tracing wrapper makes its spans under it, src/telemetry/spans.ts).
+ */
 export interface CacheStore {
   readonly kind: 'memory' | 'redis';
-  get(key: string): Promise<CacheEntry | undefined>;
+  get(key: string, trace?: unknown): Promise<CacheEntry | undefined>;
   /** A synchronous read, for stores that can answer without I/O (memory, Redis's in-process tier); undefined: ask `get`. */
   peek?(key: string): CacheEntry | undefined;
   /** The entry's `t` at once, without reading its value (memory, Redis's in-process tier); undefined: ask `storedAt` where there is one. */
@@ -26,12 +29,12 @@ export interface CacheStore {
   /** When the entry for `key` was fetched from the upstream (its `t`), read without parsing its value; undefined for a miss. */
   storedAt?(key: string): Promise<number | undefined>;
   /** `valueJson`: the JSON of `entry.v` when the caller has it (the upstream's text), so the store need not serialise it again. */
-  set(key: string, entry: CacheEntry, ttlMs: number, valueJson?: string): Promise<void>;
+  set(key: string, entry: CacheEntry, ttlMs: number, valueJson?: string, trace?: unknown): Promise<void>;
   /** Takes the right to call the upstream for `key` for `ttlMs`; false when another holder has it. */
-  acquireLease(key: string, ttlMs: number): Promise<boolean>;
-  releaseLease(key: string): Promise<void>;
+  acquireLease(key: string, ttlMs: number, trace?: unknown): Promise<boolean>;
+  releaseLease(key: string, trace?: unknown): Promise<void>;
   /** Whether anyone holds the lease for `key` now. */
-  leaseHeld(key: string): Promise<boolean>;
+  leaseHeld(key: string, trace?: unknown): Promise<boolean>;
   /** What it holds in this process (memory, Redis's in-process tier). */
   parts?(): CachePart[];
   /** True while the store answers; a store that does not answer is treated as empty. */

@@ -6,13 +6,15 @@ import type { GatewayContext } from './context.js';
 /**
  * Calls an action for the context's operation: within its budget (COST_BUDGET), paid from the client's
  * quota at the moment it is sent, cancelled with the request (or with `signal` when given: a coalesced
- * call is cancelled only when every request waiting for it has gone), with the request's token.
+ * call is cancelled only when every request waiting for it has gone), with the request's token. `trace`:
+ * the lookup's trace context, the parent of the call's spans.
  */
 export function callAction(
   ctx: GatewayContext,
   action: string,
   body: Record<string, unknown>,
   signal?: AbortSignal,
+  trace?: unknown,
 ): Promise<ActionEnvelope> {
   const operation = ctx.operation;
   // The runtime cost limit: a call past COST_BUDGET fails with COST_LIMIT_EXCEEDED instead of going out.
@@ -27,6 +29,7 @@ export function callAction(
         operationDeadline: operation.deadline,
         ...(ctx.client ? { client: ctx.client } : {}),
         ...(ctx.upstreamToken ? { token: ctx.upstreamToken } : {}),
+        trace,
         onSent: () => {
           sent = true;
           operation.callSent();

@@ -1,4 +1,4 @@
-import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
 import type { ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { LookupOutcome } from '../cache/lookup-cache.js';
@@ -25,8 +25,9 @@ import { isGraphQLRequest } from '../kernel/graphql-path.js';
  *            └─ POST /v1/action/<action> (client, one per HTTP attempt, status and outcome code)
  *
  * Lookups find their operation's span on the Operation (`trace`, shared by Yoga's copies of the
- * context); upstream and Redis spans find their parent in the active context, which the lookup sets
- * around its work.
+ * context). A lookup hands its own span's context down with its work (the cache's `trace`, the call's
+ * `trace` option), and the upstream and Redis spans are made under it: no context manager, so no
+ * async hook runs for every promise of the process.
  */
 
 /** The operation's span context, kept on the Operation while tracing is on. */
@@ -88,7 +89,7 @@ export function useTracing(tracing: Tracing): Plugin<GatewayContext> {
       const ctx = args.contextValue;
       const request = (ctx as { request?: Request }).request;
       const owner = request ? traceOf(request) : undefined;
-      const parent = owner?.context ?? context.active();
+      const parent = owner?.context ?? ROOT_CONTEXT;
       const operation = describeOperation(args.document, args.operationName);
       const span = tracer.startSpan(
         operation.name ? `${operation.type} ${operation.name}` : operation.type,
@@ -182,10 +183,10 @@ export function traceLookup<V>(
   owner: Operation,
   action: string,
   key: string,
-  run: () => Promise<LookupOutcome<V>>,
+  run: (trace: Context | undefined) => Promise<LookupOutcome<V>>,
 ): Promise<LookupOutcome<V>> {
   const operation = owner.trace;
-  if (!operation) return run();
+  if (!operation) return run(undefined);
   const { tracing } = operation;
   const hashed = tracing.keyForSpan(action, key);
   const span = tracing.tracer.startSpan(
@@ -198,7 +199,7 @@ export function traceLookup<V>(
     },
     operation.context,
   );
-  return context.with(trace.setSpan(operation.context, span), run).then(
+  return run(trace.setSpan(operation.context, span)).then(
     (outcome) => {
       span.setAttribute('lookup_graph.lookup.source', outcome.source);
       if (outcome.error) failed(span, outcome.error);
@@ -218,10 +219,10 @@ export function traceLookups<V>(
   owner: Operation,
   action: string,
   keys: readonly string[],
-  run: () => Promise<LookupOutcome<V>[]>,
+  run: (trace: Context | undefined) => Promise<LookupOutcome<V>[]>,
 ): Promise<LookupOutcome<V>[]> {
   const operation = owner.trace;
-  if (!operation) return run();
+  if (!operation) return run(undefined);
   const { tracing } = operation;
   const hashes = keys
     .map((key) => tracing.keyForSpan(action, key))
@@ -237,7 +238,7 @@ export function traceLookups<V>(
     },
     operation.context,
   );
-  return context.with(trace.setSpan(operation.context, span), run).then(
+  return run(trace.setSpan(operation.context, span)).then(
     (outcomes) => {
       const sources = new Set(outcomes.map((outcome) => outcome.source));
       // One source when they agree, else "mixed" with a count per source.
@@ -270,12 +271,12 @@ function failed(span: Span, error: unknown): void {
 
 /**
  * One lookup's way upstream, retries included: the span every HTTP attempt hangs under. Outside a
- * traced lookup (no active span) it adds nothing.
+ * traced lookup (no `trace` in the options) it adds nothing.
  */
 export function traceCallAction(tracing: Tracing, callAction: CallAction): CallAction {
   return (action, body, options) => {
-    const parent = context.active();
-    if (!trace.getSpan(parent)) return callAction(action, body, options);
+    const parent = options?.trace as Context | undefined;
+    if (!parent || !trace.getSpan(parent)) return callAction(action, body, options);
     const span = tracing.tracer.startSpan(
       `upstream ${action}`,
       { attributes: { 'lookup_graph.upstream.action': action } },
@@ -291,27 +292,28 @@ export function traceCallAction(tracing: Tracing, callAction: CallAction): CallA
       if (outcome !== 'OK') span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
       span.end();
     };
-    return context
-      .with(trace.setSpan(parent, span).setValue(ATTEMPTS, attempts), () => callAction(action, body, options))
-      .then(
-        (envelope) => {
-          finish('OK');
-          return envelope;
-        },
-        (error: unknown) => {
-          finish(error instanceof ActionError ? error.code : 'INTERNAL');
-          throw error;
-        },
-      );
+    return callAction(action, body, {
+      ...options,
+      trace: trace.setSpan(parent, span).setValue(ATTEMPTS, attempts),
+    }).then(
+      (envelope) => {
+        finish('OK');
+        return envelope;
+      },
+      (error: unknown) => {
+        finish(error instanceof ActionError ? error.code : 'INTERNAL');
+        throw error;
+      },
+    );
   };
 }
 
 /** Each HTTP attempt to the upstream: a client span, and `traceparent` on the request when TRACE_PROPAGATE_UPSTREAM is on. */
 export function upstreamCallObserver(tracing: Tracing): CallObserver {
   return {
-    start(action, origin) {
-      const parent = context.active();
-      if (!trace.getSpan(parent)) return undefined;
+    start(action, origin, handed) {
+      const parent = handed as Context | undefined;
+      if (!parent || !trace.getSpan(parent)) return undefined;
       const attempts = parent.getValue(ATTEMPTS) as { count: number } | undefined;
       if (attempts) attempts.count += 1;
       const span = tracing.tracer.startSpan(
@@ -359,15 +361,16 @@ const REDIS_COMMANDS = {
   leaseHeld: 'EXISTS',
 } as const;
 
-/** Redis round trips of the cache as spans under the lookup that makes them. */
+/** Redis round trips of the cache as spans under the lookup that makes them (its `trace`, handed down by the cache). */
 export function tracedStore(tracing: Tracing, store: CacheStore): CacheStore {
   const round = <T>(
     method: keyof typeof REDIS_COMMANDS,
+    handed: unknown,
     run: () => Promise<T>,
     describe?: (result: T, span: Span) => void,
   ): Promise<T> => {
-    const parent = context.active();
-    if (!trace.getSpan(parent)) return run();
+    const parent = handed as Context | undefined;
+    if (!parent || !trace.getSpan(parent)) return run();
     const command = REDIS_COMMANDS[method];
     const span = tracing.tracer.startSpan(
       `redis ${command}`,
@@ -394,21 +397,23 @@ export function tracedStore(tracing: Tracing, store: CacheStore): CacheStore {
     kind: store.kind,
     ...(store.peek ? { peek: (key: string) => store.peek!(key) } : {}),
     ...(store.peekStoredAt ? { peekStoredAt: (key: string) => store.peekStoredAt!(key) } : {}),
-    get: (key) =>
+    get: (key, handed) =>
       round(
         'get',
+        handed,
         () => store.get(key),
         (value, span) => span.setAttribute('lookup_graph.cache.hit', value !== undefined),
       ),
-    set: (key, entry, ttlMs, valueJson) => round('set', () => store.set(key, entry, ttlMs, valueJson)),
-    acquireLease: (key, ttlMs) =>
+    set: (key, entry, ttlMs, valueJson, handed) => round('set', handed, () => store.set(key, entry, ttlMs, valueJson)),
+    acquireLease: (key, ttlMs, handed) =>
       round(
         'acquireLease',
+        handed,
         () => store.acquireLease(key, ttlMs),
         (won, span) => span.setAttribute('lookup_graph.cache.lease_acquired', won),
       ),
-    releaseLease: (key) => round('releaseLease', () => store.releaseLease(key)),
-    leaseHeld: (key) => round('leaseHeld', () => store.leaseHeld(key)),
+    releaseLease: (key, handed) => round('releaseLease', handed, () => store.releaseLease(key)),
+    leaseHeld: (key, handed) => round('leaseHeld', handed, () => store.leaseHeld(key)),
     healthy: () => store.healthy(),
     close: () => store.close(),
   };

@@ -41,6 +41,8 @@ export interface CallOptions {
   onSent?: () => void;
   /** How long the call waited for a free upstream slot before it was given to the client (for the timeout's message). */
   queuedMs?: number;
+  /** The caller's trace context, handed to the observer unread (src/telemetry/spans.ts). */
+  trace?: unknown;
 }
 
 /** When a call must end: `at` in epoch ms; `ms` is the whole budget it was given (for messages). */
@@ -80,6 +82,7 @@ export interface CallObserver {
   start(
     action: string,
     origin: URL,
+    trace: unknown,
   ): { headers?: Record<string, string>; done(outcome: CallOutcome): void } | undefined;
 }
 
@@ -110,7 +113,7 @@ export class ActionClient {
   async call(action: string, body: Record<string, unknown>, options: CallOptions = {}): Promise<ActionEnvelope> {
     if (!ACTION_NAME.test(action)) throw new Error(`Invalid action name ${JSON.stringify(action)}`);
     const started = performance.now();
-    const observed = this.options.observer?.start(action, this.options.baseUrl);
+    const observed = this.options.observer?.start(action, this.options.baseUrl, options.trace);
     let upstreamStatus: number | undefined;
     let sent = false;
     const onSent = () => {

@@ -163,6 +163,7 @@ export function createUpstream(
       const envelope = await client.call(action, body, {
         signal: options.signal,
         token: options.token,
+        trace: options.trace,
         deadline,
         queuedMs: startedAt - queuedAt,
         onSent: () => {

@@ -66,16 +66,14 @@ async function fetchSymbols(ctx: GatewayContext, symbols: readonly string[]): Pr
   const fresh = new Set(symbols.filter((symbol) => operation.fresh.dispatch(COMPANY_FINANCIAL_PROFILE, symbol)));
   const outcomes = await operation.symbols.track(
     financialProfileAction.namesSymbols,
-    traceLookups(operation, COMPANY_FINANCIAL_PROFILE, symbols, () =>
+    traceLookups(operation, COMPANY_FINANCIAL_PROFILE, symbols, (trace) =>
       ctx.cache.fetchMany<Raw>(
         COMPANY_FINANCIAL_PROFILE,
         ctx.tokenFingerprint,
         [...symbols],
-        (missing, signal) => callUpstream(ctx, missing, signal),
+        (missing, signal) => callUpstream(ctx, missing, signal, trace),
         operation,
-        {
-          fresh,
-        },
+        { fresh, trace },
       ),
     ),
   );
@@ -107,17 +105,19 @@ function profilesBySymbol(envelope: ActionEnvelope, symbols: readonly string[]):
   return bySymbol;
 }
 
-/** `signal` is the shared call's: cancelled only when every request coalesced onto it has gone. */
+/** `signal` is the shared call's: cancelled only when every request coalesced onto it has gone. `trace`: the lookup's. */
 async function callUpstream(
   ctx: GatewayContext,
   symbols: string[],
-  signal?: AbortSignal,
+  signal: AbortSignal | undefined,
+  trace: unknown,
 ): Promise<Map<string, Raw | Error>> {
   const envelope = await callAction(
     ctx,
     COMPANY_FINANCIAL_PROFILE,
     financialProfileAction.body(symbols.join(', ')),
     signal,
+    trace,
   );
   return profilesBySymbol(envelope, symbols);
 }
