@@ -338,6 +338,8 @@ const scenarios: Scenario[] = [
     server: traced,
     request: repeat(graphql(FIVE_FIELD_PROFILE)),
     against: 'b',
+    target: cpuAtMost(1.5),
+    guardRail: 'a cached request traced, every request sampled, costs at most 1.5× untraced',
   },
   {
     id: 'pt',
@@ -360,6 +362,15 @@ const scenarios: Scenario[] = [
     against: 'yl',
     target: cpuAtMost(2.5),
     guardRail: 'an uncached lookup costs at most 2.5× bare Yoga making the same upstream call',
+  },
+  {
+    id: 'hu',
+    title: '(u) with tracing on, every request sampled: five spans per lookup',
+    server: traced,
+    request: () => graphql(DOMAIN_DOCUMENT, { domain: `hu-${unique++}.example.com` }),
+    against: 'u',
+    target: cpuAtMost(1.2),
+    guardRail: 'an uncached lookup traced, every request sampled, costs at most 1.2× untraced',
   },
   {
     id: 'p',
@@ -540,7 +551,7 @@ const graphiql = await bodyBytes('/graphql', { accept: 'text/html' }, undefined,
 const graphiqlBr = await bodyBytes('/graphql', { accept: 'text/html', ...ACCEPT_COMPRESSED }, undefined, explorer);
 await stopGateway(explorer);
 
-// (m) the main gateway's heap and caches by its own count, after all the load above.
+// (rss) the main gateway's heap and caches by its own count, after all the load above.
 const mainMetrics = await metricsOf(main);
 const metricMb = (series: string) => samples(mainMetrics, series).reduce((sum, bytes) => sum + bytes, 0) / 2 ** 20;
 const mainHeapMb = metricMb('nodejs_heap_size_used_bytes ');
@@ -699,7 +710,7 @@ const otherRows: Row[] = [
         failures: null,
       },
   {
-    id: 'm',
+    id: 'rss',
     scenario: 'resident memory of each gateway after its load',
     cells: [
       `${largest.now.toFixed(0)} MB at most`,
@@ -753,7 +764,7 @@ const guardRails: GuardRail[] = [
     target: row.target!,
   })),
   {
-    id: 'm',
+    id: 'rss',
     what: "each gateway's resident memory after the bench load",
     measured: `${largest.now.toFixed(0)} MB at most (${largest.name})`,
     target: { text: `≤ ${settings.residentLimitMb} MB`, met: largest.now <= settings.residentLimitMb },
@@ -826,7 +837,7 @@ Per round, CPU/request (µs): ${perRound(cpuUs)}.
   CPU/request includes the primary's.
 - (f) and (g) count upstream calls from the gateways' own /metrics. A gateway whose Redis misses its deadline
   (REDIS_COMMAND_TIMEOUT_MS) calls the upstream itself, so on a busy machine (g) counts more calls than (f).
-- (m) is each gateway process's resident memory (VmRSS; its peak is VmHWM) from /proc just before it stops, after
+- (rss) is each gateway process's resident memory (VmRSS; its peak is VmHWM) from /proc just before it stops, after
   every row that ran against it; the main gateway's heap and caches come from its /metrics. The gateways are sized
   by deploy/entrypoint.sh for ${settings.memoryLimitMb} MB (docs/operations.md, "Sizing memory").
 - The machine is shared: rounds move (see the per-round figures); medians and ratios move less.

@@ -188,17 +188,14 @@ export function traceLookup<V>(
   const operation = owner.trace;
   if (!operation) return run(undefined);
   const { tracing } = operation;
-  const hashed = tracing.keyForSpan(action, key);
   const span = tracing.tracer.startSpan(
     `lookup ${action}`,
-    {
-      attributes: {
-        'lookup_graph.lookup.action': action,
-        ...(hashed ? { 'lookup_graph.lookup.key_hash': hashed } : {}),
-      },
-    },
+    { attributes: { 'lookup_graph.lookup.action': action } },
     operation.context,
   );
+  // The key's HMAC only for a span that is kept: most are not, with a ratio sampler.
+  const hashed = span.isRecording() ? tracing.keyForSpan(action, key) : undefined;
+  if (hashed) span.setAttribute('lookup_graph.lookup.key_hash', hashed);
   return run(trace.setSpan(operation.context, span)).then(
     (outcome) => {
       span.setAttribute('lookup_graph.lookup.source', outcome.source);
@@ -224,20 +221,15 @@ export function traceLookups<V>(
   const operation = owner.trace;
   if (!operation) return run(undefined);
   const { tracing } = operation;
-  const hashes = keys
-    .map((key) => tracing.keyForSpan(action, key))
-    .filter((hash): hash is string => hash !== undefined);
   const span = tracing.tracer.startSpan(
     `lookup ${action}`,
-    {
-      attributes: {
-        'lookup_graph.lookup.action': action,
-        'lookup_graph.lookup.keys': keys.length,
-        ...(hashes.length ? { 'lookup_graph.lookup.key_hashes': hashes } : {}),
-      },
-    },
+    { attributes: { 'lookup_graph.lookup.action': action, 'lookup_graph.lookup.keys': keys.length } },
     operation.context,
   );
+  const hashes = span.isRecording()
+    ? keys.map((key) => tracing.keyForSpan(action, key)).filter((hash): hash is string => hash !== undefined)
+    : [];
+  if (hashes.length) span.setAttribute('lookup_graph.lookup.key_hashes', hashes);
   return run(trace.setSpan(operation.context, span)).then(
     (outcomes) => {
       const sources = new Set(outcomes.map((outcome) => outcome.source));
