@@ -13,13 +13,14 @@ const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 let receiver: OtlpReceiver;
 let up: FaultUpstream;
 let traceparents: Array<string | undefined> = [];
+const answerRecordingTraceparent: Parameters<FaultUpstream['handle']>[0] = (call, req, res) => {
+  traceparents.push(req.headers.traceparent as string | undefined);
+  json(res, 200, { status: 200, response: { domain_name: call.body.domain } });
+};
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
   up = await startFaultUpstream();
-  up.handle((call, req, res) => {
-    traceparents.push(req.headers.traceparent as string | undefined);
-    json(res, 200, { status: 200, response: { domain_name: call.body.domain } });
-  });
+  up.handle(answerRecordingTraceparent);
 });
 afterAll(async () => {
   await up.close();
@@ -114,6 +115,50 @@ describe('tracing over OTLP/HTTP (http/json)', () => {
     // The request's log line carries the same trace id.
     const line = gw.logs.map((text) => JSON.parse(text)).find((entry) => entry.request?.operation === 'TwoDomains');
     expect(line.request.traceId).toBe(traceId);
+  });
+
+  it('keeps every upstream span and traceparent under its own lookup while operations interleave', async () => {
+    // The upstream answers out of order, so the lookups of six operations are all in flight at once.
+    const seen = new Map<string, string | undefined>();
+    up.handle((call, req, res) => {
+      seen.set(call.body.domain as string, req.headers.traceparent as string | undefined);
+      setTimeout(
+        () => json(res, 200, { status: 200, response: { domain_name: call.body.domain } }),
+        5 + (seen.size % 3) * 10,
+      );
+    });
+    try {
+      const runs = Array.from({ length: 6 }, (_, i) => ({
+        traceId: hex(16),
+        domains: [`il-${i}-a.example`, `il-${i}-b.example`],
+      }));
+      await Promise.all(
+        runs.map(({ traceId, domains }) =>
+          gw.query(
+            `{ a: domainInfo(domain: "${domains[0]}") { domainName } b: domainInfo(domain: "${domains[1]}") { domainName } }`,
+            undefined,
+            { traceparent: `00-${traceId}-${hex(8)}-01` },
+          ),
+        ),
+      );
+      for (const { traceId, domains } of runs) {
+        await until(() => receiver.spans.some((span) => span.traceId === traceId && span.name === 'POST /graphql'));
+        const spans = receiver.spans.filter((span) => span.traceId === traceId);
+        const lookups = spans.filter((span) => span.name === 'lookup domain_info');
+        expect(lookups).toHaveLength(2);
+        for (const lookup of lookups) {
+          const [call, ...more] = childrenOf(spans, lookup);
+          expect(more).toEqual([]);
+          expect(call!.name).toBe('upstream domain_info');
+          const [http] = childrenOf(spans, call!);
+          expect(http!.name).toBe('POST /v1/action/domain_info');
+        }
+        // Each domain's call carried its own operation's trace.
+        for (const domain of domains) expect(seen.get(domain)).toMatch(new RegExp(`^00-${traceId}-`));
+      }
+    } finally {
+      up.handle(answerRecordingTraceparent);
+    }
   });
 
   it('answers a repeated cached operation from its remembered result, its request span alone saying so', async () => {
