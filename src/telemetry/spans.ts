@@ -255,6 +255,12 @@ export function traceLookups<V>(
   );
 }
 
+/** The trace context a lookup handed down (the cache's and the call's `trace`), when it holds a span to hang under. */
+function lookupContext(handed: unknown): Context | undefined {
+  const context = handed as Context | undefined;
+  return context && trace.getSpan(context) ? context : undefined;
+}
+
 function failed(span: Span, error: unknown): void {
   const code = error instanceof ActionError ? error.code : 'INTERNAL';
   span.setAttribute('error.type', code);
@@ -267,8 +273,8 @@ function failed(span: Span, error: unknown): void {
  */
 export function traceCallAction(tracing: Tracing, callAction: CallAction): CallAction {
   return (action, body, options) => {
-    const parent = options?.trace as Context | undefined;
-    if (!parent || !trace.getSpan(parent)) return callAction(action, body, options);
+    const parent = lookupContext(options?.trace);
+    if (!parent) return callAction(action, body, options);
     const span = tracing.tracer.startSpan(
       `upstream ${action}`,
       { attributes: { 'lookup_graph.upstream.action': action } },
@@ -304,8 +310,8 @@ export function traceCallAction(tracing: Tracing, callAction: CallAction): CallA
 export function upstreamCallObserver(tracing: Tracing): CallObserver {
   return {
     start(action, origin, handed) {
-      const parent = handed as Context | undefined;
-      if (!parent || !trace.getSpan(parent)) return undefined;
+      const parent = lookupContext(handed);
+      if (!parent) return undefined;
       const attempts = parent.getValue(ATTEMPTS) as { count: number } | undefined;
       if (attempts) attempts.count += 1;
       const span = tracing.tracer.startSpan(
@@ -361,8 +367,8 @@ export function tracedStore(tracing: Tracing, store: CacheStore): CacheStore {
     run: () => Promise<T>,
     describe?: (result: T, span: Span) => void,
   ): Promise<T> => {
-    const parent = handed as Context | undefined;
-    if (!parent || !trace.getSpan(parent)) return run();
+    const parent = lookupContext(handed);
+    if (!parent) return run();
     const command = REDIS_COMMANDS[method];
     const span = tracing.tracer.startSpan(
       `redis ${command}`,
