@@ -11,7 +11,8 @@
 #   --max-semi-space-size                     left to V8 they start at 1 MiB and some processes never grow them
 #   CACHE_MAX_MB           M/16     unless set: the in-memory cache (its parsed copies take up to M/128 more)
 #   CACHE_RESULTS_MB       M/64     unless set: the remembered results
-# The rest of M (about 70 MiB at 256) is node's own binary and native memory. A --max-old-space-size
+#   DOCUMENT_CACHE_MB      M/32     unless set: parsed, validated and compiled documents, kept by their text
+# The rest of M (about 62 MiB at 256) is node's own binary and native memory. A --max-old-space-size
 # already in NODE_OPTIONS wins: the heap flags are then left out (the cache bounds are still derived).
 #
 # Usage: entrypoint.sh <node arguments...>   (the image runs `entrypoint.sh dist/main.js`)
@@ -61,7 +62,8 @@ fi
 
 CACHE_MAX_MB="${CACHE_MAX_MB:-$((limit_mb / 16))}"
 CACHE_RESULTS_MB="${CACHE_RESULTS_MB:-$((limit_mb / 64))}"
-export CACHE_MAX_MB CACHE_RESULTS_MB
+DOCUMENT_CACHE_MB="${DOCUMENT_CACHE_MB:-$((limit_mb / 32))}"
+export CACHE_MAX_MB CACHE_RESULTS_MB DOCUMENT_CACHE_MB
 
 case " ${NODE_OPTIONS:-} " in
   *" --max-old-space-size="*) exec node "$@" ;;

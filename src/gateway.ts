@@ -1,5 +1,5 @@
 import { actionNamed } from './actions/all.js';
-import { useGraphQlJit } from '@envelop/graphql-jit';
+import { useGraphQlJit } from './server/graphql-jit.js';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
@@ -23,7 +23,7 @@ import {
   type ReadyReport,
 } from './server/probes.js';
 import type { CacheStatus, LookupCache } from './cache/index.js';
-import { createSecurity } from './security/index.js';
+import { createSecurity, type Security } from './security/index.js';
 import { useCostLimit } from './cost/plugin.js';
 import { useCacheControl } from './cache/cache-control.js';
 import { useGatewayExtensions } from './server/gateway-extensions.js';
@@ -78,10 +78,11 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   // The gauges read the upstream's status and the caches' sizes at scrape time; the upstream reports each call to the metrics.
   let path: RequestPath | undefined;
   let memo: ResultMemo | null = null;
+  let security: Security | undefined;
   const batchedSymbols = (action: string) => actionNamed(action)?.batchedSymbols === true;
   const metrics = new Metrics(batchedSymbols, [
     ...upstreamGauges(() => path!.upstream.status()),
-    ...cacheGauges(() => [...path!.cache.parts(), ...(memo?.parts() ?? [])]),
+    ...cacheGauges(() => [...path!.cache.parts(), ...(memo?.parts() ?? []), ...(security?.documentCacheParts() ?? [])]),
   ]);
   // Tracing off (no OTEL endpoint): no SDK loaded, and none of the span hooks is installed.
   const tracing = await startTracing(config.telemetry, config.cache.keySecret);
@@ -95,7 +96,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       ? new ResultMemo(cache, config.cache.resultsMaxBytes)
       : null;
 
-  const security = await createSecurity(config.security, logger, config.cache.redisGuard);
+  security = await createSecurity(config.security, logger, config.cache.redisGuard);
   const anyKeyQuota = [...config.security.auth.accounts.values()].some((account) => account.quota);
   const quotas = await createQuotas(
     config.quota,

@@ -10,7 +10,7 @@ export interface CacheEntry {
 
 /** One part of what a store holds in this process, by its own count against its bound (the cache size gauges). */
 export interface CachePart {
-  part: 'entries' | 'parsed' | 'results';
+  part: 'entries' | 'parsed' | 'results' | 'documents';
   bytes: number;
   entries: number;
 }

@@ -7,6 +7,8 @@ import { useBatchLimit } from './batching.js';
 import { useBodyLimit } from './body-limit.js';
 import { useCorsAllowlist } from './cors.js';
 import { useCsrfGuard } from './csrf.js';
+import { createDocumentCache } from './document-cache.js';
+import type { CachePart } from '../cache/store.js';
 import { useRefusalStatus } from './refusal-status.js';
 import { useInputDepth } from './input-depth.js';
 import { useOperationLimits } from './limits/index.js';
@@ -25,7 +27,15 @@ export interface Security {
   /** In order: refusal statuses (and Retry-After), CORS preflight, CSRF, client auth, rate limit, body size, batch size, input depth, automatic persisted queries or trusted documents, limits. */
   plugins: Array<Plugin | Plugin<GatewayContext>>;
   /** Yoga options that belong to the protections (Yoga's own CORS, body guard and multipart off). */
-  yogaOptions: { cors: false; maxRequestBodySize: false; multipart: false; batching: false | { limit: number } };
+  yogaOptions: {
+    cors: false;
+    maxRequestBodySize: false;
+    multipart: false;
+    batching: false | { limit: number };
+    parserAndValidationCache: false;
+  };
+  /** The kept documents' bytes and entries (DOCUMENT_CACHE_MB), for the cache gauges. */
+  documentCacheParts(): CachePart[];
   upstreamTokenFor(request: Request): string | null;
   /** What another endpoint served through the plugins (/mcp) must pass before its body is read: client auth. The refusal, or null. */
   refusalOf(request: Request): GraphQLError | null;
@@ -74,6 +84,8 @@ export async function createSecurity(
   const persistedQueries = settings.persistedQueries.enabled
     ? createPersistedQueryStore(settings.persistedQueries, logger, redisGuard)
     : null;
+  // In place of Yoga's own parser and validation cache (yogaOptions below), which no setting bounds in bytes.
+  const documents = createDocumentCache(settings.limits.documentCacheBytes);
   const plugins: Security['plugins'] = [
     useRefusalStatus(),
     ...useCorsAllowlist(settings.corsOrigins),
@@ -100,6 +112,7 @@ export async function createSecurity(
         ]
       : []),
     ...(settings.trustedDocuments ? [useTrustedDocuments(settings.trustedDocuments)] : []),
+    documents.plugin,
     useOperationLimits(settings.limits, { introspection: settings.introspection }),
     ...(settings.hideSuggestions ? [useHiddenSuggestions()] : []),
   ];
@@ -110,7 +123,9 @@ export async function createSecurity(
       maxRequestBodySize: false,
       multipart: false,
       batching: settings.limits.maxBatchOperations > 0 ? { limit: settings.limits.maxBatchOperations } : false,
+      parserAndValidationCache: false,
     },
+    documentCacheParts: documents.parts,
     upstreamTokenFor: auth.upstreamTokenFor,
     refusalOf: auth.refusalOf,
     clientFor: (request, serverContext) => {

@@ -26,6 +26,8 @@ export interface OperationLimits {
   maxDirectives: number;
   /** Operations in one batched (JSON array) request; 0 turns batching off. */
   maxBatchOperations: number;
+  /** Bytes of parsed, validated documents kept by their text (estimated per document); 0 keeps none. */
+  documentCacheBytes: number;
 }
 
 type GatewayAuthMode = 'api-key' | 'forward' | 'none';
@@ -111,6 +113,7 @@ export function readSecuritySettings(read: EnvReader, production: boolean): Secu
       maxRootFields: int('MAX_ROOT_FIELDS', 20, 1, 100_000),
       maxDirectives: 20,
       maxBatchOperations: int('MAX_BATCH_OPERATIONS', 0, 0, 1_000),
+      documentCacheBytes: int('DOCUMENT_CACHE_MB', 8, 0, 4_096) * 1024 * 1024,
     },
     introspection,
     // GraphiQL needs introspection to be of any use: one switch serves both.

@@ -264,7 +264,7 @@ export function cacheGauges(parts: () => CachePart[]) {
   return [
     {
       name: 'lookup_graph_cache_bytes',
-      help: 'Bytes the in-process caches hold, by part (entries: their JSON; parsed: entries read again, kept parsed, at twice their JSON; results: remembered results).',
+      help: 'Bytes the in-process caches hold, by part (entries: their JSON; parsed: entries read again, kept parsed, at twice their JSON; results: remembered results; documents: parsed and compiled GraphQL documents, estimated).',
       labelNames: ['part'],
       collect: (gauge: Gauge) => {
         for (const { part, bytes } of parts()) gauge.set({ part }, bytes);
@@ -272,7 +272,7 @@ export function cacheGauges(parts: () => CachePart[]) {
     },
     {
       name: 'lookup_graph_cache_entries',
-      help: 'Entries the in-process caches hold, by part (entries, parsed, results).',
+      help: 'Entries the in-process caches hold, by part (entries, parsed, results, documents).',
       labelNames: ['part'],
       collect: (gauge: Gauge) => {
         for (const { part, entries } of parts()) gauge.set({ part }, entries);

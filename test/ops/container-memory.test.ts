@@ -29,6 +29,7 @@ function entryEnv(env: Record<string, string>): Record<string, string> {
     NODE_OPTIONS: _o,
     CACHE_MAX_MB: _c,
     CACHE_RESULTS_MB: _m,
+    DOCUMENT_CACHE_MB: _d,
     MEMORY_LIMIT_MB: _l,
     ...inherited
   } = process.env as Record<string, string>;
@@ -40,7 +41,7 @@ function sizedBy(env: Record<string, string>) {
   const probe =
     'const v8=require("node:v8");const s=v8.getHeapSpaceStatistics().find((x)=>x.space_name==="new_space");' +
     'console.log(JSON.stringify({heapLimitMb:v8.getHeapStatistics().heap_size_limit/2**20,execArgv:process.execArgv.filter((a)=>/^--m(ax|in)-/.test(a)),' +
-    'cache:process.env.CACHE_MAX_MB??null,results:process.env.CACHE_RESULTS_MB??null,newSpace:s&&s.space_size}))';
+    'cache:process.env.CACHE_MAX_MB??null,results:process.env.CACHE_RESULTS_MB??null,documents:process.env.DOCUMENT_CACHE_MB??null,newSpace:s&&s.space_size}))';
   const run = spawnSync('sh', [ENTRYPOINT, '-e', probe], { env: entryEnv(env), encoding: 'utf8' });
   return { status: run.status, stderr: run.stderr, out: run.status === 0 ? JSON.parse(run.stdout) : null };
 }
@@ -61,11 +62,11 @@ describe('deploy/entrypoint.sh sizes memory from the container', () => {
     return dir;
   };
 
-  it('reads a cgroup v2 limit: half of it for the old generation, a sixteenth for the cache, a 64th for remembered results', () => {
+  it('reads a cgroup v2 limit: half of it for the old generation, a sixteenth for the cache, a 64th for remembered results, a 32nd for documents', () => {
     const { status, out } = sizedBy({ CGROUP_ROOT: cgroup('v2', { 'memory.max': `${256 * MiB}\n` }) });
     expect(status).toBe(0);
     expect(out.execArgv).toEqual(['--max-old-space-size=128', '--min-semi-space-size=16', '--max-semi-space-size=16']);
-    expect(out).toMatchObject({ cache: '16', results: '4' });
+    expect(out).toMatchObject({ cache: '16', results: '4', documents: '8' });
     // V8's own limit covers the old generation and the young one (two semispaces and their large objects).
     expect(out.heapLimitMb).toBeGreaterThanOrEqual(128);
     expect(out.heapLimitMb).toBeLessThanOrEqual(128 + 3 * 16);
