@@ -20,6 +20,8 @@ export interface OperationLimits {
   maxInputDepth: number;
   /** Aliases per operation (`__typename` included, fragments once per spread). */
   maxAliases: number;
+  /** Field nodes answering at one response path (fragments expanded): bounds graphql-js's pairwise field-merging check. */
+  maxRepeatedFields: number;
   /** Root fields per operation: each is a lookup. */
   maxRootFields: number;
   /** Directives per operation. */
@@ -110,6 +112,8 @@ export function readSecuritySettings(read: EnvReader, production: boolean): Secu
       maxDepth: int('MAX_DEPTH', 8, 1, 100),
       maxInputDepth: 8,
       maxAliases: 30,
+      // Far above what fragments that overlap on `id` or `__typename` reach; 20 repeats cost well under a millisecond to validate.
+      maxRepeatedFields: 20,
       maxRootFields: int('MAX_ROOT_FIELDS', 20, 1, 100_000),
       maxDirectives: 20,
       maxBatchOperations: int('MAX_BATCH_OPERATIONS', 0, 0, 1_000),

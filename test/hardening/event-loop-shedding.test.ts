@@ -50,6 +50,38 @@ describe('shedding on the event loop delay (SHED_EVENT_LOOP_DELAY_MS)', () => {
   });
 });
 
+/** Stalls of `stallMs` each, one after another with only the timers' turn between them, for `forMs`. */
+async function stallRepeatedly(stallMs: number, gapMs: number, forMs: number) {
+  const until = Date.now() + forMs;
+  while (Date.now() < until) {
+    blockFor(stallMs);
+    await new Promise((resolve) => setTimeout(resolve, gapMs));
+  }
+}
+
+describe('shedding a loop kept busy by stalls each shorter than the limit', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await inProcessGateway({ SHED_EVENT_LOOP_DELAY_MS: '1000' });
+  });
+  afterAll(() => gw.close());
+
+  it('a second of 200 ms stalls back to back (as costly documents one after another) counts as behind and refuses OVERLOADED', async () => {
+    await stallRepeatedly(200, 1, 2_500);
+    expect(gw.gateway.ready().reasons).toContain('event-loop-delay');
+    const refused = await gw.query('{ domainInfo(domain: "saturated.example") { domainName } }');
+    expect(refused.status).toBe(503);
+    expect(refused.body.errors?.[0]?.extensions).toMatchObject({ code: 'OVERLOADED' });
+    expect(refused.body.errors?.[0]?.message).toMatch(/busy all of the last second, in stalls of up to \d+ ms/);
+    await waitFor(() => !gw.gateway.ready().reasons.includes('event-loop-delay'), 5000, 'the saturation to pass');
+  });
+
+  it('short stalls with the loop idle between them (a busy but keeping-up gateway) are not shed', async () => {
+    await stallRepeatedly(5, 10, 2_500);
+    expect(gw.gateway.ready().reasons).not.toContain('event-loop-delay');
+  });
+});
+
 describe('WORKERS', () => {
   let root: string;
   beforeAll(() => {

@@ -21,9 +21,11 @@ describe('security settings', () => {
       maxDepth: 8,
       maxInputDepth: 8,
       maxAliases: 30,
+      maxRepeatedFields: 20,
       maxRootFields: 20,
       maxDirectives: 20,
       maxBatchOperations: 0,
+      documentCacheBytes: 8 * 1024 * 1024,
     });
     expect(security.rateLimit.perMinute).toBe(600);
     expect(security.corsOrigins).toEqual([]);
@@ -66,9 +68,11 @@ describe('security settings', () => {
       maxDepth: 5,
       maxInputDepth: 8,
       maxAliases: 30,
+      maxRepeatedFields: 20,
       maxRootFields: 3,
       maxDirectives: 20,
       maxBatchOperations: 10,
+      documentCacheBytes: 8 * 1024 * 1024,
     });
     expect([security.introspection, security.graphiql, security.hideSuggestions]).toEqual([false, false, true]);
     expect(security.rateLimit).toEqual({ perMinute: 60, redisUrl: 'redis://127.0.0.1:6379', redisPrefix: 'x:rate:' });

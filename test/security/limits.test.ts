@@ -52,6 +52,46 @@ describe('operation limits (defaults)', () => {
     );
   });
 
+  it('one field repeated 500 times (under the token limit) → 400 MAX_REPEATED_FIELDS_EXCEEDED, naming the path', async () => {
+    const res = await refused(
+      () => gw.query(`{ domainInfo(domain: "example.com") { ${repeat(500, () => 'domainName')} } }`),
+      400,
+      'MAX_REPEATED_FIELDS_EXCEEDED',
+    );
+    expect(res.body.errors![0]!.message).toBe(
+      'The operation selects "domainInfo.domainName" 500 times; the limit is 20 at one path.',
+    );
+    expect(res.body.errors![0]!.extensions).toMatchObject({ limit: 20, path: 'domainInfo.domainName' });
+  });
+
+  it('a field repeated 20 times (the limit) still runs, with one upstream call', async () => {
+    const before = sandboxCalls(gw);
+    const res = await gw.query(`{ domainInfo(domain: "repeats.example") { ${repeat(20, () => 'domainName')} } }`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ domainInfo: { domainName: 'repeats.example' } });
+    expect(sandboxCalls(gw) - before).toBe(1);
+  });
+
+  it('repeats that only add up once fragments and parents merge → 400 MAX_REPEATED_FIELDS_EXCEEDED', async () => {
+    // Seven fragments of three `name` each: 21 at company.name.
+    const fragments = repeat(7, (i) => `fragment N${i} on Company { name name name }`).replace(/ (?=fragment)/g, '\n');
+    await refused(
+      () => gw.query(`{ company(domain: "hubspot.com") { ${repeat(7, (i) => `...N${i}`)} } }\n${fragments}`),
+      400,
+      'MAX_REPEATED_FIELDS_EXCEEDED',
+    );
+    // Five `category`, each with five `sector`: 25 at company.category.sector once merged.
+    const res = await refused(
+      () =>
+        gw.query(
+          `{ company(domain: "hubspot.com") { ${repeat(5, () => `category { ${repeat(5, () => 'sector')} }`)} } }`,
+        ),
+      400,
+      'MAX_REPEATED_FIELDS_EXCEEDED',
+    );
+    expect(res.body.errors![0]!.extensions).toMatchObject({ path: 'company.category.sector' });
+  });
+
   it('21 root fields → 400 MAX_ROOT_FIELDS_EXCEEDED', async () => {
     await refused(
       () => gw.query(`{ ${repeat(21, (i) => `d${i}: domainInfo(domain: "d${i}.com") { domainName }`)} }`),

@@ -6,6 +6,7 @@ import { INTROSPECTION_DEPTH, maxDepthRule } from './depth.js';
 import { noIntrospectionRule } from './introspection.js';
 import { onlyQueriesRule } from './only-queries.js';
 import { maxRootFieldsRule } from './root-fields.js';
+import { maxRepeatedFieldsRule } from './repeated-fields.js';
 import { parseWithinLimits } from './parse.js';
 
 /**
@@ -22,6 +23,8 @@ export function useOperationLimits(limits: OperationLimits, options: { introspec
     maxRootFieldsRule(limits.maxRootFields),
     maxDirectivesRule(limits.maxDirectives),
     ...(options.introspection ? [] : [noIntrospectionRule]),
+    // Last of the limits: a document over another limit is told of that one first.
+    maxRepeatedFieldsRule(limits.maxRepeatedFields),
     // The cost budget (COST_LIMIT_EXCEEDED) is not one of these rules: it needs the variables, so
     // src/cost/plugin.ts checks it when the operation is about to execute, still before any upstream call.
   ];
