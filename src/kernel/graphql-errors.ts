@@ -26,7 +26,8 @@ export function maskError(error: unknown, message: string, hideDetails = false):
   }
   if (graphqlError && (!original || original instanceof GraphQLError)) {
     // In place: a new error object would make Yoga log a client's malformed body as a server error.
-    if (hideDetails && 'originalError' in graphqlError.extensions)
+    // graphql-jit makes errors of its own with no extensions object at all.
+    if (hideDetails && graphqlError.extensions && 'originalError' in graphqlError.extensions)
       delete (graphqlError.extensions as Record<string, unknown>).originalError;
     return graphqlError;
   }

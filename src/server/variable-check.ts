@@ -1,10 +1,18 @@
-import { GraphQLError, getOperationAST, getVariableValues, type OperationDefinitionNode } from 'graphql';
+import {
+  GraphQLError,
+  getOperationAST,
+  getVariableValues,
+  valueFromASTUntyped,
+  type OperationDefinitionNode,
+} from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
 /**
  * Coerces the variables before anything executes: a missing or invalid variable is HTTP 400 with
  * BAD_USER_INPUT, as graphql-js would report it, and never reaches the cost estimate or the JIT
- * executor (which would answer 200 without a code).
+ * executor (which would answer 200 without a code). A variable left out that declares a default gets
+ * its default here, as the GraphQL specification says, on every path (GraphQL, tools, trusted documents):
+ * graphql-jit does not apply the default of a non-null variable and would refuse it as not provided.
  */
 export function useVariableCheck(): Plugin {
   return {
@@ -21,7 +29,10 @@ export function useVariableCheck(): Plugin {
         (args.variableValues ?? {}) as Record<string, unknown>,
         { maxErrors: 10 },
       );
-      if (!coerced.errors) return;
+      if (!coerced.errors) {
+        args.variableValues = withDefaults(operation, (args.variableValues ?? {}) as Record<string, unknown>);
+        return;
+      }
       setResultAndStopExecution({
         errors: coerced.errors.map(
           (error) =>
@@ -35,4 +46,16 @@ export function useVariableCheck(): Plugin {
       });
     },
   };
+}
+
+/** The variables as sent, with each declared default in place of a variable left out (a null sent stays null). */
+function withDefaults(operation: OperationDefinitionNode, sent: Record<string, unknown>): Record<string, unknown> {
+  let values = sent;
+  for (const definition of operation.variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    if (!definition.defaultValue || Object.hasOwn(sent, name)) continue;
+    if (values === sent) values = { ...sent };
+    values[name] = valueFromASTUntyped(definition.defaultValue);
+  }
+  return values;
 }
