@@ -84,7 +84,9 @@ export function readApiKeys(read: EnvReader): {
         );
     }
     if (digest && account.name === ANONYMOUS)
-      read.problem(`${where}: "${ANONYMOUS}" names the requests that come without a key or token; a key cannot have it`);
+      read.problem(
+        `${where}: "${ANONYMOUS}" names the requests that come without a key or token; a key cannot have it`,
+      );
     // Keys that share a name share one quota: they must agree on it.
     if (account.name) {
       const quota = account.quota === undefined ? 'default' : JSON.stringify(account.quota);

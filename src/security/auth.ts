@@ -80,8 +80,7 @@ export function createClientAuth(settings: SecuritySettings['auth'], options: Cl
   const keys = new ApiKeys(settings.apiKeyHashes);
   const admitted = new WeakMap<Request, Admitted>();
   const { tokens } = options;
-  const challenge = (): Record<string, string> =>
-    tokens ? { 'WWW-Authenticate': tokens.challenge() } : CHALLENGE;
+  const challenge = (): Record<string, string> => (tokens ? { 'WWW-Authenticate': tokens.challenge() } : CHALLENGE);
 
   /** Who the request is when it may pass, else the refusal; a promise only when it carries a token. */
   const check = (header: HeaderOf, endpoint: Endpoint): Verdict | Promise<Verdict> => {
@@ -98,7 +97,10 @@ export function createClientAuth(settings: SecuritySettings['auth'], options: Cl
     if (tokens && presentedBearer && looksLikeToken(presentedBearer)) {
       return tokens
         .verify(presentedBearer)
-        .then((identity): Verdict => (identity instanceof GraphQLError ? identity : { kind: 'token', name: identity.client }));
+        .then(
+          (identity): Verdict =>
+            identity instanceof GraphQLError ? identity : { kind: 'token', name: identity.client },
+        );
     }
     const presented = header('x-api-key') ?? presentedBearer;
     if (!presented) {

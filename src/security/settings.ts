@@ -106,7 +106,7 @@ export function readSecuritySettings(read: EnvReader, production: boolean): Secu
   } else if (!rawMode && production && !credentials) {
     // A production gateway that nobody can call is a misconfiguration: say so at start-up.
     problem(
-      'GATEWAY_API_KEY_HASHES or GATEWAY_API_KEYS_FILE (or JWT_ISSUER or JWT_JWKS_URL for signed tokens) is required when NODE_ENV=production (or set GATEWAY_AUTH=forward, or GATEWAY_AUTH=none to open the gateway deliberately)',
+      'GATEWAY_API_KEY_HASHES or GATEWAY_API_KEYS_FILE is required when NODE_ENV=production (or JWT_ISSUER or JWT_JWKS_URL for signed tokens; or set GATEWAY_AUTH=forward, or GATEWAY_AUTH=none to open the gateway deliberately)',
     );
   }
   if (tokens && mode !== 'api-key')
@@ -117,7 +117,9 @@ export function readSecuritySettings(read: EnvReader, production: boolean): Secu
   const trustedDocuments = readTrustedDocuments(read.string('TRUSTED_DOCUMENTS_FILE'), problem);
   const anonymous = read.oneOf('ANONYMOUS_ACCESS', ['off', 'trusted-documents'] as const, 'off');
   if (anonymous === 'trusted-documents' && !trustedDocuments)
-    problem('ANONYMOUS_ACCESS=trusted-documents needs TRUSTED_DOCUMENTS_FILE: the documents anonymous requests may run');
+    problem(
+      'ANONYMOUS_ACCESS=trusted-documents needs TRUSTED_DOCUMENTS_FILE: the documents anonymous requests may run',
+    );
   if (anonymous === 'trusted-documents' && mode !== 'api-key')
     problem(
       `ANONYMOUS_ACCESS=trusted-documents needs clients that sign in (API keys or JWT_ISSUER), not GATEWAY_AUTH=${mode}`,

@@ -48,7 +48,9 @@ export function readPublicResource(read: EnvReader): PublicResource | null {
     url = null;
   }
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.search || url.hash || url.username) {
-    read.problem(`PUBLIC_URL must be the gateway's public http(s) address such as https://graph.example.com, got "${raw}"`);
+    read.problem(
+      `PUBLIC_URL must be the gateway's public http(s) address such as https://graph.example.com, got "${raw}"`,
+    );
     return null;
   }
   const origin = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
@@ -74,8 +76,12 @@ export function readTokenSettings(read: EnvReader, resource: PublicResource | nu
   const jwksUrl = rawJwks ? httpUrl(read, 'JWT_JWKS_URL', rawJwks) : null;
   let secret: Uint8Array | null = null;
   if (rawSecret) {
-    if (rawJwks) read.problem('JWT_SECRET and JWT_JWKS_URL exclude each other: tokens are signed either with a shared secret or with published keys');
-    if (Buffer.byteLength(rawSecret) < 32) read.problem('JWT_SECRET must be at least 32 bytes (HS256 needs a 256-bit secret)');
+    if (rawJwks)
+      read.problem(
+        'JWT_SECRET and JWT_JWKS_URL exclude each other: tokens are signed either with a shared secret or with published keys',
+      );
+    if (Buffer.byteLength(rawSecret) < 32)
+      read.problem('JWT_SECRET must be at least 32 bytes (HS256 needs a 256-bit secret)');
     if (!issuer) read.problem('JWT_SECRET needs JWT_ISSUER: the issuer a shared-secret token must name');
     secret = new TextEncoder().encode(rawSecret);
   }

@@ -5,7 +5,19 @@ import { KeySetUnavailable, RemoteKeySet, type KeySetStatus } from './key-set.js
 import type { PublicResource, TokenSettings } from './settings.js';
 
 /** Asymmetric algorithms: a token signed with a public key read as an HMAC secret (key-type confusion) never passes. */
-const ASYMMETRIC = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
+const ASYMMETRIC = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+];
 const SYMMETRIC = ['HS256', 'HS384', 'HS512'];
 
 /** Who a valid token names. */
@@ -99,16 +111,21 @@ export class TokenVerifier {
     }
     const scope = this.settings.requiredScope;
     if (scope && !scopesOf(payload).has(scope)) {
-      return rejection('INSUFFICIENT_SCOPE', `The token does not grant the scope "${scope}" this gateway requires.`, 403, {
-        headers: {
-          'WWW-Authenticate': this.challenge({
-            error: 'insufficient_scope',
-            description: `The scope ${scope} is required`,
-            scope,
-          }),
+      return rejection(
+        'INSUFFICIENT_SCOPE',
+        `The token does not grant the scope "${scope}" this gateway requires.`,
+        403,
+        {
+          headers: {
+            'WWW-Authenticate': this.challenge({
+              error: 'insufficient_scope',
+              description: `The scope ${scope} is required`,
+              scope,
+            }),
+          },
+          extensions: { scope },
         },
-        extensions: { scope },
-      });
+      );
     }
     const client = this.settings.clientClaims.map((claim) => payload[claim]).find((value) => typeof value === 'string');
     if (typeof client !== 'string' || !CLIENT_NAME.test(client))
@@ -118,7 +135,9 @@ export class TokenVerifier {
 
   private invalid(reason: string, message: string, code = 'INVALID_TOKEN'): GraphQLError {
     return rejection(code, message, 401, {
-      headers: { 'WWW-Authenticate': this.challenge({ error: 'invalid_token', description: message.replace(/"/g, "'") }) },
+      headers: {
+        'WWW-Authenticate': this.challenge({ error: 'invalid_token', description: message.replace(/"/g, "'") }),
+      },
       extensions: { reason },
     });
   }
@@ -130,7 +149,10 @@ export class TokenVerifier {
         'IDENTITY_PROVIDER_UNAVAILABLE',
         'The identity provider cannot be reached and no signing key is known yet; try again shortly.',
         503,
-        { headers: { 'Retry-After': String(error.retryAfterSeconds) }, extensions: { retryAfter: error.retryAfterSeconds } },
+        {
+          headers: { 'Retry-After': String(error.retryAfterSeconds) },
+          extensions: { retryAfter: error.retryAfterSeconds },
+        },
       );
     }
     if (error instanceof errors.JWTExpired) return this.invalid('expired', 'The token has expired.', 'TOKEN_EXPIRED');
