@@ -29,7 +29,7 @@ type Admitted =
 type Verdict = Admitted | GraphQLError;
 
 /** Where a request came in: anonymous requests may run trusted documents on /graphql, never use /mcp. */
-export type Endpoint = 'graphql' | 'mcp';
+type Endpoint = 'graphql' | 'mcp';
 
 export interface ClientAuth {
   /** The check of each request; none when the gateway is open (GATEWAY_AUTH=none). */

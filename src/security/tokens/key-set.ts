@@ -88,7 +88,7 @@ export class RemoteKeySet {
 
   /** Fetches the key set unless a fetch is under way (then joins it) or the last began less than the cooldown ago. Never throws. */
   refresh(): Promise<void> {
-    if (this.pending) return this.pending;
+    if (this.pending !== null) return this.pending;
     if (this.cooldownLeft() > 0) return Promise.resolve();
     this.lastAttemptAt = this.now();
     this.pending = this.load()
