@@ -161,6 +161,23 @@ describe('ANONYMOUS_ACCESS=trusted-documents: a public page with no secret', () 
   });
 });
 
+describe('the Federation subgraph endpoint (FEDERATION=true) takes the same tokens', () => {
+  it('a token is accepted, none is 401', async () => {
+    const issuer = await startIssuer([TEAM_A]);
+    const gw = await startGateway({ JWT_ISSUER: issuer.issuer, JWT_AUDIENCE: AUDIENCE, FEDERATION: 'true' });
+    try {
+      const sdl = '{ _service { sdl } }';
+      expect((await gw.query(sdl)).status).toBe(401);
+      const res = await gw.query(sdl, undefined, bearer(await issuer.token(TEAM_A, AUDIENCE)));
+      expect(res.status).toBe(200);
+      expect(res.body.data?._service?.sdl).toContain('@key');
+    } finally {
+      await gw.close();
+      await issuer.close();
+    }
+  });
+});
+
 describe('settings of signed tokens', () => {
   it('NODE_ENV=production starts with JWT settings alone, no API key', async () => {
     const issuer = await startIssuer([TEAM_A]);
