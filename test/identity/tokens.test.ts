@@ -49,7 +49,7 @@ describe('signed tokens from a real authorization server', () => {
     expect((await gw.query(QUERY, undefined, { 'x-api-key': API_KEY })).status).toBe(200);
   });
 
-  it('every token refused is a 401 (403 for a scope) with a code, a challenge and no upstream call', async () => {
+  it('every token refused is a 401 with a code and reason, an invalid_token challenge and no upstream call', async () => {
     const key = issuer.currentKey();
     const valid = { iss: issuer.issuer, aud: AUDIENCE, client_id: 'team-a', exp: now() + 300, iat: now() };
     const real = await issuer.token(TEAM_A, AUDIENCE);
