@@ -96,8 +96,10 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       ? new ResultMemo(cache, config.cache.resultsMaxBytes)
       : null;
 
-  security = await createSecurity(config.security, logger, config.cache.redisGuard);
-  const anyKeyQuota = [...config.security.auth.accounts.values()].some((account) => account.quota);
+  security = await createSecurity(config.security, logger, config.cache.redisGuard, metrics.observeKeySetFetch);
+  const anyKeyQuota = [...config.security.auth.accounts.values(), ...config.security.auth.names.values()].some(
+    (account) => account.quota,
+  );
   const quotas = await createQuotas(
     config.quota,
     anyKeyQuota,
@@ -115,6 +117,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     () => upstream.status(),
     security.rateLimitStatus,
     () => eventLoop.behind(),
+    security.identityStatus ?? undefined,
   );
   // FEDERATION=true: the same schema served as a Federation v2 subgraph (src/server/federation.ts).
   const federation = config.federation.enabled

@@ -28,7 +28,7 @@ describe('configuration', () => {
     expect(configProblems({ NODE_ENV: 'production' })).toEqual([
       'ACTION_BASE_URL is required when NODE_ENV=production (the built-in sandbox is for development only)',
       'ACTION_TOKEN is required when NODE_ENV=production',
-      'GATEWAY_API_KEY_HASHES or GATEWAY_API_KEYS_FILE is required when NODE_ENV=production (or set GATEWAY_AUTH=forward, or GATEWAY_AUTH=none to open the gateway deliberately)',
+      'GATEWAY_API_KEY_HASHES or GATEWAY_API_KEYS_FILE is required when NODE_ENV=production (or JWT_ISSUER or JWT_JWKS_URL for signed tokens; or set GATEWAY_AUTH=forward, or GATEWAY_AUTH=none to open the gateway deliberately)',
     ]);
   });
 

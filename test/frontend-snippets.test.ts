@@ -19,7 +19,10 @@ async function run(snippet: string, url: string, names: string[]): Promise<Recor
   try {
     const file = join(dir, 'snippet.ts');
     const source = snippet.replace('https://gateway.example/graphql', `${url}/graphql`);
-    writeFileSync(file, `// @ts-nocheck\nconst KEY = 'unused';\n${source}\nexport { ${names.join(', ')} };\n`);
+    writeFileSync(
+      file,
+      `// @ts-nocheck\nconst accessToken = () => 'a-token-the-open-sandbox-gateway-ignores';\n${source}\nexport { ${names.join(', ')} };\n`,
+    );
     return await import(file);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -23,7 +23,7 @@ export interface McpOptions {
   settings: McpSettings;
   security: SecuritySettings;
   schema: GraphQLSchema;
-  refusalOf(request: Request): GraphQLError | null;
+  refusalOf(request: Request): Promise<GraphQLError | null> | GraphQLError | null;
   /** Yoga's own fetch: the one pipeline every tool call goes through. */
   fetch(request: Request, serverContext?: unknown): Promise<Response> | Response;
   /** The fetch API Yoga's requests and responses are made with. */

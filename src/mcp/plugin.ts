@@ -17,7 +17,7 @@ const MCP_PATH = '/mcp';
 export interface McpEndpointOptions {
   tools: McpTools;
   /** The client auth's verdict on the request (the same check as /graphql's): the refusal, or null. */
-  refusalOf(request: Request): GraphQLError | null;
+  refusalOf(request: Request): Promise<GraphQLError | null> | GraphQLError | null;
   /** CORS_ORIGINS: a request from a browser page on another origin is refused (DNS rebinding). */
   corsOrigins: string[];
   maxRequestBytes: number;
@@ -84,7 +84,7 @@ export function useMcpEndpoint(options: McpEndpointOptions): Plugin {
     const origin = request.headers.get('origin');
     if (origin !== null && !origins.has(origin))
       return jsonRpcError(fetchAPI, 403, 'This Origin may not use the MCP endpoint (CORS_ORIGINS).');
-    const refusal = options.refusalOf(request);
+    const refusal = await options.refusalOf(request);
     if (refusal) {
       const http = refusal.extensions.http as { status?: number; headers?: Record<string, string> } | undefined;
       return jsonRpcError(fetchAPI, http?.status ?? 401, refusal.message, http?.headers);

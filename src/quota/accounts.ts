@@ -19,14 +19,24 @@ export interface KeyAccount {
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
+/** The name of the one shared account of anonymous requests (ANONYMOUS_ACCESS): a line of its own may give its quota. */
+export const ANONYMOUS = 'anonymous';
+
 /**
  * GATEWAY_API_KEY_HASHES (comma-separated digests) and GATEWAY_API_KEYS_FILE: one digest a line, then
- * optionally `name=<name>` and `quota=<N/window|none>`; `#` starts a comment. A bad line is a problem
- * naming its line number.
+ * optionally `name=<name>` and `quota=<N/window|none>`; `#` starts a comment. A line without a digest,
+ * `name=<name> [quota=...]`, names a client that has no key here (one that signs in with a token, or
+ * `anonymous`) and gives its quota. A bad line is a problem naming its line number.
  */
-export function readApiKeys(read: EnvReader): { hashes: string[]; accounts: Map<string, KeyAccount> } {
+export function readApiKeys(read: EnvReader): {
+  hashes: string[];
+  accounts: Map<string, KeyAccount>;
+  /** Every named client, keyed or not, with its quota (undefined: CLIENT_QUOTA). */
+  names: Map<string, KeyAccount>;
+} {
   const hashes: string[] = [];
   const accounts = new Map<string, KeyAccount>();
+  const names = new Map<string, KeyAccount>();
   const digestOf = (where: string, value: string): string | null => {
     const digest = value.trim().toLowerCase();
     if (SHA256_HEX.test(digest)) return digest;
@@ -51,12 +61,13 @@ export function readApiKeys(read: EnvReader): { hashes: string[]; accounts: Map<
     const where = `GATEWAY_API_KEYS_FILE line ${index + 1}`;
     const [first, ...attributes] = line.replace(/#.*$/, '').trim().split(/\s+/).filter(Boolean);
     if (!first) continue;
-    const digest = digestOf(where, first);
-    if (!digest) continue;
-    hashes.push(digest);
-    if (attributes.length === 0) continue;
+    const keyless = first.startsWith('name=');
+    const digest = keyless ? null : digestOf(where, first);
+    if (!keyless && !digest) continue;
+    if (digest) hashes.push(digest);
+    if (attributes.length === 0 && !keyless) continue;
     const account: KeyAccount = { name: null };
-    for (const attribute of attributes) {
+    for (const attribute of keyless ? [first, ...attributes] : attributes) {
       const [name, value = ''] = attribute.split(/=(.*)/s);
       if (name === 'name' && NAME.test(value)) account.name = value;
       else if (name === 'name')
@@ -68,8 +79,14 @@ export function readApiKeys(read: EnvReader): { hashes: string[]; accounts: Map<
         if (quota && 'problem' in quota) read.problem(`${where}: ${quota.problem}`);
         else account.quota = quota;
       } else
-        read.problem(`${where}: unknown setting "${name}" (a line is: <digest> [name=<name>] [quota=<N/window|none>])`);
+        read.problem(
+          `${where}: unknown setting "${name}" (a line is: <digest> [name=<name>] [quota=<N/window|none>], or name=<name> [quota=<N/window|none>])`,
+        );
     }
+    if (digest && account.name === ANONYMOUS)
+      read.problem(
+        `${where}: "${ANONYMOUS}" names the requests that come without a key or token; a key cannot have it`,
+      );
     // Keys that share a name share one quota: they must agree on it.
     if (account.name) {
       const quota = account.quota === undefined ? 'default' : JSON.stringify(account.quota);
@@ -77,8 +94,9 @@ export function readApiKeys(read: EnvReader): { hashes: string[]; accounts: Map<
       if (earlier !== undefined && earlier !== quota)
         read.problem(`${where}: the keys named "${account.name}" share one quota, so each must give the same quota`);
       quotaOfName.set(account.name, quota);
+      names.set(account.name, account);
     }
-    accounts.set(digest, account);
+    if (digest) accounts.set(digest, account);
   }
-  return { hashes: [...new Set(hashes)], accounts };
+  return { hashes: [...new Set(hashes)], accounts, names };
 }

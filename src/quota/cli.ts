@@ -30,7 +30,7 @@ export function listClients(env: Record<string, string | undefined>): {
 } {
   const read = new EnvReader(env);
   const settings = readQuotaSettings(read);
-  const { hashes, accounts } = readApiKeys(read);
+  const { hashes, accounts, names } = readApiKeys(read);
   const clients = new Map<string, ListedClient>();
   for (const digest of hashes) {
     const account = accounts.get(digest);
@@ -38,6 +38,10 @@ export function listClients(env: Record<string, string | undefined>): {
     const quota = account?.quota === undefined ? settings.defaultQuota : account.quota;
     if (!clients.has(id)) clients.set(id, { id, quota });
   }
+  // Named clients without a key here (signed in with a token, or anonymous): counted under their name.
+  for (const [name, account] of names)
+    if (!clients.has(name))
+      clients.set(name, { id: name, quota: account.quota === undefined ? settings.defaultQuota : account.quota });
   return {
     clients: [...clients.values()],
     problems: read.problems,

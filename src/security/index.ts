@@ -18,13 +18,16 @@ import { clientAddress, MemoryRateLimiter, RedisRateLimiter, useRateLimit, type 
 import type { SecuritySettings } from './settings.js';
 import type { RedisGuardSettings } from '../redis/guard.js';
 import { useHiddenSuggestions } from './suggestions.js';
-import { useTrustedDocuments } from './trusted-documents.js';
+import { useAnonymousTrustedDocuments, useTrustedDocuments } from './trusted-documents.js';
+import type { KeySetStatus } from './tokens/key-set.js';
+import { useProtectedResourceMetadata } from './tokens/resource-metadata.js';
+import { TokenVerifier } from './tokens/verifier.js';
 
 /** One client's persisted-query registrations hold at most a quarter of the store (4 MiB). */
 const PERSISTED_QUERY_SHARES = 4;
 
 export interface Security {
-  /** In order: refusal statuses (and Retry-After), CORS preflight, CSRF, client auth, rate limit, body size, batch size, input depth, automatic persisted queries or trusted documents, limits. */
+  /** In order: protected resource metadata (PUBLIC_URL with tokens), refusal statuses (and Retry-After), CORS preflight, CSRF, client auth, rate limit, body size, batch size, input depth, automatic persisted queries or trusted documents (anonymous requests: those only), limits. */
   plugins: Array<Plugin | Plugin<GatewayContext>>;
   /** Yoga options that belong to the protections (Yoga's own CORS, body guard and multipart off). */
   yogaOptions: {
@@ -38,7 +41,9 @@ export interface Security {
   documentCacheParts(): CachePart[];
   upstreamTokenFor(request: Request): string | null;
   /** What another endpoint served through the plugins (/mcp) must pass before its body is read: client auth. The refusal, or null. */
-  refusalOf(request: Request): GraphQLError | null;
+  refusalOf(request: Request): Promise<GraphQLError | null> | GraphQLError | null;
+  /** The identity provider's signing keys (JWT_ISSUER, JWT_JWKS_URL): whether any was ever loaded; null when tokens are off. */
+  identityStatus: (() => KeySetStatus) | null;
   /** Who a request is for fairness (upstream shares, breaker counts): API key, forwarded token's hash, or address. */
   clientFor(request: Request, serverContext: unknown): string;
   /** Who pays for the request's upstream calls (quotas): its API key's account or its forwarded token; null when the gateway is open. */
@@ -58,8 +63,24 @@ export async function createSecurity(
   settings: SecuritySettings,
   logger: Logger,
   redisGuard?: RedisGuardSettings,
+  observeKeySetFetch?: (outcome: 'ok' | 'error') => void,
 ): Promise<Security> {
-  const auth = createClientAuth(settings.auth);
+  const tokens = settings.auth.tokens
+    ? new TokenVerifier(settings.auth.tokens, settings.publicResource, (outcome) => {
+        observeKeySetFetch?.(outcome);
+        if (outcome === 'error')
+          logger.warn(
+            { identity: tokens?.status() },
+            'identity: the signing keys could not be fetched; the keys loaded before stay in use',
+          );
+      })
+    : null;
+  // Fetched at start-up, so that the first token does not wait for it and /readyz knows when tokens can be checked.
+  void tokens?.keySet?.refresh();
+  const auth = createClientAuth(settings.auth, {
+    tokens,
+    anonymous: settings.auth.anonymousTrustedDocuments,
+  });
   let limiter: RateLimiter | null = null;
   if (settings.rateLimit.perMinute > 0) {
     if (settings.rateLimit.redisUrl) {
@@ -87,6 +108,9 @@ export async function createSecurity(
   // In place of Yoga's own parser and validation cache (yogaOptions below), which no setting bounds in bytes.
   const documents = createDocumentCache(settings.limits.documentCacheBytes);
   const plugins: Security['plugins'] = [
+    ...(tokens && settings.publicResource
+      ? [useProtectedResourceMetadata(settings.publicResource, settings.auth.tokens!)]
+      : []),
     useRefusalStatus(),
     ...useCorsAllowlist(settings.corsOrigins),
     useCsrfGuard(),
@@ -111,6 +135,9 @@ export async function createSecurity(
           }),
         ]
       : []),
+    ...(settings.trustedDocuments && settings.auth.anonymousTrustedDocuments
+      ? [useAnonymousTrustedDocuments(settings.trustedDocuments, auth.isAnonymous, auth.challenge)]
+      : []),
     ...(settings.trustedDocuments ? [useTrustedDocuments(settings.trustedDocuments)] : []),
     documents.plugin,
     useOperationLimits(settings.limits, { introspection: settings.introspection }),
@@ -127,7 +154,8 @@ export async function createSecurity(
     },
     documentCacheParts: documents.parts,
     upstreamTokenFor: auth.upstreamTokenFor,
-    refusalOf: auth.refusalOf,
+    refusalOf: (request) => auth.refusalOf(request, 'mcp'),
+    identityStatus: tokens ? () => tokens.status() : null,
     clientFor: (request, serverContext) => {
       const forwarded = auth.upstreamTokenFor(request);
       return auth.clientOf(request) ?? (forwarded ? tokenId(forwarded) : clientAddress(serverContext));

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { EnvReader } from '../kernel/env.js';
 import { type KeyAccount, readApiKeys } from '../quota/accounts.js';
 import { readTrustedDocumentsJson } from './trusted-documents.js';
+import { type PublicResource, readPublicResource, readTokenSettings, type TokenSettings } from './tokens/settings.js';
 import { redisKeyPrefix } from '../redis/url.js';
 
 /**
@@ -45,13 +46,21 @@ export interface SecuritySettings {
   /** Trusted documents: sha256 hex of a document -> the document; null lets any operation run. */
   trustedDocuments: Map<string, string> | null;
   auth: {
-    /** api-key: clients need one of the keys; forward: the client's bearer token goes upstream; none: open. */
+    /** api-key: clients need one of the keys or a signed token (JWT_*); forward: the client's bearer token goes upstream; none: open. */
     mode: GatewayAuthMode;
     /** sha256 hex digests of the accepted API keys (never the keys). */
     apiKeyHashes: string[];
     /** What the API keys file says beside a digest: the client's name and its own quota. */
     accounts: Map<string, KeyAccount>;
+    /** Every client the keys file names, keyed or not (a token's client, `anonymous`), with its quota. */
+    names: Map<string, KeyAccount>;
+    /** JWT_*: signed access tokens beside the API keys; null when off. */
+    tokens: TokenSettings | null;
+    /** ANONYMOUS_ACCESS=trusted-documents: requests without a credential may run the trusted documents, nothing else. */
+    anonymousTrustedDocuments: boolean;
   };
+  /** PUBLIC_URL: the gateway's public address, which names the MCP endpoint as a protected resource; null when unset. */
+  publicResource: PublicResource | null;
   rateLimit: {
     /** Requests per client per minute (by API key, else by address; forward mode counts by address, as forwarded tokens are not checked); 0 turns it off. */
     perMinute: number;
@@ -87,21 +96,38 @@ const APQ_MAX_BYTES = 4 * 1024 * 1024;
 
 export function readSecuritySettings(read: EnvReader, production: boolean): SecuritySettings {
   const { int, bool, problem } = read;
-  const { hashes: apiKeyHashes, accounts } = readApiKeys(read);
+  const { hashes: apiKeyHashes, accounts, names } = readApiKeys(read);
+  const publicResource = readPublicResource(read);
+  const tokens = readTokenSettings(read, publicResource);
+  // Keys or tokens: either is a way in, and either turns authentication on with no other switch.
+  const credentials = apiKeyHashes.length > 0 || tokens !== null;
   const rawMode = read.string('GATEWAY_AUTH')?.toLowerCase();
-  const mode = read.oneOf('GATEWAY_AUTH', AUTH_MODES, apiKeyHashes.length > 0 || production ? 'api-key' : 'none');
-  if (rawMode === 'api-key' && apiKeyHashes.length === 0) {
+  const mode = read.oneOf('GATEWAY_AUTH', AUTH_MODES, credentials || production ? 'api-key' : 'none');
+  if (rawMode === 'api-key' && !credentials) {
     problem(
-      'GATEWAY_AUTH=api-key needs GATEWAY_API_KEY_HASHES or GATEWAY_API_KEYS_FILE (sha256 hex digests of the keys)',
+      'GATEWAY_AUTH=api-key needs GATEWAY_API_KEY_HASHES or GATEWAY_API_KEYS_FILE (sha256 hex digests of the keys), or JWT_ISSUER or JWT_JWKS_URL (signed tokens)',
     );
-  } else if (!rawMode && production && apiKeyHashes.length === 0) {
+  } else if (!rawMode && production && !credentials) {
     // A production gateway that nobody can call is a misconfiguration: say so at start-up.
     problem(
-      'GATEWAY_API_KEY_HASHES or GATEWAY_API_KEYS_FILE is required when NODE_ENV=production (or set GATEWAY_AUTH=forward, or GATEWAY_AUTH=none to open the gateway deliberately)',
+      'GATEWAY_API_KEY_HASHES or GATEWAY_API_KEYS_FILE is required when NODE_ENV=production (or JWT_ISSUER or JWT_JWKS_URL for signed tokens; or set GATEWAY_AUTH=forward, or GATEWAY_AUTH=none to open the gateway deliberately)',
     );
   }
+  if (tokens && mode !== 'api-key')
+    problem(
+      `JWT_ISSUER and JWT_JWKS_URL cannot be combined with GATEWAY_AUTH=${mode}: signed tokens are checked by the gateway itself`,
+    );
 
   const trustedDocuments = readTrustedDocuments(read.string('TRUSTED_DOCUMENTS_FILE'), problem);
+  const anonymous = read.oneOf('ANONYMOUS_ACCESS', ['off', 'trusted-documents'] as const, 'off');
+  if (anonymous === 'trusted-documents' && !trustedDocuments)
+    problem(
+      'ANONYMOUS_ACCESS=trusted-documents needs TRUSTED_DOCUMENTS_FILE: the documents anonymous requests may run',
+    );
+  if (anonymous === 'trusted-documents' && mode !== 'api-key')
+    problem(
+      `ANONYMOUS_ACCESS=trusted-documents needs clients that sign in (API keys or JWT_ISSUER), not GATEWAY_AUTH=${mode}`,
+    );
   const introspection = bool('ENABLE_INTROSPECTION', !production);
   return {
     limits: {
@@ -125,7 +151,15 @@ export function readSecuritySettings(read: EnvReader, production: boolean): Secu
     // With introspection off, suggestions would let the schema be guessed field by field.
     hideSuggestions: !introspection,
     trustedDocuments,
-    auth: { mode, apiKeyHashes, accounts },
+    auth: {
+      mode,
+      apiKeyHashes,
+      accounts,
+      names,
+      tokens,
+      anonymousTrustedDocuments: anonymous === 'trusted-documents',
+    },
+    publicResource,
     rateLimit: {
       perMinute: int('CLIENT_RATE_LIMIT_PER_MINUTE', 600, 0, 10_000_000),
       // REDIS_URL is validated with the cache settings.

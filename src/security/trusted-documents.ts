@@ -62,6 +62,32 @@ export function useTrustedDocuments(documents: Map<string, string>): Plugin {
   };
 }
 
+/**
+ * ANONYMOUS_ACCESS=trusted-documents: a request that came without a credential (let in by the client
+ * auth) runs a trusted document or nothing: a raw query or an unknown id is 401 UNAUTHENTICATED with the
+ * sign-in challenge, before the trusted-documents check would answer it with a 400. Before useTrustedDocuments.
+ */
+export function useAnonymousTrustedDocuments(
+  documents: Map<string, string>,
+  isAnonymous: (request: Request) => boolean,
+  challenge: () => Record<string, string>,
+): Plugin {
+  return {
+    onParams({ params, request }) {
+      if (!isAnonymous(request)) return;
+      const id = requestedDocumentId(params, request);
+      const trusted = id !== null && trustedDocumentText(documents, id) !== null;
+      if (!trusted || typeof params.query === 'string')
+        throw rejection(
+          'UNAUTHENTICATED',
+          "Without a sign-in only the site's trusted documents run: send one's documentId, or sign in (an access token or an API key) to run this operation.",
+          401,
+          { headers: challenge() },
+        );
+    },
+  };
+}
+
 /** The document id a request names: `documentId` (body or GET parameter), else Apollo's persistedQuery. */
 function requestedDocumentId(params: GraphQLParams & { documentId?: unknown }, request: Request): string | null {
   if (request.method === 'GET' && typeof params.documentId !== 'string') {

@@ -53,13 +53,14 @@ export interface ReadyReport {
   reasons: string[];
 }
 
-/** Judges readiness from the phase and the cache's and upstream's state; never touches the upstream. */
+/** Judges readiness from the phase, the cache's and upstream's state and the signing keys (JWT_*); never touches the upstream. */
 export function readinessReporter(
   readiness: Readiness,
   cacheStatus: () => CacheStatus,
   upstreamStatus: () => UpstreamStatus,
   clientRateLimit?: () => ClientRateLimitStatus,
   eventLoopBehind: () => boolean = () => false,
+  identity?: () => { loaded: boolean; healthy: boolean },
 ): () => ReadyReport {
   let cacheAnswered = false;
   return () => {
@@ -70,7 +71,11 @@ export function readinessReporter(
     if (phase === 'draining') return { status: 'draining', ready: false, reasons: ['draining'] };
     if (phase === 'starting' || !cacheAnswered)
       return { status: 'starting', ready: false, reasons: cacheAnswered ? ['starting'] : ['cache-not-answering-yet'] };
+    // No signing key was ever loaded: no token can be checked yet. Once one was, an unreachable provider only degrades.
+    const keys = identity?.();
+    if (keys && !keys.loaded) return { status: 'starting', ready: false, reasons: ['identity-keys-not-loaded'] };
     const reasons: string[] = [];
+    if (keys && !keys.healthy) reasons.push('identity-provider-unreachable');
     const behind = eventLoopBehind();
     if (behind) reasons.push('event-loop-delay');
     if (upstream.overload.overloaded) reasons.push('shedding-load');

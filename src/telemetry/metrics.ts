@@ -65,6 +65,12 @@ export class Metrics {
     labelNames: ['client'] as const,
     registers: [this.registry],
   });
+  private readonly keySetFetches = new Counter({
+    name: 'lookup_graph_identity_key_set_fetches_total',
+    help: "Fetches of the identity provider's discovery document and signing keys (JWT_ISSUER, JWT_JWKS_URL), by outcome: ok or error.",
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
   private readonly replays = new Counter({
     name: 'lookup_graph_result_replays_total',
     help: 'Operations answered from a remembered result: every lookup still cached, no resolver run; their lookups count as cache hits too.',
@@ -138,6 +144,11 @@ export class Metrics {
   observeQuota = (client: string, charged: number, remaining: number | null): void => {
     if (charged > 0) this.quotaCharged.inc({ client }, charged);
     if (remaining !== null) this.quotaRemaining.set({ client }, remaining);
+  };
+
+  /** One fetch of the identity provider's key set (with its discovery document, when it was needed). */
+  observeKeySetFetch = (outcome: 'ok' | 'error'): void => {
+    this.keySetFetches.inc({ outcome });
   };
 
   observeReplay = (): void => {

@@ -11,7 +11,14 @@ const UPSTREAM = { ACTION_BASE_URL: 'https://api.example.com', ACTION_TOKEN: 't'
 describe('security settings', () => {
   it('development defaults keep npm start + GraphiQL open, with safe limits', () => {
     const { security } = loadConfig({});
-    expect(security.auth).toEqual({ mode: 'none', apiKeyHashes: [], accounts: new Map() });
+    expect(security.auth).toEqual({
+      mode: 'none',
+      apiKeyHashes: [],
+      accounts: new Map(),
+      names: new Map(),
+      tokens: null,
+      anonymousTrustedDocuments: false,
+    });
     expect(security.introspection).toBe(true);
     expect(security.graphiql).toBe(true);
     expect(security.hideSuggestions).toBe(false);
@@ -60,6 +67,9 @@ describe('security settings', () => {
       mode: 'api-key',
       apiKeyHashes: [hashApiKey('a'), hashApiKey('b')],
       accounts: new Map(),
+      names: new Map(),
+      tokens: null,
+      anonymousTrustedDocuments: false,
     });
     rmSync(keys);
     expect(security.limits).toEqual({
@@ -109,7 +119,7 @@ describe('security settings', () => {
     [{ GATEWAY_AUTH: 'basic' }, 'GATEWAY_AUTH must be one of api-key, forward, none, got "basic"'],
     [
       { GATEWAY_AUTH: 'api-key' },
-      'GATEWAY_AUTH=api-key needs GATEWAY_API_KEY_HASHES or GATEWAY_API_KEYS_FILE (sha256 hex digests of the keys)',
+      'GATEWAY_AUTH=api-key needs GATEWAY_API_KEY_HASHES or GATEWAY_API_KEYS_FILE (sha256 hex digests of the keys), or JWT_ISSUER or JWT_JWKS_URL (signed tokens)',
     ],
     [
       { GATEWAY_API_KEY_HASHES: 'my-plain-key' },
