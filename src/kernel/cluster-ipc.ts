@@ -9,6 +9,8 @@ interface Ask {
   id: number;
   topic: string;
   payload: unknown;
+  /** When the asker stops waiting (epoch ms, one machine's clock): a question read later is dropped, not acted on. */
+  until: number;
 }
 
 interface Answer {
@@ -54,7 +56,7 @@ export function askWorker<T>(
 /**
  * Answers the other side's questions about `topic` with `handler`'s result (awaited when a promise); in the
  * primary the handler is told which worker asked. A handler that throws or rejects sends no answer: the asker
- * times out.
+ * times out. A question read after its asker stopped waiting is dropped unanswered, its handler not run.
  */
 export function answer(topic: string, handler: Handler): void {
   handlers.set(topic, handler);
@@ -76,7 +78,7 @@ function ask<T>(
     timer.unref();
     pending.set(id, { resolve: (result) => resolve(result as T), timer });
     try {
-      send({ type: ASK, id, topic, payload });
+      send({ type: ASK, id, topic, payload, until: Date.now() + timeoutMs });
     } catch {
       // The channel closed between the check and the send: the same as no answer.
       clearTimeout(timer);
@@ -121,7 +123,8 @@ function receive(message: unknown, worker: Worker | undefined, reply: (answer: A
   }
   if (type !== ASK) return;
   const handler = handlers.get((message as Ask).topic);
-  if (!handler) return;
+  // Read after its asker gave up (this process was busy or stopped): acting on it now would count what the asker did without.
+  if (!handler || !(Date.now() <= (message as Ask).until)) return;
   try {
     Promise.resolve(handler((message as Ask).payload, worker)).then(
       (result) => reply({ type: ANSWER, id, result }),

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_ACTIONS } from '../../src/sandbox/answers.js';
 import { hashApiKey } from '../../src/security/api-keys.js';
@@ -18,6 +19,7 @@ const BUDGET = 1000;
 const TEAM = 'workers-team-key-0123456789';
 const BURST = 'workers-burst-key-0123456789';
 const OTHER = 'workers-other-key-0123456789';
+const SPARE = 'workers-spare-key-0123456789';
 
 /** Every series of `name` in a Prometheus text, with its labels as written. */
 function series(text: string, name: string): Array<{ labels: string; value: number }> {
@@ -65,6 +67,7 @@ describe('WORKERS=2 without REDIS_URL: limits counted once, metrics that mean wh
         `${hashApiKey(TEAM)} name=team quota=${QUOTA}/day`,
         `${hashApiKey(BURST)} name=burst quota=none`,
         `${hashApiKey(OTHER)} name=other quota=none`,
+        `${hashApiKey(SPARE)} name=spare quota=5/day`,
         '',
       ].join('\n'),
     );
@@ -130,14 +133,19 @@ describe('WORKERS=2 without REDIS_URL: limits counted once, metrics that mean wh
       { labels: '', value: BUDGET - upstream.calls.length },
     ]);
     expect(series(text, 'lookup_graph_quota_remaining')).toEqual([{ labels: '{client="team"}', value: 0 }]);
+    // Every named client with a quota has its limit, from the start.
     expect(series(text, 'lookup_graph_quota_limit')).toEqual([
       { labels: '{client="team",window="day"}', value: QUOTA },
+      { labels: '{client="spare",window="day"}', value: 5 },
     ]);
     // Charged calls: the named clients each have their series, the quota's client its 3.
-    expect(series(text, 'lookup_graph_quota_calls_charged_total')).toEqual(
-      expect.arrayContaining([{ labels: '{client="team"}', value: QUOTA }]),
-    );
-    // Each worker holds its own cache: their sizes add up; nothing is in flight.
+    expect(series(text, 'lookup_graph_quota_calls_charged_total')).toEqual([
+      { labels: '{client="team"}', value: QUOTA },
+      { labels: '{client="burst"}', value: 0 },
+      { labels: '{client="other"}', value: 0 },
+      { labels: '{client="spare"}', value: 0 },
+    ]);
+    // Nothing is in flight in either worker; the calls each made add up to the upstream's count.
     expect(series(text, 'lookup_graph_upstream_in_flight')).toEqual([{ labels: '', value: 0 }]);
     expect(total(text, 'lookup_graph_upstream_calls_total')).toBe(upstream.calls.length);
   });
@@ -148,6 +156,42 @@ describe('WORKERS=2 without REDIS_URL: limits counted once, metrics that mean wh
       statuses.push((await queryOnce(port, '{ __typename }', { 'x-api-key': BURST })).status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(RATE_LIMIT);
     expect(statuses.filter((status) => status === 429)).toHaveLength(RATE_LIMIT * 2);
+  });
+
+  it('while the primary does not answer, a worker refuses to pay for a call it cannot count (OVERLOADED) and counts the rate limit alone', async () => {
+    // One kept-alive connection to one worker: with the primary stopped, nobody hands out new connections.
+    const agent = new Agent({ connections: 1 });
+    const post = async (key: string, query: string) => {
+      const { statusCode, body } = await request(`http://127.0.0.1:${port}/graphql`, {
+        method: 'POST',
+        dispatcher: agent,
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: JSON.stringify({ query }),
+      });
+      return { status: statusCode, body: (await body.json()) as any };
+    };
+    try {
+      expect((await post(SPARE, '{ domainInfo(domain: "spare-0.example") { domainName } }')).status).toBe(200);
+      expect(callsFor('spare')).toBe(1);
+      process.kill(gateway.child.pid!, 'SIGSTOP');
+      try {
+        const refused = await post(SPARE, '{ domainInfo(domain: "spare-1.example") { domainName } }');
+        expect(refused.body.errors?.[0]?.extensions).toMatchObject({ code: 'OVERLOADED', retryAfter: 1 });
+        expect(callsFor('spare')).toBe(1);
+        // The rate limit fails open to the worker's own count: a request is answered, not failed.
+        const answered = await post(OTHER, '{ __typename }');
+        expect(answered).toMatchObject({ status: 200, body: { data: { __typename: 'Query' } } });
+      } finally {
+        process.kill(gateway.child.pid!, 'SIGCONT');
+      }
+      // The questions the primary read late were dropped, not counted: the client spent 1 call of its 5.
+      const again = await post(SPARE, '{ domainInfo(domain: "spare-2.example") { domainName } }');
+      expect(again.body.data.domainInfo.domainName).toBe('spare-2.example');
+      expect(again.body.extensions.gateway.quota).toMatchObject({ limit: 5, remaining: 3 });
+      expect(callsFor('spare')).toBe(2);
+    } finally {
+      await agent.close();
+    }
   });
 
   it("keeps a killed worker's counters in the totals, and its quota count with the primary", async () => {
