@@ -25,7 +25,7 @@ async function main() {
       'these settings are no longer read (constants now, or merged: docs/configuration.md); remove them',
     );
   }
-  // WORKERS > 1: this process only forks and watches the workers (each runs the rest of main) and serves their summed metrics.
+  // WORKERS > 1: this process only forks and watches the workers (each runs the rest of main) serves their combined metrics and, without REDIS_URL, counts their rate limit and quotas.
   if (config.ops.workers > 1 && cluster.isPrimary) {
     await runWorkerPool(
       config.ops.workers,
