@@ -84,6 +84,12 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     ...upstreamGauges(() => path!.upstream.status()),
     ...cacheGauges(() => [...path!.cache.parts(), ...(memo?.parts() ?? []), ...(security?.documentCacheParts() ?? [])]),
   ]);
+  // Every named client of the keys file has its series from the start, and its quota's limit.
+  metrics.knownClients(
+    [...config.security.auth.accounts.values()].flatMap(({ name, quota }) =>
+      name ? [{ name, quota: quota === undefined ? config.quota.defaultQuota : quota }] : [],
+    ),
+  );
   // Tracing off (no OTEL endpoint): no SDK loaded, and none of the span hooks is installed.
   const tracing = await startTracing(config.telemetry, config.cache.keySecret);
   path = await createRequestPath({ config, logger, target, metrics, tracing });

@@ -25,9 +25,21 @@ async function main() {
       'these settings are no longer read (constants now, or merged: docs/configuration.md); remove them',
     );
   }
-  // WORKERS > 1: this process only forks and watches the workers (each runs the rest of main) and serves their summed metrics.
+  // WORKERS > 1: this process only forks and watches the workers (each runs the rest of main) serves their combined metrics and, without REDIS_URL, counts their rate limit and quotas.
   if (config.ops.workers > 1 && cluster.isPrimary) {
-    await runWorkerPool(config.ops.workers, logger, { host: config.ops.metricsHost, port: config.ops.metricsPort });
+    await runWorkerPool(
+      config.ops.workers,
+      logger,
+      { host: config.ops.metricsHost, port: config.ops.metricsPort },
+      {
+        rateLimitPerMinute: config.security.rateLimit.perMinute,
+        rateLimitInRedis: config.security.rateLimit.redisUrl !== null,
+        quotas:
+          config.quota.defaultQuota !== null ||
+          [...config.security.auth.accounts.values()].some((account) => account.quota),
+        quotasInRedis: config.quota.redisUrl !== null,
+      },
+    );
     return;
   }
   const gateway = await createGateway(config, logger);

@@ -2,7 +2,9 @@ import type { Logger } from 'pino';
 import type { RedisGuardSettings } from '../redis/guard.js';
 import { MemoryQuotaCounter, type QuotaCounter } from './counter.js';
 import { Payer, type QuotaAccount, type QuotaObserver } from './payer.js';
+import { PrimaryQuotaCounter } from './primary-counter.js';
 import { RedisQuotaCounter } from './redis-counter.js';
+import { inWorkerGroup } from '../kernel/cluster-ipc.js';
 import type { QuotaSettings } from './settings.js';
 
 export { Payer, type QuotaAccount } from './payer.js';
@@ -12,7 +14,7 @@ type Paying = Request & { [PAYER]?: Payer | null };
 
 /**
  * Every client's quota of paid upstream calls: who pays for a request, counted where (Redis, or
- * this process without REDIS_URL).
+ * without REDIS_URL this process, or the primary for every worker of WORKERS > 1).
  */
 export class Quotas {
   constructor(
@@ -36,10 +38,10 @@ export class Quotas {
   }
 
   /** Where quotas are counted and whether that answers (for /healthz). */
-  status(): { backend: 'memory' | 'redis'; healthy: boolean } {
+  status(): { backend: 'memory' | 'workers' | 'redis'; healthy: boolean } {
     return this.counter instanceof RedisQuotaCounter
       ? { backend: 'redis', ...this.counter.health() }
-      : { backend: 'memory', healthy: true };
+      : { backend: this.counter instanceof PrimaryQuotaCounter ? 'workers' : 'memory', healthy: true };
   }
 
   close(): Promise<void> {
@@ -71,7 +73,8 @@ export async function createQuotas(
       );
     counter = redis;
   } else {
-    counter = new MemoryQuotaCounter();
+    // WORKERS > 1: one count for the process group, held by the primary.
+    counter = inWorkerGroup() ? new PrimaryQuotaCounter() : new MemoryQuotaCounter();
   }
   return new Quotas(counter, settings, accountOf, observe);
 }

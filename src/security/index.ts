@@ -14,7 +14,15 @@ import { useInputDepth } from './input-depth.js';
 import { useOperationLimits } from './limits/index.js';
 import { useAutomaticPersistedQueries } from './persisted-queries.js';
 import { createPersistedQueryStore } from './persisted-query-store.js';
-import { clientAddress, MemoryRateLimiter, RedisRateLimiter, useRateLimit, type RateLimiter } from './rate-limit.js';
+import {
+  clientAddress,
+  MemoryRateLimiter,
+  PrimaryRateLimiter,
+  RedisRateLimiter,
+  useRateLimit,
+  type RateLimiter,
+} from './rate-limit.js';
+import { inWorkerGroup } from '../kernel/cluster-ipc.js';
 import type { SecuritySettings } from './settings.js';
 import type { RedisGuardSettings } from '../redis/guard.js';
 import { useHiddenSuggestions } from './suggestions.js';
@@ -50,7 +58,7 @@ export interface Security {
   accountOf(request: Request): ClientAccount | null;
   /** Where the client rate limit counts and whether that backend answers (for /healthz). */
   rateLimitStatus(): {
-    backend: 'off' | 'memory' | 'redis';
+    backend: 'off' | 'memory' | 'workers' | 'redis';
     healthy: boolean;
     lastError?: string | null;
     since?: string;
@@ -99,7 +107,10 @@ export async function createSecurity(
         );
       limiter = redis;
     } else {
-      limiter = new MemoryRateLimiter(settings.rateLimit.perMinute);
+      // WORKERS > 1: one count for the process group, held by the primary.
+      limiter = inWorkerGroup()
+        ? new PrimaryRateLimiter(settings.rateLimit.perMinute)
+        : new MemoryRateLimiter(settings.rateLimit.perMinute);
     }
   }
   const persistedQueries = settings.persistedQueries.enabled
@@ -166,7 +177,7 @@ export async function createSecurity(
         ? { backend: 'off', healthy: true }
         : limiter instanceof RedisRateLimiter
           ? { backend: 'redis', ...limiter.health() }
-          : { backend: 'memory', healthy: true },
+          : { backend: limiter instanceof PrimaryRateLimiter ? 'workers' : 'memory', healthy: true },
     close: async () => {
       await Promise.allSettled([limiter?.close(), persistedQueries?.close()]);
     },

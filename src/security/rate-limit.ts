@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { RedisConnection, type RedisState } from '../redis/connection.js';
 import { DEFAULT_REDIS_GUARD, type RedisGuardSettings } from '../redis/guard.js';
 import { rejection } from './errors.js';
+import { answer, askPrimary } from '../kernel/cluster-ipc.js';
 
 /** Clients tracked at once; the least recently seen beyond it start a fresh window. */
 const MAX_CLIENTS = 100_000;
@@ -54,6 +55,36 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   async close() {}
+}
+
+const HIT_TOPIC = 'rate-limit:hit';
+/** How long a worker waits for the primary's count before it counts the hit alone. */
+const PRIMARY_ANSWER_MS = 500;
+
+/**
+ * In a worker of WORKERS > 1 without Redis: the primary counts every worker's hits in one window per client
+ * (`countHitsForWorkers`), so the limit holds for the whole process group, not once per worker. Fails open to
+ * a count of its own: when the primary does not answer within 500 ms, this worker counts the hit in its own
+ * memory, as one process would (never unlimited, never a failed request).
+ */
+export class PrimaryRateLimiter implements RateLimiter {
+  private readonly alone: MemoryRateLimiter;
+
+  constructor(perMinute: number) {
+    this.alone = new MemoryRateLimiter(perMinute);
+  }
+
+  async hit(client: string): Promise<RateVerdict> {
+    return (await askPrimary<RateVerdict>(HIT_TOPIC, client, PRIMARY_ANSWER_MS)) ?? this.alone.hit(client);
+  }
+
+  async close() {}
+}
+
+/** In the primary of WORKERS > 1 without Redis: holds the client windows every worker's PrimaryRateLimiter counts in. */
+export function countHitsForWorkers(perMinute: number): void {
+  const limiter = new MemoryRateLimiter(perMinute);
+  answer(HIT_TOPIC, (client) => (typeof client === 'string' ? limiter.hitNow(client, Date.now()) : undefined));
 }
 
 // INCR and PEXPIRE in one step: the first hit of a window starts its clock.

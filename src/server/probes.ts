@@ -40,7 +40,8 @@ export function createReadiness(): Readiness {
 
 /** The per-client rate limiter's backend and whether it answers (src/security, REDIS_URL). */
 export interface ClientRateLimitStatus {
-  backend: 'off' | 'memory' | 'redis';
+  /** workers: counted once for every worker of WORKERS > 1, by their primary (no REDIS_URL). */
+  backend: 'off' | 'memory' | 'workers' | 'redis';
   healthy: boolean;
   lastError?: string | null;
   since?: string;

@@ -1,4 +1,4 @@
-import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { type Aggregator, Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { LookupSource } from '../cache/lookup-cache.js';
@@ -7,6 +7,23 @@ import type { CallOutcome } from '../upstream/client.js';
 import { ActionError } from '../kernel/errors.js';
 import { countByCode } from './errors.js';
 import type { CallAction, UpstreamStatus } from '../upstream/index.js';
+import { answer } from '../kernel/cluster-ipc.js';
+
+/** What the primary of WORKERS > 1 asks each worker for: its registry as JSON (src/server/workers.ts). */
+export const WORKER_METRICS_TOPIC = 'metrics';
+
+/**
+ * A gauge read at scrape time. `aggregator`: how the primary of WORKERS > 1 combines the workers' values of
+ * one series on its /metrics (prom-client's AggregatorRegistry): sum for what each worker holds of its own,
+ * min, max or first for what describes one thing they all see.
+ */
+export interface GaugeSpec {
+  name: string;
+  help: string;
+  labelNames?: string[];
+  aggregator: Aggregator;
+  collect: (gauge: Gauge) => void;
+}
 
 /** An operation answered whole: ok (no errors), partial (data and errors) or error (no data). */
 export type OperationOutcome = 'ok' | 'partial' | 'error';
@@ -25,44 +42,54 @@ export class Metrics {
   private readonly upstreamCalls = new Counter({
     name: 'lookup_graph_upstream_calls_total',
     help: 'HTTP calls sent to the upstream (each retry counts; never a lookup refused, shed or cancelled before it was sent, nor a connection that failed), by action and outcome (OK or the error code; CLIENT_CLOSED: cancelled because its clients went away).',
-    labelNames: ['action', 'outcome'] as const,
+    labelNames: ['action', 'outcome'],
     registers: [this.registry],
   });
   private readonly upstreamLatency = new Histogram({
     name: 'lookup_graph_upstream_call_duration_seconds',
     help: 'Duration of each HTTP call sent to the upstream.',
-    labelNames: ['action'] as const,
+    labelNames: ['action'],
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });
   private readonly upstreamRequests = new Counter({
     name: 'lookup_graph_upstream_requests_total',
     help: 'Lookups the loaders sent towards the upstream, by action and final outcome; refusals by the rate-limit gate, an open breaker or a full queue count here and not as calls.',
-    labelNames: ['action', 'outcome'] as const,
+    labelNames: ['action', 'outcome'],
     registers: [this.registry],
   });
   private readonly shedLookups = new Counter({
     name: 'lookup_graph_upstream_shed_total',
     help: "Lookups the gateway refused without calling the upstream to stay responsive, by action and reason: queue-full, no-slot-in-time (refused at once: the calls ahead would hold it past its wait deadline), wait-expired (waited until its deadline), client-share (RATE_LIMITED: the client's own share was full). The others are OVERLOADED.",
-    labelNames: ['action', 'reason'] as const,
+    labelNames: ['action', 'reason'],
     registers: [this.registry],
   });
   private readonly lookups = new Counter({
     name: 'lookup_graph_cache_lookups_total',
     help: "Lookups by action and where their value came from: cache (hit), upstream (miss), coalesced (joined another request's call) or refused (no call: held, shed, breaker open, out of budget or time, client gone).",
-    labelNames: ['action', 'source'] as const,
+    labelNames: ['action', 'source'],
     registers: [this.registry],
   });
   private readonly quotaCharged = new Counter({
     name: 'lookup_graph_quota_calls_charged_total',
     help: "Upstream calls charged to clients' quotas, by client name from the API keys file (unnamed for keys without one, forwarded for forwarded tokens).",
-    labelNames: ['client'] as const,
+    labelNames: ['client'],
     registers: [this.registry],
   });
   private readonly quotaRemaining = new Gauge({
     name: 'lookup_graph_quota_remaining',
     help: "Calls left in a named client's quota window, as this replica last saw it.",
-    labelNames: ['client'] as const,
+    labelNames: ['client'],
+    // Workers count one quota (the primary's, or Redis's), so the lowest any of them saw is the latest.
+    aggregator: 'min',
+    registers: [this.registry],
+  });
+  private readonly quotaLimit = new Gauge({
+    name: 'lookup_graph_quota_limit',
+    help: 'Calls a named client may make per quota window (its own quota in the API keys file, else CLIENT_QUOTA), by client and window (minute, hour, day, month).',
+    labelNames: ['client', 'window'],
+    // The same setting in every worker.
+    aggregator: 'max',
     registers: [this.registry],
   });
   private readonly keySetFetches = new Counter({
@@ -85,21 +112,21 @@ export class Metrics {
   private readonly operations = new Counter({
     name: 'lookup_graph_graphql_operations_total',
     help: 'GraphQL operations by outcome: ok (no errors), partial (data and errors), error (no data).',
-    labelNames: ['outcome'] as const,
+    labelNames: ['outcome'],
     registers: [this.registry],
   });
 
   private readonly requestDuration = new Histogram({
     name: 'lookup_graph_graphql_request_duration_seconds',
     help: 'Duration of each /graphql request, arrival to response, by operation: the names of trusted documents and METRICS_OPERATION_NAMES, else anonymous, other or batch.',
-    labelNames: ['operation'] as const,
+    labelNames: ['operation'],
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [this.registry],
   });
   private readonly errors = new Counter({
     name: 'lookup_graph_graphql_errors_total',
     help: 'Errors in /graphql responses by extensions.code (UNCODED without one, OTHER for a code outside the known form).',
-    labelNames: ['code'] as const,
+    labelNames: ['code'],
     registers: [this.registry],
   });
 
@@ -108,14 +135,20 @@ export class Metrics {
    */
   constructor(
     private readonly batchedSymbols: (action: string) => boolean,
-    gauges: Array<{ name: string; help: string; labelNames?: string[]; collect: (gauge: Gauge) => void }> = [],
+    gauges: GaugeSpec[] = [],
   ) {
     collectDefaultMetrics({ register: this.registry, prefix: 'lookup_graph_' });
-    for (const { name, help, labelNames, collect } of gauges) {
+    // A limit of each process, not something the workers hold between them.
+    const maxFds = this.registry.getSingleMetric('lookup_graph_process_max_fds') as
+      | { aggregator: Aggregator }
+      | undefined;
+    if (maxFds) maxFds.aggregator = 'min';
+    for (const { name, help, labelNames, aggregator, collect } of gauges) {
       new Gauge({
         name,
         help,
         labelNames: labelNames ?? [],
+        aggregator,
         registers: [this.registry],
         collect() {
           collect(this);
@@ -124,10 +157,20 @@ export class Metrics {
     }
   }
 
-  /** In a worker of WORKERS > 1: answer the primary's requests for this registry, which it sums over the workers. */
+  /** In a worker of WORKERS > 1: answer the primary's requests for this registry, which it combines over the workers. */
   reportToPrimary(): void {
-    new AggregatorRegistry();
-    AggregatorRegistry.setRegistries([this.registry]);
+    answer(WORKER_METRICS_TOPIC, () => this.registry.getMetricsAsJSON());
+  }
+
+  /**
+   * The named clients of the API keys file, known from the start: each has a series of charged calls (0 until
+   * it is charged) and, when it has a quota, its limit.
+   */
+  knownClients(clients: ReadonlyArray<{ name: string; quota: { limit: number; window: string } | null }>): void {
+    for (const { name, quota } of clients) {
+      this.quotaCharged.inc({ client: name }, 0);
+      if (quota) this.quotaLimit.set({ client: name, window: quota.window }, quota.limit);
+    }
   }
 
   /** The Prometheus text of every metric and its content type, as GET /metrics answers it. */
@@ -224,11 +267,13 @@ export function useIncrementalOutcomes(metrics: Metrics): Plugin {
 }
 
 /** Gauges read from the upstream's status at scrape time: its budget, breakers and load. */
-export function upstreamGauges(status: () => UpstreamStatus) {
+export function upstreamGauges(status: () => UpstreamStatus): GaugeSpec[] {
   return [
     {
       name: 'lookup_graph_upstream_ratelimit_remaining',
       help: 'Upstream calls left in the current rate-limit window, as the upstream last said (absent until it says).',
+      // One budget, told to each worker on its own calls: the lowest is the upstream's latest word in the window.
+      aggregator: 'min',
       collect: (gauge: Gauge) => {
         const remaining = status().rateLimit.remaining;
         if (remaining !== null) gauge.set(remaining);
@@ -237,12 +282,16 @@ export function upstreamGauges(status: () => UpstreamStatus) {
     {
       name: 'lookup_graph_upstream_ratelimit_holding',
       help: '1 while the gateway refuses calls because the upstream budget is spent, else 0.',
+      // 1 while any worker holds.
+      aggregator: 'max',
       collect: (gauge: Gauge) => gauge.set(status().rateLimit.holding ? 1 : 0),
     },
     {
       name: 'lookup_graph_upstream_breaker_open',
       help: 'Per action: 1 when its circuit breaker is open or half-open, 0 when closed.',
       labelNames: ['action'],
+      // Each worker has its own breakers: 1 while any of them is open.
+      aggregator: 'max',
       collect: (gauge: Gauge) => {
         for (const [action, breaker] of Object.entries(status().breakers))
           gauge.set({ action }, breaker.state === 'closed' ? 0 : 1);
@@ -251,16 +300,20 @@ export function upstreamGauges(status: () => UpstreamStatus) {
     {
       name: 'lookup_graph_upstream_in_flight',
       help: 'Upstream calls in flight now.',
+      aggregator: 'sum',
       collect: (gauge: Gauge) => gauge.set(status().inFlight),
     },
     {
       name: 'lookup_graph_upstream_overloaded',
       help: '1 while the gateway sheds lookups for load (from the first shed until 5 s pass without one), else 0; /readyz then reports "overloaded".',
+      // 1 while any worker sheds.
+      aggregator: 'max',
       collect: (gauge: Gauge) => gauge.set(status().overload.overloaded ? 1 : 0),
     },
     {
       name: 'lookup_graph_upstream_queued',
       help: 'Upstream calls waiting for a free slot now.',
+      aggregator: 'sum',
       collect: (gauge: Gauge) => gauge.set(status().queued),
     },
   ];
@@ -271,12 +324,14 @@ export function upstreamGauges(status: () => UpstreamStatus) {
  * the entries (CACHE_MAX_MB), their parsed copies (an eighth of it, on top) and the remembered results
  * (CACHE_RESULTS_MB). With Redis only the results, which each process keeps; none with the cache off.
  */
-export function cacheGauges(parts: () => CachePart[]) {
+export function cacheGauges(parts: () => CachePart[]): GaugeSpec[] {
   return [
     {
       name: 'lookup_graph_cache_bytes',
       help: 'Bytes the in-process caches hold, by part (entries: their JSON; parsed: entries read again, kept parsed, at twice their JSON; results: remembered results; documents: parsed and compiled GraphQL documents, estimated).',
       labelNames: ['part'],
+      // Each worker holds caches of its own: the memory they take together.
+      aggregator: 'sum',
       collect: (gauge: Gauge) => {
         for (const { part, bytes } of parts()) gauge.set({ part }, bytes);
       },
@@ -285,6 +340,7 @@ export function cacheGauges(parts: () => CachePart[]) {
       name: 'lookup_graph_cache_entries',
       help: 'Entries the in-process caches hold, by part (entries, parsed, results, documents).',
       labelNames: ['part'],
+      aggregator: 'sum',
       collect: (gauge: Gauge) => {
         for (const { part, entries } of parts()) gauge.set({ part }, entries);
       },

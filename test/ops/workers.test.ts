@@ -1,45 +1,5 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startBuilt, waitFor, type Child } from '../support/processes.js';
-
-/** The pids whose parent is `pid`, read from /proc. */
-function childrenOf(pid: number): number[] {
-  const children: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) children.push(Number(entry));
-    } catch {
-      // the process ended while it was read
-    }
-  }
-  return children.sort();
-}
-
-/** One query on a connection of its own (so each can land on another worker). */
-function queryOnce(port: number, query: string): Promise<{ status: number; body: any }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: '/graphql',
-        method: 'POST',
-        agent: false,
-        headers: { 'content-type': 'application/json', connection: 'close' },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
-      },
-    );
-    req.on('error', reject);
-    req.end(JSON.stringify({ query }));
-  });
-}
+import { childrenOf, freePort, queryOnce, startBuilt, waitFor, type Child } from '../support/processes.js';
 
 describe('WORKERS=2: one primary, two gateway workers on one port (node dist/main.js)', () => {
   let gateway: Child;

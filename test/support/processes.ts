@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
+import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -79,4 +80,46 @@ export async function statusOf(url: string): Promise<number> {
   } catch {
     return 0;
   }
+}
+
+/** The pids whose parent is `pid`, read from /proc (the workers of a WORKERS > 1 gateway). */
+export function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) children.push(Number(entry));
+    } catch {
+      // the process ended while it was read
+    }
+  }
+  return children.sort();
+}
+
+/** One query on a connection of its own (so each can land on another worker of a WORKERS > 1 gateway). */
+export function queryOnce(
+  port: number,
+  query: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/graphql',
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', connection: 'close', ...headers },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify({ query }));
+  });
 }
