@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { RedisQuotaCounter } from '../../src/quota/redis-counter.js';
@@ -55,13 +56,70 @@ describe('quota counters in Redis', () => {
         }),
       );
       expect(alone).toEqual([20, 20, 20]);
-      // Back (empty: its data died with it): what each spent alone is added.
+      // Back, empty (its data died with it): the 40 counted before are written back from what the
+      // replicas saw, and what each spent alone is added: the quota is spent, and stays so.
       await redis.restart();
       for (const replica of replicas) await replica.ready(3000);
       await new Promise((resolve) => setTimeout(resolve, 1500));
-      await replicas[0]!.reserve(key, 100);
+      expect((await replicas[0]!.reserve(key, 100)).granted).toBe(false);
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(await replicas[1]!.used(key)).toBe(61);
+      expect(await replicas[1]!.used(key)).toBe(100);
+    } finally {
+      await Promise.all(replicas.map((replica) => replica.close()));
+      await redis.close();
+    }
+  });
+
+  it('a Redis restarted empty, or flushed, does not hand a client its spent quota again: replicas write back what they saw', async (ctx) => {
+    if (!(await hasRedisServer())) return ctx.skip();
+    const redis = await startOwnRedis();
+    const replicas = Array.from({ length: 2 }, () => new RedisQuotaCounter(redis.url, 'q:', 2, silent, GUARD));
+    const admin = new Redis(redis.port, redis.host, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    const grantedOf = async (calls: number, from: (i: number) => RedisQuotaCounter) => {
+      let granted = 0;
+      for (let i = 0; i < calls; i += 1) if ((await from(i).reserve(key, 50)).granted) granted += 1;
+      return granted;
+    };
+    const key = keyOf('team-c');
+    try {
+      await Promise.all(replicas.map((replica) => replica.ready()));
+      // 30 of a 50/day quota, spent through both replicas.
+      expect(await grantedOf(30, (i) => replicas[i % 2]!)).toBe(30);
+      // Flushed: the next reservation, on the replica that counted last, finds the counter missing.
+      await admin.flushall();
+      expect(await replicas[1]!.used(key)).toBe(30);
+      expect(await grantedOf(10, () => replicas[1]!)).toBe(10);
+      expect(Number(await admin.get(`q:${key.id}:${key.start}`))).toBe(40);
+      // Restarted without persistence: gone again. The replica that counted last writes back the 40 it
+      // saw with its next reservation; the other (it last saw 29) then finds the counter there.
+      admin.disconnect();
+      await redis.kill();
+      await redis.restart();
+      for (const replica of replicas) await replica.ready(3000);
+      // 50 calls asked of a quota with 10 left (all 50 were granted before replicas wrote back).
+      expect(await grantedOf(50, (i) => replicas[1 - (i % 2)]!)).toBe(10);
+      expect(await replicas[0]!.used(key)).toBe(50);
+      expect(await replicas[1]!.used(key)).toBe(50);
+    } finally {
+      admin.disconnect();
+      await Promise.all(replicas.map((replica) => replica.close()));
+      await redis.close();
+    }
+  });
+
+  it('a reset counter starts again from zero, on every replica, though each saw it spent', async (ctx) => {
+    if (!(await hasRedisServer())) return ctx.skip();
+    const redis = await startOwnRedis();
+    const replicas = Array.from({ length: 2 }, () => new RedisQuotaCounter(redis.url, 'q:', 2, silent, GUARD));
+    const key = keyOf('team-d');
+    try {
+      await Promise.all(replicas.map((replica) => replica.ready()));
+      for (let i = 0; i < 5; i += 1) expect((await replicas[i % 2]!.reserve(key, 5)).granted).toBe(true);
+      for (const replica of replicas) expect((await replica.reserve(key, 5)).granted).toBe(false);
+      await replicas[0]!.reset(key);
+      const granted = [];
+      for (let i = 0; i < 6; i += 1) granted.push((await replicas[i % 2]!.reserve(key, 5)).granted);
+      expect(granted).toEqual([true, true, true, true, true, false]);
     } finally {
       await Promise.all(replicas.map((replica) => replica.close()));
       await redis.close();
