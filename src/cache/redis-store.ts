@@ -14,7 +14,8 @@ return 0`;
 const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 
 /** Extends the lease only while this process holds it (its id), never one another process took over. */
-const RENEW = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
+const RENEW =
+  "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
 
 /**
  * Writes entries kept while Redis was out (ARGV: json, t, ttl per key, all keys in one slot): each only

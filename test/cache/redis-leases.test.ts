@@ -78,7 +78,7 @@ describe.skipIf(!redisUp)('coalescing leases across processes', () => {
     }
   });
 
-  it('a holder killed during its call frees the key within the lease\'s life: the waiter in another process calls itself and answers within its deadline', {
+  it("a holder killed during its call frees the key within the lease's life: the waiter in another process calls itself and answers within its deadline", {
     timeout: 60_000,
   }, async () => {
     const domain = `hang-${runId}.example`;
