@@ -114,7 +114,6 @@ class LeaseKeeper {
   }
 
   hold(key: string): void {
-    if (!this.store.renewLeases) return;
     this.keys.add(key);
     if (this.timer) return;
     this.timer = setInterval(() => void this.renew(), Math.max(1, Math.floor(this.settings.leaseTtlMs / 3)));
@@ -322,7 +321,8 @@ export class LookupCache {
     const store = this.store!;
     const waits: Array<Promise<void>> = [];
     const toCall: Array<Owned<V>> = [];
-    const keeper = new LeaseKeeper(store, this.settings);
+    // Only a store with leases to renew (Redis) needs one: the in-process store's lease is the in-flight entry.
+    const keeper = store.renewLeases ? new LeaseKeeper(store, this.settings) : undefined;
     try {
       // Every key read at once: with Redis the reads of one tick go as one round trip per node (redis-store.ts).
       const cachedValues = await Promise.all(owned.map((lookup) => store.get(lookup.full, lookup.trace)));
@@ -335,13 +335,13 @@ export class LookupCache {
         } else if (!(await store.acquireLease(lookup.full, this.settings.leaseTtlMs, lookup.trace))) {
           waits.push(this.waitForLeaseHolder(action, fingerprint, lookup, fetchMissing, waiter));
         } else {
-          keeper.hold(lookup.full);
+          keeper?.hold(lookup.full);
           // The previous holder may have stored its result and let go between our miss and our lease.
           const stored = await store.get(lookup.full, lookup.trace);
           if (stored === undefined) {
             toCall.push(lookup);
           } else {
-            keeper.drop(lookup.full);
+            keeper?.drop(lookup.full);
             await store.releaseLease(lookup.full, lookup.trace);
             lookup.settle(fromCache<V>(lookup.key, stored, action, 'coalesced'));
           }
@@ -357,7 +357,7 @@ export class LookupCache {
         await Promise.all(
           results.map((outcome, index) => this.remember(action, fingerprint, outcome, toCall[index]!.trace)),
         );
-        keeper.stop();
+        keeper?.stop();
         await Promise.all(toCall.map((lookup) => store.releaseLease(lookup.full, lookup.trace)));
         for (const [index, outcome] of results.entries()) toCall[index]!.settle(outcome);
       }
@@ -366,7 +366,7 @@ export class LookupCache {
       // The store never throws by contract; should it, no owned lookup may be left hanging.
       for (const lookup of owned) lookup.settle({ key: lookup.key, error: error as Error, source: 'upstream' });
     } finally {
-      keeper.stop();
+      keeper?.stop();
     }
   }
 
@@ -473,16 +473,16 @@ export class LookupCache {
       if (waiter.deadline !== undefined && Date.now() >= waiter.deadline)
         return lookup.settle({ key: lookup.key, error: timedOut(action), source: 'coalesced' });
     }
-    const keeper = new LeaseKeeper(store, this.settings);
-    if (leased) keeper.hold(lookup.full);
+    const keeper = leased && store.renewLeases ? new LeaseKeeper(store, this.settings) : undefined;
+    keeper?.hold(lookup.full);
     try {
       const [outcome] = await this.callUpstream(action, [lookup.key], fetchMissing, lookup.interest.signal);
       await this.remember(action, fingerprint, outcome!, lookup.trace);
-      keeper.stop();
+      keeper?.stop();
       if (leased) await store.releaseLease(lookup.full, lookup.trace);
       lookup.settle(outcome!);
     } finally {
-      keeper.stop();
+      keeper?.stop();
     }
   }
 
