@@ -96,6 +96,56 @@ interface Owned<V> {
 const POLL_MS = 25;
 
 /**
+ * Keeps this process's leases alive while their calls are in flight: renews them every third of their life
+ * in Redis (`leaseTtlMs`), never past `leaseMs` from when it started, so a holder that dies frees its keys
+ * within a lease's life, and a live holder's call longer than that life is not taken for a dead one's.
+ */
+class LeaseKeeper {
+  private readonly keys = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private renewing = false;
+  private readonly until: number;
+
+  constructor(
+    private readonly store: CacheStore,
+    private readonly settings: CacheSettings,
+  ) {
+    this.until = Date.now() + settings.leaseMs;
+  }
+
+  hold(key: string): void {
+    this.keys.add(key);
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.renew(), Math.max(1, Math.floor(this.settings.leaseTtlMs / 3)));
+    this.timer.unref();
+  }
+
+  drop(key: string): void {
+    this.keys.delete(key);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.keys.clear();
+  }
+
+  private async renew(): Promise<void> {
+    const left = this.until - Date.now();
+    if (left <= 0 || this.keys.size === 0) return this.stop();
+    // A renewal still on its way (Redis slow): the next tick tries again.
+    if (this.renewing) return;
+    this.renewing = true;
+    try {
+      await this.store.renewLeases!([...this.keys], Math.min(this.settings.leaseTtlMs, left));
+    } catch {
+      // The store never throws by contract; an unrenewed lease only expires sooner.
+    } finally {
+      this.renewing = false;
+    }
+  }
+}
+
+/**
  * The cross-request action cache with coalescing. Keys are action + upstream-token fingerprint +
  * canonical input, so two tokens never share an entry. Concurrent identical lookups share one
  * upstream call within the process (an in-flight entry, registered before anything is awaited) and,
@@ -271,6 +321,8 @@ export class LookupCache {
     const store = this.store!;
     const waits: Array<Promise<void>> = [];
     const toCall: Array<Owned<V>> = [];
+    // Only a store with leases to renew (Redis) needs one: the in-process store's lease is the in-flight entry.
+    const keeper = store.renewLeases ? new LeaseKeeper(store, this.settings) : undefined;
     try {
       // Every key read at once: with Redis the reads of one tick go as one round trip per node (redis-store.ts).
       const cachedValues = await Promise.all(owned.map((lookup) => store.get(lookup.full, lookup.trace)));
@@ -280,14 +332,16 @@ export class LookupCache {
           lookup.settle(fromCache<V>(lookup.key, cached, action, 'cache'));
         } else if (store.kind === 'memory') {
           toCall.push(lookup); // within one process the in-flight entry is the lease
-        } else if (!(await store.acquireLease(lookup.full, this.settings.leaseMs, lookup.trace))) {
+        } else if (!(await store.acquireLease(lookup.full, this.settings.leaseTtlMs, lookup.trace))) {
           waits.push(this.waitForLeaseHolder(action, fingerprint, lookup, fetchMissing, waiter));
         } else {
+          keeper?.hold(lookup.full);
           // The previous holder may have stored its result and let go between our miss and our lease.
           const stored = await store.get(lookup.full, lookup.trace);
           if (stored === undefined) {
             toCall.push(lookup);
           } else {
+            keeper?.drop(lookup.full);
             await store.releaseLease(lookup.full, lookup.trace);
             lookup.settle(fromCache<V>(lookup.key, stored, action, 'coalesced'));
           }
@@ -303,6 +357,7 @@ export class LookupCache {
         await Promise.all(
           results.map((outcome, index) => this.remember(action, fingerprint, outcome, toCall[index]!.trace)),
         );
+        keeper?.stop();
         await Promise.all(toCall.map((lookup) => store.releaseLease(lookup.full, lookup.trace)));
         for (const [index, outcome] of results.entries()) toCall[index]!.settle(outcome);
       }
@@ -310,6 +365,8 @@ export class LookupCache {
     } catch (error) {
       // The store never throws by contract; should it, no owned lookup may be left hanging.
       for (const lookup of owned) lookup.settle({ key: lookup.key, error: error as Error, source: 'upstream' });
+    } finally {
+      keeper?.stop();
     }
   }
 
@@ -404,7 +461,7 @@ export class LookupCache {
         if (late !== undefined) return lookup.settle(fromCache<V>(lookup.key, late, action, 'coalesced'));
         // Gone without storing (it failed, or died and its lease ran out): the waiter that takes the lease over
         // calls, and the others, in any process, go on waiting for it as they waited for the first holder.
-        if (await store.acquireLease(lookup.full, this.settings.leaseMs, lookup.trace)) {
+        if (await store.acquireLease(lookup.full, this.settings.leaseTtlMs, lookup.trace)) {
           leased = true;
           break;
         }
@@ -416,10 +473,17 @@ export class LookupCache {
       if (waiter.deadline !== undefined && Date.now() >= waiter.deadline)
         return lookup.settle({ key: lookup.key, error: timedOut(action), source: 'coalesced' });
     }
-    const [outcome] = await this.callUpstream(action, [lookup.key], fetchMissing, lookup.interest.signal);
-    await this.remember(action, fingerprint, outcome!, lookup.trace);
-    if (leased) await store.releaseLease(lookup.full, lookup.trace);
-    lookup.settle(outcome!);
+    const keeper = leased && store.renewLeases ? new LeaseKeeper(store, this.settings) : undefined;
+    keeper?.hold(lookup.full);
+    try {
+      const [outcome] = await this.callUpstream(action, [lookup.key], fetchMissing, lookup.interest.signal);
+      await this.remember(action, fingerprint, outcome!, lookup.trace);
+      keeper?.stop();
+      if (leased) await store.releaseLease(lookup.full, lookup.trace);
+      lookup.settle(outcome!);
+    } finally {
+      keeper?.stop();
+    }
   }
 
   /** What the store holds in this process, for the cache size gauges (none with Redis or with the cache off). */

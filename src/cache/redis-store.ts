@@ -13,6 +13,10 @@ return 0`;
 
 const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 
+/** Extends the lease only while this process holds it (its id), never one another process took over. */
+const RENEW =
+  "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
+
 /**
  * Writes entries kept while Redis was out (ARGV: json, t, ttl per key, all keys in one slot): each only
  * where Redis has none or an older one (a smaller `t`), so a newer value another replica stored wins.
@@ -243,6 +247,20 @@ export class RedisStore implements CacheStore {
       this.connection.shardOf(lease, 'write'),
       () => this.connection.client.eval(RELEASE, 1, lease, this.id),
       0,
+    );
+  }
+
+  /** One script per lease, pipelined per node: one round trip per node however many keys are held. */
+  async renewLeases(keys: readonly string[], ttlMs: number): Promise<void> {
+    const leases = keys.map((key) => this.leaseKey(key));
+    await this.perGroup(
+      leases,
+      'write',
+      false,
+      (pipeline, slotKeys) => {
+        for (const lease of slotKeys) pipeline.eval(RENEW, 1, lease, this.id, ttlMs);
+      },
+      (replies) => replies.map((renewed) => renewed === 1),
     );
   }
 

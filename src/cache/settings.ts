@@ -26,12 +26,19 @@ export interface CacheSettings {
   keySecret: string;
   /** How long one process may hold the right to call the upstream for a key before others call too. */
   leaseMs: number;
+  /**
+   * How long a lease lives in Redis unless its holder renews it (every third of it, while its call is in
+   * flight, up to `leaseMs`): a holder that dies frees its keys this long after its last renewal.
+   */
+  leaseTtlMs: number;
   /** Bounded waits on Redis (cache, client rate limit, coalescing lease): see src/redis/guard.ts. */
   redisGuard: RedisGuardSettings;
 }
 
 /** With REDIS_URL: how long an entry Redis confirmed is served from the process's own tier without asking Redis again. */
 const LOCAL_TTL_MS = 2_000;
+/** A lease's life in Redis between its holder's renewals (at most CACHE_LEASE_MS). */
+const LEASE_TTL_MS = 3_000;
 /** How often an unhealthy Redis is probed, and how long a healthy one may go without a command before a PING. */
 const REDIS_PROBE_INTERVAL_MS = 1_000;
 /** How long a NOT_FOUND answer is remembered unless CACHE_TTL_SECONDS says otherwise (`not_found=<seconds>`). */
@@ -66,6 +73,7 @@ export function readCacheSettings(read: EnvReader, defaultTtlSeconds: Readonly<R
     if ('problem' in parsed) read.problem(parsed.problem);
   }
 
+  const leaseMs = read.int('CACHE_LEASE_MS', 15_000, 100, 120_000);
   return {
     enabled: read.bool('CACHE_ENABLED', true),
     ttlMs,
@@ -74,7 +82,8 @@ export function readCacheSettings(read: EnvReader, defaultTtlSeconds: Readonly<R
     resultsMaxBytes: read.int('CACHE_RESULTS_MB', 8, 0, 65_536) * 1024 * 1024,
     redisUrl,
     keySecret: read.string('CACHE_KEY_SECRET') ?? 'lookup-graph-cache-v1',
-    leaseMs: read.int('CACHE_LEASE_MS', 15_000, 100, 120_000),
+    leaseMs,
+    leaseTtlMs: Math.min(LEASE_TTL_MS, leaseMs),
     tier: {
       localTtlMs: LOCAL_TTL_MS,
       writeBehindMax: 10_000,

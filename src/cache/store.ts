@@ -33,6 +33,11 @@ export interface CacheStore {
   /** Takes the right to call the upstream for `key` for `ttlMs`; false when another holder has it. */
   acquireLease(key: string, ttlMs: number, trace?: unknown): Promise<boolean>;
   releaseLease(key: string, trace?: unknown): Promise<void>;
+  /**
+   * Extends to `ttlMs` the leases on `keys` this process still holds (one taken over by another process
+   * stays theirs), so a lease outlives its holder only briefly. Stores without leases need none.
+   */
+  renewLeases?(keys: readonly string[], ttlMs: number): Promise<void>;
   /** Whether anyone holds the lease for `key` now. */
   leaseHeld(key: string, trace?: unknown): Promise<boolean>;
   /** What it holds in this process (memory, Redis's in-process tier). */

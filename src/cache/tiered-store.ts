@@ -145,6 +145,10 @@ export class TieredStore implements CacheStore {
     return this.shared.releaseLease(key);
   }
 
+  renewLeases(keys: readonly string[], ttlMs: number): Promise<void> {
+    return this.shared.renewLeases(keys, ttlMs);
+  }
+
   leaseHeld(key: string): Promise<boolean> {
     return this.shared.leaseHeld(key);
   }

@@ -7,17 +7,24 @@ import { type CounterKey, nameOf, type QuotaCounter, type Reservation } from './
 /** Kept past the window's end, so that `npm run quota -- show` right after a reset still finds nothing stale. */
 const GRACE_MS = 60_000;
 
-// Check and count in one step: no replica can slip a call in between.
+// Check and count in one step: no replica can slip a call in between. A counter missing from Redis (a
+// Redis restarted empty, or flushed) starts from what this replica last saw of it (ARGV[3]), written back
+// in the same step, so a Redis that lost its data does not hand a client its quota again.
 const RESERVE = `
-local used = tonumber(redis.call('GET', KEYS[1]) or '0')
-if used + 1 > tonumber(ARGV[1]) then return { 0, used } end
-used = redis.call('INCR', KEYS[1])
-redis.call('PEXPIREAT', KEYS[1], ARGV[2])
+local current = redis.call('GET', KEYS[1])
+local used = tonumber(current or ARGV[3])
+if used + 1 > tonumber(ARGV[1]) then
+  if not current and used > 0 then redis.call('SET', KEYS[1], used, 'PXAT', ARGV[2]) end
+  return { 0, used }
+end
+used = used + 1
+redis.call('SET', KEYS[1], used, 'PXAT', ARGV[2])
 return { 1, used }`;
 
-// Adds calls counted elsewhere (negative: takes back calls never sent), never below zero.
+// Adds calls counted elsewhere (negative: takes back calls never sent), never below zero; a missing
+// counter starts from what this replica last saw of it (ARGV[3]), as in RESERVE.
 const ADD = `
-local used = tonumber(redis.call('GET', KEYS[1]) or '0') + tonumber(ARGV[1])
+local used = tonumber(redis.call('GET', KEYS[1]) or ARGV[3]) + tonumber(ARGV[1])
 if used < 0 then used = 0 end
 redis.call('SET', KEYS[1], used, 'PXAT', ARGV[2])
 return used`;
@@ -39,6 +46,10 @@ interface LocalSpend {
  * rounded down, fixed for as long as Redis stays out. So each replica spends at most
  * floor(limit / QUOTA_REPLICAS) alone per client and window, and nothing once it has seen the quota
  * spent. What it spent alone is added to the counter in Redis once Redis answers again.
+ *
+ * A counter Redis no longer has (restarted without persistence, or flushed) is written back by the
+ * first replica to count in it, from the use it last saw, within the same script: a client's spent
+ * quota is not handed back by a Redis that lost its data, and the hot path costs no extra round trip.
  */
 export class RedisQuotaCounter implements QuotaCounter {
   private readonly connection: RedisConnection;
@@ -67,7 +78,14 @@ export class RedisQuotaCounter implements QuotaCounter {
     const reply = await this.connection.run(
       this.connection.shardOf(redisKey, 'write'),
       async () =>
-        (await this.connection.client.eval(RESERVE, 1, redisKey, limit, key.end + GRACE_MS)) as [number, number],
+        (await this.connection.client.eval(
+          RESERVE,
+          1,
+          redisKey,
+          limit,
+          key.end + GRACE_MS,
+          this.lastSeen.get(nameOf(key)) ?? 0,
+        )) as [number, number],
       null,
     );
     if (reply) {
@@ -89,15 +107,20 @@ export class RedisQuotaCounter implements QuotaCounter {
       undefined,
     );
     const alone = this.alone.get(nameOf(key))?.spent ?? 0;
-    if (value === undefined) return (this.lastSeen.get(nameOf(key)) ?? 0) + alone;
-    const used = Number(value ?? 0);
+    // No answer, or a counter Redis lost (restarted empty): what this replica last saw, which the next
+    // reservation writes back.
+    if (value === undefined || value === null) return (this.lastSeen.get(nameOf(key)) ?? 0) + alone;
+    const used = Number(value);
     this.lastSeen.set(nameOf(key), used);
     return used + alone;
   }
 
-  /** The counter is reset (`npm run quota -- reset`): the window starts again from zero. */
+  /**
+   * The counter is reset (`npm run quota -- reset`): the window starts again from zero. It is set to 0,
+   * not deleted: a missing counter is one Redis lost, which replicas write back from what they saw.
+   */
   async reset(key: CounterKey): Promise<void> {
-    await this.connection.client.del(this.redisKey(key));
+    await this.connection.client.set(this.redisKey(key), 0, 'PXAT', key.end + GRACE_MS);
   }
 
   health(): RedisState {
@@ -141,7 +164,15 @@ export class RedisQuotaCounter implements QuotaCounter {
     const redisKey = this.redisKey(key);
     const used = await this.connection.run(
       this.connection.shardOf(redisKey, 'write'),
-      async () => (await this.connection.client.eval(ADD, 1, redisKey, calls, key.end + GRACE_MS)) as number,
+      async () =>
+        (await this.connection.client.eval(
+          ADD,
+          1,
+          redisKey,
+          calls,
+          key.end + GRACE_MS,
+          this.lastSeen.get(nameOf(key)) ?? 0,
+        )) as number,
       null,
     );
     if (used === null) return false;

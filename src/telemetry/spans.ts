@@ -412,6 +412,10 @@ export function tracedStore(tracing: Tracing, store: CacheStore): CacheStore {
       ),
     releaseLease: (key, handed) => round('releaseLease', handed, () => store.releaseLease(key)),
     leaseHeld: (key, handed) => round('leaseHeld', handed, () => store.leaseHeld(key)),
+    // Renewals run on a timer, under no lookup's span.
+    ...(store.renewLeases
+      ? { renewLeases: (keys: readonly string[], ttlMs: number) => store.renewLeases!(keys, ttlMs) }
+      : {}),
     healthy: () => store.healthy(),
     close: () => store.close(),
   };

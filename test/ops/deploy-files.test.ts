@@ -3,11 +3,17 @@
  * and file they name is one this repository has and CI exercises, and that HAProxy accepts its config.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { loadConfig } from '../../src/config.js';
+import { RedisQuotaCounter } from '../../src/quota/redis-counter.js';
+import { windowAt } from '../../src/quota/window.js';
+import { hasRedisServer, startOwnRedis } from '../support/own-redis.js';
 
 const root = new URL('../../', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), 'utf8');
@@ -68,6 +74,64 @@ describe('deploy files', () => {
     expect(compose).toMatch(/REDIS_URL: redis:\/\/redis:6379/);
     expect(compose).toContain('./deploy/haproxy/haproxy.cfg');
     expect(read('deploy/haproxy/haproxy.cfg')).toMatch(/option httpchk GET \/readyz/);
+  });
+
+  it("compose's Redis keeps its data across a restart: an append-only file in the image's data directory, on a named volume", () => {
+    const parsed = parseYaml(read('compose.yaml')) as {
+      services: Record<string, { image?: string; command?: string[]; volumes?: string[] }>;
+      volumes?: Record<string, unknown>;
+    };
+    const redis = parsed.services.redis!;
+    expect(redis.image).toMatch(/^redis:/);
+    const command = redis.command ?? [];
+    const option = (name: string) => {
+      const at = command.indexOf(`--${name}`);
+      return at === -1 ? undefined : command[at + 1];
+    };
+    expect(command[0]).toBe('redis-server');
+    expect(option('appendonly')).toBe('yes');
+    expect(option('appendfsync') ?? 'everysec').toMatch(/^(everysec|always)$/);
+    // The official image's working directory, where the append-only file is written, is a volume that outlives the container.
+    expect(option('dir') ?? '/data').toBe('/data');
+    const mount = (redis.volumes ?? []).map((volume) => volume.split(':')).find(([, target]) => target === '/data');
+    expect(mount, 'a volume mounted at /data').toBeDefined();
+    expect(Object.keys(parsed.volumes ?? {})).toContain(mount![0]);
+  });
+
+  it("compose's Redis command, run here, brings a quota counter back after the process is killed", async (ctx) => {
+    if (!(await hasRedisServer())) return ctx.skip();
+    const command = (parseYaml(read('compose.yaml')).services.redis.command as string[]).slice(1);
+    // The volume: a directory that outlives each redis-server (own-redis gives each one an empty one).
+    const volume = mkdtempSync(join(tmpdir(), 'lg-compose-redis-'));
+    const redis = await startOwnRedis([...command, '--dir', volume]);
+    const counter = new RedisQuotaCounter(redis.url, 'q:', 1, pino({ level: 'silent' }), {
+      commandTimeoutMs: 1000,
+      unhealthyAfter: 1,
+      probeIntervalMs: 100,
+    });
+    const key = { id: 'compose', ...windowAt('day', Date.now()) };
+    try {
+      await counter.ready();
+      for (let i = 0; i < 5; i += 1) expect((await counter.reserve(key, 5)).granted).toBe(true);
+      // The append-only file is written before Redis answers the next command (fsynced each second: a
+      // killed process loses nothing the kernel has, a lost machine at most the last second).
+      await redis.kill();
+      await redis.restart();
+      await counter.ready(3000);
+      // A counter that knows nothing of the window: what it reads came back from the file.
+      const fresh = new RedisQuotaCounter(redis.url, 'q:', 1, pino({ level: 'silent' }));
+      try {
+        await fresh.ready(3000);
+        expect(await fresh.used(key)).toBe(5);
+        expect((await fresh.reserve(key, 5)).granted).toBe(false);
+      } finally {
+        await fresh.close();
+      }
+    } finally {
+      await counter.close();
+      await redis.close();
+      rmSync(volume, { recursive: true, force: true });
+    }
   });
 
   it("compose's gateway starts: the image's environment, compose's, and the variables it asks the operator for make a configuration the gateway accepts", () => {
