@@ -4,6 +4,7 @@ import { loadConfigOrExit } from './config.js';
 import { createGateway } from './gateway.js';
 import { createLogger, describeError } from './kernel/logger.js';
 import { LineLimit, MAX_STDIO_MESSAGE_BYTES } from './mcp/line-limit.js';
+import { invalidParams } from './mcp/params.js';
 
 /**
  * The MCP server over stdio, for desktop and editor clients that start a process (`npm run mcp`,
@@ -58,11 +59,17 @@ async function main() {
     );
   });
   // Whole lines reach the transport: its own buffer never holds more than one (and the newline).
-  await server.connect(
-    new StdioServerTransport(process.stdin.pipe(lines), process.stdout, {
-      maxBufferSize: MAX_STDIO_MESSAGE_BYTES + 1,
-    }),
-  );
+  const transport = new StdioServerTransport(process.stdin.pipe(lines), process.stdout, {
+    maxBufferSize: MAX_STDIO_MESSAGE_BYTES + 1,
+  });
+  await server.connect(transport);
+  // Bad params are the client's mistake (-32602), as at /mcp, not the server's internal error.
+  const deliver = transport.onmessage!;
+  transport.onmessage = (message) => {
+    const invalid = invalidParams(message);
+    if (invalid) void transport.send(invalid);
+    else deliver(message);
+  };
   logger.info(
     {
       upstream: gateway.sandbox ? 'sandbox' : config.upstream.baseUrl?.origin,

@@ -99,7 +99,11 @@ export function createClientAuth(settings: SecuritySettings['auth']): ClientAuth
     },
     refusalOf: (request) => {
       const verdict = check((name) => request.headers.get(name));
-      return verdict instanceof GraphQLError ? verdict : null;
+      if (verdict instanceof GraphQLError) return verdict;
+      // Known, as after the plugin's check: the endpoint's messages count for this key (rate limit).
+      if (verdict.client !== null && verdict.digest)
+        clients.set(request, { client: verdict.client, digest: verdict.digest });
+      return null;
     },
   };
 }

@@ -12,7 +12,7 @@ import { useInputDepth } from './input-depth.js';
 import { useOperationLimits } from './limits/index.js';
 import { useAutomaticPersistedQueries } from './persisted-queries.js';
 import { createPersistedQueryStore } from './persisted-query-store.js';
-import { clientAddress, MemoryRateLimiter, RedisRateLimiter, useRateLimit, type RateLimiter } from './rate-limit.js';
+import { clientAddress, createRateLimit, MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './rate-limit.js';
 import type { SecuritySettings } from './settings.js';
 import type { RedisGuardSettings } from '../redis/guard.js';
 import { useHiddenSuggestions } from './suggestions.js';
@@ -29,6 +29,10 @@ export interface Security {
   upstreamTokenFor(request: Request): string | null;
   /** What another endpoint served through the plugins (/mcp) must pass before its body is read: client auth. The refusal, or null. */
   refusalOf(request: Request): GraphQLError | null;
+  /** Counts one message of another endpoint (/mcp) toward the client rate limit, after refusalOf admitted it: the refusal, or null (also with no limit). */
+  countMessage(request: Request, serverContext: unknown): Promise<GraphQLError | null>;
+  /** A request made for a message countMessage counted (an MCP batch's tool call): the rate limit passes it uncounted. */
+  countedAlready(request: Request): void;
   /** Who a request is for fairness (upstream shares, breaker counts): API key, forwarded token's hash, or address. */
   clientFor(request: Request, serverContext: unknown): string;
   /** Who pays for the request's upstream calls (quotas): its API key's account or its forwarded token; null when the gateway is open. */
@@ -71,6 +75,13 @@ export async function createSecurity(
       limiter = new MemoryRateLimiter(settings.rateLimit.perMinute);
     }
   }
+  const rateLimit = limiter
+    ? createRateLimit(
+        limiter,
+        settings.rateLimit.perMinute,
+        (request, serverContext) => auth.clientOf(request) ?? clientAddress(serverContext),
+      )
+    : null;
   const persistedQueries = settings.persistedQueries.enabled
     ? createPersistedQueryStore(settings.persistedQueries, logger, redisGuard)
     : null;
@@ -79,15 +90,7 @@ export async function createSecurity(
     ...useCorsAllowlist(settings.corsOrigins),
     useCsrfGuard(),
     ...(auth.plugin ? [auth.plugin] : []),
-    ...(limiter
-      ? [
-          useRateLimit(
-            limiter,
-            settings.rateLimit.perMinute,
-            (request, serverContext) => auth.clientOf(request) ?? clientAddress(serverContext),
-          ),
-        ]
-      : []),
+    ...(rateLimit ? [rateLimit.plugin] : []),
     useBodyLimit(settings.limits.maxRequestBytes),
     useBatchLimit(settings.limits.maxBatchOperations),
     useInputDepth(settings.limits.maxInputDepth),
@@ -113,6 +116,8 @@ export async function createSecurity(
     },
     upstreamTokenFor: auth.upstreamTokenFor,
     refusalOf: auth.refusalOf,
+    countMessage: async (request, serverContext) => (rateLimit ? rateLimit.hit(request, serverContext) : null),
+    countedAlready: (request) => rateLimit?.countedAlready(request),
     clientFor: (request, serverContext) => {
       const forwarded = auth.upstreamTokenFor(request);
       return auth.clientOf(request) ?? (forwarded ? tokenId(forwarded) : clientAddress(serverContext));

@@ -76,7 +76,7 @@ describe('node dist/mcp.js with MCP_ENABLED=false', () => {
 });
 
 describe('node dist/mcp.js: a message over 10 MiB', () => {
-  it('is refused on its own and logged; the server answers the next message and exits 0 when stdin ends', async () => {
+  it('is refused on its own and logged; the server answers the next messages and exits 0 when stdin ends', async () => {
     const child = spawn(process.execPath, ['dist/mcp.js'], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info' },
@@ -122,6 +122,12 @@ describe('node dist/mcp.js: a message over 10 MiB', () => {
     expect(replies().find((reply) => reply.id === 3)?.result?.tools?.length).toBeGreaterThan(10);
     expect(replies().some((reply) => reply.id === 2)).toBe(false);
     expect(stderr).toMatch(/a message larger than the limit was refused/);
+    // Bad params are the client's mistake here too, not an internal error.
+    await send(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'company', arguments: ['x'] } })}\n`,
+    );
+    await waitFor(() => replies().some((reply) => reply.id === 4), 20_000, 'the tools/call reply');
+    expect(replies().find((reply) => reply.id === 4)?.error?.code).toBe(-32602);
     child.stdin.end();
     expect(await exited).toBe(0);
   }, 60_000);
