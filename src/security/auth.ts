@@ -6,7 +6,9 @@ import { ApiKeys, keyId } from './api-keys.js';
 import { rejection } from './errors.js';
 import type { SecuritySettings } from './settings.js';
 
-const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="lookup-graph"' };
+// The body of a refused request is never read: the connection closes after the answer, so a client
+// that drips its body does not hold the socket until the request timeout.
+const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="lookup-graph"', Connection: 'close' };
 
 /** A header of the request, by its lower-case name: a fetch Request's or node's IncomingMessage's. */
 type HeaderOf = (name: string) => string | null;
