@@ -136,6 +136,9 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
         security: config.security,
         schema: federation?.schema ?? schema,
         refusalOf: security.refusalOf,
+        countMessage: security.countMessage,
+        countedAlready: security.countedAlready,
+        logger,
         fetch: (request, serverContext): Promise<Response> | Response =>
           yoga.fetch(request, serverContext as Record<string, unknown>),
         fetchAPI: () => yoga.fetchAPI,

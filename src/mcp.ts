@@ -3,6 +3,8 @@ import pino from 'pino';
 import { loadConfigOrExit } from './config.js';
 import { createGateway } from './gateway.js';
 import { createLogger, describeError } from './kernel/logger.js';
+import { LineLimit, MAX_STDIO_MESSAGE_BYTES } from './mcp/line-limit.js';
+import { invalidParams } from './mcp/params.js';
 
 /**
  * The MCP server over stdio, for desktop and editor clients that start a process (`npm run mcp`,
@@ -34,10 +36,40 @@ async function main() {
     void server.close().finally(() => gateway.close().finally(() => process.exit(0)));
   };
   server.onclose = close;
+  // A line the SDK cannot read (not JSON, not JSON-RPC) is said in the log, not dropped in silence.
+  server.onerror = (error) => logger.warn({ err: error }, 'MCP over stdio: a message could not be read');
   process.stdin.on('end', close);
   process.on('SIGTERM', close);
   process.on('SIGINT', close);
-  await server.connect(new StdioServerTransport());
+  // A message over the limit is refused on its own (its id is unknown: null) and logged; the server goes on.
+  const lines = new LineLimit(MAX_STDIO_MESSAGE_BYTES, (bytes) => {
+    logger.warn(
+      { bytes, limit: MAX_STDIO_MESSAGE_BYTES },
+      'MCP over stdio: a message larger than the limit was refused',
+    );
+    process.stdout.write(
+      `${JSON.stringify({
+        jsonrpc: '2.0',
+        id: null,
+        error: {
+          code: -32600,
+          message: `Invalid Request: the message is ${bytes} bytes, more than the ${MAX_STDIO_MESSAGE_BYTES} a message may hold.`,
+        },
+      })}\n`,
+    );
+  });
+  // Whole lines reach the transport: its own buffer never holds more than one (and the newline).
+  const transport = new StdioServerTransport(process.stdin.pipe(lines), process.stdout, {
+    maxBufferSize: MAX_STDIO_MESSAGE_BYTES + 1,
+  });
+  await server.connect(transport);
+  // Bad params are the client's mistake (-32602), as at /mcp, not the server's internal error.
+  const deliver = transport.onmessage!;
+  transport.onmessage = (message) => {
+    const invalid = invalidParams(message);
+    if (invalid) void transport.send(invalid);
+    else deliver(message);
+  };
   logger.info(
     {
       upstream: gateway.sandbox ? 'sandbox' : config.upstream.baseUrl?.origin,

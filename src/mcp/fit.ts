@@ -1,7 +1,9 @@
 /**
  * Bounds a tool's answer to what an agent's context can take. Over the bound, the largest list loses
  * items from its end, or the largest text is cut at a word, until the answer fits; nothing is ever cut
- * inside a value (a URL, a number, an id). Each cut is stated in `_trimmed`.
+ * inside a value (a URL, a number, an id). Each cut is stated in `_trimmed`. When that is not enough
+ * (an answer of many short values, a small bound), whole fields are left out, the largest first, and
+ * named; and when even that cannot fit, the answer is only `_trimmed` saying so. The bound always holds.
  */
 
 export interface Fitted {
@@ -75,7 +77,70 @@ export function fitAnswer(answer: Record<string, unknown>, maxBytes: number, mor
     }
     text = measure();
   }
-  return { value, json: text, trimmed: true };
+  if (bytesOf(text) <= maxBytes) return { value, json: text, trimmed: true };
+
+  // Whole fields, the largest first (with what their cut's note costs), counted while they are left
+  // out and named once the answer fits; a field's value is never cut.
+  const leftOut: string[] = [];
+  const measureLeftOut = (named: boolean) => {
+    const said = named
+      ? `Left out to fit: ${leftOut.join(', ')}.`
+      : `${leftOut.length} fields left out to fit (the tool's outputSchema lists them all).`;
+    value._trimmed = [...notes().slice(0, -1), said, more];
+    return JSON.stringify(value);
+  };
+  for (let round = 0; round < 10_000 && bytesOf(text) > maxBytes; round++) {
+    const noteOf = (id: string) => (lists.has(id) || texts.has(id) ? 40 + id.length : 0);
+    const leaf = leaves(value)
+      .map((candidate) => ({ ...candidate, bytes: candidate.bytes + noteOf(format(candidate.path)) }))
+      .sort((a, b) => b.bytes - a.bytes)[0];
+    if (!leaf) break;
+    const id = format(leaf.path);
+    delete (leaf.parent as Record<string, unknown>)[leaf.key];
+    lists.delete(id);
+    texts.delete(id);
+    leftOut.push(id);
+    text = measureLeftOut(false);
+  }
+  if (leftOut.length > 0 && bytesOf(text) <= maxBytes) {
+    const named = measureLeftOut(true);
+    if (bytesOf(named) <= maxBytes) text = named;
+    else text = measureLeftOut(false);
+  }
+  if (bytesOf(text) <= maxBytes) return { value, json: text, trimmed: true };
+
+  // Nothing of the answer fits beside what says what was left out: only that, short enough for any bound.
+  const none = `The answer is larger than ${maxBytes} bytes (MCP_MAX_RESULT_TOKENS) even trimmed: nothing of it fits.`;
+  for (const trimmed of [[none, more], [none]]) {
+    const json = JSON.stringify({ _trimmed: trimmed });
+    if (bytesOf(json) <= maxBytes) return { value: { _trimmed: trimmed }, json, trimmed: true };
+  }
+  return { value: {}, json: '{}', trimmed: true };
+}
+
+/** The fields of the answer that hold no list or object with anything in it (not `_trimmed`): what can be left out whole. */
+function leaves(root: Record<string, unknown>): Candidate[] {
+  const found: Candidate[] = [];
+  const pending: Array<{ node: Record<string, unknown> | unknown[]; path: Path }> = [{ node: root, path: [] }];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const { node, path } = next;
+    const entries: Array<[string | number, unknown]> = Array.isArray(node) ? [...node.entries()] : Object.entries(node);
+    for (const [key, item] of entries) {
+      if (path.length === 0 && key === '_trimmed') continue;
+      const full = [...path, key];
+      const filled = item !== null && typeof item === 'object' && Object.keys(item).length > 0;
+      if (filled) pending.push({ node: item as Record<string, unknown>, path: full });
+      else if (!Array.isArray(node))
+        found.push({
+          kind: 'text',
+          path: full,
+          parent: node,
+          key,
+          bytes: bytesOf(`${JSON.stringify(key)}:${JSON.stringify(item)},`),
+        });
+    }
+  }
+  return found;
 }
 
 /** Every non-empty list and every prose text of the answer (not `_trimmed`), with its JSON size. */

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { GraphQLError, GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import type { Logger } from 'pino';
 import { sha256Hex } from '../security/trusted-documents.js';
 import type { SecuritySettings } from '../security/settings.js';
 import { DEFAULT_OPERATIONS_DIR, loadToolOperations } from './operations.js';
@@ -24,6 +25,11 @@ export interface McpOptions {
   security: SecuritySettings;
   schema: GraphQLSchema;
   refusalOf(request: Request): Promise<GraphQLError | null> | GraphQLError | null;
+  /** Counts one MCP message toward the client rate limit: the refusal, or null. */
+  countMessage(request: Request, serverContext: unknown): Promise<GraphQLError | null>;
+  /** A request made for a message countMessage counted: not counted again. */
+  countedAlready(request: Request): void;
+  logger: Logger;
   /** Yoga's own fetch: the one pipeline every tool call goes through. */
   fetch(request: Request, serverContext?: unknown): Promise<Response> | Response;
   /** The fetch API Yoga's requests and responses are made with. */
@@ -62,6 +68,10 @@ export function createMcp(options: McpOptions): Mcp {
       corsOrigins: options.security.corsOrigins,
       maxRequestBytes: options.security.limits.maxRequestBytes,
       maxBatchOperations: options.security.limits.maxBatchOperations,
+      maxInputDepth: options.security.limits.maxInputDepth,
+      countMessage: options.countMessage,
+      countedAlready: options.countedAlready,
+      logger: options.logger,
       fetch: options.fetch,
     }),
     toolRequests: toolRequests.plugin(),

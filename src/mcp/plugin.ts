@@ -7,10 +7,14 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import type { Logger } from 'pino';
 import { readWithin } from '../security/body-limit.js';
+import { errorResult } from './answer.js';
 import { StatelessExchange } from './exchange.js';
+import { invalidParams, tooDeep } from './params.js';
 import type { ExecuteGraphQL, McpTools } from './server.js';
 import { type FetchAPI, jsonResponse, type ToolRequests } from './tool-requests.js';
+import { rejection } from '../security/errors.js';
 
 const MCP_PATH = '/mcp';
 
@@ -26,6 +30,43 @@ export interface McpEndpointOptions {
   toolRequests: ToolRequests;
   /** Yoga's own fetch, for the tool calls of a JSON-RPC batch: each one GraphQL request through the pipeline. */
   fetch(request: Request, serverContext: unknown): Promise<Response> | Response;
+  /** MAX_INPUT_DEPTH: how deep a value of a message may nest (a tool argument as a variable on /graphql). */
+  maxInputDepth: number;
+  /** Counts one message toward the client rate limit (CLIENT_RATE_LIMIT_PER_MINUTE): the refusal, or null. */
+  countMessage(request: Request, serverContext: unknown): Promise<GraphQLError | null>;
+  /** A batch's tool call's GraphQL request, whose message countMessage counted: not counted again. */
+  countedAlready(request: Request): void;
+  /** Where the one line of an MCP request with refused messages goes. */
+  logger: Logger;
+}
+
+type RequestId = string | number | null;
+
+/** A JSON-RPC message's own id when it has one that can be answered under. */
+const idOf = (message: unknown): RequestId => {
+  const id = (message as { id?: unknown } | null)?.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+};
+
+/** A coded refusal (rate limit, depth) as a JSON-RPC error: its code and extensions in `data`. */
+function rpcErrorOf(refusal: GraphQLError, id: RequestId, code: number) {
+  const { http: _http, ...data } = refusal.extensions as Record<string, unknown>;
+  return { jsonrpc: '2.0' as const, id, error: { code, message: refusal.message, data } };
+}
+
+/** The same as an HTTP answer, with the refusal's status and headers (Retry-After). */
+function refusalResponse(fetchAPI: FetchAPI, refusal: GraphQLError, id: RequestId, code: number): Response {
+  const http = refusal.extensions.http as { status?: number; headers?: Record<string, string> } | undefined;
+  return new fetchAPI.Response(JSON.stringify(rpcErrorOf(refusal, id, code)), {
+    status: http?.status ?? 400,
+    headers: { 'content-type': 'application/json', ...http?.headers },
+  });
+}
+
+/** A request the endpoint answered refusing some or all of its messages itself (no GraphQL request logged them). */
+interface Refused {
+  messages: number;
+  codes: string[];
 }
 
 const jsonRpcError = (
@@ -75,12 +116,33 @@ export function useMcpEndpoint(options: McpEndpointOptions): Plugin {
   const exchange = new StatelessExchange<ExecuteGraphQL>();
   void options.tools.server((requestId) => exchange.contextOf(requestId)).connect(exchange);
 
-  /** The messages of an MCP request, or the HTTP answer that refuses it. */
+  /** A JSON-RPC request of this client refused before it ran (RATE_LIMITED); a tool call's as a tool error. */
+  const refusedAnswer = (message: JSONRPCMessage, refusal: GraphQLError): JSONRPCMessage => {
+    const id = idOf(message) as string | number;
+    if ('method' in message && message.method === 'tools/call') {
+      const { extensions } = refusal;
+      const retryAfter = typeof extensions.retryAfter === 'number' ? extensions.retryAfter : null;
+      const wait = retryAfter === null ? 'Retry in a few seconds.' : `Retry after ${retryAfter} seconds.`;
+      return {
+        jsonrpc: '2.0',
+        id,
+        result: errorResult([{ code: String(extensions.code), message: refusal.message, whatToDo: wait }]),
+      };
+    }
+    return rpcErrorOf(refusal, id, -32000) as JSONRPCMessage;
+  };
+
+  /**
+   * The messages of an MCP request, or the HTTP answer that refuses it. `refused`: messages of this
+   * client over its rate limit, by index; `counted`: whether the endpoint counted the messages (every
+   * request but a single tool call, whose GraphQL request counts it).
+   */
   const messagesOf = async (
     fetchAPI: FetchAPI,
     request: Request,
     serverContext: unknown,
-  ): Promise<{ messages: JSONRPCMessage[]; batch: boolean } | Response> => {
+    log: (refused: Refused) => void,
+  ): Promise<{ messages: JSONRPCMessage[]; batch: boolean; refused: Map<number, GraphQLError> } | Response> => {
     const origin = request.headers.get('origin');
     if (origin !== null && !origins.has(origin))
       return jsonRpcError(fetchAPI, 403, 'This Origin may not use the MCP endpoint (CORS_ORIGINS).');
@@ -98,6 +160,13 @@ export function useMcpEndpoint(options: McpEndpointOptions): Plugin {
     const declared = request.headers.get('content-length');
     if (declared !== null && Number(declared) > options.maxRequestBytes)
       return jsonRpcError(fetchAPI, 413, `The request body is larger than ${options.maxRequestBytes} bytes.`);
+    /** A body refused whole still counts as one message: over the limit, the rate limit's answer instead. */
+    const refuseBody = async (answer: () => Response, code: string) => {
+      const overLimit = await options.countMessage(request, serverContext);
+      const response = overLimit ? refusalResponse(fetchAPI, overLimit, null, -32000) : answer();
+      log({ messages: 1, codes: [overLimit ? String(overLimit.extensions.code) : code] });
+      return response;
+    };
     let parsed: unknown;
     try {
       // Through node:http a declared length is exactly what arrives (see useBodyLimit): no need to count.
@@ -108,47 +177,132 @@ export function useMcpEndpoint(options: McpEndpointOptions): Plugin {
     } catch (error) {
       if ((error as GraphQLError).extensions?.code === 'PAYLOAD_TOO_LARGE')
         return jsonRpcError(fetchAPI, 413, (error as Error).message);
-      return jsonRpcError(fetchAPI, 400, 'Parse error: the body is not JSON.', {}, -32700);
+      return refuseBody(
+        () => jsonRpcError(fetchAPI, 400, 'Parse error: the body is not JSON.', {}, -32700),
+        'PARSE_ERROR',
+      );
     }
     const batch = Array.isArray(parsed);
+    const raw = batch ? (parsed as unknown[]) : [parsed];
+    // Before anything reads the messages further (schemas, the SDK, logs): a loop, linear in the body.
+    for (const message of raw) {
+      const deep = tooDeep(message, options.maxInputDepth);
+      if (!deep) continue;
+      return refuseBody(
+        () =>
+          refusalResponse(
+            fetchAPI,
+            rejection(
+              'MAX_INPUT_DEPTH_EXCEEDED',
+              `${deep} nests lists or objects more than ${options.maxInputDepth} deep.`,
+              400,
+              {
+                extensions: { limit: options.maxInputDepth },
+              },
+            ),
+            batch ? null : idOf(message),
+            -32602,
+          ),
+        'MAX_INPUT_DEPTH_EXCEEDED',
+      );
+    }
     if (batch) {
       if (options.maxBatchOperations === 0)
-        return jsonRpcError(fetchAPI, 400, 'Batched JSON-RPC messages are not accepted here (MAX_BATCH_OPERATIONS).');
-      if ((parsed as unknown[]).length > options.maxBatchOperations)
-        return jsonRpcError(fetchAPI, 400, `A batch may hold at most ${options.maxBatchOperations} messages.`);
+        return refuseBody(
+          () => jsonRpcError(fetchAPI, 400, 'Batched JSON-RPC messages are not accepted here (MAX_BATCH_OPERATIONS).'),
+          'BATCH_NOT_ALLOWED',
+        );
+      if (raw.length > options.maxBatchOperations)
+        return refuseBody(
+          () => jsonRpcError(fetchAPI, 400, `A batch may hold at most ${options.maxBatchOperations} messages.`),
+          'BATCH_TOO_LARGE',
+        );
+    }
+    // Every message counts once, here; a single tool call is counted by the GraphQL request it becomes.
+    const single = !batch && (parsed as { method?: unknown } | null)?.method === 'tools/call';
+    const overLimit = new Map<number, GraphQLError>();
+    if (!single) {
+      const verdicts = await Promise.all(raw.map(() => options.countMessage(request, serverContext)));
+      for (const [index, verdict] of verdicts.entries()) if (verdict) overLimit.set(index, verdict);
+      if (!batch && overLimit.size > 0) {
+        log({ messages: 1, codes: [String(overLimit.get(0)!.extensions.code)] });
+        return refusalResponse(fetchAPI, overLimit.get(0)!, idOf(parsed), -32000);
+      }
     }
     const messages: JSONRPCMessage[] = [];
-    for (const message of batch ? (parsed as unknown[]) : [parsed]) {
+    for (const message of raw) {
       const checked = JSONRPCMessageSchema.safeParse(message);
-      if (!checked.success) return jsonRpcError(fetchAPI, 400, 'Parse error: Invalid JSON-RPC message', {}, -32700);
+      if (!checked.success) {
+        log({ messages: raw.length, codes: ['INVALID_REQUEST'] });
+        return jsonRpcError(fetchAPI, 400, 'Parse error: Invalid JSON-RPC message', {}, -32700);
+      }
       messages.push(checked.data);
     }
     if (messages.length > 1 && messages.some(isInitializeRequest))
       return jsonRpcError(fetchAPI, 400, 'Invalid Request: Only one initialization request is allowed', {}, -32600);
-    return { messages, batch };
+    if (overLimit.size > 0)
+      log({ messages: raw.length, codes: [...overLimit.values()].map((refusal) => String(refusal.extensions.code)) });
+    return { messages, batch, refused: overLimit };
   };
 
   return {
     async onRequest({ url, request, endResponse, setRequest, serverContext, fetchAPI }) {
       if (url.pathname !== MCP_PATH) return;
-      const read = await messagesOf(fetchAPI, request, serverContext);
-      if (read instanceof fetchAPI.Response) return endResponse(read);
-      const { messages, batch } = read as Exclude<typeof read, Response>;
+      const started = performance.now();
+      let refusedOf: Refused | null = null;
+      const read = await messagesOf(fetchAPI, request, serverContext, (refused) => {
+        refusedOf = refused;
+      });
+      /** One line for the request however many of its messages were refused, written when it is answered. */
+      const answer = (response: Response) => {
+        const refused = refusedOf as Refused | null;
+        if (refused) {
+          options.logger.info(
+            {
+              request: {
+                mcp: true,
+                status: response.status,
+                durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+                messages: refused.messages,
+                refused: refused.codes.length,
+                errorCodes: [...new Set(refused.codes)],
+              },
+            },
+            'mcp request',
+          );
+        }
+        endResponse(response);
+      };
+      if (read instanceof fetchAPI.Response) return answer(read);
+      const { messages, batch, refused } = read as Exclude<typeof read, Response>;
       // Notifications and responses change nothing in a stateless server (no session to initialise, no
       // request of this client's still running to cancel): accepted, and not passed on.
-      const requests = messages.filter((message): message is JSONRPCRequest => 'method' in message && 'id' in message);
-      if (requests.length === 0) return endResponse(new fetchAPI.Response(null, { status: 202 }));
+      const requests = messages
+        .map((message, index) => ({ message, refusal: refused.get(index) }))
+        .filter((entry): entry is { message: JSONRPCRequest; refusal: GraphQLError | undefined } => {
+          const { message } = entry;
+          return 'method' in message && 'id' in message;
+        });
+      if (requests.length === 0) return answer(new fetchAPI.Response(null, { status: 202 }));
 
-      const run: ExecuteGraphQL = (body) =>
-        options.toolRequests.send(options.fetch, fetchAPI, request, body, serverContext);
-      if (!batch && requests[0]!.method === 'tools/call') {
+      // A batch's tool calls were counted with their messages: their GraphQL requests are not counted again.
+      const run: ExecuteGraphQL = (body) => {
+        const created = options.toolRequests.create(fetchAPI, request, body);
+        options.countedAlready(created.request);
+        void options.fetch(created.request, serverContext);
+        return created.answer;
+      };
+      if (!batch && requests[0]!.message.method === 'tools/call') {
         // The tool's GraphQL request takes this request's place; its result becomes the JSON-RPC reply.
+        const single = requests[0]!.message;
+        const invalid = invalidParams(single);
+        if (invalid) return answer(jsonResponse(fetchAPI, invalid));
         let handOver: ((graphql: Request) => void) | null = null;
         const handedOver = new Promise<Request>((resolve) => {
           handOver = resolve;
         });
-        const reply: Promise<JSONRPCMessage> = exchange.request(requests[0]!, (body) => {
-          if (!handOver) return run(body);
+        const reply: Promise<JSONRPCMessage> = exchange.request(single, (body) => {
+          if (!handOver) return options.toolRequests.send(options.fetch, fetchAPI, request, body, serverContext);
           const created = options.toolRequests.create(fetchAPI, request, body, () => reply);
           handOver(created.request);
           handOver = null;
@@ -156,10 +310,14 @@ export function useMcpEndpoint(options: McpEndpointOptions): Plugin {
         });
         const next = await Promise.race([handedOver, reply.then(() => null)]);
         if (next) return setRequest(next);
-        return endResponse(jsonResponse(fetchAPI, await reply));
+        return answer(jsonResponse(fetchAPI, await reply));
       }
-      const responses = await Promise.all(requests.map((message) => exchange.request(message, run)));
-      endResponse(jsonResponse(fetchAPI, batch ? responses : responses[0]));
+      const responses = await Promise.all(
+        requests.map(({ message, refusal }) =>
+          refusal ? refusedAnswer(message, refusal) : (invalidParams(message) ?? exchange.request(message, run)),
+        ),
+      );
+      answer(jsonResponse(fetchAPI, batch ? responses : responses[0]));
     },
   };
 }

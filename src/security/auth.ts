@@ -8,7 +8,9 @@ import { rejection } from './errors.js';
 import type { SecuritySettings } from './settings.js';
 import { looksLikeToken, type TokenVerifier } from './tokens/verifier.js';
 
-const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="lookup-graph"' };
+// The body of a refused request is never read: the connection closes after the answer, so a client
+// that drips its body does not hold the socket until the request timeout.
+const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="lookup-graph"', Connection: 'close' };
 
 /** A header of the request, by its lower-case name: a fetch Request's or node's IncomingMessage's. */
 type HeaderOf = (name: string) => string | null;
@@ -80,7 +82,8 @@ export function createClientAuth(settings: SecuritySettings['auth'], options: Cl
   const keys = new ApiKeys(settings.apiKeyHashes);
   const admitted = new WeakMap<Request, Admitted>();
   const { tokens } = options;
-  const challenge = (): Record<string, string> => (tokens ? { 'WWW-Authenticate': tokens.challenge() } : CHALLENGE);
+  const challenge = (): Record<string, string> =>
+    tokens ? { 'WWW-Authenticate': tokens.challenge(), Connection: 'close' } : CHALLENGE;
 
   /** Who the request is when it may pass, else the refusal; a promise only when it carries a token. */
   const check = (header: HeaderOf, endpoint: Endpoint): Verdict | Promise<Verdict> => {
@@ -150,8 +153,13 @@ export function createClientAuth(settings: SecuritySettings['auth'], options: Cl
     isAnonymous: (request) => admitted.get(request)?.kind === 'anonymous',
     refusalOf: (request, endpoint = 'mcp') => {
       const verdict = check((name) => request.headers.get(name), endpoint);
-      const refusal = (settled: Verdict) => (settled instanceof GraphQLError ? settled : null);
-      return verdict instanceof Promise ? verdict.then(refusal) : refusal(verdict);
+      const settle = (settled: Verdict) => {
+        if (settled instanceof GraphQLError) return settled;
+        // Known, as after the plugin's check: the endpoint's messages count for this client (rate limit).
+        admitted.set(request, settled);
+        return null;
+      };
+      return verdict instanceof Promise ? verdict.then(settle) : settle(verdict);
     },
     challenge,
   };

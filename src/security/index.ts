@@ -16,10 +16,10 @@ import { useAutomaticPersistedQueries } from './persisted-queries.js';
 import { createPersistedQueryStore } from './persisted-query-store.js';
 import {
   clientAddress,
+  createRateLimit,
   MemoryRateLimiter,
   PrimaryRateLimiter,
   RedisRateLimiter,
-  useRateLimit,
   type RateLimiter,
 } from './rate-limit.js';
 import { inWorkerGroup } from '../kernel/cluster-ipc.js';
@@ -52,6 +52,10 @@ export interface Security {
   refusalOf(request: Request): Promise<GraphQLError | null> | GraphQLError | null;
   /** The identity provider's signing keys (JWT_ISSUER, JWT_JWKS_URL): whether any was ever loaded; null when tokens are off. */
   identityStatus: (() => KeySetStatus) | null;
+  /** Counts one message of another endpoint (/mcp) toward the client rate limit, after refusalOf admitted it: the refusal, or null (also with no limit). */
+  countMessage(request: Request, serverContext: unknown): Promise<GraphQLError | null>;
+  /** A request made for a message countMessage counted (an MCP batch's tool call): the rate limit passes it uncounted. */
+  countedAlready(request: Request): void;
   /** Who a request is for fairness (upstream shares, breaker counts): API key, forwarded token's hash, or address. */
   clientFor(request: Request, serverContext: unknown): string;
   /** Who pays for the request's upstream calls (quotas): its API key's account or its forwarded token; null when the gateway is open. */
@@ -113,6 +117,13 @@ export async function createSecurity(
         : new MemoryRateLimiter(settings.rateLimit.perMinute);
     }
   }
+  const rateLimit = limiter
+    ? createRateLimit(
+        limiter,
+        settings.rateLimit.perMinute,
+        (request, serverContext) => auth.clientOf(request) ?? clientAddress(serverContext),
+      )
+    : null;
   const persistedQueries = settings.persistedQueries.enabled
     ? createPersistedQueryStore(settings.persistedQueries, logger, redisGuard)
     : null;
@@ -126,15 +137,7 @@ export async function createSecurity(
     ...useCorsAllowlist(settings.corsOrigins),
     useCsrfGuard(),
     ...(auth.plugin ? [auth.plugin] : []),
-    ...(limiter
-      ? [
-          useRateLimit(
-            limiter,
-            settings.rateLimit.perMinute,
-            (request, serverContext) => auth.clientOf(request) ?? clientAddress(serverContext),
-          ),
-        ]
-      : []),
+    ...(rateLimit ? [rateLimit.plugin] : []),
     useBodyLimit(settings.limits.maxRequestBytes),
     useBatchLimit(settings.limits.maxBatchOperations),
     useInputDepth(settings.limits.maxInputDepth),
@@ -167,6 +170,8 @@ export async function createSecurity(
     upstreamTokenFor: auth.upstreamTokenFor,
     refusalOf: (request) => auth.refusalOf(request, 'mcp'),
     identityStatus: tokens ? () => tokens.status() : null,
+    countMessage: async (request, serverContext) => (rateLimit ? rateLimit.hit(request, serverContext) : null),
+    countedAlready: (request) => rateLimit?.countedAlready(request),
     clientFor: (request, serverContext) => {
       const forwarded = auth.upstreamTokenFor(request);
       return auth.clientOf(request) ?? (forwarded ? tokenId(forwarded) : clientAddress(serverContext));

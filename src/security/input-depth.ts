@@ -34,7 +34,7 @@ function check(container: unknown, noun: string, sigil: string, limit: number): 
 }
 
 /** Whether arrays and objects nest in `value` deeper than `limit` (a scalar is 0 deep, `[]` and `{}` 1). */
-function nestsDeeperThan(value: unknown, limit: number): boolean {
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
   const pending: Array<{ value: object; depth: number }> = [];
   if (value !== null && typeof value === 'object') pending.push({ value, depth: 1 });
   for (let next = pending.pop(); next; next = pending.pop()) {

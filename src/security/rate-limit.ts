@@ -1,5 +1,6 @@
 // Own: one fixed window in memory or Redis that counts in memory when Redis is slow (REDIS_COMMAND_TIMEOUT_MS); no installed library does both.
 import { LRUCache } from 'lru-cache';
+import type { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { RedisConnection, type RedisState } from '../redis/connection.js';
@@ -148,46 +149,67 @@ export class RedisRateLimiter implements RateLimiter {
   }
 }
 
+/** The client rate limit: its plugin, and what another endpoint served through the plugins (/mcp) counts with. */
+export interface ClientRateLimit {
+  plugin: Plugin;
+  /** Counts one message of such an endpoint for its client: the RATE_LIMITED refusal when over the limit, else null. */
+  hit(request: Request, serverContext: unknown): Promise<GraphQLError | null>;
+  /** A request made for a message `hit` counted already (an MCP batch's tool call): the plugin lets it pass uncounted. */
+  countedAlready(request: Request): void;
+}
+
 /**
  * RATE_LIMITED (HTTP 429, `Retry-After` header and `extensions.retryAfter`) once a client has sent
  * `perMinute` operations in its window. Every request counts once when it arrives, after
  * authentication and before the body is read; each further operation of a batch counts when its
  * parameters are read, and one over the limit is refused on its own (the batch's others still answer).
- * A client is its API key when it has one, else its address.
+ * A client is its API key when it has one, else its address. Each MCP message counts the same way
+ * (`hit`), once.
  */
-export function useRateLimit(
+export function createRateLimit(
   limiter: RateLimiter,
   perMinute: number,
   clientOf: (request: Request, serverContext: unknown) => string,
-): Plugin {
+): ClientRateLimit {
   // Each request's client, and how many of its operations have been counted.
   const counted = new WeakMap<Request, { client: string; operations: number }>();
-  const check = async (client: string) => {
+  const already = new WeakSet<Request>();
+  const refusal = async (client: string) => {
     const verdict = await limiter.hit(client);
-    if (!verdict.allowed) {
-      throw rejection(
-        'RATE_LIMITED',
-        `Too many operations: at most ${perMinute} a minute. Retry in ${verdict.retryAfter} s.`,
-        429,
-        {
-          headers: { 'Retry-After': String(verdict.retryAfter) },
-          extensions: { retryAfter: verdict.retryAfter },
-        },
-      );
-    }
+    if (verdict.allowed) return null;
+    return rejection(
+      'RATE_LIMITED',
+      `Too many operations: at most ${perMinute} a minute. Retry in ${verdict.retryAfter} s.`,
+      429,
+      {
+        headers: { 'Retry-After': String(verdict.retryAfter) },
+        extensions: { retryAfter: verdict.retryAfter },
+      },
+    );
+  };
+  const check = async (client: string) => {
+    const refused = await refusal(client);
+    if (refused) throw refused;
   };
   return {
-    async onRequestParse({ request, serverContext }) {
-      const client = clientOf(request, serverContext);
-      counted.set(request, { client, operations: 1 });
-      await check(client);
+    plugin: {
+      async onRequestParse({ request, serverContext }) {
+        if (already.has(request)) return;
+        const client = clientOf(request, serverContext);
+        counted.set(request, { client, operations: 1 });
+        await check(client);
+      },
+      async onParams({ request }) {
+        const seen = counted.get(request);
+        if (!seen) return;
+        seen.operations += 1;
+        // The request's own count stands for its first operation.
+        if (seen.operations > 2) await check(seen.client);
+      },
     },
-    async onParams({ request }) {
-      const seen = counted.get(request);
-      if (!seen) return;
-      seen.operations += 1;
-      // The request's own count stands for its first operation.
-      if (seen.operations > 2) await check(seen.client);
+    hit: (request, serverContext) => refusal(clientOf(request, serverContext)),
+    countedAlready: (request) => {
+      already.add(request);
     },
   };
 }

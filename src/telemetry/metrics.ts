@@ -111,8 +111,8 @@ export class Metrics {
   });
   private readonly operations = new Counter({
     name: 'lookup_graph_graphql_operations_total',
-    help: 'GraphQL operations by outcome: ok (no errors), partial (data and errors), error (no data).',
-    labelNames: ['outcome'],
+    help: 'GraphQL operations by outcome: ok (no errors), partial (data and errors), error (no data), aborted (@defer/@stream whose client hung up before the last payload).',
+    labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
 
@@ -235,15 +235,16 @@ export class Metrics {
     };
   }
 
-  /** Counts an operation delivered incrementally once its last payload is out (see useIncrementalOutcomes). */
-  readonly observeIncremental = (partial: boolean): void => {
-    this.operations.inc({ outcome: partial ? 'partial' : 'ok' });
+  /** Counts an operation delivered incrementally once its last payload is out, or once its client hung up before (see useIncrementalOutcomes). */
+  readonly observeIncremental = (outcome: 'ok' | 'partial' | 'aborted'): void => {
+    this.operations.inc({ outcome });
   };
 }
 
 /**
  * Counts operations delivered incrementally (@defer/@stream) once their last payload is out: 'partial'
- * when any payload carried errors. The request log counts every other operation (observeRequest).
+ * when any payload carried errors; 'aborted' when the stream ended before its last payload (the client
+ * hung up). The request log counts every other operation (observeRequest).
  */
 export function useIncrementalOutcomes(metrics: Metrics): Plugin {
   return {
@@ -251,6 +252,7 @@ export function useIncrementalOutcomes(metrics: Metrics): Plugin {
       onExecuteDone: ({ result }) => {
         if (!(Symbol.asyncIterator in result)) return undefined;
         let errors = false;
+        let delivered = false;
         return {
           onNext: ({ result: payload }) => {
             if (
@@ -258,7 +260,14 @@ export function useIncrementalOutcomes(metrics: Metrics): Plugin {
               ('incremental' in payload && payload.incremental?.some((part) => part.errors?.length))
             )
               errors = true;
-            if ('hasNext' in payload && payload.hasNext === false) metrics.observeIncremental(errors);
+            if ('hasNext' in payload && payload.hasNext === false) {
+              delivered = true;
+              metrics.observeIncremental(errors ? 'partial' : 'ok');
+            }
+          },
+          // Ended without its last payload: the stream was closed, its client gone.
+          onEnd: () => {
+            if (!delivered) metrics.observeIncremental('aborted');
           },
         };
       },

@@ -1,6 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { hashApiKey } from '../../src/security/api-keys.js';
 import { startGateway } from '../support/gateway.js';
 
 function open(url: string): Promise<Socket> {
@@ -98,4 +99,37 @@ describe('slow and greedy clients', () => {
       maxHeaderBytes: 16_384,
     });
   });
+
+  it.each(['/graphql', '/mcp'])(
+    'answers a client without a key that drips its body 401 at once and closes the socket (%s)',
+    async (path) => {
+      const gw = await startGateway({ GATEWAY_API_KEY_HASHES: hashApiKey('lg_test_drip_key_0123456789abcdef') });
+      try {
+        const socket = await open(gw.url);
+        const started = Date.now();
+        socket.write(
+          `POST ${path} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: 1000\r\n\r\n{`,
+        );
+        // 1,000 bytes at one every 50 ms: the body would take 50 s, past the 30 s request timeout.
+        let sent = 1;
+        const drip = setInterval(() => {
+          if (socket.writable && sent < 1000) {
+            socket.write(' ');
+            sent += 1;
+          }
+        }, 50);
+        socket.on('error', () => undefined);
+        const closed = await untilClosed(socket, started, 20_000);
+        clearInterval(drip);
+        expect(closed.text).toMatch(/^HTTP\/1\.1 401 /);
+        expect(closed.text.toLowerCase()).toContain('connection: close');
+        // Closed by the server while the client still had most of its body to send: not held for it.
+        expect(closed.afterMs).not.toBeNull();
+        expect(sent).toBeLessThan(500);
+      } finally {
+        await gw.close();
+      }
+    },
+    30_000,
+  );
 });

@@ -40,6 +40,14 @@ function sampleUpstream(
   });
 }
 
+async function operationsWith(gw: RunningGateway, outcome: string): Promise<number> {
+  const text = await (await gw.fetch(`/metrics`)).text();
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith(`lookup_graph_graphql_operations_total{outcome="${outcome}"}`));
+  return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
+}
+
 async function okOperations(gw: RunningGateway): Promise<number> {
   const text = await (await gw.fetch(`/metrics`)).text();
   const line = text.split('\n').find((l) => l.startsWith('lookup_graph_graphql_operations_total{outcome="ok"}'));
@@ -246,6 +254,7 @@ describe('@defer with the operation deadline and client cancellation', () => {
   });
 
   it('a client that hangs up after the first payload cancels the deferred call still in flight: the upstream sees its socket close', async () => {
+    const abortedBefore = await operationsWith(gw, 'aborted');
     const closedEarly: string[] = [];
     up.handle(async (call, _req, res) => {
       if (call.action === 'get_videosite_transcript') {
@@ -270,5 +279,9 @@ describe('@defer with the operation deadline and client cancellation', () => {
     // The gateway aborts the transcript call as soon as the client is gone, well before the deadline.
     await expect.poll(() => closedEarly, { timeout: 400, interval: 10 }).toEqual(['get_videosite_transcript']);
     expect(up.calls.map((call) => call.action).sort()).toEqual(['get_company_object', 'get_videosite_transcript']);
+    // The operation is counted, as one its client hung up on.
+    await expect
+      .poll(async () => operationsWith(gw, 'aborted'), { timeout: 2000, interval: 20 })
+      .toBe(abortedBefore + 1);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { forSuite } from '../support/fixtures.js';
 import { inProcessGateway } from '../support/gateway.js';
+import { fitAnswer } from '../../src/mcp/fit.js';
 import { call, inProcessClient, textOf } from './support.js';
 
 /** A connected in-process client for the suite, over a sandbox gateway with these settings. */
@@ -56,6 +57,73 @@ describe('answers that fit: MCP_MAX_RESULT_TOKENS', () => {
         `videositeTranscript.text cut at a word after ${kept.length} of ${full.length} characters.`,
       );
       expect(answer._trimmed[1]).toMatch(/MCP_MAX_RESULT_TOKENS/);
+    });
+  });
+});
+
+/** Arguments for every tool the sandbox gateway lists (all of each tool's arguments). */
+const EVERY_TOOL: Record<string, Record<string, unknown>> = {
+  company: { domain: 'hubspot.com' },
+  company_with_stock: { domain: 'hubspot.com' },
+  financial_profiles: { symbols: ['AAPL', 'NKE'] },
+  domain_info: { domain: 'hubspot.com' },
+  crm_owners: { portal: '12345' },
+  microblog_posts: { query: 'bridges', first: 10 },
+  news: { query: 'bridges', dateRange: 'PAST_WEEK' },
+  photosocial_profile: { username: 'natgeo' },
+  professionalnet_profile: { handle: 'someone' },
+  videosite_channel: { url: '@mkbhd' },
+  videosite_search: { query: 'bridge engineering' },
+  videosite_transcript: { url: 'https://www.videosite.example/watch?v=qW3eR7tY1uI' },
+  search_schema: { words: ['company'] },
+  execute: { query: '{ company(domain: "hubspot.com") { name description location } }' },
+};
+
+describe('every tool at the smallest bound, MCP_MAX_RESULT_TOKENS=100', () => {
+  const { client } = clientFor({ MCP_MAX_RESULT_TOKENS: '100' });
+  it('answers within 400 bytes, with data, what was left out stated', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(Object.keys(EVERY_TOOL).sort());
+    for (const [name, args] of Object.entries(EVERY_TOOL)) {
+      const result = await call(client, name, args);
+      const text = textOf(result);
+      expect(result.isError, `${name}: ${text}`).toBeFalsy();
+      expect(bytes(text), `${name}: ${text}`).toBeLessThanOrEqual(400);
+      const answer = JSON.parse(text);
+      expect(answer).toEqual(result.structuredContent);
+      // Something of the data is kept beside the notes.
+      expect(Object.keys(answer).filter((key) => key !== '_trimmed').length, name).toBeGreaterThan(0);
+      if (answer._trimmed) expect(answer._trimmed.at(-1), name).toMatch(/^To get the rest/);
+    }
+  });
+});
+
+describe('fitAnswer: the bound holds however little can be cut', () => {
+  const shortFields = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`field${i}`, `v${i}`]));
+  it('leaves whole fields out, largest first, and says how many', () => {
+    const fitted = fitAnswer({ item: { ...shortFields, note: 'x'.repeat(30) } }, 400, 'To get the rest, ask less.');
+    expect(bytes(fitted.json)).toBeLessThanOrEqual(400);
+    expect(JSON.parse(fitted.json)).toEqual(fitted.value);
+    const item = fitted.value.item as Record<string, string>;
+    // The largest goes first; every value kept is whole.
+    expect(item.note).toBeUndefined();
+    for (const [key, value] of Object.entries(item)) expect(value).toBe(shortFields[key]);
+    const left = 61 - Object.keys(item).length;
+    expect(fitted.value._trimmed).toEqual([
+      `${left} fields left out to fit (the tool's outputSchema lists them all).`,
+      'To get the rest, ask less.',
+    ]);
+  });
+  it('names the fields it left out when the names fit', () => {
+    const fitted = fitAnswer({ item: { name: 'n', location: 'l'.repeat(300) } }, 200, 'More: ask.');
+    expect(fitted.value).toEqual({ item: { name: 'n' }, _trimmed: ['Left out to fit: item.location.', 'More: ask.'] });
+  });
+  it('at a bound nothing fits in, says so within the bound', () => {
+    const long = 'To get the rest, '.repeat(10);
+    const fitted = fitAnswer({ item: { a: 'x'.repeat(200) } }, 120, long);
+    expect(bytes(fitted.json)).toBeLessThanOrEqual(120);
+    expect(fitted.value).toEqual({
+      _trimmed: ['The answer is larger than 120 bytes (MCP_MAX_RESULT_TOKENS) even trimmed: nothing of it fits.'],
     });
   });
 });
