@@ -51,6 +51,7 @@ const ALONE = [
   'test/hardening/fairness.test.ts',
   'test/hardening/frozen-redis.test.ts',
   'test/hardening/event-loop-shedding.test.ts',
+  'test/hardening/document-flood.test.ts',
 ];
 
 /**

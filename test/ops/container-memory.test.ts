@@ -12,29 +12,11 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxLikeUpstream } from '../support/fault-upstream.js';
 import { forSuite } from '../support/fixtures.js';
-import { freePort, ROOT, waitFor } from '../support/processes.js';
+import { ENTRYPOINT, entryEnv, freePort, ROOT, waitFor } from '../support/processes.js';
 import { sleep } from '../support/wait.js';
 
-const ENTRYPOINT = join(ROOT, 'deploy', 'entrypoint.sh');
 const MiB = 1024 * 1024;
 const KEY = 'container-memory-test-key';
-
-/** The entry point's environment: this test's node first on PATH (the script runs `node`), nothing inherited that sizes memory. */
-function entryEnv(env: Record<string, string>): Record<string, string> {
-  const {
-    ACTION_BASE_URL: _a,
-    ACTION_TOKEN: _t,
-    NODE_ENV: _n,
-    REDIS_URL: _r,
-    NODE_OPTIONS: _o,
-    CACHE_MAX_MB: _c,
-    CACHE_RESULTS_MB: _m,
-    DOCUMENT_CACHE_MB: _d,
-    MEMORY_LIMIT_MB: _l,
-    ...inherited
-  } = process.env as Record<string, string>;
-  return { ...inherited, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, ...env };
-}
 
 /** What node sees when started through the entry point: its heap limits and the cache settings it was given. */
 function sizedBy(env: Record<string, string>) {

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -122,4 +123,24 @@ export function queryOnce(
     req.on('error', reject);
     req.end(JSON.stringify({ query }));
   });
+}
+
+/** The image's entry point, which sizes V8's heap and the caches from the container's memory. */
+export const ENTRYPOINT = `${ROOT}deploy/entrypoint.sh`;
+
+/** The entry point's environment: this test's node first on PATH (the script runs `node`), nothing inherited that sizes memory. */
+export function entryEnv(env: Record<string, string>): Record<string, string> {
+  const {
+    ACTION_BASE_URL: _a,
+    ACTION_TOKEN: _t,
+    NODE_ENV: _n,
+    REDIS_URL: _r,
+    NODE_OPTIONS: _o,
+    CACHE_MAX_MB: _c,
+    CACHE_RESULTS_MB: _m,
+    DOCUMENT_CACHE_MB: _d,
+    MEMORY_LIMIT_MB: _l,
+    ...inherited
+  } = process.env as Record<string, string>;
+  return { ...inherited, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, ...env };
 }
