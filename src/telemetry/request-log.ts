@@ -48,7 +48,8 @@ const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}/;
  * there were, their count by code and the first paths: no error has a line of its own) and trace id (the
  * request span's, or the client's traceparent when tracing is off). Variables only with
  * LOG_VARIABLES=true. The same observation feeds the request-duration, error and operation-outcome
- * metrics.
+ * metrics. An operation delivered incrementally (@defer/@stream) writes a second line when its stream ends:
+ * its payloads, its whole duration, and whether the client hung up before the last payload.
  * Installed first among the plugins, so requests refused by the protections are logged too.
  */
 export function useRequestLog(options: RequestLogOptions): Plugin<GatewayContext> {
@@ -67,6 +68,37 @@ export function useRequestLog(options: RequestLogOptions): Plugin<GatewayContext
     },
     onParams({ request, params }) {
       recordOf(request)?.requestedNames.push(typeof params.operationName === 'string' ? params.operationName : null);
+    },
+    onExecute({ args }) {
+      const request = (args.contextValue as { request?: Request }).request;
+      const record = recordOf(request);
+      if (!request || !record || !options.logger.isLevelEnabled('info')) return;
+      return {
+        onExecuteDone: ({ result }) => {
+          if (!(Symbol.asyncIterator in result)) return undefined;
+          let payloads = 0;
+          let delivered = false;
+          return {
+            onNext: ({ result: payload }) => {
+              payloads++;
+              if ('hasNext' in payload && payload.hasNext === false) delivered = true;
+            },
+            onEnd: () => {
+              const line = {
+                ...(options.clientOf?.(request) ? { client: options.clientOf(request) } : {}),
+                operation: args.operationName ?? null,
+                payloads,
+                durationMs: Math.round((performance.now() - record.started) * 1000) / 1000,
+                clientHungUp: !delivered,
+              };
+              options.logger.info(
+                { stream: line },
+                delivered ? 'graphql stream delivered' : 'graphql stream ended early: the client hung up',
+              );
+            },
+          };
+        },
+      };
     },
     onResultProcess({ request, result }) {
       const record = recordOf(request);

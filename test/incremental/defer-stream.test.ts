@@ -283,5 +283,12 @@ describe('@defer with the operation deadline and client cancellation', () => {
     await expect
       .poll(async () => operationsWith(gw, 'aborted'), { timeout: 2000, interval: 20 })
       .toBe(abortedBefore + 1);
+    // And its log line says so, with what was delivered before.
+    const hungUp = () => gw.logs.map((line) => JSON.parse(line)).filter((line) => line.stream?.clientHungUp === true);
+    await expect.poll(() => hungUp().length, { timeout: 2000, interval: 20 }).toBe(1);
+    expect(hungUp()[0]).toMatchObject({
+      msg: 'graphql stream ended early: the client hung up',
+      stream: { payloads: 1, clientHungUp: true },
+    });
   });
 });
