@@ -38,6 +38,7 @@ async function main() {
           config.quota.defaultQuota !== null ||
           [...config.security.auth.accounts.values()].some((account) => account.quota),
         quotasInRedis: config.quota.redisUrl !== null,
+        cacheMaxBytes: config.cache.enabled && !config.cache.redisUrl ? config.cache.maxBytes : null,
       },
     );
     return;

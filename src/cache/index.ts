@@ -6,11 +6,13 @@ import { RedisStore } from './redis-store.js';
 import type { CacheSettings } from './settings.js';
 import type { CacheStore } from './store.js';
 import { TieredStore } from './tiered-store.js';
+import { WorkerGroupStore } from './worker-group-store.js';
+import { inWorkerGroup } from '../kernel/cluster-ipc.js';
 
 export { LookupCache } from './lookup-cache.js';
 
 export interface CacheStatus extends Partial<Omit<RedisState, 'healthy'>> {
-  backend: 'memory' | 'redis' | 'off';
+  backend: 'memory' | 'workers' | 'redis' | 'off';
   /** False while the backend (or, for a cluster, one of its shards) does not answer in time: lookups then skip it. */
   healthy: boolean;
   /** Redis only: entries stored while it was out, waiting to be written to it, and those dropped past CACHE_WRITE_BEHIND_MAX. */
@@ -18,7 +20,7 @@ export interface CacheStatus extends Partial<Omit<RedisState, 'healthy'>> {
   droppedWrites?: number;
 }
 
-/** The cache the settings ask for: off, in memory, or shared through Redis (with its in-process tier in front). */
+/** The cache the settings ask for: off, in memory, shared by the workers through their primary, or shared through Redis (with its in-process tier in front). */
 export async function createLookupCache(
   settings: CacheSettings,
   logger: Logger,
@@ -43,6 +45,11 @@ export async function createLookupCache(
       cache: new LookupCache(wrapRedis(store), settings, observe),
       status: () => ({ backend: 'redis', ...store.health() }),
     };
+  }
+  if (inWorkerGroup()) {
+    // WORKERS > 1 without Redis: the primary holds what the workers share (entries and leases).
+    const store = new WorkerGroupStore(settings.maxBytes);
+    return { cache: new LookupCache(store, settings, observe), status: () => ({ backend: 'workers', healthy: true }) };
   }
   const store = new MemoryStore(settings.maxBytes);
   return { cache: new LookupCache(store, settings, observe), status: () => ({ backend: 'memory', healthy: true }) };

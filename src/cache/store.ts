@@ -20,7 +20,7 @@ export interface CachePart {
  * context, unread by the stores themselves (a tracing wrapper makes its spans under it, src/telemetry/spans.ts).
  */
 export interface CacheStore {
-  readonly kind: 'memory' | 'redis';
+  readonly kind: 'memory' | 'redis' | 'workers';
   get(key: string, trace?: unknown): Promise<CacheEntry | undefined>;
   /** A synchronous read, for stores that can answer without I/O (memory, Redis's in-process tier); undefined: ask `get`. */
   peek?(key: string): CacheEntry | undefined;

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue, Registry } from 'prom-client';
 import { askWorker } from '../kernel/cluster-ipc.js';
 import { countQuotasForWorkers } from '../quota/primary-counter.js';
+import { shareCacheForWorkers } from '../cache/worker-group-store.js';
 import { countHitsForWorkers } from '../security/rate-limit.js';
 import { WORKER_METRICS_TOPIC } from '../telemetry/metrics.js';
 
@@ -25,6 +26,8 @@ export interface SharedCounts {
   /** Whether any client has a quota. */
   quotas: boolean;
   quotasInRedis: boolean;
+  /** The lookup cache's bound (CACHE_MAX_MB) when it is on and not in Redis: the primary then holds the entries and leases the workers share; null otherwise. */
+  cacheMaxBytes: number | null;
 }
 
 export interface WorkerPool {
@@ -52,6 +55,7 @@ export async function runWorkerPool(
   };
   if (countsHere.rateLimit) countHitsForWorkers(shared.rateLimitPerMinute);
   if (countsHere.quotas) countQuotasForWorkers();
+  if (shared.cacheMaxBytes !== null) shareCacheForWorkers(shared.cacheMaxBytes);
   const workerMetrics = new WorkerMetrics();
   let stopping = false;
   let earlyDeaths = 0;
@@ -103,12 +107,17 @@ export async function runWorkerPool(
     rateLimit: where(shared.rateLimitPerMinute > 0, shared.rateLimitInRedis),
     quota: where(shared.quotas, shared.quotasInRedis),
   };
-  const held = [countsHere.rateLimit && 'the client rate limit', countsHere.quotas && 'quotas'].filter(Boolean);
+  const cache = shared.cacheMaxBytes !== null ? 'primary' : 'redis or off';
+  const held = [
+    countsHere.rateLimit && 'the client rate limit',
+    countsHere.quotas && 'quotas',
+    shared.cacheMaxBytes !== null && 'the cache and its coalescing',
+  ].filter(Boolean);
   logger.info(
-    { workers: count, pid: process.pid, counts },
+    { workers: count, pid: process.pid, counts, cache },
     `starting ${count} gateway workers` +
       (held.length > 0
-        ? `; ${held.join(' and ')} counted once for all of them, by this primary (no REDIS_URL)`
+        ? `; ${held.join(', ')} shared by all of them through this primary (no REDIS_URL)`
         : counts.rateLimit === 'redis' || counts.quota === 'redis'
           ? '; limits counted in Redis, once for every worker and replica'
           : ''),

@@ -46,7 +46,9 @@ describe('WORKERS=2 without REDIS_URL: limits counted once, metrics that mean wh
     upstream = await startFaultUpstream();
     // Answers as the sandbox does, and says its budget as a real upstream would: one call less left each time.
     let served = 0;
-    upstream.handle((call, _req, res) => {
+    upstream.handle(async (call, _req, res) => {
+      // Slow enough that lookups of one domain from both workers overlap.
+      if (String(call.body.domain ?? '').startsWith('shared-')) await new Promise((r) => setTimeout(r, 400));
       served += 1;
       json(
         res,
@@ -99,9 +101,24 @@ describe('WORKERS=2 without REDIS_URL: limits counted once, metrics that mean wh
 
   it('says at start that the primary counts the rate limit and quotas for every worker', () => {
     expect(gateway.output()).toContain(
-      'the client rate limit and quotas counted once for all of them, by this primary (no REDIS_URL)',
+      'the client rate limit, quotas, the cache and its coalescing shared by all of them through this primary (no REDIS_URL)',
     );
-    expect(gateway.output()).toMatch(/"counts":\{"rateLimit":"primary","quota":"primary"\}/);
+    expect(gateway.output()).toMatch(/"counts":\{"rateLimit":"primary","quota":"primary"\},"cache":"primary"/);
+  });
+
+  it('shares the cache and its coalescing: one lookup asked at once through both workers is one call, then a hit in either', async () => {
+    const query = '{ domainInfo(domain: "shared-1.example") { domainName } }';
+    // Each on a connection of its own: the cluster hands connections to the workers in turn.
+    const together = await Promise.all(Array.from({ length: 4 }, () => queryOnce(port, query, { 'x-api-key': OTHER })));
+    for (const answer of together) expect(answer.body.data?.domainInfo?.domainName).toBe('shared-1.example');
+    expect(callsFor('shared')).toBe(1);
+    const sources = together.map((answer) => answer.body.extensions.gateway.lookups[0].source).sort();
+    expect(sources.filter((source: string) => source === 'upstream')).toHaveLength(1);
+    for (let i = 0; i < 4; i++) {
+      const again = await queryOnce(port, query, { 'x-api-key': OTHER });
+      expect(again.body.extensions.gateway.lookups[0].source).toBe('cache');
+    }
+    expect(callsFor('shared')).toBe(1);
   });
 
   it('makes exactly the quota of paid calls across both workers, each request on a connection of its own', async () => {
