@@ -39,7 +39,7 @@ import { createRequestPath, type RequestPath } from './request-path.js';
 import { createQuotas } from './quota/index.js';
 import { useQuota } from './quota/plugin.js';
 import { EventLoopDelay, useEventLoopShedding } from './server/event-loop.js';
-import { createMcp, type Mcp } from './mcp/index.js';
+import { lazyMcp, type LazyMcp } from './mcp/lazy.js';
 import { GRAPHQL_PATH } from './kernel/graphql-path.js';
 
 export interface Gateway {
@@ -60,8 +60,8 @@ export interface Gateway {
   ready(): ReadyReport;
   /** The Prometheus metrics, for the METRICS_PORT listener. */
   metrics: Metrics;
-  /** The MCP server's tools and endpoint (/mcp, and the stdio entry src/mcp.ts); null with MCP_ENABLED=false. */
-  mcp: Mcp | null;
+  /** The MCP server's tools and endpoint (/mcp, and the stdio entry src/mcp.ts), loaded when first used; null with MCP_ENABLED=false. */
+  mcp: LazyMcp | null;
   close(): Promise<void>;
 }
 
@@ -119,17 +119,21 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   const federation = config.federation.enabled
     ? await import('./server/federation.js').then((m) => m.federated(config.federation))
     : null;
-  // MCP (src/mcp): tools are GraphQL operations, each call one request through this same Yoga.
-  const mcp: Mcp | null = config.mcp.enabled
-    ? createMcp({
-        settings: config.mcp,
-        security: config.security,
-        schema: federation?.schema ?? schema,
-        refusalOf: security.refusalOf,
-        fetch: (request, serverContext): Promise<Response> | Response =>
-          yoga.fetch(request, serverContext as Record<string, unknown>),
-        fetchAPI: () => yoga.fetchAPI,
-      })
+  // MCP (src/mcp): tools are GraphQL operations, each call one request through this same Yoga. Its SDK is
+  // loaded on the first /mcp request, or at start when a setting asks for MCP (src/mcp/lazy.ts).
+  const mcp: LazyMcp | null = config.mcp.enabled
+    ? await lazyMcp(
+        {
+          settings: config.mcp,
+          security: config.security,
+          schema: federation?.schema ?? schema,
+          refusalOf: security.refusalOf,
+          fetch: (request, serverContext): Promise<Response> | Response =>
+            yoga.fetch(request, serverContext as Record<string, unknown>),
+          fetchAPI: () => yoga.fetchAPI,
+        },
+        config.mcp.atStart,
+      )
     : null;
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema: federation?.schema ?? schema,
