@@ -32,7 +32,6 @@ import { AnsweredOperations, useAnsweredOperations } from './cache/answered.js';
 import { ResultMemo, useRememberedResults } from './cache/result-memo.js';
 import { OperationLabels } from './telemetry/operation-label.js';
 import { useRequestLog } from './telemetry/request-log.js';
-import { traceReplay, useTracing } from './telemetry/spans.js';
 import { startTracing } from './telemetry/tracing.js';
 import { useIncrementalDelivery, usesIncrementalDelivery } from './incremental/index.js';
 import { createRequestPath, type RequestPath } from './request-path.js';
@@ -85,6 +84,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   ]);
   // Tracing off (no OTEL endpoint): no SDK loaded, and none of the span hooks is installed.
   const tracing = await startTracing(config.telemetry, config.cache.keySecret);
+  const spans = tracing.enabled ? await import('./telemetry/spans.js') : null;
   path = await createRequestPath({ config, logger, target, metrics, tracing });
   const { cache, cacheStatus, upstream } = path;
   // The operations each request is answered with, executed or remembered: what the response's headers, extensions and log line describe.
@@ -161,7 +161,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       // /mcp: a tool call's GraphQL request takes the MCP request's place here, so every plugin below sees it.
       ...(mcp ? [mcp.endpoint] : []),
       // Tracing off (no OTEL endpoint): none of the span hooks is installed.
-      ...(tracing.enabled ? [useTracing(tracing)] : []),
+      ...(tracing.enabled && spans ? [spans.useTracing(tracing)] : []),
       useRequestLog({
         logger,
         labels: new OperationLabels(config.security.trustedDocuments, config.telemetry.metricsOperationNames),
@@ -206,7 +206,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
               fingerprintOf: (request) => path.fingerprintFor(security.upstreamTokenFor(request)),
               answered,
               countReplay: metrics.observeReplay,
-              ...(tracing.enabled ? { traced: traceReplay } : {}),
+              ...(spans ? { traced: spans.traceReplay } : {}),
             }),
           ]
         : []),
