@@ -1,7 +1,15 @@
-import { type Dispatcher, Pool, errors as undiciErrors } from 'undici';
+import { createRequire } from 'node:module';
+import type { Dispatcher, Pool as UndiciPool, errors as UndiciErrors } from 'undici';
 import type { UpstreamConfig } from '../config.js';
 import { ActionError, cancelledError, errorForStatus, parseRetryAfter, upstreamMessage } from '../kernel/errors.js';
 import { dispatchWatch, ON_DISPATCH, type DispatchWatched } from './dispatched.js';
+
+// The pool and the error classes alone, the very modules undici's index exports as `Pool` and `errors`
+// (22 modules): the index loads fetch, WebSocket, the caches and the rest of undici too (110).
+// test/ops/lean-start.test.ts fails if undici moves them.
+const require = createRequire(import.meta.url);
+const Pool = require('undici/lib/dispatcher/pool.js') as typeof UndiciPool;
+const undiciErrors = require('undici/lib/core/errors.js') as typeof UndiciErrors;
 
 /** A successful envelope: `status` 200, a `response`, and whatever siblings the action sends. */
 export interface ActionEnvelope {
