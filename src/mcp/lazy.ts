@@ -1,8 +1,6 @@
 import type { Plugin } from 'graphql-yoga';
 import type { Mcp, McpOptions } from './index.js';
-
-/** Where the MCP endpoint answers (src/mcp/plugin.ts serves it). */
-export const MCP_PATH = '/mcp';
+import { MCP_PATH } from './path.js';
 
 /** The MCP server as the gateway holds it: built at start when a setting asks for it, else on the first /mcp request. */
 export interface LazyMcp {

@@ -9,7 +9,7 @@ import type { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { readWithin } from '../security/body-limit.js';
 import { StatelessExchange } from './exchange.js';
-import { MCP_PATH } from './lazy.js';
+import { MCP_PATH } from './path.js';
 import type { ExecuteGraphQL, McpTools } from './server.js';
 import { type FetchAPI, jsonResponse, type ToolRequests } from './tool-requests.js';
 

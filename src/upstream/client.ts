@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Dispatcher, Pool as UndiciPool, errors as UndiciErrors } from 'undici';
-import type { UpstreamConfig } from '../config.js';
+import type { UpstreamConfig } from './settings.js';
 import { ActionError, cancelledError, errorForStatus, parseRetryAfter, upstreamMessage } from '../kernel/errors.js';
 import { dispatchWatch, ON_DISPATCH, type DispatchWatched } from './dispatched.js';
 
