@@ -10,6 +10,7 @@ import { readTelemetrySettings, type TelemetrySettings } from './telemetry/setti
 import { readOpsSettings, type OpsSettings } from './server/ops-settings.js';
 import { readFederationSettings, type FederationSettings } from './server/federation-settings.js';
 import { readMcpSettings, type McpSettings } from './mcp/settings.js';
+import type { ResilienceConfig, UpstreamConfig } from './upstream/settings.js';
 import {
   BREAKER_COOLDOWN_MS,
   inFlightPerAction,
@@ -29,51 +30,6 @@ import {
  * Every setting of the gateway, read from the environment once and validated together, so a
  * misconfigured process stops at start-up with one message naming every bad setting.
  */
-
-export interface UpstreamConfig {
-  /** `{base}/v1/action/<name>`; null means "start the built-in sandbox". */
-  baseUrl: URL | null;
-  token: string | null;
-  /** Deadline for one upstream call, connect to last body byte. */
-  timeoutMs: number;
-  connectTimeoutMs: number;
-  /** Responses larger than this are refused (UPSTREAM_BAD_RESPONSE) instead of buffered. */
-  maxResponseBytes: number;
-  /** Keep-alive connections the pool may open to the upstream. */
-  connections: number;
-}
-
-/** Deadlines, retries, concurrency and circuit breaking on the way upstream (src/upstream/resilience). */
-interface ResilienceConfig {
-  /** Deadline of a whole GraphQL operation; each upstream call gets min(UPSTREAM_TIMEOUT_MS, time left). */
-  operationTimeoutMs: number;
-  /** Retries of one call at most (only never-sent requests, and a 503 or 429 whose retry-after fits). */
-  maxRetries: number;
-  /** Base of the jittered exponential back-off between retries. */
-  retryBackoffMs: number;
-  /** Retries allowed as a percentage of calls over the budget window... */
-  retryBudgetPercent: number;
-  retryBudgetWindowMs: number;
-  /** ...and retries always allowed per window, so that a quiet gateway can still retry. */
-  retryBudgetMin: number;
-  /** Upstream calls in flight at once; more wait in a queue of `maxQueued`, beyond it they fail fast. */
-  maxInFlight: number;
-  maxQueued: number;
-  /** The longest a lookup waits for a slot (within its operation's time); one that cannot start by then is shed with OVERLOADED. */
-  queueTimeoutMs: number;
-  /** Fair shares: in-flight+queued and in-flight calls per client, in-flight calls per action (bulkhead). */
-  maxPerClient: number;
-  maxInFlightPerClient: number;
-  maxInFlightPerAction: number;
-  /** How long an input that failed twice in a row fails fast instead of being called again. */
-  failedInputTtlMs: number;
-  /** Consecutive failures (timeouts, 5xx, unreachable) of one action that open its breaker. */
-  breakerFailures: number;
-  /** How long an open breaker refuses calls before it lets one probe through. */
-  breakerCooldownMs: number;
-  /** The longest the gateway holds calls on the upstream's word (a 429's retry-after, a reset); then one probe decides. */
-  retryAfterMaxSeconds: number;
-}
 
 export interface Config {
   production: boolean;
@@ -116,7 +72,12 @@ const RETIRED =
   UPSTREAM_RETRY_BUDGET_MIN UPSTREAM_MAX_QUEUED UPSTREAM_QUEUE_TIMEOUT_MS UPSTREAM_MAX_IN_FLIGHT_PER_CLIENT UPSTREAM_MAX_PER_CLIENT
   UPSTREAM_BREAKER_COOLDOWN_MS UPSTREAM_RETRY_AFTER_MAX_SECONDS FINANCIAL_BATCH_SIZE CACHE_LOCAL_TTL_MS REDIS_PROBE_INTERVAL_MS
   CACHE_NOT_FOUND_TTL_SECONDS QUOTA_REDIS_PREFIX RATE_LIMIT_REDIS_PREFIX APQ_REDIS_PREFIX APQ_MAX_MB ENABLE_GRAPHIQL MAX_TOKENS
-  HTTP_HEADERS_TIMEOUT_MS HTTP_REQUEST_TIMEOUT_MS HTTP_MAX_HEADER_BYTES METRICS_HOST SANDBOX_LATENCY_MS`.split(/\s+/);
+  HTTP_HEADERS_TIMEOUT_MS HTTP_REQUEST_TIMEOUT_MS HTTP_MAX_HEADER_BYTES METRICS_HOST SANDBOX_LATENCY_MS HEALTHCHECK_HOST SANDBOX_PORT
+  COMPRESS_MIN_BYTES MAX_ALIASES MAX_DIRECTIVES MAX_INPUT_DEPTH HIDE_FIELD_SUGGESTIONS APQ_TTL_SECONDS CACHE_WRITE_BEHIND_MAX
+  REDIS_UNHEALTHY_AFTER UPSTREAM_CONNECT_TIMEOUT_MS UPSTREAM_CONNECTIONS UPSTREAM_RETRY_BUDGET_WINDOW_MS
+  UPSTREAM_FAILED_INPUT_TTL_MS UPSTREAM_MAX_IN_FLIGHT_PER_ACTION
+  OTEL_BSP_SCHEDULE_DELAY OTEL_BSP_MAX_QUEUE_SIZE OTEL_BSP_MAX_EXPORT_BATCH_SIZE OTEL_BSP_EXPORT_TIMEOUT
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL OTEL_TRACES_EXPORTER OTEL_SDK_DISABLED`.split(/\s+/);
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {

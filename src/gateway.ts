@@ -32,14 +32,13 @@ import { AnsweredOperations, useAnsweredOperations } from './cache/answered.js';
 import { ResultMemo, useRememberedResults } from './cache/result-memo.js';
 import { OperationLabels } from './telemetry/operation-label.js';
 import { useRequestLog } from './telemetry/request-log.js';
-import { traceReplay, useTracing } from './telemetry/spans.js';
 import { startTracing } from './telemetry/tracing.js';
 import { useIncrementalDelivery, usesIncrementalDelivery } from './incremental/index.js';
 import { createRequestPath, type RequestPath } from './request-path.js';
 import { createQuotas } from './quota/index.js';
 import { useQuota } from './quota/plugin.js';
 import { EventLoopDelay, useEventLoopShedding } from './server/event-loop.js';
-import { createMcp, type Mcp } from './mcp/index.js';
+import { lazyMcp, type LazyMcp } from './mcp/lazy.js';
 import { GRAPHQL_PATH } from './kernel/graphql-path.js';
 
 export interface Gateway {
@@ -60,8 +59,8 @@ export interface Gateway {
   ready(): ReadyReport;
   /** The Prometheus metrics, for the METRICS_PORT listener. */
   metrics: Metrics;
-  /** The MCP server's tools and endpoint (/mcp, and the stdio entry src/mcp.ts); null with MCP_ENABLED=false. */
-  mcp: Mcp | null;
+  /** The MCP server's tools and endpoint (/mcp, and the stdio entry src/mcp.ts), loaded when first used; null with MCP_ENABLED=false. */
+  mcp: LazyMcp | null;
   close(): Promise<void>;
 }
 
@@ -92,6 +91,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   );
   // Tracing off (no OTEL endpoint): no SDK loaded, and none of the span hooks is installed.
   const tracing = await startTracing(config.telemetry, config.cache.keySecret);
+  const spans = tracing.enabled ? await import('./telemetry/spans.js') : null;
   path = await createRequestPath({ config, logger, target, metrics, tracing });
   const { cache, cacheStatus, upstream } = path;
   // The operations each request is answered with, executed or remembered: what the response's headers, extensions and log line describe.
@@ -129,20 +129,24 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   const federation = config.federation.enabled
     ? await import('./server/federation.js').then((m) => m.federated(config.federation))
     : null;
-  // MCP (src/mcp): tools are GraphQL operations, each call one request through this same Yoga.
-  const mcp: Mcp | null = config.mcp.enabled
-    ? createMcp({
-        settings: config.mcp,
-        security: config.security,
-        schema: federation?.schema ?? schema,
-        refusalOf: security.refusalOf,
-        countMessage: security.countMessage,
-        countedAlready: security.countedAlready,
-        logger,
-        fetch: (request, serverContext): Promise<Response> | Response =>
-          yoga.fetch(request, serverContext as Record<string, unknown>),
-        fetchAPI: () => yoga.fetchAPI,
-      })
+  // MCP (src/mcp): tools are GraphQL operations, each call one request through this same Yoga. Its SDK is
+  // loaded on the first /mcp request, or at start when a setting asks for MCP (src/mcp/lazy.ts).
+  const mcp: LazyMcp | null = config.mcp.enabled
+    ? await lazyMcp(
+        {
+          settings: config.mcp,
+          security: config.security,
+          schema: federation?.schema ?? schema,
+          refusalOf: security.refusalOf,
+          countMessage: security.countMessage,
+          countedAlready: security.countedAlready,
+          logger,
+          fetch: (request, serverContext): Promise<Response> | Response =>
+            yoga.fetch(request, serverContext as Record<string, unknown>),
+          fetchAPI: () => yoga.fetchAPI,
+        },
+        config.mcp.atStart,
+      )
     : null;
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema: federation?.schema ?? schema,
@@ -170,7 +174,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       // /mcp: a tool call's GraphQL request takes the MCP request's place here, so every plugin below sees it.
       ...(mcp ? [mcp.endpoint] : []),
       // Tracing off (no OTEL endpoint): none of the span hooks is installed.
-      ...(tracing.enabled ? [useTracing(tracing)] : []),
+      ...(tracing.enabled && spans ? [spans.useTracing(tracing)] : []),
       useRequestLog({
         logger,
         labels: new OperationLabels(config.security.trustedDocuments, config.telemetry.metricsOperationNames),
@@ -215,7 +219,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
               fingerprintOf: (request) => path.fingerprintFor(security.upstreamTokenFor(request)),
               answered,
               countReplay: metrics.observeReplay,
-              ...(tracing.enabled ? { traced: traceReplay } : {}),
+              ...(spans ? { traced: spans.traceReplay } : {}),
             }),
           ]
         : []),

@@ -26,9 +26,10 @@ async function main() {
   );
   const gateway = await createGateway(config, logger);
   gateway.readiness.serving();
+  const mcp = await gateway.mcp!.load();
   // The key, when the gateway requires one, goes with every tool call like an HTTP client's.
-  const run = gateway.mcp!.runWith(config.mcp.apiKey ? { authorization: `Bearer ${config.mcp.apiKey}` } : {});
-  const server = gateway.mcp!.tools.server(() => run);
+  const run = mcp.runWith(config.mcp.apiKey ? { authorization: `Bearer ${config.mcp.apiKey}` } : {});
+  const server = mcp.tools.server(() => run);
   let closing = false;
   const close = () => {
     if (closing) return;
@@ -73,7 +74,7 @@ async function main() {
   logger.info(
     {
       upstream: gateway.sandbox ? 'sandbox' : config.upstream.baseUrl?.origin,
-      tools: gateway.mcp!.tools.listed.map((tool) => tool.name),
+      tools: mcp.tools.listed.map((tool) => tool.name),
     },
     gateway.sandbox ? 'MCP over stdio, on the built-in SANDBOX upstream with sample data' : 'MCP over stdio',
   );

@@ -14,7 +14,6 @@ import { createLookupCache } from './cache/index.js';
 import type { Config } from './config.js';
 import { type ContextParts, contextFor, type RequestFacts } from './operation/context.js';
 import type { Metrics } from './telemetry/metrics.js';
-import { traceCallAction, tracedStore, upstreamCallObserver } from './telemetry/spans.js';
 import type { Tracing } from './telemetry/tracing.js';
 import { createUpstream, type UpstreamTarget } from './upstream/index.js';
 
@@ -28,24 +27,25 @@ export interface RequestPathDeps {
 }
 
 export async function createRequestPath({ config, logger, target, metrics, tracing }: RequestPathDeps) {
-  const traced = tracing.enabled;
+  // Tracing off: the span makers (and OpenTelemetry's API) are never loaded.
+  const spans = tracing.enabled ? await import('./telemetry/spans.js') : null;
   const upstream = createUpstream(
     config,
     target,
     logger,
     metrics.observeCall,
-    traced ? upstreamCallObserver(tracing) : undefined,
+    tracing.enabled ? spans?.upstreamCallObserver(tracing) : undefined,
   );
   const { cache, status: cacheStatus } = await createLookupCache(
     config.cache,
     logger,
     metrics.observeLookup,
-    traced ? (store) => tracedStore(tracing, store) : undefined,
+    tracing.enabled && spans ? (store) => spans.tracedStore(tracing, store) : undefined,
   );
   const counted = metrics.instrument(upstream.callAction);
   const parts: ContextParts = {
     cache,
-    upstream: traced ? traceCallAction(tracing, counted) : counted,
+    upstream: tracing.enabled && spans ? spans.traceCallAction(tracing, counted) : counted,
     costBudget: config.costBudget,
     operationTimeoutMs: config.resilience.operationTimeoutMs,
     financialBatchSize: config.financialBatchSize,

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { configProblems } from './support/config.js';
 import { loadConfig } from '../src/config.js';
@@ -73,6 +74,31 @@ describe('configuration', () => {
     expect(config.resilience.maxRetries).toBe(2);
     expect(config.retired).toEqual(['UPSTREAM_MAX_RETRIES', 'ENABLE_GRAPHIQL']);
     expect(loadConfig({}).retired).toEqual([]);
+  });
+
+  it('every setting the changelog lists as removed, fixed or merged is named for the start-up warning when set', () => {
+    const changelog = readFileSync(new URL('../CHANGELOG.md', import.meta.url), 'utf8');
+    const lists = [
+      /- Settings no operator tunes are constants[^\n]*/.exec(changelog)![0],
+      /- `COMPRESS_MIN_BYTES`[\s\S]*?\n\n/.exec(changelog)![0],
+    ].join('\n');
+    // Every setting named in those entries, but the ones that remain (the settings they were merged into).
+    const remaining = new Set([
+      'REDIS_KEY_PREFIX',
+      'SANDBOX_LATENCY',
+      'CACHE_TTL_SECONDS',
+      'ENABLE_INTROSPECTION',
+      'HOST',
+      'PORT',
+      'UPSTREAM_MAX_IN_FLIGHT',
+      'OTEL_EXPORTER_OTLP_PROTOCOL',
+    ]);
+    const former = [...new Set([...lists.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((match) => match[1]!))].filter(
+      (name) => !remaining.has(name),
+    );
+    expect(former.length).toBeGreaterThanOrEqual(40);
+    const config = loadConfig(Object.fromEntries(former.map((name) => [name, '1'])));
+    expect(config.retired.sort()).toEqual(former.sort());
   });
 
   it('UPSTREAM_MAX_IN_FLIGHT sizes the per-client and per-action shares; the other upstream internals are constants', () => {

@@ -26,6 +26,9 @@ interface EntityDefinition {
 
 const definitions = new Map<string, EntityDefinition>();
 
+/** Each entity's `asEntity` call, made by `declareEntities` when the subgraph schema is built. */
+const declarations: (() => void)[] = [];
+
 /** The `__typename` each object `_entities` returned is shown as (the `_Entity` union's resolveType). */
 const entityTypes = new WeakMap<object, string>();
 
@@ -44,19 +47,29 @@ export function lookupEntity<T extends object, K extends string>(
 ): void {
   const { key, lookup, canonical } = options;
   definitions.set(ref.name, { key, canonical, batchedSymbols: lookup.batchedSymbols === true });
-  builder.asEntity(ref, {
-    key: builder.selection<Record<K, string>>(key as never),
-    resolveReference: (reference, ctx) => {
-      const value = (reference as Record<string, unknown>)[key];
-      if (typeof value !== 'string') {
-        throw badInput(`A ${ref.name} representation needs its key "${key}" as a string`, {
-          argument: 'representations',
-          typename: ref.name,
-        });
-      }
-      return lookup.load(ctx, canonical(key, value));
-    },
-  });
+  declarations.push(() =>
+    builder.asEntity(ref, {
+      key: builder.selection<Record<K, string>>(key as never),
+      resolveReference: (reference, ctx) => {
+        const value = (reference as Record<string, unknown>)[key];
+        if (typeof value !== 'string') {
+          throw badInput(`A ${ref.name} representation needs its key "${key}" as a string`, {
+            argument: 'representations',
+            typename: ref.name,
+          });
+        }
+        return lookup.load(ctx, canonical(key, value));
+      },
+    }),
+  );
+}
+
+/**
+ * Declares the entities on the builder (`asEntity`, a method of @pothos/plugin-federation): called by the
+ * subgraph build once it has loaded that plugin, so the plain schema's start never loads it.
+ */
+export function declareEntities(): void {
+  for (const declare of declarations.splice(0)) declare();
 }
 
 /** Whether a type is an entity of this subgraph. */

@@ -6,7 +6,6 @@ import type { ActionEnvelope } from '../upstream/client.js';
 import { ActionError } from '../kernel/errors.js';
 import type { ActionDescriptor } from './descriptor.js';
 import { tagOrigin } from '../identity/origin.js';
-import { traceLookup } from '../telemetry/spans.js';
 
 /** This request's loader for one action, created on first use so that every repeat is deduplicated. */
 export function loaderFor<K, V>(ctx: GatewayContext, name: string, create: () => DataLoader<K, V>): DataLoader<K, V> {
@@ -62,26 +61,27 @@ async function fetchOne<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: 
   const fresh = operation.fresh.dispatch(spec.action, cacheKey);
   // The value this request's own call parsed: the envelope is parsed once, not again after the cache.
   const own: { envelope?: ActionEnvelope; value?: V } = {};
+  // Tracing on: under the lookup's own span, whose context `trace` hands down to the cache and the call.
+  const run = (trace: unknown) =>
+    ctx.cache.fetch<ActionEnvelope>(
+      spec.action,
+      ctx.tokenFingerprint,
+      cacheKey,
+      async (signal) => {
+        // The call's signal: cancelled only when every request coalesced onto it has gone.
+        const envelope = await callAction(ctx, spec.action, spec.body(key), signal, trace);
+        own.value = spec.parse(envelope, key); // a wrong shape is an error, and errors are not cached
+        own.envelope = envelope;
+        return envelope;
+      },
+      operation, // the waiter: its signal and deadline, read only when it must wait
+      fresh ? { fresh: new Set([cacheKey]), trace } : { trace },
+    );
   // Counted as in flight from the start, cache round trips included, so that stock symbols this
   // lookup may name (a company's ticker) wait for it and join one financial batch.
   const outcome = await operation.symbols.track(
     spec.namesSymbols,
-    traceLookup(operation, spec.action, cacheKey, (trace) =>
-      ctx.cache.fetch<ActionEnvelope>(
-        spec.action,
-        ctx.tokenFingerprint,
-        cacheKey,
-        async (signal) => {
-          // The call's signal: cancelled only when every request coalesced onto it has gone.
-          const envelope = await callAction(ctx, spec.action, spec.body(key), signal, trace);
-          own.value = spec.parse(envelope, key); // a wrong shape is an error, and errors are not cached
-          own.envelope = envelope;
-          return envelope;
-        },
-        operation, // the waiter: its signal and deadline, read only when it must wait
-        fresh ? { fresh: new Set([cacheKey]), trace } : { trace },
-      ),
-    ),
+    operation.trace ? operation.trace.lookup(spec.action, cacheKey, run) : run(undefined),
   );
   operation.lookups.push(lookupReport(ctx.cache, spec.action, cacheKey, outcome));
   if (outcome.error) throw outcome.error;

@@ -2,10 +2,8 @@ import type { Logger } from 'pino';
 import { LookupCache, type LookupSource } from './lookup-cache.js';
 import { MemoryStore } from './memory-store.js';
 import type { RedisState } from '../redis/connection.js';
-import { RedisStore } from './redis-store.js';
 import type { CacheSettings } from './settings.js';
 import type { CacheStore } from './store.js';
-import { TieredStore } from './tiered-store.js';
 import { WorkerGroupStore } from './worker-group-store.js';
 import { inWorkerGroup } from '../kernel/cluster-ipc.js';
 
@@ -32,6 +30,11 @@ export async function createLookupCache(
     return { cache: new LookupCache(null, settings, observe), status: () => ({ backend: 'off', healthy: true }) };
   }
   if (settings.redisUrl) {
+    // Loaded only with REDIS_URL: the Redis store and, through it, ioredis.
+    const [{ RedisStore }, { TieredStore }] = await Promise.all([
+      import('./redis-store.js'),
+      import('./tiered-store.js'),
+    ]);
     const store = new TieredStore(
       new MemoryStore(settings.maxBytes),
       new RedisStore(settings.redisUrl, logger, settings.redisGuard),

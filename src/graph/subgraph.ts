@@ -16,10 +16,21 @@ import { FreshDirective, withFreshReads } from '../cache/fresh.js';
 import { NODE_ROOTS } from '../identity/global-id.js';
 import { MAX_NODE_IDS } from '../actions/node.js';
 import { GraphQLDeferDirective, GraphQLStreamDirective } from '../incremental/index.js';
+import FederationPlugin from '@pothos/plugin-federation';
 import { builder } from '../schema/builder.js';
-// Every type, field, link, node and entity registered (the plain schema's module imports them all).
+import SubgraphHintsPlugin from '../schema/subgraph-hints.js';
+// Every type, field, link, node and entity registered (the plain schema's module imports them all), and
+// the plain schema built, without Federation's plugins.
 import './index.js';
-import { entityResolvers, isEntity } from '../actions/entity.js';
+import { declareEntities, entityResolvers, isEntity } from '../actions/entity.js';
+
+// Pothos reads its builder's plugin list at each build: from here on the builds are the subgraph's.
+// Entities, @key and the other subgraph directives are kept in extensions and printed only by the
+// subgraph schema; the directives plugin gives them the AST nodes that printer reads. Pothos applies
+// plugins' config hooks last to first: the hints come last so that the federation plugin sees the
+// directives they add.
+builder.options.plugins = [...(builder.options.plugins ?? []), FederationPlugin, SubgraphHintsPlugin];
+declareEntities();
 
 /** Federation 2.9: the first version with @cost and @listSize. */
 const FEDERATION_SPEC_URL = 'https://specs.apollo.dev/federation/v2.9';

@@ -12,11 +12,10 @@ import { readWithin } from '../security/body-limit.js';
 import { errorResult } from './answer.js';
 import { StatelessExchange } from './exchange.js';
 import { invalidParams, tooDeep } from './params.js';
+import { MCP_PATH } from './path.js';
 import type { ExecuteGraphQL, McpTools } from './server.js';
 import { type FetchAPI, jsonResponse, type ToolRequests } from './tool-requests.js';
 import { rejection } from '../security/errors.js';
-
-const MCP_PATH = '/mcp';
 
 export interface McpEndpointOptions {
   tools: McpTools;

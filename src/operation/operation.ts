@@ -2,7 +2,23 @@ import { setMaxListeners } from 'node:events';
 import type { LookupReport } from '../cache/lookup-report.js';
 import type { FreshReads } from '../cache/fresh.js';
 import type { CostReport, SymbolMeter } from '../cost/meter.js';
-import type { OperationTrace } from '../telemetry/spans.js';
+import type { LookupOutcome } from '../cache/lookup-cache.js';
+
+/**
+ * What tracing hangs on an operation while it is on (src/telemetry/spans.ts makes it): each lookup runs in
+ * `run` under a span of its own, below the operation's, and hands `trace` (that span's context) down to
+ * the cache and the upstream call, whose spans go under it.
+ */
+export interface OperationTrace {
+  /** One lookup of one key. */
+  lookup<V>(action: string, key: string, run: (trace: unknown) => Promise<LookupOutcome<V>>): Promise<LookupOutcome<V>>;
+  /** Several keys of one action looked up together (stock symbols): one span. */
+  lookups<V>(
+    action: string,
+    keys: readonly string[],
+    run: (trace: unknown) => Promise<LookupOutcome<V>[]>,
+  ): Promise<LookupOutcome<V>[]>;
+}
 
 /**
  * Everything one GraphQL operation keeps while it runs: what it spent, its cost estimate, the stock
@@ -17,7 +33,7 @@ export class Operation {
   readonly lookups: LookupReport[] = [];
   /** The static estimate against the budget (src/cost/plugin.ts), reported in `extensions.gateway.cost`. */
   cost: CostReport | null = null;
-  /** The operation's span, when tracing is on (src/telemetry/spans.ts). */
+  /** The operation's span, when tracing is on (made by src/telemetry/spans.ts). */
   trace: OperationTrace | undefined;
   private controller: AbortController | undefined;
 

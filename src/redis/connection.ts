@@ -1,5 +1,6 @@
-import calculateSlot from 'cluster-key-slot';
-import { Cluster, type ClusterOptions, Redis, type RedisOptions } from 'ioredis';
+import { createRequire } from 'node:module';
+import type * as IORedis from 'ioredis';
+import type { ClusterOptions, RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
 import { type RedisGuardSettings, RedisGuard, type RedisHealth, WHOLE } from './guard.js';
 import { describeRedisTarget, parseRedisUrl, type RedisForm, type RedisTarget } from './url.js';
@@ -25,6 +26,20 @@ export interface RedisState extends RedisHealth {
   cluster?: { masters: number; replicas: number; slotsCovered: number; unreachable: string[] };
   /** Sentinel: the master set's name and the master it is connected to now (host:port), if any. */
   sentinel?: { masterName: string; master: string | null };
+}
+
+type Redis = IORedis.Redis;
+type Cluster = IORedis.Cluster;
+// ioredis and cluster-key-slot (CommonJS) are required with the first connection, so a gateway without
+// REDIS_URL never loads them; every other use of them is on a client that connection made.
+let Redis: typeof IORedis.Redis;
+let Cluster: typeof IORedis.Cluster;
+let calculateSlot: (key: string) => number;
+function loadIoredis(): void {
+  if (Redis) return;
+  const require = createRequire(import.meta.url);
+  ({ Redis, Cluster } = require('ioredis') as typeof IORedis);
+  calculateSlot = require('cluster-key-slot') as (key: string) => number;
 }
 
 const SLOTS = 16_384;
@@ -286,6 +301,7 @@ function targetOf(url: string): RedisTarget {
 
 /** ioredis's own clients, set never to queue a command and to give up on one at once when disconnected. */
 function createClient(target: RedisTarget, settings: RedisGuardSettings): Redis | Cluster {
+  loadIoredis();
   const common: RedisOptions = {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,

@@ -1,13 +1,11 @@
 import SchemaBuilder from '@pothos/core';
 import DirectivesPlugin from '@pothos/plugin-directives';
-import FederationPlugin from '@pothos/plugin-federation';
 import RelayPlugin from '@pothos/plugin-relay';
-import { DateResolver, DateTimeResolver, JSONResolver, SafeIntResolver } from 'graphql-scalars';
 import type { GatewayContext } from '../operation/context.js';
 import { decodeNodeId, encodeNodeId } from '../identity/global-id.js';
 import { nodeTypeOf } from '../identity/origin.js';
 import { ExactURLScalar } from './exact-scalars.js';
-import SubgraphHintsPlugin from './subgraph-hints.js';
+import { DateScalar, DateTimeScalar, JSONScalar, SafeIntScalar } from './standard-scalars.js';
 
 /** The Pothos builder, its scalars and the Context type. Types live with their actions. */
 export const builder = new SchemaBuilder<{
@@ -20,11 +18,9 @@ export const builder = new SchemaBuilder<{
     URL: { Input: string; Output: string };
   };
 }>({
-  // Federation (src/graph/subgraph.ts, src/actions/entity.ts): entities, @key and the other subgraph directives, kept in extensions and
-  // printed only by the subgraph schema; the directives plugin gives them the AST nodes that printer reads.
-  // Pothos applies plugins' config hooks last to first: the hints (./subgraph-hints.ts) come last so that
-  // the federation plugin sees the directives they add.
-  plugins: [RelayPlugin, DirectivesPlugin, FederationPlugin, SubgraphHintsPlugin],
+  // Federation's plugins are not here: the subgraph build (src/graph/subgraph.ts, FEDERATION=true) adds them
+  // to this list, so the plain schema is built, and the gateway started, without @apollo/subgraph.
+  plugins: [RelayPlugin, DirectivesPlugin],
   // Node ids are opaque: the type, the action and its canonical key (src/identity). A malformed id is BAD_USER_INPUT.
   relay: {
     encodeGlobalID: encodeNodeId,
@@ -42,11 +38,11 @@ export const builder = new SchemaBuilder<{
 /** The schema types of the builder, for helpers that take one of its refs. */
 export type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 
-builder.addScalarType('Date', DateResolver);
-builder.addScalarType('DateTime', DateTimeResolver);
-builder.addScalarType('JSON', JSONResolver);
-builder.addScalarType('SafeInt', SafeIntResolver);
-builder.addScalarType('URL', ExactURLScalar); // the upstream's string unchanged (graphql-scalars' URL re-serialises it)
+builder.addScalarType('Date', DateScalar);
+builder.addScalarType('DateTime', DateTimeScalar);
+builder.addScalarType('JSON', JSONScalar);
+builder.addScalarType('SafeInt', SafeIntScalar);
+builder.addScalarType('URL', ExactURLScalar); // the upstream's string unchanged (src/schema/exact-scalars.ts)
 
 builder.queryType({
   description:

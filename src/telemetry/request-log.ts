@@ -6,7 +6,7 @@ import type { Operation } from '../operation/operation.js';
 import { countByCode, errorCodesOf } from './errors.js';
 import { outcomeOf, type OperationOutcome } from './metrics.js';
 import type { OperationLabels } from './operation-label.js';
-import { traceIdOf } from './spans.js';
+import { traceIdOf } from './request-trace.js';
 import { isGraphQLRequest } from '../kernel/graphql-path.js';
 
 interface RequestRecord {

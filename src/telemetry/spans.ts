@@ -4,14 +4,15 @@ import type { Plugin } from 'graphql-yoga';
 import type { LookupOutcome } from '../cache/lookup-cache.js';
 import type { CacheStore } from '../cache/store.js';
 import type { GatewayContext } from '../operation/context.js';
-import type { Operation } from '../operation/operation.js';
+import type { Operation, OperationTrace } from '../operation/operation.js';
 import type { CallAction } from '../upstream/index.js';
 import type { CallObserver, CallOutcome } from '../upstream/client.js';
 import { describeOperation } from '../kernel/describe-operation.js';
 import { ActionError } from '../kernel/errors.js';
 import { errorCodesOf } from './errors.js';
-import type { Tracing } from './tracing.js';
+import type { TracingOn } from './tracing.js';
 import { isGraphQLRequest } from '../kernel/graphql-path.js';
+import { TRACE, type Traced, traceOf } from './request-trace.js';
 
 /**
  * The spans of one request, by hand with @opentelemetry/api:
@@ -30,42 +31,29 @@ import { isGraphQLRequest } from '../kernel/graphql-path.js';
  * async hook runs for every promise of the process.
  */
 
-/** The operation's span context, kept on the Operation while tracing is on. */
-export interface OperationTrace {
-  tracing: Tracing;
+/** The operation's span context, under which its lookups make theirs. */
+interface OperationSpan {
+  tracing: TracingOn;
   context: Context;
+}
+
+/** What the Operation carries while tracing is on: its lookups, each with its span under the operation's. */
+function operationTrace(operation: OperationSpan): OperationTrace {
+  return {
+    lookup: (action, key, run) => traceLookup(operation, action, key, run),
+    lookups: (action, keys, run) => traceLookups(operation, action, keys, run),
+  };
 }
 
 const ATTEMPTS = Symbol('lookup-graph.upstream.attempts');
-
-interface RequestTrace {
-  span: Span;
-  context: Context;
-  /** Operation spans started and not yet ended (made on the first). */
-  open?: Set<Span>;
-}
 
 const headerGetter = {
   keys: (headers: Headers) => [...headers.keys()],
   get: (headers: Headers, key: string) => headers.get(key) ?? undefined,
 };
 
-/** The trace id of this request's span, when tracing is on (for the request log line). */
-export function traceIdOf(request: Request): string | undefined {
-  return traceOf(request)?.span.spanContext().traceId;
-}
-
-/**
- * A request's spans are kept on the request itself, so they go when it goes. Not a WeakMap keyed by the
- * request: its entries are ephemerons, which keep what they hold alive through young-generation
- * collections (see kernel/answered.ts), and every traced request had one.
- */
-const TRACE = Symbol('lookup-graph.request-trace');
-type Traced = Request & { [TRACE]?: RequestTrace };
-const traceOf = (request: Request): RequestTrace | undefined => (request as Traced)[TRACE];
-
 /** The request and operation spans. Installed first, so refused requests have their span too. */
-export function useTracing(tracing: Tracing): Plugin<GatewayContext> {
+export function useTracing(tracing: TracingOn): Plugin<GatewayContext> {
   const { tracer, propagator } = tracing;
   return {
     onRequest({ request, url }) {
@@ -105,7 +93,7 @@ export function useTracing(tracing: Tracing): Plugin<GatewayContext> {
         owner.open ??= new Set();
         owner.open.add(span);
       }
-      ctx.operation.trace = { tracing, context: trace.setSpan(parent, span) };
+      ctx.operation.trace = operationTrace({ tracing, context: trace.setSpan(parent, span) });
       return {
         onExecuteDone({ result }) {
           if (Symbol.asyncIterator in result) return;
@@ -179,14 +167,12 @@ export function traceReplay(request: Request, { name, usage }: ReplayedOperation
 }
 
 /** One lookup of one key: its span, with where the value came from. */
-export function traceLookup<V>(
-  owner: Operation,
+function traceLookup<V>(
+  operation: OperationSpan,
   action: string,
   key: string,
-  run: (trace: Context | undefined) => Promise<LookupOutcome<V>>,
+  run: (trace: Context) => Promise<LookupOutcome<V>>,
 ): Promise<LookupOutcome<V>> {
-  const operation = owner.trace;
-  if (!operation) return run(undefined);
   const { tracing } = operation;
   const span = tracing.tracer.startSpan(
     `lookup ${action}`,
@@ -212,14 +198,12 @@ export function traceLookup<V>(
 }
 
 /** Several keys of one action looked up together (stock symbols): one span, counted by source. */
-export function traceLookups<V>(
-  owner: Operation,
+function traceLookups<V>(
+  operation: OperationSpan,
   action: string,
   keys: readonly string[],
-  run: (trace: Context | undefined) => Promise<LookupOutcome<V>[]>,
+  run: (trace: Context) => Promise<LookupOutcome<V>[]>,
 ): Promise<LookupOutcome<V>[]> {
-  const operation = owner.trace;
-  if (!operation) return run(undefined);
   const { tracing } = operation;
   const span = tracing.tracer.startSpan(
     `lookup ${action}`,
@@ -271,7 +255,7 @@ function failed(span: Span, error: unknown): void {
  * One lookup's way upstream, retries included: the span every HTTP attempt hangs under. Outside a
  * traced lookup (no `trace` in the options) it adds nothing.
  */
-export function traceCallAction(tracing: Tracing, callAction: CallAction): CallAction {
+export function traceCallAction(tracing: TracingOn, callAction: CallAction): CallAction {
   return (action, body, options) => {
     const parent = lookupContext(options?.trace);
     if (!parent) return callAction(action, body, options);
@@ -307,7 +291,7 @@ export function traceCallAction(tracing: Tracing, callAction: CallAction): CallA
 }
 
 /** Each HTTP attempt to the upstream: a client span, and `traceparent` on the request when TRACE_PROPAGATE_UPSTREAM is on. */
-export function upstreamCallObserver(tracing: Tracing): CallObserver {
+export function upstreamCallObserver(tracing: TracingOn): CallObserver {
   return {
     start(action, origin, handed) {
       const parent = lookupContext(handed);
@@ -360,7 +344,7 @@ const REDIS_COMMANDS = {
 } as const;
 
 /** Redis round trips of the cache as spans under the lookup that makes them (its `trace`, handed down by the cache). */
-export function tracedStore(tracing: Tracing, store: CacheStore): CacheStore {
+export function tracedStore(tracing: TracingOn, store: CacheStore): CacheStore {
   const round = <T>(
     method: keyof typeof REDIS_COMMANDS,
     handed: unknown,

@@ -1,14 +1,17 @@
 import { createHmac, createSecretKey } from 'node:crypto';
-import { propagation, trace, type TextMapPropagator, type Tracer } from '@opentelemetry/api';
+import type { TextMapPropagator, Tracer } from '@opentelemetry/api';
 import type { TelemetrySettings, TracingSettings } from './settings.js';
 
 /**
- * The gateway's tracer. With tracing off nothing of the SDK is loaded and no span is ever started:
- * the plugins that make spans are not installed, and the hooks in the lookup path find no
- * operation to attach to.
+ * The gateway's tracer. With tracing off nothing of OpenTelemetry is loaded (neither its API nor the SDK,
+ * nor ./spans.ts) and no span is ever started: the plugins that make spans are not installed, and the
+ * lookups find no trace on their operation.
  */
-export interface Tracing {
-  enabled: boolean;
+export type Tracing = { enabled: false; close(): Promise<void> } | TracingOn;
+
+/** Tracing on: the tracer of the SDK's provider, what ./spans.ts makes its spans with. */
+export interface TracingOn {
+  enabled: true;
   tracer: Tracer;
   /** Reads and writes `traceparent` / `tracestate` (W3C Trace Context). */
   propagator: TextMapPropagator;
@@ -31,22 +34,13 @@ const BATCH_SPANS = 512;
 const EXPORT_TIMEOUT_MS = 10_000;
 
 export async function startTracing(settings: TelemetrySettings, keySecret: string): Promise<Tracing> {
+  if (!settings.tracing) return { enabled: false, close: async () => undefined };
   // The secret imported once, not with every lookup's HMAC.
   const secret = createSecretKey(Buffer.from(keySecret, 'utf8'));
   const keyForSpan = (action: string, key: string) =>
     settings.lookupKeys === 'omit'
       ? undefined
       : createHmac('sha256', secret).update(`${action}\u0000${key}`).digest('hex').slice(0, 16);
-  if (!settings.tracing) {
-    return {
-      enabled: false,
-      tracer: trace.getTracer(INSTRUMENTATION),
-      propagator: propagation,
-      settings,
-      keyForSpan,
-      close: async () => undefined,
-    };
-  }
   const { provider, propagator } = await startSdk(settings.tracing);
   return {
     enabled: true,

@@ -1,7 +1,20 @@
-import { type Dispatcher, Pool, errors as undiciErrors } from 'undici';
-import type { UpstreamConfig } from '../config.js';
+import { createRequire } from 'node:module';
+import type { Dispatcher, Pool as UndiciPool, errors as UndiciErrors } from 'undici';
+import type { UpstreamConfig } from './settings.js';
 import { ActionError, cancelledError, errorForStatus, parseRetryAfter, upstreamMessage } from '../kernel/errors.js';
 import { dispatchWatch, ON_DISPATCH, type DispatchWatched } from './dispatched.js';
+
+// The pool, the error classes and the request API alone, the very modules undici's index exports as
+// `Pool` and `errors` and puts on every dispatcher (30 modules): the index loads fetch, WebSocket, the
+// caches, the mocks and the rest of undici too (110). test/ops/lean-start.test.ts fails if undici moves them.
+const require = createRequire(import.meta.url);
+const Pool = require('undici/lib/dispatcher/pool.js') as typeof UndiciPool;
+const undiciErrors = require('undici/lib/core/errors.js') as typeof UndiciErrors;
+// What undici's index does first: `request` and the rest of the API on Dispatcher's prototype.
+Object.assign(
+  (require('undici/lib/dispatcher/dispatcher.js') as { prototype: object }).prototype,
+  require('undici/lib/api/index.js'),
+);
 
 /** A successful envelope: `status` 200, a `response`, and whatever siblings the action sends. */
 export interface ActionEnvelope {

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
+import type { UpstreamSettings } from './settings.js';
 import {
   ActionClient,
   type ActionEnvelope,
@@ -77,7 +77,7 @@ const MIN_ATTEMPT_MS = 50;
  * ActionClient (undici) → the rate-limit headers back to the gate.
  */
 export function createUpstream(
-  config: Config,
+  config: UpstreamSettings,
   target: UpstreamTarget,
   logger: Logger,
   onCallDone?: (call: CallOutcome) => void,

@@ -187,3 +187,13 @@ describe('deploy files', () => {
     expect(check.status, check.stdout + check.stderr).toBe(0);
   });
 });
+
+describe('npm scripts that keep running', () => {
+  it('exec their process, so the SIGTERM npm receives reaches it and nothing outlives npm', () => {
+    const { scripts } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    for (const name of ['start', 'mcp', 'sandbox', 'example', 'example:supergraph'])
+      expect(scripts[name], `npm run ${name}`).toMatch(/^exec node /);
+  });
+});

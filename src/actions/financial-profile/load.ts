@@ -7,7 +7,6 @@ import type { ActionDescriptor } from '../descriptor.js';
 import { lookupReport } from '../../cache/lookup-report.js';
 import { loaderFor, responseArray } from '../loader.js';
 import { obj, str, type Raw } from '../../schema/read.js';
-import { traceLookups } from '../../telemetry/spans.js';
 
 export const COMPANY_FINANCIAL_PROFILE = 'company_financial_profile';
 
@@ -64,18 +63,18 @@ export function loadFinancialProfile(ctx: GatewayContext, symbol: string): Promi
 async function fetchSymbols(ctx: GatewayContext, symbols: readonly string[]): Promise<Array<Raw | Error>> {
   const operation = ctx.operation;
   const fresh = new Set(symbols.filter((symbol) => operation.fresh.dispatch(COMPANY_FINANCIAL_PROFILE, symbol)));
+  const run = (trace: unknown) =>
+    ctx.cache.fetchMany<Raw>(
+      COMPANY_FINANCIAL_PROFILE,
+      ctx.tokenFingerprint,
+      [...symbols],
+      (missing, signal) => callUpstream(ctx, missing, signal, trace),
+      operation,
+      { fresh, trace },
+    );
   const outcomes = await operation.symbols.track(
     financialProfileAction.namesSymbols,
-    traceLookups(operation, COMPANY_FINANCIAL_PROFILE, symbols, (trace) =>
-      ctx.cache.fetchMany<Raw>(
-        COMPANY_FINANCIAL_PROFILE,
-        ctx.tokenFingerprint,
-        [...symbols],
-        (missing, signal) => callUpstream(ctx, missing, signal, trace),
-        operation,
-        { fresh, trace },
-      ),
-    ),
+    operation.trace ? operation.trace.lookups(COMPANY_FINANCIAL_PROFILE, symbols, run) : run(undefined),
   );
   return outcomes.map((outcome) => {
     operation.lookups.push(lookupReport(ctx.cache, COMPANY_FINANCIAL_PROFILE, outcome.key, outcome));
