@@ -154,7 +154,12 @@ describe('the built gateway in a 256 MiB pod', () => {
       const query = `query Cards(${names.map((i) => `$u${i}: String!`).join(', ')}) { ${names
         .map((i) => `p${i}: photosocialProfile(username: $u${i}) { username fullName followerCount }`)
         .join(' ')} }`;
-      const send = async (first: number) => {
+      // A lookup refused for load (RATE_LIMITED or OVERLOADED: the upstream's queue would start it too late on a
+      // busy machine) is not a failure here, and the whole request is tried again after a pause: this test
+      // judges memory, not the machine's speed. Returns the profiles answered (each one upstream call or hit).
+      const LOAD_CODES = new Set(['RATE_LIMITED', 'OVERLOADED']);
+      let answered = 0;
+      const send = async (first: number): Promise<boolean> => {
         const res = await fetch(`http://127.0.0.1:${port}/graphql`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-api-key': KEY },
@@ -163,9 +168,19 @@ describe('the built gateway in a 256 MiB pod', () => {
             variables: Object.fromEntries(names.map((i) => [`u${i}`, `user${first + i}`])),
           }),
         });
-        const body = (await res.json()) as { errors?: unknown };
-        if (res.status !== 200 || body.errors)
+        const body = (await res.json()) as {
+          data?: Record<string, unknown> | null;
+          errors?: Array<{ extensions?: { code?: string } }>;
+        };
+        answered += Object.values(body.data ?? {}).filter((profile) => profile !== null).length;
+        const errors = body.errors ?? [];
+        if (errors.length > 0 && errors.every((error) => LOAD_CODES.has(error.extensions?.code ?? ''))) {
+          await sleep(100);
+          return false;
+        }
+        if (res.status !== 200 || errors.length > 0)
           throw new Error(`request failed: ${res.status} ${JSON.stringify(body.errors ?? body).slice(0, 600)}`);
+        return true;
       };
       // Six clients (48 calls at once, within one client's share of 64) until the time is up or `enough()` (checked twice a second); each request starts at the key `next()` gives.
       const load = async (ms: number, next: () => number, enough?: () => Promise<boolean>) => {
@@ -178,14 +193,19 @@ describe('the built gateway in a 256 MiB pod', () => {
             if (await enough()) stop = true;
           }
         })();
-        await Promise.all(
+        // Every client settles before the load returns: a failure stops the others, none is left running.
+        const clients = await Promise.allSettled(
           Array.from({ length: CLIENTS }, async () => {
-            while (!stop && Date.now() < until) {
-              await send(next());
-              sent++;
+            try {
+              while (!stop && Date.now() < until) if (await send(next())) sent++;
+            } catch (error) {
+              stop = true;
+              throw error;
             }
           }),
         );
+        const failed = clients.find((client) => client.status === 'rejected');
+        if (failed) throw (failed as PromiseRejectedResult).reason;
         stop = true;
         await watch;
         return sent;
@@ -202,6 +222,7 @@ describe('the built gateway in a 256 MiB pod', () => {
         async () => (await metric('lookup_graph_cache_bytes{part="entries"}')) > 15 * MiB,
       );
       const callsAfterUncached = upstream.calls.length;
+      const answeredUncached = answered;
       const cacheBytes = await metric('lookup_graph_cache_bytes{part="entries"}');
       // Cached: the most recent profiles (least recently used first out) again and again, for 5 s.
       let turn = 0;
@@ -218,8 +239,9 @@ describe('the built gateway in a 256 MiB pod', () => {
           `cache entries ${(cacheBytes / MiB).toFixed(1)} MiB of 16; upstream calls ${callsAfterUncached} uncached, ${upstream.calls.length - callsAfterUncached} during the cached load`,
       );
 
-      // Every uncached request made its calls; the cached load made none: the cache answered.
-      expect(callsAfterUncached).toBe(PER_REQUEST * uncached);
+      // Every profile answered in the uncached load was one call; the cached load made none: the cache answered.
+      expect(callsAfterUncached).toBe(answeredUncached);
+      expect(answeredUncached).toBeGreaterThanOrEqual(PER_REQUEST * uncached);
       expect(upstream.calls.length).toBe(callsAfterUncached);
       expect(hits).toBeGreaterThanOrEqual(PER_REQUEST * cached);
       // The cache filled towards its bound without passing it.
