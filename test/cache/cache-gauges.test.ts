@@ -31,8 +31,13 @@ describe('cache size gauges on /metrics', () => {
   it('count the entries, their parsed copies and the remembered results the memory cache holds, in the bytes each bound counts', async () => {
     const gw = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'true' }));
     try {
-      expect(await byPart(gw, 'lookup_graph_cache_entries')).toEqual({ entries: 0, parsed: 0, results: 0 });
-      expect(await byPart(gw, 'lookup_graph_cache_bytes')).toEqual({ entries: 0, parsed: 0, results: 0 });
+      expect(await byPart(gw, 'lookup_graph_cache_entries')).toEqual({
+        entries: 0,
+        parsed: 0,
+        results: 0,
+        documents: 0,
+      });
+      expect(await byPart(gw, 'lookup_graph_cache_bytes')).toEqual({ entries: 0, parsed: 0, results: 0, documents: 0 });
 
       const query = (domain: string) => gw.query(`{ domainInfo(domain: "${domain}") { domainName } }`);
       await query('one.example'); // stored
@@ -40,8 +45,16 @@ describe('cache size gauges on /metrics', () => {
       await query('two.example'); // stored
 
       const entryBytes = (domain: string) => JSON.stringify(envelopeOf(domain)).length;
-      expect(await byPart(gw, 'lookup_graph_cache_entries')).toEqual({ entries: 2, parsed: 1, results: 1 });
+      // Two document texts, each parsed and validated once (the repeat was answered from its remembered result).
+      expect(await byPart(gw, 'lookup_graph_cache_entries')).toEqual({
+        entries: 2,
+        parsed: 1,
+        results: 1,
+        documents: 2,
+      });
       const bytes = await byPart(gw, 'lookup_graph_cache_bytes');
+      // What a kept document holds is estimated from its text: more than the text, a small lookup tens of KB.
+      expect(bytes.documents).toBeGreaterThan(2 * 16 * 1024);
       expect(bytes.entries).toBe(entryBytes('one.example') + entryBytes('two.example'));
       expect(bytes.parsed).toBe(2 * entryBytes('one.example'));
       expect(bytes.results).toBeGreaterThan(JSON.stringify({ domainInfo: { domainName: 'one.example' } }).length);
@@ -63,20 +76,26 @@ describe('cache size gauges on /metrics', () => {
       try {
         await gw.query('{ domainInfo(domain: "shared.example") { domainName } }');
         await gw.query('{ domainInfo(domain: "shared.example") { domainName } }');
-        expect(await byPart(gw, 'lookup_graph_cache_entries')).toEqual({ entries: 1, parsed: 1, results: 1 });
+        expect(await byPart(gw, 'lookup_graph_cache_entries')).toEqual({
+          entries: 1,
+          parsed: 1,
+          results: 1,
+          documents: 1,
+        });
       } finally {
         await gw.close();
       }
     },
   );
 
-  it('are absent when nothing is cached in the process (cache off)', async () => {
+  it('count only the documents when lookups are not cached in the process (cache off)', async () => {
     const gw = await startGateway(upstreamEnv(up));
     try {
       await gw.query('{ domainInfo(domain: "off.example") { domainName } }');
       const text = await (await gw.fetch(`/metrics`)).text();
       expect(text).toContain('lookup_graph_cache_lookups_total');
-      expect(text).not.toMatch(/^lookup_graph_cache_(bytes|entries)\{/m);
+      expect(text).not.toMatch(/^lookup_graph_cache_(bytes|entries)\{part="(entries|parsed|results)"\}/m);
+      expect(await byPart(gw, 'lookup_graph_cache_entries')).toEqual({ documents: 1 });
     } finally {
       await gw.close();
     }
