@@ -88,6 +88,8 @@ export interface Config {
   costBudget: number;
   /** Artificial per-action latency of the built-in sandbox, for demos and benchmarks (SANDBOX_LATENCY). */
   sandboxLatency: SandboxLatency;
+  /** SANDBOX_MARKET: `moving` makes the built-in sandbox's stock prices move from call to call (for live queries); `still` by default. */
+  sandboxMarket: 'still' | 'moving';
   /** How long SIGTERM waits for in-flight requests before closing them. */
   shutdownGraceMs: number;
   /** The cross-request action cache. */
@@ -199,6 +201,7 @@ export function loadConfig(env: Env = process.env): Config {
     financialBatchSize: FINANCIAL_BATCH_SIZE,
     costBudget: int('COST_BUDGET', 50, 1, 10_000),
     sandboxLatency: readSandboxLatency(read.string('SANDBOX_LATENCY'), problems),
+    sandboxMarket: read.oneOf('SANDBOX_MARKET', ['still', 'moving'] as const, 'still'),
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 300_000),
     cache: readCacheSettings(read, Object.fromEntries(ACTIONS.map((action) => [action.action, action.ttlSeconds]))),
     security,
