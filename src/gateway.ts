@@ -75,7 +75,9 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   // sample data is loaded only then.
   const sandbox = config.upstream.baseUrl
     ? null
-    : await import('./sandbox/server.js').then(({ startSandbox }) => startSandbox({ latency: config.sandboxLatency, movingMarket: config.sandboxMarket === 'moving' }));
+    : await import('./sandbox/server.js').then(({ startSandbox }) =>
+        startSandbox({ latency: config.sandboxLatency, movingMarket: config.sandboxMarket === 'moving' }),
+      );
   const target = sandbox
     ? { baseUrl: new URL(sandbox.url), token: sandbox.token }
     : { baseUrl: config.upstream.baseUrl!, token: config.upstream.token! };

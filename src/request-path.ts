@@ -12,7 +12,13 @@
 import type { Logger } from 'pino';
 import { createLookupCache } from './cache/index.js';
 import type { Config } from './config.js';
-import { type ContextParts, contextAgain, contextFor, type GatewayContext, type RequestFacts } from './operation/context.js';
+import {
+  type ContextParts,
+  contextAgain,
+  contextFor,
+  type GatewayContext,
+  type RequestFacts,
+} from './operation/context.js';
 import type { Metrics } from './telemetry/metrics.js';
 import { traceCallAction, tracedStore, upstreamCallObserver } from './telemetry/spans.js';
 import type { Tracing } from './telemetry/tracing.js';

@@ -241,7 +241,8 @@ class LiveOperation implements LiveWatcher {
     for (const release of this.watched.values()) release();
     this.watched.clear();
     if (final) {
-      this.queue.length = 0;
+      // A reader too slow loses what waited for it; otherwise the final result comes after the others.
+      if (reason === 'slow-reader') this.queue.length = 0;
       this.queue.push({ ...(this.lastData === undefined ? {} : { data: this.lastData }), errors: [final] });
     }
     this.wake?.();
@@ -288,7 +289,9 @@ class LiveOperation implements LiveWatcher {
     const unpaid = fresh.filter((key) =>
       lookups.some((report) => idOf(report) === idOf(key) && report.reason === 'QUOTA_EXCEEDED'),
     );
-    this.rewatch(lookups.map((report) => ({ action: report.action, fingerprint: ctx.tokenFingerprint, key: report.key })));
+    this.rewatch(
+      lookups.map((report) => ({ action: report.action, fingerprint: ctx.tokenFingerprint, key: report.key })),
+    );
     const quota = result.errors?.filter((error) => codeOf(error) === 'QUOTA_EXCEEDED') ?? [];
     // Out of quota: the error, with the data last pushed kept as it was.
     const payload: Payload =

@@ -67,7 +67,10 @@ describe('live polls', () => {
   }, async () => {
     const cache = await cacheOn({ CACHE_KEY_SECRET: `polls-${process.pid}-${Date.now()}` });
     const polls = new LivePolls(cache, { [ACTION]: INTERVAL_MS });
-    closers.push(() => polls.close(), () => cache.close());
+    closers.push(
+      () => polls.close(),
+      () => cache.close(),
+    );
     const calls = { count: 0 };
     const key: LiveKey = { action: ACTION, fingerprint: 'f', key: 'one.example' };
     const watchers = Array.from({ length: 200 }, () => new CountingWatcher(cache, calls));
@@ -90,7 +93,10 @@ describe('live polls', () => {
   it('a watcher that cannot pay hands its turn to the next one', { timeout: 10_000 }, async () => {
     const cache = await cacheOn({ CACHE_KEY_SECRET: `polls-pay-${process.pid}-${Date.now()}` });
     const polls = new LivePolls(cache, { [ACTION]: INTERVAL_MS });
-    closers.push(() => polls.close(), () => cache.close());
+    closers.push(
+      () => polls.close(),
+      () => cache.close(),
+    );
     const calls = { count: 0 };
     const key: LiveKey = { action: ACTION, fingerprint: 'f', key: 'pay.example' };
     const broke = new CountingWatcher(cache, calls, false);
@@ -118,7 +124,10 @@ describe('live polls', () => {
         [0, 1].map(async () => {
           const cache = await cacheOn(env);
           const polls = new LivePolls(cache, { [ACTION]: INTERVAL_MS });
-          closers.push(() => polls.close(), () => cache.close());
+          closers.push(
+            () => polls.close(),
+            () => cache.close(),
+          );
           const watchers = Array.from({ length: 250 }, () => new CountingWatcher(cache, calls));
           return { polls, watchers, releases: watchers.map((watcher) => polls.watch(watcher, [key])) };
         }),
