@@ -40,7 +40,7 @@ export const GraphQLLiveDirective = new GraphQLDirective({
 });
 
 /** Told when a live operation opens or ends, and of each result it pushes. */
-export interface LiveObserver {
+interface LiveObserver {
   opened(delta: 1 | -1): void;
   pushed(): void;
 }

@@ -222,25 +222,25 @@ describe.skipIf(!redisUp)('@live across replicas', () => {
         const gw = replicas[i % 2]!;
         const controller = new AbortController();
         controllers.push(controller);
-        return gw.gateway.yoga
-          .fetch('http://gateway/graphql', {
+        return Promise.resolve(
+          gw.gateway.yoga.fetch('http://gateway/graphql', {
             method: 'POST',
             headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
             body: JSON.stringify({ query: PRICE }),
             signal: controller.signal,
-          })
-          .then(async (res) => {
-            const reader = res.body!.getReader();
-            let text = '';
-            for (;;) {
-              const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-              if (done) return;
-              if (!text.includes('event: next')) {
-                text += new TextDecoder().decode(value);
-                if (text.includes('event: next')) firstResults += 1;
-              }
+          }),
+        ).then(async (res) => {
+          const reader = res.body!.getReader();
+          let text = '';
+          for (;;) {
+            const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+            if (done) return;
+            if (!text.includes('event: next')) {
+              text += new TextDecoder().decode(value);
+              if (text.includes('event: next')) firstResults += 1;
             }
-          });
+          }
+        });
       });
       // Every watcher has its first result (one call for all of them, through the cache and its lease).
       await until(() => firstResults === 500, 20_000);
