@@ -104,9 +104,12 @@ export interface LiveSettings {
   maxOperations: number;
   /** LIVE_MAX_PER_CLIENT: live operations one client keeps open at once, in this process. */
   maxPerClient: number;
-  /** LIVE_BUFFER: results a stream holds for a reader that does not take them before it is ended. */
+  /** Results a stream holds for a reader that does not take them before it is ended. */
   buffer: number;
 }
+
+/** Results a live stream holds for a reader that does not take them: a page reads each at once, so a few are room enough. */
+const LIVE_BUFFER = 16;
 
 /**
  * @param defaultSeconds each action's interval from its descriptor (`liveSeconds`): stock prices move in
@@ -129,6 +132,6 @@ export function readLiveSettings(read: EnvReader, defaultSeconds: Readonly<Recor
     intervalMs,
     maxOperations: read.int('LIVE_MAX_OPERATIONS', 10_000, 0, 1_000_000),
     maxPerClient: read.int('LIVE_MAX_PER_CLIENT', 20, 0, 100_000),
-    buffer: read.int('LIVE_BUFFER', 16, 1, 1_000),
+    buffer: LIVE_BUFFER,
   };
 }

@@ -125,10 +125,10 @@ describe('@live refusals and ends', () => {
     expect(admitted.payloads[0]!.body.data?.financialProfiles).toHaveLength(1);
   });
 
-  it('ends the stream of a reader that does not read with LIVE_READER_TOO_SLOW once LIVE_BUFFER results wait', {
+  it('ends the stream of a reader that does not read with LIVE_READER_TOO_SLOW once its buffer is full', {
     timeout: 20_000,
   }, async () => {
-    const gw = await opened(inProcessGateway({ SANDBOX_MARKET: 'moving', ...EVERY_SECOND, LIVE_BUFFER: '2' }));
+    const gw = await opened(inProcessGateway({ SANDBOX_MARKET: 'moving', ...EVERY_SECOND }, { live: { buffer: 2 } }));
     const res = await gw.gateway.yoga.fetch('http://gateway/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
