@@ -1,6 +1,6 @@
 import { ACTIONS } from './actions/all.js';
 import { FINANCIAL_BATCH_SIZE } from './actions/financial-profile/load.js';
-import { readCacheSettings, type CacheSettings } from './cache/settings.js';
+import { readCacheSettings, readLiveSettings, type CacheSettings, type LiveSettings } from './cache/settings.js';
 import { EnvReader, type Env } from './kernel/env.js';
 import { readHttpServerSettings, type HttpServerSettings } from './server/http-server.js';
 import { readSecuritySettings, type SecuritySettings } from './security/settings.js';
@@ -44,6 +44,8 @@ export interface Config {
   costBudget: number;
   /** Artificial per-action latency of the built-in sandbox, for demos and benchmarks (SANDBOX_LATENCY). */
   sandboxLatency: SandboxLatency;
+  /** SANDBOX_MARKET: `moving` makes the built-in sandbox's stock prices move from call to call (for live queries); `still` by default. */
+  sandboxMarket: 'still' | 'moving';
   /** How long SIGTERM waits for in-flight requests before closing them. */
   shutdownGraceMs: number;
   /** The cross-request action cache. */
@@ -52,6 +54,8 @@ export interface Config {
   http: HttpServerSettings;
   /** Client-facing protections: operation limits, auth, rate limit, CORS, trusted documents (src/security/). */
   security: SecuritySettings;
+  /** LIVE_REFRESH_SECONDS and the bounds on `@live` queries (src/cache/live-polls.ts). */
+  live: LiveSettings;
   /** CLIENT_QUOTA and the rest: each client's quota of paid upstream calls (src/quota/). */
   quota: QuotaSettings;
   /** Tracing (OTEL_*), the per-request log line and the metrics' operation labels (src/telemetry/). */
@@ -158,9 +162,11 @@ export function loadConfig(env: Env = process.env): Config {
     financialBatchSize: FINANCIAL_BATCH_SIZE,
     costBudget: int('COST_BUDGET', 50, 1, 10_000),
     sandboxLatency: readSandboxLatency(read.string('SANDBOX_LATENCY'), problems),
+    sandboxMarket: read.oneOf('SANDBOX_MARKET', ['still', 'moving'] as const, 'still'),
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 300_000),
     cache: readCacheSettings(read, Object.fromEntries(ACTIONS.map((action) => [action.action, action.ttlSeconds]))),
     security,
+    live: readLiveSettings(read, Object.fromEntries(ACTIONS.map((action) => [action.action, action.liveSeconds]))),
     quota: readQuotaSettings(read),
     http: readHttpServerSettings(int),
     telemetry: readTelemetrySettings(env, problems),

@@ -40,6 +40,8 @@ import { useQuota } from './quota/plugin.js';
 import { EventLoopDelay, useEventLoopShedding } from './server/event-loop.js';
 import { lazyMcp, type LazyMcp } from './mcp/lazy.js';
 import { GRAPHQL_PATH } from './kernel/graphql-path.js';
+import { LivePolls } from './cache/live-polls.js';
+import { createLiveQueries, type LiveQueries } from './operation/live.js';
 
 export interface Gateway {
   yoga: YogaServerInstance<Record<string, unknown>, GatewayContext>;
@@ -61,6 +63,8 @@ export interface Gateway {
   metrics: Metrics;
   /** The MCP server's tools and endpoint (/mcp, and the stdio entry src/mcp.ts), loaded when first used; null with MCP_ENABLED=false. */
   mcp: LazyMcp | null;
+  /** The live queries (@live) this process keeps open: ended with a final result when it shuts down. */
+  live: LiveQueries;
   close(): Promise<void>;
 }
 
@@ -70,7 +74,9 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   // sample data is loaded only then.
   const sandbox = config.upstream.baseUrl
     ? null
-    : await import('./sandbox/server.js').then(({ startSandbox }) => startSandbox({ latency: config.sandboxLatency }));
+    : await import('./sandbox/server.js').then(({ startSandbox }) =>
+        startSandbox({ latency: config.sandboxLatency, movingMarket: config.sandboxMarket === 'moving' }),
+      );
   const target = sandbox
     ? { baseUrl: new URL(sandbox.url), token: sandbox.token }
     : { baseUrl: config.upstream.baseUrl!, token: config.upstream.token! };
@@ -114,6 +120,16 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     security.accountOf,
     metrics.observeQuota,
   );
+  // @live: each watched lookup polled once per interval for every watcher (src/cache/live-polls.ts).
+  const polls = new LivePolls(cache, config.live.intervalMs, metrics.observeLivePoll);
+  const live = createLiveQueries({
+    polls,
+    settings: config.live,
+    again: path.contextAgain,
+    logger,
+    sandbox: sandbox !== null,
+    observe: metrics.observeLive,
+  });
   const examples = loadExamples();
   const readiness = createReadiness();
   const ready = readinessReporter(
@@ -224,6 +240,8 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
             }),
           ]
         : []),
+      // After jit and the remembered results: a live query's every execution goes through the executor jit chose.
+      live.plugin,
       // After the plugins that read each error of an execution (the refusal status): at most 100 listed.
       useBoundedErrors(),
       // After every plugin that changes a result: a tool call's result is handed to its tool unserialised.
@@ -244,9 +262,12 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
     ready,
     metrics,
     mcp,
+    live,
     async close() {
       // One failing to close must not keep the others (and their sockets) open.
       eventLoop.close();
+      live.endAll();
+      polls.close();
       await Promise.allSettled([path.close(), security.close(), quotas?.close(), sandbox?.close()]);
       // Last, so the spans of the final requests are exported.
       await tracing.close().catch((error: unknown) => logger.warn({ err: error }, 'flushing the last spans failed'));

@@ -95,6 +95,9 @@ async function main() {
     setTimeout(() => drain(), config.ops.drainDelayMs);
   };
   const drain = () => {
+    // Live streams would hold their connections to the end of the grace: each ends with a final result, so its
+    // client opens it again on another replica.
+    gateway.live.endAll();
     ops?.server.close();
     ops?.server.closeAllConnections();
     // Every response from now on says `Connection: close`; idle keep-alive sockets end within the

@@ -12,7 +12,13 @@
 import type { Logger } from 'pino';
 import { createLookupCache } from './cache/index.js';
 import type { Config } from './config.js';
-import { type ContextParts, contextFor, type RequestFacts } from './operation/context.js';
+import {
+  type ContextParts,
+  contextAgain,
+  contextFor,
+  type GatewayContext,
+  type RequestFacts,
+} from './operation/context.js';
 import type { Metrics } from './telemetry/metrics.js';
 import type { Tracing } from './telemetry/tracing.js';
 import { createUpstream, type UpstreamTarget } from './upstream/index.js';
@@ -55,6 +61,8 @@ export async function createRequestPath({ config, logger, target, metrics, traci
   return {
     /** The context of one operation (src/operation/context.ts). */
     contextFor: (request: RequestFacts) => contextFor(parts, request),
+    /** Another execution's context for the same operation (a live query's, src/operation/context.ts). */
+    contextAgain: (ctx: GatewayContext) => contextAgain(parts, ctx),
     fingerprintFor: parts.fingerprintFor,
     cache,
     cacheStatus,

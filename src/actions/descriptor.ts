@@ -26,6 +26,8 @@ export interface ActionDescriptor<K = never, V = unknown> {
   parse: (envelope: ActionEnvelope, key: K) => V;
   /** How long a successful result stays in the cross-request cache by default (CACHE_TTL_SECONDS overrides it). */
   ttlSeconds: number;
+  /** How often a lookup a live query watches is refreshed by default, in seconds (LIVE_REFRESH_SECONDS overrides it). */
+  liveSeconds: number;
   /** Its results can name stock symbols (a company's ticker), so symbol batches wait for its calls. */
   namesSymbols: boolean;
   /** Keys are stock symbols that go upstream batched, many per call (costed per batch, not per lookup). */

@@ -64,6 +64,15 @@ export class FreshReads {
     return false;
   }
 
+  /**
+   * Makes a lookup fresh for the whole operation before it runs, wherever it is requested: a live poll's call
+   * (src/operation/live.ts) is an operation's execution with the polled lookups fresh.
+   */
+  force(action: string, key: string): void {
+    this.active = true;
+    this.wanted.add(id(action, key));
+  }
+
   /** Runs a @fresh field's resolver: the lookups it requests are fresh. */
   within<T>(resolve: () => T): T {
     this.active = true;

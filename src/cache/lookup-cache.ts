@@ -486,6 +486,27 @@ export class LookupCache {
     }
   }
 
+  /**
+   * Whether this process makes the live poll of a lookup for one interval (`slot`, the interval's number since
+   * the epoch): with Redis the first replica to take the slot's lease makes it, and the lease is left to expire,
+   * so every replica watching the lookup shares one call per interval. In one process (memory, or no cache) it
+   * always does; a Redis that does not answer lets every replica poll rather than none.
+   */
+  claimPoll(action: string, fingerprint: string, key: string, slot: number, intervalMs: number): Promise<boolean> {
+    if (!this.store || this.store.kind === 'memory') return Promise.resolve(true);
+    return this.store.acquireLease(`${this.cacheKey(action, fingerprint, key)}:live:${slot}`, intervalMs);
+  }
+
+  /**
+   * When the entry of a lookup was fetched, as the shared store has it now (Redis's stamp, never the in-process
+   * copy alone, which a newer stamp marks as doubtful): how a replica learns another one's poll refreshed it.
+   */
+  sharedStoredAt(action: string, fingerprint: string, key: string): Promise<number | undefined> {
+    const full = this.cacheKey(action, fingerprint, key);
+    if (this.store?.storedAt) return this.store.storedAt(full);
+    return Promise.resolve(this.store?.peekStoredAt?.(full));
+  }
+
   /** What the store holds in this process, for the cache size gauges (none with Redis or with the cache off). */
   parts(): CachePart[] {
     return this.store?.parts?.() ?? [];

@@ -83,7 +83,8 @@ function stringifierFor(data: unknown, json: string): Stringify {
   return stringify as Stringify;
 }
 
-const FRESH_READS = new Set([FRESH]);
+// A fresh read always goes upstream; a live query (@live) streams its results.
+const FRESH_READS = new Set([FRESH, 'live']);
 
 /**
  * A query text's key among the remembered texts: its length and ends, the whole text compared after.

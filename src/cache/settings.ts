@@ -95,3 +95,43 @@ export function readCacheSettings(read: EnvReader, defaultTtlSeconds: Readonly<R
     },
   };
 }
+
+/** Live queries (`@live`, src/cache/live-polls.ts): how often each watched lookup is refreshed, and the bounds on live operations. */
+export interface LiveSettings {
+  /** The refresh interval of a watched lookup, per action, in milliseconds (at least 1 s). */
+  intervalMs: Record<string, number>;
+  /** LIVE_MAX_OPERATIONS: live operations this process keeps open at once. */
+  maxOperations: number;
+  /** LIVE_MAX_PER_CLIENT: live operations one client keeps open at once, in this process. */
+  maxPerClient: number;
+  /** Results a stream holds for a reader that does not take them before it is ended. */
+  buffer: number;
+}
+
+/** Results a live stream holds for a reader that does not take them: a page reads each at once, so a few are room enough. */
+const LIVE_BUFFER = 16;
+
+/**
+ * @param defaultSeconds each action's interval from its descriptor (`liveSeconds`): stock prices move in
+ * seconds, news in minutes, profiles and registration records in hours
+ */
+export function readLiveSettings(read: EnvReader, defaultSeconds: Readonly<Record<string, number>>): LiveSettings {
+  const intervalMs: Record<string, number> = {};
+  for (const [action, seconds] of Object.entries(defaultSeconds)) intervalMs[action] = seconds * 1000;
+  for (const entry of read.list('LIVE_REFRESH_SECONDS')) {
+    const match = /^([a-z_]+)=(\d+)$/.exec(entry);
+    if (!match || !(match[1]! in defaultSeconds) || Number(match[2]) < 1 || Number(match[2]) > 86_400) {
+      read.problem(
+        `LIVE_REFRESH_SECONDS entries must be <action>=<seconds> with a known action and 1 to 86400 seconds, got "${entry}"`,
+      );
+      continue;
+    }
+    intervalMs[match[1]!] = Number(match[2]) * 1000;
+  }
+  return {
+    intervalMs,
+    maxOperations: read.int('LIVE_MAX_OPERATIONS', 10_000, 0, 1_000_000),
+    maxPerClient: read.int('LIVE_MAX_PER_CLIENT', 20, 0, 100_000),
+    buffer: LIVE_BUFFER,
+  };
+}

@@ -2,6 +2,7 @@ import { GraphQLSchema, isSpecifiedDirective, lexicographicSortSchema, specified
 import { GraphQLDeferDirective, GraphQLStreamDirective } from '../incremental/index.js';
 import { builder } from '../schema/builder.js';
 import { FreshDirective, withFreshReads } from '../cache/fresh.js';
+import { GraphQLLiveDirective } from '../operation/live.js';
 // Every action's root field, types, links (each link costed from its target's descriptor) and node
 // ids (each action folder's node.ts, registered by its index.ts).
 import '../actions/all.js';
@@ -13,7 +14,7 @@ import '../actions/videosite-shared/node.js';
 
 /**
  * The whole schema, sorted so that its printed form is stable. It declares @fresh (src/cache/fresh)
- * and @defer and @stream (incremental delivery, src/incremental) so that clients and codegen validate against them.
+ * @defer and @stream (incremental delivery, src/incremental) and @live (src/operation/live.ts) so that clients and codegen validate against them.
  */
 const built = builder.toSchema({ directives: [FreshDirective] }).toConfig();
 export const schema = withFreshReads(
@@ -25,6 +26,7 @@ export const schema = withFreshReads(
         ...built.directives.filter((d) => !isSpecifiedDirective(d)),
         GraphQLDeferDirective,
         GraphQLStreamDirective,
+        GraphQLLiveDirective,
       ],
     }),
   ),

@@ -79,3 +79,22 @@ export function contextFor(parts: ContextParts, request: RequestFacts): GatewayC
     loaders: new Map(),
   };
 }
+
+/**
+ * The context of another execution of the same operation (a live query's, src/operation/live.ts): the same
+ * request, client, payer and token, with a new Operation (its own spending, lookups, budget and deadline,
+ * cancelled with the first) and new loaders, so each execution reads the cache anew.
+ */
+export function contextAgain(parts: Pick<ContextParts, 'operationTimeoutMs'>, ctx: GatewayContext): GatewayContext {
+  const first = ctx.operation;
+  return {
+    ...ctx,
+    operation: new Operation(
+      Date.now() + parts.operationTimeoutMs,
+      () => first.signal,
+      new SymbolMeter(),
+      new FreshReads(),
+    ),
+    loaders: new Map(),
+  };
+}

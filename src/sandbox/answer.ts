@@ -6,7 +6,9 @@ export interface SandboxAnswer {
   required: string[];
   /**
    * The envelope minus `status`: `response` and any sibling the action sends. Image URLs come from
-   * `images` (the answering sandbox's own; tests replaying samples elsewhere may leave it out).
+   * `images` (the answering sandbox's own; tests replaying samples elsewhere may leave it out). `moment`: with
+   * a moving market (SANDBOX_MARKET=moving), how many calls of the action came before, for values that move
+   * from call to call (stock prices); undefined: the values stand still.
    */
-  respond(body: Record<string, unknown>, images?: SampleImages): Record<string, unknown>;
+  respond(body: Record<string, unknown>, images?: SampleImages, moment?: number): Record<string, unknown>;
 }

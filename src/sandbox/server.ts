@@ -15,6 +15,8 @@ export interface SandboxOptions {
   latency?: SandboxLatency;
   /** Requests per minute before it answers 429, as the live service's account limit does. */
   rateLimitPerMinute?: number;
+  /** Values that move from call to call (stock prices), for live queries to show (SANDBOX_MARKET=moving). */
+  movingMarket?: boolean;
 }
 
 export interface Sandbox {
@@ -95,9 +97,10 @@ export async function startSandbox(options: SandboxOptions = {}, port = 0, host 
     if (missing.length > 0) {
       return send(res, 400, { status: 400, response: null, error: `Missing required field: ${missing.join(', ')}.` });
     }
-    calls.set(match[1]!, (calls.get(match[1]!) ?? 0) + 1);
+    const before = calls.get(match[1]!) ?? 0;
+    calls.set(match[1]!, before + 1);
     try {
-      send(res, 200, { status: 200, ...action.respond(body, images) });
+      send(res, 200, { status: 200, ...action.respond(body, images, options.movingMarket ? before : undefined) });
     } catch (error) {
       if (!(error instanceof SandboxInputError)) throw error;
       send(res, 400, { status: 400, response: null, error: error.message });

@@ -103,6 +103,23 @@ export class Metrics {
     help: 'Operations answered from a remembered result: every lookup still cached, no resolver run; their lookups count as cache hits too.',
     registers: [this.registry],
   });
+  private readonly liveOpen = new Gauge({
+    name: 'lookup_graph_live_operations',
+    help: 'Live queries (@live) open now: streams this process keeps current.',
+    aggregator: 'sum',
+    registers: [this.registry],
+  });
+  private readonly livePolls = new Counter({
+    name: 'lookup_graph_live_polls_total',
+    help: "Live polls of watched lookups, one per lookup per interval, by action and outcome: made (this replica made the call), shared (another replica's call served it), unpaid (no watcher's quota could pay).",
+    labelNames: ['action', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly livePushes = new Counter({
+    name: 'lookup_graph_live_pushes_total',
+    help: 'Results pushed to live queries after their first: each one a value that changed.',
+    registers: [this.registry],
+  });
   private readonly batchSize = new Histogram({
     name: 'lookup_graph_financial_batch_symbols',
     help: 'Symbols per financial-profile upstream call.',
@@ -192,6 +209,17 @@ export class Metrics {
   /** One fetch of the identity provider's key set (with its discovery document, when it was needed). */
   observeKeySetFetch = (outcome: 'ok' | 'error'): void => {
     this.keySetFetches.inc({ outcome });
+  };
+
+  /** Live queries (src/operation/live.ts): one opened or ended, and each result pushed. */
+  readonly observeLive = {
+    opened: (delta: 1 | -1): void => this.liveOpen.inc(delta),
+    pushed: (): void => this.livePushes.inc(),
+  };
+
+  /** One live poll of a watched lookup (src/cache/live-polls.ts). */
+  observeLivePoll = (action: string, outcome: 'made' | 'shared' | 'unpaid'): void => {
+    this.livePolls.inc({ action, outcome });
   };
 
   observeReplay = (): void => {

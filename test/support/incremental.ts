@@ -36,6 +36,8 @@ export interface IncrementalOptions {
   body?: string;
   /** Called with each payload as it arrives; returning true hangs up (the client disconnects). */
   onPayload?: (payload: Payload) => boolean | undefined;
+  /** Hangs up after this long (ms) if the stream has not ended: for streams that stay open (`@live`). */
+  hangUpAfterMs?: number;
   /** Sends the request instead of the global fetch, e.g. in-process through `gateway.yoga.fetch` (then `url` is any origin). */
   fetch?: (url: string, init: RequestInit) => Promise<Response> | Response;
 }
@@ -73,14 +75,25 @@ export async function incrementalQuery(
     payloads.push(payload);
     if (options.onPayload?.(payload) === true) hungUp = true;
   };
+  const timer =
+    options.hangUpAfterMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          hungUp = true;
+          void reader.cancel().catch(() => undefined);
+        }, options.hangUpAfterMs);
   try {
     while (!hungUp) {
-      const { done, value } = await reader.read();
+      const { done, value } = await reader.read().catch((error: unknown) => {
+        if (hungUp) return { done: true as const, value: undefined };
+        throw error;
+      });
       if (done) break;
       buffer += decoder.decode(value, { stream: true });
       buffer = transport === 'sse' ? drainSse(buffer, take) : drainMultipart(buffer, take);
     }
   } finally {
+    clearTimeout(timer);
     if (hungUp) controller.abort();
   }
   return { status: res.status, headers: res.headers, payloads };

@@ -19,6 +19,7 @@ export const companyObjectAction = defineLookup<string, CompanySource>({
   body: (domain) => ({ domain }),
   parse: (envelope, domain) => ({ raw: responseObject(envelope, GET_COMPANY_OBJECT), requestedDomain: domain }),
   ttlSeconds: 6 * 3600,
+  liveSeconds: 3600,
   namesSymbols: true, // a company's ticker
 });
 

@@ -13,6 +13,7 @@ export const crmOwnersAction = defineLookup<string, Raw[]>({
   body: (portal) => ({ crm_portal: portal }),
   parse: (envelope) => objects(responseArray(envelope, GET_CRM_OWNERS)),
   ttlSeconds: 300,
+  liveSeconds: 300,
   namesSymbols: false,
 });
 

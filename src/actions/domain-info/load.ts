@@ -19,6 +19,7 @@ export const domainInfoAction = defineLookup<string, DomainRecordSource>({
   body: (domain) => ({ domain }),
   parse: (envelope, domain) => ({ raw: responseObject(envelope, DOMAIN_INFO), requestedDomain: domain }),
   ttlSeconds: 6 * 3600,
+  liveSeconds: 3600,
   namesSymbols: true, // its company link leads to a ticker
 });
 

@@ -136,6 +136,7 @@ export const financialProfileAction: ActionDescriptor<string, Raw> = {
     return profile;
   },
   ttlSeconds: 120,
+  liveSeconds: 5,
   namesSymbols: true, // a profile's company leads to its ticker
   batchedSymbols: true,
   load: (ctx, symbol) => loadFinancialProfile(ctx, symbol),

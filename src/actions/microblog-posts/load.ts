@@ -26,6 +26,7 @@ export const microblogPostsAction = defineLookup<PostSearch, Raw[]>({
   body: (search) => ({ query: search.query, num_posts: search.numPosts }),
   parse: (envelope) => objects(responseArray(envelope, SEARCH_MICROBLOG_POSTS)),
   ttlSeconds: 120,
+  liveSeconds: 60,
   namesSymbols: false,
 });
 

@@ -86,6 +86,7 @@ export const photosocialProfileAction = defineLookup<string, PhotosocialProfileS
   body: (username) => ({ username }),
   parse: (envelope, username) => ({ raw: innerProfile(envelope, username), requestedUsername: username }),
   ttlSeconds: 900,
+  liveSeconds: 3600,
   namesSymbols: false,
 });
 

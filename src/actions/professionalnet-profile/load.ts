@@ -19,6 +19,7 @@ export const professionalnetProfileAction = defineLookup<string, ProfessionalPro
   body: (handle) => ({ profile_handle: handle }),
   parse: (envelope, handle) => ({ raw: responseObject(envelope, GET_PROFESSIONALNET_PROFILE), handle }),
   ttlSeconds: 3600,
+  liveSeconds: 3600,
   namesSymbols: false,
 });
 

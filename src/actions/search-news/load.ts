@@ -35,6 +35,7 @@ export const searchNewsAction = defineLookup<NewsQuery, NewsSearchSource>({
     dateRange: search.dateRange,
   }),
   ttlSeconds: 300,
+  liveSeconds: 60,
   namesSymbols: false,
 });
 

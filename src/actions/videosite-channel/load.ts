@@ -31,6 +31,7 @@ export const videositeChannelAction = defineLookup<string, ChannelSource>({
   body: (url) => ({ url }),
   parse: (envelope, url) => ({ raw: responseObject(envelope, GET_VIDEOSITE_CHANNEL), requestedUrl: url }),
   ttlSeconds: 1800,
+  liveSeconds: 600,
   namesSymbols: false,
   lists: CHANNEL_LISTS,
 });

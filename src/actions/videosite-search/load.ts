@@ -35,6 +35,7 @@ export const videositeSearchAction = defineLookup<string, VideoSearchSource>({
   body: (query) => ({ query }),
   parse: (envelope, query) => ({ raw: responseObject(envelope, RUN_VIDEOSITE_SEARCH), query }),
   ttlSeconds: 900,
+  liveSeconds: 600,
   namesSymbols: false,
   lists: SEARCH_LISTS,
 });

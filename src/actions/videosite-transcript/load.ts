@@ -23,6 +23,7 @@ export const videositeTranscriptAction = defineLookup<string, TranscriptSource>(
     return { response: envelope.response, metadata: obj(envelope.metadata), requestedUrl: url };
   },
   ttlSeconds: 24 * 3600,
+  liveSeconds: 3600,
   namesSymbols: false,
 });
 

@@ -293,6 +293,18 @@ export function financialProfiles(company: string, images: SampleImages = DETACH
   });
 }
 
+/**
+ * With a moving market, each call's prices: the listing's price moved by a few tenths of a percent, a different
+ * amount at each call (the first call's is the listing's own), so a live query has changes to show.
+ */
+function moved(profiles: Record<string, unknown>[], moment: number | undefined): Record<string, unknown>[] {
+  if (!moment) return profiles;
+  return profiles.map((profile) => {
+    const price = profile.price as number;
+    return { ...profile, price: Number((price * (1 + 0.004 * Math.sin(moment * 1.7))).toFixed(2)) };
+  });
+}
+
 /** The listing of a symbol: its own above, or one derived from it; null when unknown. */
 export function listingOf(symbol: string): Listing | null {
   if (LISTINGS[symbol]) return LISTINGS[symbol];
@@ -388,5 +400,5 @@ export function tickerOf(domain: string): string | null {
 /** How the sandbox answers the action. */
 export const sandbox: SandboxAnswer = {
   required: ['company'],
-  respond: (b, images) => ({ response: financialProfiles(String(b.company), images) }),
+  respond: (b, images, moment) => ({ response: moved(financialProfiles(String(b.company), images), moment) }),
 };
