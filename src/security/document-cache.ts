@@ -10,7 +10,7 @@ import type { CachePart } from '../cache/store.js';
  * it. Measured on graphql 16 and graphql-jit 0.8: a small lookup of 50 characters holds about 23 KB, and
  * every further character of text about 130 bytes; the estimate stays above both.
  */
-export function documentBytes(text: string): number {
+function documentBytes(text: string): number {
   return BYTES_PER_DOCUMENT + BYTES_PER_CHARACTER * text.length;
 }
 const BYTES_PER_DOCUMENT = 16 * 1024;

@@ -71,7 +71,7 @@ describe.skipIf(!available)('the status page in headless Chromium, on a built ga
     const teamA = page.locator('#quotas [data-client="team-a"]');
     expect(await teamA.getAttribute('data-used')).toBe('3');
     expect(await teamA.getAttribute('data-limit')).toBe('3');
-    expect(await teamA.locator('.bar-fill').evaluate((bar) => (bar as HTMLElement).style.width)).toBe('100.0%');
+    expect(await teamA.locator('.bar-fill').evaluate((bar) => (bar as HTMLElement).style.width)).toBe('100%');
     expect(await teamA.innerText()).toMatch(/3 \/ 3 a day, resets in \d+ (s|min|h)/);
     const teamB = page.locator('#quotas [data-client="team-b"]');
     expect(Number(await teamB.getAttribute('data-used'))).toBeGreaterThan(0);
@@ -79,7 +79,8 @@ describe.skipIf(!available)('the status page in headless Chromium, on a built ga
     expect(await page.locator('[data-state="Redis cache up"]').count()).toBe(1);
 
     // Nothing secret or sent by a client: no key, no token, no domain asked for.
-    const text = (await page.content()) + JSON.stringify(await page.evaluate(() => fetch('status.json').then((r) => r.json())));
+    const text =
+      (await page.content()) + JSON.stringify(await page.evaluate(() => fetch('status.json').then((r) => r.json())));
     for (const secret of ['operated-team-a-key', 'operated-team-b-key', gw.upstream.token, '.example', 'not a domain'])
       expect(text).not.toContain(secret);
     expect(foreign).toEqual([]);

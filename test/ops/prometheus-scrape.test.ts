@@ -26,9 +26,7 @@ function dashboardQueries(): Array<{ panel: string; expr: string }> {
   return (DASHBOARD.panels as Array<{ title: string; targets?: Array<{ expr: string }> }>).flatMap((panel) =>
     (panel.targets ?? []).map((target) => ({
       panel: panel.title,
-      expr: target.expr
-        .replaceAll('$__rate_interval', RATE_INTERVAL)
-        .replace(/\$(job|instance|client)\b/g, '.*'),
+      expr: target.expr.replaceAll('$__rate_interval', RATE_INTERVAL).replace(/\$(job|instance|client)\b/g, '.*'),
     })),
   );
 }
@@ -38,7 +36,11 @@ function namesIn(expr: string): { metrics: string[]; labels: string[] } {
   const metrics = [...new Set(expr.match(/\blookup_graph_\w+/g) ?? [])];
   const labels = new Set<string>();
   for (const [, list] of expr.matchAll(/\b(?:by|without|on|ignoring|group_left|group_right)\s*\(([^)]*)\)/g))
-    for (const name of list!.split(',').map((s) => s.trim()).filter(Boolean)) labels.add(name);
+    for (const name of list!
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean))
+      labels.add(name);
   for (const [, matchers] of expr.matchAll(/\{([^}]*)\}/g))
     for (const [, name] of matchers!.matchAll(/(\w+)\s*(?:=~|!~|!=|=)/g)) labels.add(name!);
   return { metrics, labels: [...labels] };
@@ -83,7 +85,11 @@ describe.runIf(available)('a real Prometheus scraping a built gateway under load
       { stdio: 'ignore' },
     );
     await waitFor(
-      () => fetch(`${api}/-/ready`).then((res) => res.ok, () => false),
+      () =>
+        fetch(`${api}/-/ready`).then(
+          (res) => res.ok,
+          () => false,
+        ),
       20_000,
       'Prometheus ready',
     );
@@ -111,7 +117,7 @@ describe.runIf(available)('a real Prometheus scraping a built gateway under load
     expect(up.data?.result).toHaveLength(1);
   });
 
-  it("every query of the dashboard evaluates and returns at least one series; every variable has values", async () => {
+  it('every query of the dashboard evaluates and returns at least one series; every variable has values', async () => {
     const empty: string[] = [];
     for (const { panel, expr } of dashboardQueries()) {
       const answer = await query(expr);
@@ -149,19 +155,25 @@ describe.runIf(available)('a real Prometheus scraping a built gateway under load
       async () => {
         const res = await fetch(`${api}/api/v1/rules`).then((r) => r.json());
         const rules = res.data.groups.flatMap((group: { rules: unknown[] }) => group.rules);
-        return rules.length > 0 && rules.every((rule: { lastEvaluation: string }) => !rule.lastEvaluation.startsWith('0001'));
+        return (
+          rules.length > 0 && rules.every((rule: { lastEvaluation: string }) => !rule.lastEvaluation.startsWith('0001'))
+        );
       },
       10_000,
       'every rule evaluated',
     );
     const res = await fetch(`${api}/api/v1/rules`).then((r) => r.json());
-    const rules = res.data.groups.flatMap(
-      (group: { rules: unknown[] }) => group.rules,
-    ) as Array<{ name: string; health: string; lastError?: string; alerts: Array<{ labels: Record<string, string> }> }>;
+    const rules = res.data.groups.flatMap((group: { rules: unknown[] }) => group.rules) as Array<{
+      name: string;
+      health: string;
+      lastError?: string;
+      alerts: Array<{ labels: Record<string, string> }>;
+    }>;
     expect(rules.map((rule) => rule.name).sort()).toEqual(
       (parse(readFileSync(RULES, 'utf8')).groups[0].rules as Array<{ alert: string }>).map((r) => r.alert).sort(),
     );
-    for (const rule of rules) expect(`${rule.name}: ${rule.health} ${rule.lastError ?? ''}`.trim()).toBe(`${rule.name}: ok`);
+    for (const rule of rules)
+      expect(`${rule.name}: ${rule.health} ${rule.lastError ?? ''}`.trim()).toBe(`${rule.name}: ok`);
     // team-a spent its 3 calls: the alert with no `for` is firing for it, and for no one else.
     const spent = rules.find((rule) => rule.name === 'LookupGraphQuotaSpent')!;
     expect(spent.alerts.map((alert) => alert.labels.client)).toEqual(['team-a']);

@@ -6,8 +6,8 @@ import { answerLikeSandbox, type FaultUpstream, startFaultUpstream } from './fau
 import { type Child, freePort, queryOnce, startBuilt, waitFor } from './processes.js';
 
 /** team-a's key: a quota of 3 calls a day, spent by the load. team-b's: 1000 a day. */
-export const TEAM_A_KEY = 'operated-team-a-key-0123456789';
-export const TEAM_B_KEY = 'operated-team-b-key-0123456789';
+const TEAM_A_KEY = 'operated-team-a-key-0123456789';
+const TEAM_B_KEY = 'operated-team-b-key-0123456789';
 
 /** A built gateway in production with METRICS_PORT, named clients with quotas and Redis: what an operator watches. */
 export interface OperatedGateway {
@@ -86,7 +86,12 @@ export async function operatedLoad(port: number, ms: number): Promise<Record<str
       i % 10 === 0 ? ask(domain(`fail-${i}-${run}.example`), TEAM_B_KEY) : null,
       i % 4 === 0 ? ask(domain('not a domain'), TEAM_B_KEY) : null,
       i % 2 === 0 ? ask(domain(`a${i}-${run}.example`), TEAM_A_KEY) : null,
-      i % 5 === 0 ? ask(`{ financialProfiles(symbols: ["AAPL", "NKE", "X${String.fromCharCode(65 + (i % 26))}"]) { symbol } }`, TEAM_B_KEY) : null,
+      i % 5 === 0
+        ? ask(
+            `{ financialProfiles(symbols: ["AAPL", "NKE", "X${String.fromCharCode(65 + (i % 26))}"]) { symbol } }`,
+            TEAM_B_KEY,
+          )
+        : null,
     ]);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -35,7 +35,7 @@ export interface Figures {
 }
 
 /** A named client's quota, from the quota gauges (names come from the API keys file, never from a request). */
-export interface QuotaFigure {
+interface QuotaFigure {
   client: string;
   window: QuotaWindow;
   limit: number;

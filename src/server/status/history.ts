@@ -2,7 +2,7 @@ import { VERSION } from '../version.js';
 import { type Figures, type MetricsJson, quantileBetween, readFigures } from './figures.js';
 
 /** How often the figures are read while someone watches the page. */
-export const SAMPLE_MS = 5_000;
+const SAMPLE_MS = 5_000;
 /** How many readings are kept: ten minutes at one every five seconds. */
 const KEPT = 121;
 /** Nobody has asked for this long: the readings stop until the page is opened again. */

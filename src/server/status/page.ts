@@ -95,7 +95,7 @@ const APP = `'use strict';
         series: [{}].concat(names.map(function (name, i) {
           return { label: name, stroke: PALETTE[i % PALETTE.length], width: 2, spanGaps: false, value: function (u, v) { return v == null ? '-' : v + unit; } };
         })),
-        axes: [{}, { size: 56, values: function (u, ticks) { return ticks.map(function (v) { return v + unit; }); } }],
+        axes: [{}, { size: 72, values: function (u, ticks) { return ticks.map(function (v) { return v + unit; }); } }],
         scales: { y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.1 : 1]; } } },
         legend: { live: true },
       };
