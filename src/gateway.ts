@@ -12,6 +12,7 @@ import { yogaLogger } from './kernel/logger.js';
 import type { Sandbox } from './sandbox/server.js';
 import { schema } from './graph/index.js';
 import type { UpstreamStatus } from './upstream/index.js';
+import { stateGauges } from './server/status/gauges.js';
 import { cacheGauges, Metrics, upstreamGauges, useIncrementalOutcomes } from './telemetry/metrics.js';
 import { useVariableCheck } from './server/variable-check.js';
 import {
@@ -88,6 +89,12 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
   const metrics = new Metrics(batchedSymbols, [
     ...upstreamGauges(() => path!.upstream.status()),
     ...cacheGauges(() => [...path!.cache.parts(), ...(memo?.parts() ?? []), ...(security?.documentCacheParts() ?? [])]),
+    ...stateGauges({
+      ready: () => ready(),
+      cacheStatus: () => path!.cacheStatus(),
+      clientRateLimit: () => security?.rateLimitStatus?.() ?? { backend: 'off', healthy: true },
+      eventLoopBehind: () => eventLoop.behind(),
+    }),
   ]);
   // Every named client of the keys file has its series from the start, and its quota's limit.
   metrics.knownClients(

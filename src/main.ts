@@ -59,6 +59,7 @@ async function main() {
           },
           config.ops.metricsHost,
           config.ops.metricsPort,
+          () => gateway.metrics.registry.getMetricsAsJSON(),
         ).catch((error: unknown) => portInUse(error, 'METRICS_PORT'));
   if (cluster.isWorker) gateway.metrics.reportToPrimary();
   server.once('error', (error) => portInUse(error, 'PORT'));

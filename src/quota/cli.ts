@@ -7,6 +7,8 @@
  * Reads CLIENT_QUOTA, GATEWAY_API_KEY_HASHES, GATEWAY_API_KEYS_FILE, REDIS_URL and REDIS_KEY_PREFIX
  * as the gateway does. Forwarded tokens (GATEWAY_AUTH=forward) have no name and are not listed.
  */
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import pino from 'pino';
 import { DEFAULT_REDIS_GUARD } from '../redis/guard.js';
 import { EnvReader } from '../kernel/env.js';
@@ -118,7 +120,8 @@ async function main(args: string[]): Promise<number> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// Run as a command (not imported by a test): compared by real path, so a linked or URL-escaped path still runs it.
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (error: unknown) => {

@@ -7,6 +7,7 @@ import { countQuotasForWorkers } from '../quota/primary-counter.js';
 import { shareCacheForWorkers } from '../cache/worker-group-store.js';
 import { countHitsForWorkers } from '../security/rate-limit.js';
 import { WORKER_METRICS_TOPIC } from '../telemetry/metrics.js';
+import { statusRoute } from './status/serve.js';
 
 /** A worker that dies this soon after it was forked counts as a crash at start... */
 const EARLY_DEATH_MS = 10_000;
@@ -38,8 +39,8 @@ export interface WorkerPool {
 /**
  * The primary of WORKERS > 1 (node:cluster): forks `count` workers, each a whole gateway sharing the
  * port; replaces a worker that dies; on SIGTERM or SIGINT passes the signal on, so that every worker
- * drains, and exits once all have ended. With METRICS_PORT it serves /metrics combined over the workers
- * (`WorkerMetrics`), so a scrape sees the whole process group, not one worker. Without REDIS_URL it holds
+ * drains, and exits once all have ended. With METRICS_PORT it serves /metrics and the status page combined
+ * over the workers (`WorkerMetrics`), so a scrape sees the whole process group, not one worker. Without REDIS_URL it holds
  * the client rate limit's windows and the quota counters every worker counts in, so a limit is one for the
  * process group.
  */
@@ -194,8 +195,12 @@ async function serveMetrics(
   workers: WorkerMetrics,
 ): Promise<{ server: Server; port: number }> {
   const contentType = Registry.PROMETHEUS_CONTENT_TYPE;
+  // The status page reads the same sum over the workers as /metrics.
+  const status = statusRoute(() => workers.scrape().then((registry) => registry.getMetricsAsJSON()));
   const server = createServer((req, res) => {
-    if (new URL(req.url ?? '/', 'http://ops').pathname !== '/metrics' || req.method !== 'GET') {
+    const pathname = new URL(req.url ?? '/', 'http://ops').pathname;
+    if (status.serve(pathname, req, res)) return;
+    if (pathname !== '/metrics' || req.method !== 'GET') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
       return;
     }
@@ -207,6 +212,7 @@ async function serveMetrics(
         () => res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics failed'),
       );
   });
+  server.once('close', () => status.close());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen({ port, host, exclusive: true }, () => resolve());

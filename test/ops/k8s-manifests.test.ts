@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { PrometheusRule } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule';
 import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
@@ -26,6 +27,7 @@ const K8S = join(ROOT, 'deploy', 'k8s');
 const BASE = join(K8S, 'base');
 const OVERLAY = join(K8S, 'overlays', 'redis-cluster');
 const SERVICE_MONITOR = join(K8S, 'components', 'service-monitor');
+const MONITORING = join(K8S, 'components', 'monitoring');
 
 function readYaml(path: string): Obj[] {
   return parseAllDocuments(readFileSync(path, 'utf8')).map((doc) => {
@@ -102,6 +104,7 @@ const MODELS: Record<string, { new (data: any): { toJSON(): Obj }; prototype: { 
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'monitoring.coreos.com/v1/ServiceMonitor': ServiceMonitor,
+  'monitoring.coreos.com/v1/PrometheusRule': PrometheusRule,
 };
 
 /**
@@ -166,11 +169,14 @@ const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8'
 
 /** The base with the ServiceMonitor component, as an overlay of an operator's that adds it renders. */
 const withServiceMonitor = () => [...render(BASE), ...render(SERVICE_MONITOR)];
+/** The base with both monitoring components: the ServiceMonitor, the dashboard's ConfigMap and the alert rules. */
+const withMonitoring = () => [...withServiceMonitor(), ...render(MONITORING)];
 
 describe.each([
   ['base', BASE, () => render(BASE)],
   ['overlays/redis-cluster', OVERLAY, () => render(OVERLAY)],
   ['base with components/service-monitor', null, withServiceMonitor],
+  ['base with components/service-monitor and components/monitoring', null, withMonitoring],
 ])('deploy/k8s/%s', (name, dir, rendered) => {
   const manifests = rendered();
 
@@ -184,8 +190,11 @@ describe.each([
       'v1 Service lookup-graph-metrics',
     ];
     const monitor = name.includes('service-monitor') ? ['monitoring.coreos.com/v1 ServiceMonitor lookup-graph'] : [];
+    const monitoring = name.includes('components/monitoring')
+      ? ['v1 ConfigMap lookup-graph-dashboard', 'monitoring.coreos.com/v1 PrometheusRule lookup-graph']
+      : [];
     expect(manifests.map((m) => `${m.apiVersion} ${m.kind} ${m.metadata.name}`).sort()).toEqual(
-      [...core, ...monitor].sort(),
+      [...core, ...monitor, ...monitoring].sort(),
     );
   });
 
@@ -199,7 +208,11 @@ describe.each([
     const scratch = dir ?? mkdtempSync(join(tmpdir(), 'lookup-graph-kustomize-'));
     try {
       if (!dir) {
-        const overlay = { resources: [relative(scratch, BASE)], components: [relative(scratch, SERVICE_MONITOR)] };
+        const components = name.includes('components/monitoring') ? [SERVICE_MONITOR, MONITORING] : [SERVICE_MONITOR];
+        const overlay = {
+          resources: [relative(scratch, BASE)],
+          components: components.map((component) => relative(scratch, component)),
+        };
         writeFileSync(
           join(scratch, 'kustomization.yaml'),
           JSON.stringify({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', ...overlay }),
@@ -367,5 +380,19 @@ describe('the manifests agree with the gateway', () => {
       m.kind === 'ConfigMap' ? { ...m, data: { ...m.data, REDIS_URL: find(base, 'ConfigMap').data.REDIS_URL } } : m,
     );
     expect(withBaseUrl).toEqual(base);
+  });
+});
+
+describe('deploy/k8s/components/monitoring', () => {
+  const manifests = render(MONITORING);
+
+  it("holds the dashboard of deploy/grafana as a ConfigMap Grafana's sidecar loads, and the rules of deploy/prometheus as a PrometheusRule", () => {
+    const dashboard = find(manifests, 'ConfigMap', 'lookup-graph-dashboard');
+    expect(dashboard.metadata.labels.grafana_dashboard).toBe('1');
+    expect(dashboard.data['lookup-graph.json']).toBe(
+      readFileSync(join(ROOT, 'deploy', 'grafana', 'lookup-graph.json'), 'utf8'),
+    );
+    const rule = find(manifests, 'PrometheusRule');
+    expect(rule.spec).toEqual(readYaml(join(ROOT, 'deploy', 'prometheus', 'lookup-graph.rules.yml'))[0]);
   });
 });

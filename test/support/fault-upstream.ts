@@ -85,12 +85,17 @@ export function upstreamEnv(upstream: FaultUpstream, extra: Record<string, strin
  * Answers every call as the built-in sandbox would (each action's sample answer), except the calls
  * `fail` picks: those get an HTTP 500 (UPSTREAM_UNAVAILABLE, not retried).
  */
-export function answerLikeSandbox(up: FaultUpstream, fail: (call: RecordedCall) => boolean = () => false): void {
+export function answerLikeSandbox(
+  up: FaultUpstream,
+  fail: (call: RecordedCall) => boolean = () => false,
+  /** Headers on each answer (e.g. the upstream's rate-limit budget). */
+  headers: () => Record<string, string> = () => ({}),
+): void {
   up.handle((call, _req, res) => {
     const answer = SANDBOX_ACTIONS[call.action];
     if (!answer) return json(res, 404, { status: 404, response: null, error: "The requested page doesn't exist." });
-    if (fail(call)) return json(res, 500, { status: 500, response: null, error: 'Internal error' });
-    json(res, 200, { status: 200, ...answer.respond(call.body) });
+    if (fail(call)) return json(res, 500, { status: 500, response: null, error: 'Internal error' }, headers());
+    json(res, 200, { status: 200, ...answer.respond(call.body) }, headers());
   });
 }
 
