@@ -89,7 +89,8 @@ async function oneStart(
   try {
     const until = Date.now() + afterMs + 30_000;
     while (!existsSync(heapFile)) {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name}: exited with ${child.exitCode} before its heap was measured`);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`${name}: exited with ${child.exitCode} before its heap was measured`);
       if (Date.now() > until) throw new Error(`${name}: no heap measurement ${afterMs + 30_000} ms after start`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -18,7 +18,11 @@ if (file) {
       const heap = getHeapStatistics();
       writeFileSync(
         file,
-        JSON.stringify({ usedHeapBytes: heap.used_heap_size, totalHeapBytes: heap.total_heap_size, atMs: performance.now() }),
+        JSON.stringify({
+          usedHeapBytes: heap.used_heap_size,
+          totalHeapBytes: heap.total_heap_size,
+          atMs: performance.now(),
+        }),
       );
     },
     Math.max(0, afterMs - performance.now()),
