@@ -13,6 +13,8 @@ export interface ServerProcess {
   origin: string;
   /** The process started (taskset and the entry point exec in place); a tsx-run server's Node is its child. */
   pid: number;
+  /** Everything it has printed on stdout so far (with `--trace-gc-nvp`, its collections too). */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -22,10 +24,7 @@ function spawnServer(
   env: Record<string, string | undefined>,
   cpu: number | string,
 ): Promise<ServerProcess> {
-  const [file, args] = CAN_PIN
-    ? ['/usr/bin/taskset', ['-c', String(cpu), ...command]]
-    : [command[0]!, command.slice(1)];
-  const child: ChildProcess = spawn(file, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawnPinned(command, env, cpu);
   return new Promise((resolve, reject) => {
     let output = '';
     child.stdout!.on('data', (chunk) => {
@@ -35,6 +34,7 @@ function spawnServer(
         resolve({
           origin: `http://127.0.0.1:${match[1]}`,
           pid: child.pid!,
+          output: () => output,
           stop: () =>
             new Promise<void>((done) => {
               child.once('exit', () => done());
@@ -53,28 +53,55 @@ export function startServer(entry: string, env: Record<string, string>, cpu = 0)
 }
 
 /**
- * Starts the built gateway (`entry`, a bench/servers/gateway.mjs) as the image starts it: through
- * deploy/entrypoint.sh, which sizes V8's heap and the caches from MEMORY_LIMIT_MB. Memory settings of the
- * calling shell are left out so the entry point alone sizes it; `env` may still set a cache bound.
+ * The command and environment that start `args` (node's arguments: flags, then the script) as the image
+ * starts the gateway: through deploy/entrypoint.sh, which sizes V8's heap and the caches from
+ * MEMORY_LIMIT_MB. Memory settings of the calling shell are left out so the entry point alone sizes it;
+ * `env` may still set a cache bound. `inherit: false` passes `env` and PATH alone.
+ */
+export function throughEntrypoint(
+  args: string[],
+  env: Record<string, string>,
+  memoryLimitMb: number,
+  inherit = true,
+): { command: string[]; env: Record<string, string | undefined> } {
+  const { NODE_OPTIONS: _o, CACHE_MAX_MB: _c, CACHE_RESULTS_MB: _r, MEMORY_LIMIT_MB: _m, ...inherited } = process.env;
+  return {
+    command: ['/bin/sh', ENTRYPOINT, ...args],
+    env: {
+      ...(inherit ? inherited : {}),
+      // The entry point runs `node`: this one, first on PATH.
+      PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+      MEMORY_LIMIT_MB: String(memoryLimitMb),
+      ...env,
+    },
+  };
+}
+
+/** Runs `command` pinned to `cpu` when taskset exists, its stdout and stderr to the caller. */
+export function spawnPinned(
+  command: string[],
+  env: Record<string, string | undefined>,
+  cpu: number | string,
+): ChildProcess {
+  const [file, args] = CAN_PIN
+    ? ['/usr/bin/taskset', ['-c', String(cpu), ...command]]
+    : [command[0]!, command.slice(1)];
+  return spawn(file, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+}
+
+/**
+ * Starts the built gateway (`entry`, a bench/servers/gateway.mjs) as the image starts it, through
+ * deploy/entrypoint.sh (see throughEntrypoint). `nodeArgs` go to node before the entry (e.g. `--trace-gc-nvp`).
  */
 export function startGateway(
   entry: string,
   env: Record<string, string>,
   memoryLimitMb: number,
   cpu: number | string = 0,
+  nodeArgs: string[] = [],
 ): Promise<ServerProcess> {
-  const { NODE_OPTIONS: _o, CACHE_MAX_MB: _c, CACHE_RESULTS_MB: _r, MEMORY_LIMIT_MB: _m, ...inherited } = process.env;
-  return spawnServer(
-    ['/bin/sh', ENTRYPOINT, entry],
-    // The entry point runs `node`: this one, first on PATH.
-    {
-      ...inherited,
-      PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
-      MEMORY_LIMIT_MB: String(memoryLimitMb),
-      ...env,
-    },
-    cpu,
-  );
+  const started = throughEntrypoint([...nodeArgs, entry], env, memoryLimitMb);
+  return spawnServer(started.command, started.env, cpu);
 }
 
 /** What the entry point gave a running gateway: node's memory flags and the cache bounds, from /proc. */

@@ -7,6 +7,7 @@
  * To add a throughput row, add a scenario to `scenarios`; other measurements add a Row to `otherRows`.
  */
 import { execSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +18,7 @@ import { Redis } from 'ioredis';
 import { request as httpRequest } from 'undici';
 import { SANDBOX_TOKEN } from '../src/sandbox/server.js';
 import { redisAnswers } from '../test/support/redis.js';
+import { builtFloor, measurePromotion, measureStartUp, type Promotion, type StartUp } from './footprint.js';
 import { measureDefer, type DeferTimings } from './incremental.js';
 import { median, openLoop, percentile, runAll, sequentialLatency, throughput, type Request } from './load.js';
 import {
@@ -68,6 +70,10 @@ const settings = {
   /** (i): the slow lookup's latency, and how many pages are asked with and without @defer. */
   deferSlowMs: num('BENCH_DEFER_SLOW_MS', 2000),
   deferSamples: num('BENCH_DEFER_SAMPLES', 5),
+  /** (gcu, gcyl): how long each runs its load under `--trace-gc-nvp`, after a second unmeasured. */
+  gcMs: num('BENCH_GC_MS', 5 * num('BENCH_ROUND_MS', 2000)),
+  /** (start, start-yl): when, after the process started, its heap is collected and read. */
+  startUpHeapAfterMs: 4000,
 };
 
 // The gateway runs as the image runs it: the built JavaScript on plain Node, started through deploy/entrypoint.sh.
@@ -95,8 +101,9 @@ async function gateway(
   env: Record<string, string> = {},
   entry = GATEWAY,
   cpu: number | string = 0,
+  nodeArgs: string[] = [],
 ): Promise<ServerProcess> {
-  const server = await startGateway(entry, { ...gatewayEnv, ...env }, settings.memoryLimitMb, cpu);
+  const server = await startGateway(entry, { ...gatewayEnv, ...env }, settings.memoryLimitMb, cpu, nodeArgs);
   gateways.set(server, name);
   return server;
 }
@@ -529,6 +536,27 @@ const tails = [await openLoops(0.25), await openLoops(0.5)];
 await twoWorkers.stop();
 await oneWorker.stop();
 
+// (gcu, gcyl) what uncached requests leave to the old generation: (u)'s load on a gateway of its own and (yl)'s on
+// the floor, both as plain JavaScript through deploy/entrypoint.sh (the same heap flags) with --trace-gc-nvp.
+const floorEntry = builtFloor();
+const floorEnv = { UPSTREAM_ORIGIN: sandbox.origin, UPSTREAM_TOKEN: SANDBOX_TOKEN };
+const promotion: Record<'u' | 'yl', Promotion & { errors: number }> = {
+  u: await (async () => {
+    const traced = await gateway('(gcu)', {}, GATEWAY, 0, ['--trace-gc-nvp']);
+    const next = () => graphql(DOMAIN_DOCUMENT, { domain: `gcu-${unique++}.example.com` });
+    const measured = await measurePromotion(traced, next, settings.concurrency, settings.gcMs, 1000);
+    await stopGateway(traced);
+    return measured;
+  })(),
+  yl: await (async () => {
+    const traced = await startGateway(floorEntry, floorEnv, settings.memoryLimitMb, 0, ['--trace-gc-nvp']);
+    const next = () => graphql(DOMAIN_DOCUMENT, { domain: `gcyl-${unique++}.example.com` });
+    const measured = await measurePromotion(traced, next, settings.concurrency, settings.gcMs, 1000);
+    await traced.stop();
+    return measured;
+  })(),
+};
+
 // (cz), (z): what comes back for the full profile and for the GraphiQL page with and without Accept-Encoding.
 const bodyBytes = async (
   path: string,
@@ -610,6 +638,22 @@ if (settings.deferSamples > 0) {
   await stopGateway(deferGateway);
   await slowSandbox.stop();
 }
+// (start, start-yl) `node dist/main.js` with production settings and nothing optional configured, and the floor,
+// each started twice side by side (heap; modules), on a machine the load above has left.
+const startUp: Record<'gateway' | 'floor', StartUp> = {
+  gateway: await measureStartUp(
+    join(gatewayRoot, 'dist/main.js'),
+    {
+      NODE_ENV: 'production',
+      ACTION_BASE_URL: sandbox.origin,
+      ACTION_TOKEN: SANDBOX_TOKEN,
+      GATEWAY_API_KEY_HASHES: createHash('sha256').update('bench-start-up').digest('hex'),
+    },
+    settings.memoryLimitMb,
+    settings.startUpHeapAfterMs,
+  ),
+  floor: await measureStartUp(floorEntry, floorEnv, settings.memoryLimitMb, settings.startUpHeapAfterMs),
+};
 for (const server of [bare, bareUnguarded, passthrough, yogaLookup, fixedAnswer, sandbox]) await server.stop();
 
 // Report.
@@ -650,6 +694,53 @@ const tailRows: Row[] = tails.map((tail) => {
   };
 });
 const overheadMs = median(latency.gateway) - median(latency.rest);
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+const startCells = (measured: StartUp) =>
+  `${mib(measured.heapBytes)} heap, ${measured.modules.toLocaleString('en')} modules, ${measured.packages.length} packages`;
+const beyondFloor = startUp.gateway.packages.filter((name) => !startUp.floor.packages.includes(name));
+const perScavengeKb = (measured: Promotion) => measured.promotedBytes / Math.max(1, measured.scavenges) / 1024;
+const promotionCells = (measured: Promotion) => [
+  `${perScavengeKb(measured).toFixed(0)} KB per scavenge`,
+  `${((measured.scavenges / measured.requests) * 1000).toFixed(2)} scavenges per 1,000 requests; ${(measured.promotedBytes / measured.requests / 1024).toFixed(2)} KB promoted per request; ${measured.scavenges} scavenges and ${measured.markCompacts} mark-compacts over ${measured.requests} requests`,
+];
+const footprintRows: Row[] = [
+  {
+    id: 'start',
+    scenario:
+      '`node dist/main.js` at start: production settings (NODE_ENV=production, an API key), no agent, router, Redis or tracing configured',
+    cells: [
+      startCells(startUp.gateway),
+      `used heap after a full collection ${settings.startUpHeapAfterMs / 1000} s after start; ${(startUp.gateway.heapBytes / startUp.floor.heapBytes).toFixed(2)}× the heap of (start-yl); packages the floor does not load: ${beyondFloor.join(', ') || 'none'}`,
+    ],
+    target: {
+      text: '≤ 20 MB heap, ≤ 1,000 modules',
+      met: startUp.gateway.heapBytes <= 20 * 2 ** 20 && startUp.gateway.modules <= 1000,
+    },
+    failures: null,
+  },
+  {
+    id: 'start-yl',
+    scenario: 'the floor at start: bare Yoga making the same upstream call (yl), as plain JavaScript',
+    cells: [startCells(startUp.floor), 'the same measurement'],
+    failures: null,
+  },
+  {
+    id: 'gcu',
+    scenario: "(u)'s load (a new domain every request, the cache on) on a gateway of its own run with `--trace-gc-nvp`",
+    cells: promotionCells(promotion.u),
+    target: {
+      text: '≤ 2× (gcyl) per scavenge',
+      met: perScavengeKb(promotion.u) <= 2 * perScavengeKb(promotion.yl),
+    },
+    failures: promotion.u.errors,
+  },
+  {
+    id: 'gcyl',
+    scenario: "(yl)'s load on the floor, as plain JavaScript with the gateway's heap flags and `--trace-gc-nvp`",
+    cells: promotionCells(promotion.yl),
+    failures: promotion.yl.errors,
+  },
+];
 const largest = gatewayMemory.reduce((top, entry) => (entry.now > top.now ? entry : top));
 const otherRows: Row[] = [
   {
@@ -724,6 +815,7 @@ const otherRows: Row[] = [
     target: { text: `≤ ${settings.residentLimitMb} MB each`, met: largest.now <= settings.residentLimitMb },
     failures: null,
   },
+  ...footprintRows,
   {
     id: 'z',
     scenario: 'the GraphiQL page',
@@ -813,6 +905,8 @@ Per round, CPU/request (µs): ${perRound(cpuUs)}.
 - Throughput: a closed loop with ${settings.concurrency} keep-alive connections, each round after ${settings.roundWarmupMs} ms of unmeasured load on the same server
 - Latency: ${settings.latencySamples} sequential requests per round; the open loop runs ${settings.openLoopMs} ms per target; the sandbox answers after ${settings.sandboxLatencyMs} ms
 - Zipf: ${settings.zipfOperations} operations over ${settings.zipfInputs} domains, exponent ${settings.zipfExponent}, 16 at a time (8 per gateway in (g))
+- Start-up ((start), (start-yl)): each started through deploy/entrypoint.sh with \`--expose-gc\` and a bench preload (bench/servers/heap-after-start.mjs) that collects ${settings.startUpHeapAfterMs / 1000} s after start and reads V8's used heap; a second start beside it loads test/support/module-recorder.mjs and counts every module URL (ESM and CommonJS, node: built-ins included) and their npm packages; the floor is bench/servers/yoga-lookup.ts compiled to JavaScript
+- Promotion ((gcu), (gcyl)): ${settings.gcMs} ms of closed-loop load at concurrency ${settings.concurrency} after 1,000 ms unmeasured, on processes started for it with \`--trace-gc-nvp\` through the entry point (${sizing}); the \`promoted=\` field of each scavenge (\`gc=s\`) line printed meanwhile
 - @defer: ${settings.deferSamples} page(s) with @defer and as many without, on a sandbox of its own where only the transcript is slow
 
 ## Reading the numbers
@@ -845,6 +939,10 @@ Per round, CPU/request (µs): ${perRound(cpuUs)}.
 - (rss) is each gateway process's resident memory (VmRSS; its peak is VmHWM) from /proc just before it stops, after
   every row that ran against it; the main gateway's heap and caches come from its /metrics. The gateways are sized
   by deploy/entrypoint.sh for ${settings.memoryLimitMb} MB (docs/operations.md, "Sizing memory").
+- (start) is what every request of the gateway carries before the first: the heap a collection cannot free and
+  the code loaded, beside the floor's (start-yl). (gcu) and (gcyl) are what uncached requests leave to the old
+  generation: with the same semi-space on both sides, more promoted per scavenge means the old generation fills
+  and is marked more often, which is where the tail's stalls come from.
 - The machine is shared: rounds move (see the per-round figures); medians and ratios move less.
 `;
 const out = resolve(process.env.BENCH_OUT ?? 'bench/results.md');
