@@ -6,7 +6,8 @@ import { ANONYMOUS } from '../quota/accounts.js';
 import { ApiKeys, keyId } from './api-keys.js';
 import { rejection } from './errors.js';
 import type { SecuritySettings } from './settings.js';
-import { looksLikeToken, type TokenVerifier } from './tokens/verifier.js';
+import { looksLikeToken } from './tokens/shape.js';
+import type { TokenVerifier } from './tokens/verifier.js';
 
 // The body of a refused request is never read: the connection closes after the answer, so a client
 // that drips its body does not hold the socket until the request timeout.

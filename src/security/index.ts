@@ -29,7 +29,7 @@ import { useHiddenSuggestions } from './suggestions.js';
 import { useAnonymousTrustedDocuments, useTrustedDocuments } from './trusted-documents.js';
 import type { KeySetStatus } from './tokens/key-set.js';
 import { useProtectedResourceMetadata } from './tokens/resource-metadata.js';
-import { TokenVerifier } from './tokens/verifier.js';
+import type { TokenVerifier } from './tokens/verifier.js';
 
 /** One client's persisted-query registrations hold at most a quarter of the store (4 MiB). */
 const PERSISTED_QUERY_SHARES = 4;
@@ -77,15 +77,20 @@ export async function createSecurity(
   redisGuard?: RedisGuardSettings,
   observeKeySetFetch?: (outcome: 'ok' | 'error') => void,
 ): Promise<Security> {
-  const tokens = settings.auth.tokens
-    ? new TokenVerifier(settings.auth.tokens, settings.publicResource, (outcome) => {
-        observeKeySetFetch?.(outcome);
-        if (outcome === 'error')
-          logger.warn(
-            { identity: tokens?.status() },
-            'identity: the signing keys could not be fetched; the keys loaded before stay in use',
-          );
-      })
+  // jose is loaded only when tokens are configured (JWT_ISSUER, JWT_JWKS_URL).
+  const tokens: TokenVerifier | null = settings.auth.tokens
+    ? new (await import('./tokens/verifier.js')).TokenVerifier(
+        settings.auth.tokens,
+        settings.publicResource,
+        (outcome) => {
+          observeKeySetFetch?.(outcome);
+          if (outcome === 'error')
+            logger.warn(
+              { identity: tokens?.status() },
+              'identity: the signing keys could not be fetched; the keys loaded before stay in use',
+            );
+        },
+      )
     : null;
   // Fetched at start-up, so that the first token does not wait for it and /readyz knows when tokens can be checked.
   void tokens?.keySet?.refresh();

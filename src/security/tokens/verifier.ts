@@ -26,13 +26,6 @@ export interface TokenIdentity {
   client: string;
 }
 
-/** The JWS compact form: three base64url parts. A bearer credential of this shape is a token, never an API key. */
-const JWS_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/;
-
-export function looksLikeToken(credential: string): boolean {
-  return JWS_SHAPE.test(credential);
-}
-
 /** A client name from a claim: a short string, for metrics and logs; anything else names no client. */
 const CLIENT_NAME = /^[\x21-\x7e]{1,128}$/;
 
