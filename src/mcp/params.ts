@@ -1,39 +1,4 @@
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  InitializeRequestSchema,
-  type JSONRPCMessage,
-  ListToolsRequestSchema,
-  PingRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
 import { nestsDeeperThan } from '../security/input-depth.js';
-
-/** The requests this server handles, by method, with the SDK's own schema of each. */
-const SCHEMAS = {
-  initialize: InitializeRequestSchema,
-  ping: PingRequestSchema,
-  'tools/list': ListToolsRequestSchema,
-  'tools/call': CallToolRequestSchema,
-} as const;
-
-/**
- * The JSON-RPC invalid-params error (-32602) for a request whose params its method's schema refuses
- * (tool arguments as a list, a tool name that is not a string), or null. Checked before the SDK's
- * server sees it: the server reports a schema failure of its own as an internal error (-32603).
- */
-export function invalidParams(message: JSONRPCMessage): JSONRPCMessage | null {
-  if (!('method' in message) || !('id' in message)) return null;
-  const schema = SCHEMAS[message.method as keyof typeof SCHEMAS];
-  if (!schema) return null;
-  const checked = schema.safeParse(message);
-  if (checked.success) return null;
-  const problems = checked.error.issues.map((issue) => `${issue.path.join('.') || 'the request'}: ${issue.message}`);
-  return {
-    jsonrpc: '2.0',
-    id: message.id,
-    error: { code: ErrorCode.InvalidParams, message: `Invalid params for ${message.method}: ${problems.join('; ')}` },
-  };
-}
 
 /**
  * What in a JSON-RPC message (not yet checked against any schema) nests arrays and objects deeper
