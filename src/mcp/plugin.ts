@@ -15,7 +15,7 @@ import type { Logger } from 'pino';
 import { readWithin } from '../security/body-limit.js';
 import { errorResult } from './answer.js';
 import { originRefusal } from './origins.js';
-import { tooDeep } from './params.js';
+import { invalidParams, tooDeep } from './params.js';
 import { MCP_PATH } from './path.js';
 import { type Caller, type ExecuteGraphQL, type McpTools, PROTOCOL_VERSIONS } from './server.js';
 import { type FetchAPI, jsonResponse, type ToolRequests } from './tool-requests.js';
@@ -323,6 +323,11 @@ export function useMcpEndpoint(options: McpEndpointOptions): Plugin {
         });
       if (requests.length === 0) return answer(new fetchAPI.Response(null, { status: 202 }));
       const client = clientOf(request, serverContext);
+      // Bad params are the client's mistake (-32602), not the server's internal error.
+      if (!batch) {
+        const invalid = invalidParams(requests[0]!.message);
+        if (invalid) return answer(jsonResponse(fetchAPI, invalid));
+      }
 
       if (!batch && requests[0]!.message.method === 'tools/call') {
         // The tool's GraphQL request takes this request's place; the SDK's answer becomes its response.
@@ -350,13 +355,16 @@ export function useMcpEndpoint(options: McpEndpointOptions): Plugin {
         return created.answer;
       };
       if (!batch) return answer(await serve(fetchAPI, request, requests[0]!.message, { run, client }));
-      const admitted = requests.filter(({ refusal }) => !refusal).map(({ message }) => message);
+      const invalid = new Map(requests.map(({ message }) => [message.id, invalidParams(message)]));
+      const admitted = requests
+        .filter(({ message, refusal }) => !refusal && !invalid.get(message.id))
+        .map(({ message }) => message);
       const served = admitted.length > 0 ? await serve(fetchAPI, request, admitted, { run, client }) : null;
       const replies = served && served.status === 200 ? ((await served.json()) as JSONRPCMessage[]) : [];
       if (served && served.status !== 200) return answer(served);
       const byId = new Map(replies.map((reply) => [idOf(reply), reply]));
       const responses = requests.map(({ message, refusal }) =>
-        refusal ? refusedAnswer(message, refusal) : byId.get(message.id),
+        refusal ? refusedAnswer(message, refusal) : (invalid.get(message.id) ?? byId.get(message.id)),
       );
       answer(jsonResponse(fetchAPI, responses.filter(Boolean)));
     },

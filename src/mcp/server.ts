@@ -58,6 +58,12 @@ const noticesOf = (ctx: ServerContext, caller: Caller): Notices => ({
   log: (level, data) => void ctx.mcpReq.log(level, data, 'lookup-graph').catch(() => {}),
 });
 
+/** "CompanyWithStock" → "Company with stock": a tool's title for people, from its operation's name. */
+const titleOf = (operationName: string): string => {
+  const words = operationName.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
 const SEARCH_SCHEMA = 'search_schema';
 const EXECUTE = 'execute';
 
@@ -92,6 +98,7 @@ export class McpTools {
     this.listed = [
       ...options.tools.map((tool) => ({
         name: tool.name,
+        title: titleOf(tool.operationName),
         description: tool.description,
         inputSchema: tool.inputSchema as Tool['inputSchema'],
         outputSchema: tool.outputSchema as Tool['outputSchema'],
@@ -101,6 +108,7 @@ export class McpTools {
         ? [
             {
               name: SEARCH_SCHEMA,
+              title: 'Search the schema',
               description:
                 'Finds the types and fields of the GraphQL schema whose name or description contains any of the words, as short SDL with descriptions: use it to write a query for the execute tool.',
               inputSchema: {
@@ -124,6 +132,7 @@ export class McpTools {
         ? [
             {
               name: EXECUTE,
+              title: 'Run a GraphQL query',
               description:
                 'Runs one GraphQL query of your own against the lookup gateway, within its limits and cost budget: select exactly the fields you need (find them with search_schema). The answer is bounded like every tool answer.',
               inputSchema: {
