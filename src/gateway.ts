@@ -70,6 +70,10 @@ export interface Gateway {
 }
 
 /** Builds the Yoga instance and the way upstream; does not listen. */
+/** HOST names this machine only: /mcp then accepts loopback and same-origin origins as well as CORS_ORIGINS. */
+const isLoopbackHost = (host: string): boolean =>
+  host === 'localhost' || host === '::1' || host === '[::1]' || host.startsWith('127.');
+
 export async function createGateway(config: Config, logger: Logger): Promise<Gateway> {
   // The sandbox is chosen here, once: with no ACTION_BASE_URL (refused in production by config.ts). Its
   // sample data is loaded only then.
@@ -163,6 +167,8 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
           countMessage: security.countMessage,
           countedAlready: security.countedAlready,
           logger,
+          loopback: isLoopbackHost(config.host),
+          sandbox: sandbox !== null,
           fetch: (request, serverContext): Promise<Response> | Response =>
             yoga.fetch(request, serverContext as Record<string, unknown>),
           fetchAPI: () => yoga.fetchAPI,

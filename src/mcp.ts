@@ -1,10 +1,9 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import pino from 'pino';
 import { loadConfigOrExit } from './config.js';
 import { createGateway } from './gateway.js';
 import { createLogger, describeError } from './kernel/logger.js';
 import { LineLimit, MAX_STDIO_MESSAGE_BYTES } from './mcp/line-limit.js';
-import { invalidParams } from './mcp/params.js';
 
 /**
  * The MCP server over stdio, for desktop and editor clients that start a process (`npm run mcp`,
@@ -29,19 +28,10 @@ async function main() {
   const mcp = await gateway.mcp!.load();
   // The key, when the gateway requires one, goes with every tool call like an HTTP client's.
   const run = mcp.runWith(config.mcp.apiKey ? { authorization: `Bearer ${config.mcp.apiKey}` } : {});
-  const server = mcp.tools.server(() => run);
-  let closing = false;
-  const close = () => {
-    if (closing) return;
-    closing = true;
-    void server.close().finally(() => gateway.close().finally(() => process.exit(0)));
-  };
-  server.onclose = close;
-  // A line the SDK cannot read (not JSON, not JSON-RPC) is said in the log, not dropped in silence.
-  server.onerror = (error) => logger.warn({ err: error }, 'MCP over stdio: a message could not be read');
-  process.stdin.on('end', close);
-  process.on('SIGTERM', close);
-  process.on('SIGINT', close);
+  if (!config.mcp.apiKey && config.security.auth.mode === 'api-key')
+    logger.warn(
+      'MCP over stdio without MCP_API_KEY, and this gateway requires an API key: every call will be refused until MCP_API_KEY is set',
+    );
   // A message over the limit is refused on its own (its id is unknown: null) and logged; the server goes on.
   const lines = new LineLimit(MAX_STDIO_MESSAGE_BYTES, (bytes) => {
     logger.warn(
@@ -63,14 +53,21 @@ async function main() {
   const transport = new StdioServerTransport(process.stdin.pipe(lines), process.stdout, {
     maxBufferSize: MAX_STDIO_MESSAGE_BYTES + 1,
   });
-  await server.connect(transport);
-  // Bad params are the client's mistake (-32602), as at /mcp, not the server's internal error.
-  const deliver = transport.onmessage!;
-  transport.onmessage = (message) => {
-    const invalid = invalidParams(message);
-    if (invalid) void transport.send(invalid);
-    else deliver(message);
+  let closing = false;
+  const close = () => {
+    if (closing) return;
+    closing = true;
+    void handle.close().finally(() => gateway.close().finally(() => process.exit(0)));
   };
+  // One server for the connection, of the era its first message chose (2026-07-28, or the 2025 handshake).
+  const handle = serveStdio(() => mcp.tools.server({ run, client: 'stdio' }), {
+    transport,
+    // A line the SDK cannot read (not JSON, not JSON-RPC) is said in the log, not dropped in silence.
+    onerror: (error) => logger.warn({ err: error }, 'MCP over stdio: a message could not be read'),
+  });
+  process.stdin.on('end', close);
+  process.on('SIGTERM', close);
+  process.on('SIGINT', close);
   logger.info(
     {
       upstream: gateway.sandbox ? 'sandbox' : config.upstream.baseUrl?.origin,

@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { fitAnswer } from './fit.js';
 
 /** A GraphQL response body as the gateway sends it. */
@@ -14,6 +14,8 @@ export interface AgentError {
   message: string;
   path?: string;
   argument?: string;
+  /** Seconds to wait before the same call can succeed (RATE_LIMITED, QUOTA_EXCEEDED, OVERLOADED). */
+  retryAfter?: number;
   whatToDo: string;
 }
 
@@ -37,7 +39,14 @@ function whatToDo(code: string, retryAfter: unknown, argument: unknown): string 
     case 'COST_LIMIT_EXCEEDED':
       return 'Ask for less in one call (fewer links or a smaller "first").';
     case 'UNAUTHENTICATED':
-      return 'The credentials were refused: the user must configure a valid API key; retrying will not help.';
+      return 'The credentials were refused: the user must configure a valid API key (MCP_API_KEY for the stdio server, the authorization header over HTTP); retrying will not help.';
+    case 'QUOTA_EXCEEDED':
+      return typeof retryAfter === 'number'
+        ? `This client's quota of paid lookups is spent: retry after ${retryAfter} seconds, or use answers you already have.`
+        : "This client's quota of paid lookups is spent: use answers you already have, or ask for less.";
+    case 'GRAPHQL_PARSE_FAILED':
+    case 'GRAPHQL_VALIDATION_FAILED':
+      return 'Correct the query: search_schema finds the types and fields it may use.';
     case 'PERSISTED_QUERY_ONLY':
     case 'PERSISTED_QUERY_NOT_FOUND':
       return 'Only the predefined tools run on this server: use one of them.';
@@ -50,12 +59,17 @@ function agentErrors(errors: NonNullable<GraphQLBody['errors']>): AgentError[] {
   return errors.map((error) => {
     const code = typeof error.extensions?.code === 'string' ? error.extensions.code : 'INTERNAL_SERVER_ERROR';
     const argument = error.extensions?.argument;
+    // A quota's refusal says when its window resets: the time to come back, as RATE_LIMITED's retryAfter.
+    const given =
+      error.extensions?.retryAfter ?? (code === 'QUOTA_EXCEEDED' ? error.extensions?.resetSeconds : undefined);
+    const retryAfter = typeof given === 'number' ? given : undefined;
     return {
       code,
       message: error.message,
       ...(error.path ? { path: error.path.join('.') } : {}),
       ...(typeof argument === 'string' ? { argument } : {}),
-      whatToDo: whatToDo(code, error.extensions?.retryAfter, argument),
+      ...(retryAfter !== undefined ? { retryAfter } : {}),
+      whatToDo: whatToDo(code, retryAfter, argument),
     };
   });
 }

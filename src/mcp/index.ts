@@ -30,6 +30,10 @@ export interface McpOptions {
   /** A request made for a message countMessage counted: not counted again. */
   countedAlready(request: Request): void;
   logger: Logger;
+  /** The gateway listens on a loopback address (HOST): loopback and same-origin origins may use /mcp. */
+  loopback: boolean;
+  /** The gateway answers from the built-in sandbox: the server's instructions say so. */
+  sandbox: boolean;
   /** Yoga's own fetch: the one pipeline every tool call goes through. */
   fetch(request: Request, serverContext?: unknown): Promise<Response> | Response;
   /** The fetch API Yoga's requests and responses are made with. */
@@ -56,6 +60,7 @@ export function createMcp(options: McpOptions): Mcp {
     settings: options.settings,
     trustedDocuments: trusted !== null,
     version: VERSION,
+    sandbox: options.sandbox,
   });
 
   const toolRequests = new ToolRequests();
@@ -66,6 +71,7 @@ export function createMcp(options: McpOptions): Mcp {
       toolRequests,
       refusalOf: options.refusalOf,
       corsOrigins: options.security.corsOrigins,
+      loopback: options.loopback,
       maxRequestBytes: options.security.limits.maxRequestBytes,
       maxBatchOperations: options.security.limits.maxBatchOperations,
       maxInputDepth: options.security.limits.maxInputDepth,

@@ -1,37 +1,40 @@
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  InitializeRequestSchema,
-  type JSONRPCMessage,
-  ListToolsRequestSchema,
-  PingRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { type JSONRPCMessage, specTypeSchemas } from '@modelcontextprotocol/server';
 import { nestsDeeperThan } from '../security/input-depth.js';
 
 /** The requests this server handles, by method, with the SDK's own schema of each. */
 const SCHEMAS = {
-  initialize: InitializeRequestSchema,
-  ping: PingRequestSchema,
-  'tools/list': ListToolsRequestSchema,
-  'tools/call': CallToolRequestSchema,
+  initialize: specTypeSchemas.InitializeRequest,
+  ping: specTypeSchemas.PingRequest,
+  'tools/list': specTypeSchemas.ListToolsRequest,
+  'tools/call': specTypeSchemas.CallToolRequest,
+  'resources/list': specTypeSchemas.ListResourcesRequest,
+  'resources/templates/list': specTypeSchemas.ListResourceTemplatesRequest,
+  'resources/read': specTypeSchemas.ReadResourceRequest,
+  'prompts/list': specTypeSchemas.ListPromptsRequest,
+  'prompts/get': specTypeSchemas.GetPromptRequest,
+  'completion/complete': specTypeSchemas.CompleteRequest,
+  'logging/setLevel': specTypeSchemas.SetLevelRequest,
 } as const;
 
 /**
  * The JSON-RPC invalid-params error (-32602) for a request whose params its method's schema refuses
- * (tool arguments as a list, a tool name that is not a string), or null. Checked before the SDK's
- * server sees it: the server reports a schema failure of its own as an internal error (-32603).
+ * (tool arguments as a list, a cursor that is not a string), or null. Checked before the SDK's server
+ * sees it: the server reports some schema failures of its own as an internal error (-32603).
  */
 export function invalidParams(message: JSONRPCMessage): JSONRPCMessage | null {
   if (!('method' in message) || !('id' in message)) return null;
   const schema = SCHEMAS[message.method as keyof typeof SCHEMAS];
   if (!schema) return null;
-  const checked = schema.safeParse(message);
-  if (checked.success) return null;
-  const problems = checked.error.issues.map((issue) => `${issue.path.join('.') || 'the request'}: ${issue.message}`);
+  const checked = schema['~standard'].validate(message);
+  if (checked instanceof Promise || !checked.issues) return null;
+  const problems = checked.issues.map(
+    (issue) =>
+      `${(issue.path ?? []).map((key) => (typeof key === 'object' ? String(key.key) : String(key))).join('.') || 'the request'}: ${issue.message}`,
+  );
   return {
     jsonrpc: '2.0',
     id: message.id,
-    error: { code: ErrorCode.InvalidParams, message: `Invalid params for ${message.method}: ${problems.join('; ')}` },
+    error: { code: -32602, message: `Invalid params for ${message.method}: ${problems.join('; ')}` },
   };
 }
 

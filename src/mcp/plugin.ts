@@ -1,21 +1,26 @@
 import {
+  createMcpHandler,
   isInitializeRequest,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResponse,
+  isLegacyRequest,
   type JSONRPCMessage,
-  JSONRPCMessageSchema,
   type JSONRPCRequest,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from '@modelcontextprotocol/sdk/types.js';
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
 import type { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { readWithin } from '../security/body-limit.js';
 import { errorResult } from './answer.js';
-import { StatelessExchange } from './exchange.js';
+import { originRefusal } from './origins.js';
 import { invalidParams, tooDeep } from './params.js';
 import { MCP_PATH } from './path.js';
-import type { ExecuteGraphQL, McpTools } from './server.js';
+import { type Caller, type ExecuteGraphQL, type McpTools, PROTOCOL_VERSIONS } from './server.js';
 import { type FetchAPI, jsonResponse, type ToolRequests } from './tool-requests.js';
 import { rejection } from '../security/errors.js';
+import { sha256Hex } from '../security/trusted-documents.js';
 
 export interface McpEndpointOptions {
   tools: McpTools;
@@ -23,6 +28,8 @@ export interface McpEndpointOptions {
   refusalOf(request: Request): Promise<GraphQLError | null> | GraphQLError | null;
   /** CORS_ORIGINS: a request from a browser page on another origin is refused (DNS rebinding). */
   corsOrigins: string[];
+  /** The gateway listens on a loopback address: same-origin and loopback origins and hosts are accepted too. */
+  loopback: boolean;
   maxRequestBytes: number;
   /** MAX_BATCH_OPERATIONS: 0 refuses a JSON-RPC batch, else it may hold at most this many messages. */
   maxBatchOperations: number;
@@ -93,11 +100,11 @@ function headerRefusal(fetchAPI: FetchAPI, request: Request): Response | null {
   if ((type ?? '').split(';')[0]!.trim().toLowerCase() !== 'application/json')
     return jsonRpcError(fetchAPI, 415, 'Unsupported Media Type: Content-Type must be application/json');
   const version = request.headers.get('mcp-protocol-version');
-  if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version))
+  if (version !== null && !PROTOCOL_VERSIONS.includes(version))
     return jsonRpcError(
       fetchAPI,
       400,
-      `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
+      `Bad Request: Unsupported protocol version: ${version} (supported versions: ${PROTOCOL_VERSIONS.join(', ')})`,
     );
   return null;
 }
@@ -112,8 +119,42 @@ function headerRefusal(fetchAPI: FetchAPI, request: Request): Response | null {
  */
 export function useMcpEndpoint(options: McpEndpointOptions): Plugin {
   const origins = new Set(options.corsOrigins);
-  const exchange = new StatelessExchange<ExecuteGraphQL>();
-  void options.tools.server((requestId) => exchange.contextOf(requestId)).connect(exchange);
+  /** Who each MCP request's server serves: set before the SDK builds that server from the request. */
+  const callers = new WeakMap<Request, Caller>();
+  const serverFor = (request: Request | undefined) => {
+    const caller = request ? callers.get(request) : undefined;
+    if (!caller) throw new Error('An MCP server was asked for a request the endpoint did not admit.');
+    return options.tools.server(caller);
+  };
+  // 2026-07-28 (a request with its `_meta` envelope): the SDK's stateless handler, a server per request.
+  const modern = createMcpHandler((ctx) => serverFor(ctx.requestInfo), { legacy: 'reject' });
+  /** 2025-era messages (initialize, then requests without an envelope): a server per request, answered in JSON. */
+  const legacy = async (request: Request, body: unknown): Promise<Response> => {
+    const server = serverFor(request);
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request, { parsedBody: body });
+    } finally {
+      void server.close().catch(() => {});
+    }
+  };
+  /** One MCP request's messages through the SDK, as the caller: the era each message claims decides the leg. */
+  const serve = async (fetchAPI: FetchAPI, request: Request, body: unknown, caller: Caller): Promise<Response> => {
+    callers.set(request, caller);
+    const response = (await isLegacyRequest(request, body))
+      ? await legacy(request, body)
+      : await modern.fetch(request, { parsedBody: body });
+    // A JSON answer made again with Yoga's own Response, so the plugins after (compression) treat it as theirs.
+    if (!response.headers.get('content-type')?.startsWith('application/json')) return response;
+    return new fetchAPI.Response(await response.text(), {
+      status: response.status,
+      headers: { 'content-type': 'application/json' },
+    });
+  };
 
   /** A JSON-RPC request of this client refused before it ran (RATE_LIMITED); a tool call's as a tool error. */
   const refusedAnswer = (message: JSONRPCMessage, refusal: GraphQLError): JSONRPCMessage => {
@@ -142,9 +183,8 @@ export function useMcpEndpoint(options: McpEndpointOptions): Plugin {
     serverContext: unknown,
     log: (refused: Refused) => void,
   ): Promise<{ messages: JSONRPCMessage[]; batch: boolean; refused: Map<number, GraphQLError> } | Response> => {
-    const origin = request.headers.get('origin');
-    if (origin !== null && !origins.has(origin))
-      return jsonRpcError(fetchAPI, 403, 'This Origin may not use the MCP endpoint (CORS_ORIGINS).');
+    const foreign = originRefusal(request, origins, options.loopback);
+    if (foreign) return jsonRpcError(fetchAPI, 403, foreign);
     const refusal = await options.refusalOf(request);
     if (refusal) {
       const http = refusal.extensions.http as { status?: number; headers?: Record<string, string> } | undefined;
@@ -230,12 +270,11 @@ export function useMcpEndpoint(options: McpEndpointOptions): Plugin {
     }
     const messages: JSONRPCMessage[] = [];
     for (const message of raw) {
-      const checked = JSONRPCMessageSchema.safeParse(message);
-      if (!checked.success) {
+      if (!isJSONRPCRequest(message) && !isJSONRPCNotification(message) && !isJSONRPCResponse(message)) {
         log({ messages: raw.length, codes: ['INVALID_REQUEST'] });
         return jsonRpcError(fetchAPI, 400, 'Parse error: Invalid JSON-RPC message', {}, -32700);
       }
-      messages.push(checked.data);
+      messages.push(message);
     }
     if (messages.length > 1 && messages.some(isInitializeRequest))
       return jsonRpcError(fetchAPI, 400, 'Invalid Request: Only one initialization request is allowed', {}, -32600);
@@ -283,7 +322,31 @@ export function useMcpEndpoint(options: McpEndpointOptions): Plugin {
           return 'method' in message && 'id' in message;
         });
       if (requests.length === 0) return answer(new fetchAPI.Response(null, { status: 202 }));
+      const client = clientOf(request, serverContext);
+      // Bad params are the client's mistake (-32602), not the server's internal error.
+      if (!batch) {
+        const invalid = invalidParams(requests[0]!.message);
+        if (invalid) return answer(jsonResponse(fetchAPI, invalid));
+      }
 
+      if (!batch && requests[0]!.message.method === 'tools/call') {
+        // The tool's GraphQL request takes this request's place; the SDK's answer becomes its response.
+        let handOver: ((graphql: Request) => void) | null = null;
+        const handedOver = new Promise<Request>((resolve) => {
+          handOver = resolve;
+        });
+        const run: ExecuteGraphQL = (body) => {
+          if (!handOver) return options.toolRequests.send(options.fetch, fetchAPI, request, body, serverContext);
+          const created = options.toolRequests.create(fetchAPI, request, body, () => reply);
+          handOver(created.request);
+          handOver = null;
+          return created.answer;
+        };
+        const reply: Promise<Response> = serve(fetchAPI, request, requests[0]!.message, { run, client });
+        const next = await Promise.race([handedOver, reply.then(() => null)]);
+        if (next) return setRequest(next);
+        return answer(await reply);
+      }
       // A batch's tool calls were counted with their messages: their GraphQL requests are not counted again.
       const run: ExecuteGraphQL = (body) => {
         const created = options.toolRequests.create(fetchAPI, request, body);
@@ -291,32 +354,31 @@ export function useMcpEndpoint(options: McpEndpointOptions): Plugin {
         void options.fetch(created.request, serverContext);
         return created.answer;
       };
-      if (!batch && requests[0]!.message.method === 'tools/call') {
-        // The tool's GraphQL request takes this request's place; its result becomes the JSON-RPC reply.
-        const single = requests[0]!.message;
-        const invalid = invalidParams(single);
-        if (invalid) return answer(jsonResponse(fetchAPI, invalid));
-        let handOver: ((graphql: Request) => void) | null = null;
-        const handedOver = new Promise<Request>((resolve) => {
-          handOver = resolve;
-        });
-        const reply: Promise<JSONRPCMessage> = exchange.request(single, (body) => {
-          if (!handOver) return options.toolRequests.send(options.fetch, fetchAPI, request, body, serverContext);
-          const created = options.toolRequests.create(fetchAPI, request, body, () => reply);
-          handOver(created.request);
-          handOver = null;
-          return created.answer;
-        });
-        const next = await Promise.race([handedOver, reply.then(() => null)]);
-        if (next) return setRequest(next);
-        return answer(jsonResponse(fetchAPI, await reply));
-      }
-      const responses = await Promise.all(
-        requests.map(({ message, refusal }) =>
-          refusal ? refusedAnswer(message, refusal) : (invalidParams(message) ?? exchange.request(message, run)),
-        ),
+      if (!batch) return answer(await serve(fetchAPI, request, requests[0]!.message, { run, client }));
+      const invalid = new Map(requests.map(({ message }) => [message.id, invalidParams(message)]));
+      const admitted = requests
+        .filter(({ message, refusal }) => !refusal && !invalid.get(message.id))
+        .map(({ message }) => message);
+      const served = admitted.length > 0 ? await serve(fetchAPI, request, admitted, { run, client }) : null;
+      const replies = served && served.status === 200 ? ((await served.json()) as JSONRPCMessage[]) : [];
+      if (served && served.status !== 200) return answer(served);
+      const byId = new Map(replies.map((reply) => [idOf(reply), reply]));
+      const responses = requests.map(({ message, refusal }) =>
+        refusal ? refusedAnswer(message, refusal) : (invalid.get(message.id) ?? byId.get(message.id)),
       );
-      answer(jsonResponse(fetchAPI, batch ? responses : responses[0]));
+      answer(jsonResponse(fetchAPI, responses.filter(Boolean)));
     },
   };
+}
+
+/**
+ * Who sends an MCP request, for what only that client may see (completion's recent keys): a hash of its
+ * credentials, or without any its address.
+ */
+function clientOf(request: Request, serverContext: unknown): string {
+  const credentials = request.headers.get('authorization') ?? request.headers.get('x-api-key');
+  if (credentials) return `key:${sha256Hex(credentials)}`;
+  const address = (serverContext as { req?: { socket?: { remoteAddress?: string } } } | undefined)?.req?.socket
+    ?.remoteAddress;
+  return `address:${address ?? 'in-process'}`;
 }

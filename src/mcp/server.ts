@@ -1,18 +1,17 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
   type CallToolResult,
-  type RequestId,
+  type LoggingLevel,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type ServerContext,
   type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/server';
 import type { GraphQLSchema } from 'graphql';
 import { sha256Hex } from '../security/trusted-documents.js';
 import { errorResult, toolResult, type AgentError, type GraphQLBody } from './answer.js';
 import { ANSWER_KEYS, type ToolOperation } from './operations.js';
+import { Catalog, RecentKeys } from './catalog.js';
 import { searchSchema } from './schema-search.js';
 import type { McpSettings } from './settings.js';
 
@@ -29,7 +28,41 @@ export interface McpToolsOptions {
   /** Trusted documents are on: tools are sent by their document id, and `execute` is never offered. */
   trustedDocuments: boolean;
   version: string;
+  /** Served from the built-in sandbox: the instructions say so. */
+  sandbox: boolean;
 }
+
+/** Who a server serves: how its calls run (with the caller's credentials) and who it is (completion, notices). */
+export interface Caller {
+  run: ExecuteGraphQL;
+  /** The client's identity (a hash of its credentials, or its address): its own recent keys only. */
+  client: string;
+}
+
+/**
+ * The protocol versions served: 2026-07-28 statelessly (each request carries its `_meta` envelope), and
+ * the 2025 revisions through the `initialize` handshake.
+ */
+export const PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'];
+
+/** Where a call's notices go: the client's own log, at the level it set (logging/setLevel). */
+interface Notices {
+  client: string;
+  log(level: LoggingLevel, data: Record<string, unknown>): void;
+}
+
+const NO_NOTICES: Notices = { client: '', log: () => {} };
+
+const noticesOf = (ctx: ServerContext, caller: Caller): Notices => ({
+  client: caller.client,
+  log: (level, data) => void ctx.mcpReq.log(level, data, 'lookup-graph').catch(() => {}),
+});
+
+/** "CompanyWithStock" → "Company with stock": a tool's title for people, from its operation's name. */
+const titleOf = (operationName: string): string => {
+  const words = operationName.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
 
 const SEARCH_SCHEMA = 'search_schema';
 const EXECUTE = 'execute';
@@ -41,17 +74,31 @@ export class McpTools {
   private readonly maxBytes: number;
   private readonly execute: boolean;
   private readonly searchSchema: boolean;
-  // One for every server: the SDK builds a new Ajv for each server otherwise (a server per HTTP request).
-  private readonly validator = new AjvJsonSchemaValidator();
+  private readonly recent = new RecentKeys();
+  readonly catalog: Catalog;
+  private readonly instructions: string;
 
   constructor(private readonly options: McpToolsOptions) {
     this.byName = new Map(options.tools.map((tool) => [tool.name, tool]));
     this.maxBytes = options.settings.maxResultTokens * 4;
     this.execute = options.settings.execute && !options.trustedDocuments;
     this.searchSchema = options.settings.searchSchema;
+    this.catalog = new Catalog(options.tools, this.recent);
+    this.instructions = [
+      options.sandbox
+        ? 'This server answers from a built-in SANDBOX with sample data, not live data: say so when you use it.'
+        : 'This server looks up live data from a paid service: each lookup not already cached may be paid, so call only what the task needs and reuse answers.',
+      'Each tool is one lookup (company, stock profiles, domains, profiles, news, posts, videos); a repeat of the same lookup is answered from the cache at no cost.',
+      `Answers are bounded to about ${options.settings.maxResultTokens} tokens; when one is trimmed, _trimmed says how to narrow it.`,
+      ...(this.execute
+        ? ['For fields the tools do not return, find them with search_schema and ask for exactly those with execute.']
+        : []),
+      'Resources: lookup://schema.graphql (the schema), lookup://errors.md (error codes), and templates such as lookup://company/{domain}. Prompts: company_brief, person_brief, topic_watch.',
+    ].join('\n');
     this.listed = [
       ...options.tools.map((tool) => ({
         name: tool.name,
+        title: titleOf(tool.operationName),
         description: tool.description,
         inputSchema: tool.inputSchema as Tool['inputSchema'],
         outputSchema: tool.outputSchema as Tool['outputSchema'],
@@ -61,6 +108,7 @@ export class McpTools {
         ? [
             {
               name: SEARCH_SCHEMA,
+              title: 'Search the schema',
               description:
                 'Finds the types and fields of the GraphQL schema whose name or description contains any of the words, as short SDL with descriptions: use it to write a query for the execute tool.',
               inputSchema: {
@@ -84,6 +132,7 @@ export class McpTools {
         ? [
             {
               name: EXECUTE,
+              title: 'Run a GraphQL query',
               description:
                 'Runs one GraphQL query of your own against the lookup gateway, within its limits and cost budget: select exactly the fields you need (find them with search_schema). The answer is bounded like every tool answer.',
               inputSchema: {
@@ -104,34 +153,52 @@ export class McpTools {
   }
 
   /**
-   * An SDK server with these tools: one for every HTTP request (stateless), or one for stdio. `runFor`
-   * gives the runner of the request being handled: its calls go through it, with its credentials.
+   * An SDK server with these tools, resources and prompts for one serving unit: one HTTP request
+   * (stateless: a new one each time, as the SDK's handler builds them) or one stdio connection. Its
+   * calls go through `caller.run`, with the credentials of the request it serves.
    */
-  server(runFor: (requestId: RequestId) => ExecuteGraphQL | undefined): Server {
+  server(caller: Caller): Server {
     const server = new Server(
-      { name: 'lookup-graph', version: this.options.version },
+      { name: 'lookup-graph', title: 'Lookup Graph', version: this.options.version },
       {
-        capabilities: { tools: { listChanged: false } },
-        jsonSchemaValidator: this.validator,
+        capabilities: {
+          tools: { listChanged: false },
+          resources: { listChanged: false, subscribe: false },
+          prompts: { listChanged: false },
+          completions: {},
+          logging: {},
+        },
+        instructions: this.instructions,
+        supportedProtocolVersions: PROTOCOL_VERSIONS,
       },
     );
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listed }));
-    server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
-      const run = runFor(extra.requestId);
-      if (!run) throw new McpError(ErrorCode.InternalError, 'The request this call came with has ended.');
-      return this.call(request.params.name, request.params.arguments, run);
+    server.setRequestHandler('tools/list', () => ({ tools: this.listed }));
+    server.setRequestHandler('tools/call', (request, ctx) =>
+      this.call(request.params.name, request.params.arguments, caller.run, noticesOf(ctx, caller)),
+    );
+    this.catalog.install(server, {
+      read: (tool, args, ctx) => this.call(tool, args, caller.run, noticesOf(ctx, caller)),
+      client: caller.client,
     });
     return server;
   }
 
-  async call(name: string, args: Record<string, unknown> | undefined, run: ExecuteGraphQL): Promise<CallToolResult> {
+  async call(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    run: ExecuteGraphQL,
+    notices: Notices = NO_NOTICES,
+  ): Promise<CallToolResult> {
     const given = args ?? {};
     if (name === SEARCH_SCHEMA && this.searchSchema) return this.search(given);
-    if (name === EXECUTE && this.execute) return this.executeQuery(given, run);
+    if (name === EXECUTE && this.execute) return this.executeQuery(given, run, notices);
     const tool = this.byName.get(name);
     // A name that tools/list never gave is the client's protocol fault, not something a model corrects.
     if (!tool)
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}": tools/list gives the tools of this server.`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Unknown tool "${name}": tools/list gives the tools of this server.`,
+      );
     const problems = this.argumentProblems(tool, given);
     if (problems.length > 0) return errorResult(problems);
     const variables = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
@@ -139,7 +206,19 @@ export class McpTools {
       ? { documentId: `sha256:${sha256Hex(tool.document)}`, operationName: tool.operationName, variables }
       : { query: tool.document, operationName: tool.operationName, variables };
     const body = namedArguments(await run(request), tool);
-    return toolResult(body, this.maxBytes, this.more(tool.more));
+    this.recent.remember(notices.client, body);
+    return this.answer(body, this.more(tool.more), notices, name);
+  }
+
+  /** The bounded tool result, with a notice to the client for each refused lookup and a trimmed answer. */
+  private answer(body: GraphQLBody, more: string, notices: Notices, tool: string): CallToolResult {
+    const result = toolResult(body, this.maxBytes, more);
+    const lookups = (body.extensions?.gateway as { lookups?: Array<Record<string, unknown>> } | undefined)?.lookups;
+    for (const lookup of lookups ?? [])
+      if (lookup.source === 'refused') notices.log('warning', { tool, refused: lookup });
+    const trimmed = (result.structuredContent as { _trimmed?: unknown } | undefined)?._trimmed;
+    if (trimmed) notices.log('info', { tool, trimmed });
+    return result;
   }
 
   private more(hint: string | null): string {
@@ -200,7 +279,11 @@ export class McpTools {
     );
   }
 
-  private async executeQuery(given: Record<string, unknown>, run: ExecuteGraphQL): Promise<CallToolResult> {
+  private async executeQuery(
+    given: Record<string, unknown>,
+    run: ExecuteGraphQL,
+    notices: Notices,
+  ): Promise<CallToolResult> {
     if (typeof given.query !== 'string' || given.query.trim() === '') {
       return errorResult([
         {
@@ -225,10 +308,12 @@ export class McpTools {
       ]);
     }
     const body = await run({ query: given.query, ...(given.variables ? { variables: given.variables } : {}) });
-    return toolResult(
+    this.recent.remember(notices.client, body);
+    return this.answer(
       body,
-      this.maxBytes,
       'To get the rest, select fewer fields or pass a smaller "first" on the lists.',
+      notices,
+      EXECUTE,
     );
   }
 }

@@ -17,8 +17,8 @@ interface ToolRequest {
   /** Settles the tool's wait for its GraphQL result. */
   answer(body: GraphQLBody): void;
   answered: boolean;
-  /** The JSON-RPC response the HTTP request is answered with, when the GraphQL request is the MCP request itself. */
-  reply?: () => Promise<unknown>;
+  /** The MCP response the HTTP request is answered with, when the GraphQL request is the MCP request itself. */
+  reply?: () => Promise<Response>;
 }
 
 /**
@@ -31,13 +31,13 @@ export class ToolRequests {
   /**
    * A GraphQL request for a tool call, with the headers of `from` (the MCP request: its credentials,
    * trace, origin and encodings; or the headers stdio calls with), and the result it will hand over.
-   * `reply`: the JSON-RPC response to answer it with, when it stands in for the MCP request itself.
+   * `reply`: the MCP response to answer it with, when it stands in for the MCP request itself.
    */
   create(
     fetchAPI: FetchAPI,
     from: Request | Record<string, string>,
     body: Record<string, unknown>,
-    reply?: () => Promise<unknown>,
+    reply?: () => Promise<Response>,
   ): { request: Request; answer: Promise<GraphQLBody> } {
     const headers: Record<string, string> = {};
     const given: Iterable<[string, string]> = from instanceof fetchAPI.Request ? from.headers : Object.entries(from);
@@ -85,15 +85,15 @@ export class ToolRequests {
         pending.answer(bodyOf(result));
         setResultProcessor(async (_result, fetchAPI) => {
           if (!pending.reply) return new fetchAPI.Response(null, { status: 200 });
-          return jsonResponse(fetchAPI, await pending.reply());
+          return pending.reply();
         }, 'application/json');
       },
-      async onResponse({ request, response, setResponse, fetchAPI }) {
+      async onResponse({ request, response, setResponse }) {
         const pending = pendingOf(request);
         if (!pending || pending.answered) return;
         // Refused before it ran: the refusal's own GraphQL body (its status in a code the tool reads).
         pending.answer(await refusalBody(response));
-        if (pending.reply) setResponse(jsonResponse(fetchAPI, await pending.reply()));
+        if (pending.reply) setResponse(await pending.reply());
       },
     };
   }

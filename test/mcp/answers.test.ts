@@ -183,3 +183,50 @@ describe('errors an agent can act on', () => {
     await expect(call(client, 'no_such_tool', {})).rejects.toThrow(/-32602.*Unknown tool "no_such_tool"/);
   });
 });
+
+describe('what a new agent meets', () => {
+  const { gw, client } = clientFor({});
+  const post = async (message: Record<string, unknown>) =>
+    (await (
+      await gw.fetch('/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, ...message }),
+      })
+    ).json()) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+
+  it('an unknown tool says so once, without the SDK prefix repeated in its message', async () => {
+    const reply = await post({ method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } });
+    expect(reply.error?.code).toBe(-32602);
+    expect(reply.error?.message).toBe('Unknown tool "no_such_tool": tools/list gives the tools of this server.');
+  });
+
+  it('execute with an invalid query points at search_schema', async () => {
+    const result = await call(client, 'execute', { query: '{ company(domain: "x.com") { nosuchfield } }' });
+    expect(result.isError).toBe(true);
+    expect(JSON.parse(textOf(result)).errors[0].whatToDo).toMatch(/search_schema/);
+  });
+
+  it('initialize has instructions; logging/setLevel is answered', async () => {
+    const init = await post({
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
+    expect(init.result?.instructions).toMatch(/SANDBOX/);
+    expect(init.result?.capabilities).toMatchObject({ logging: {}, resources: {}, prompts: {}, completions: {} });
+    expect((await post({ method: 'logging/setLevel', params: { level: 'warning' } })).result).toEqual({});
+  });
+
+  it('completion suggests the keys this client looked up, none of another client', async () => {
+    await call(client, 'company', { domain: 'https://www.completion-one.example/x' });
+    const complete = (value: string) => ({
+      method: 'completion/complete',
+      params: { ref: { type: 'ref/resource', uri: 'lookup://company/{domain}' }, argument: { name: 'domain', value } },
+    });
+    const mine = (await client.complete(complete('completion').params as never)).completion.values;
+    expect(mine).toContain('completion-one.example');
+    // Another client (other credentials): nothing of the first one's.
+    const other = await inProcessClient(gw, { authorization: 'Bearer someone-else-0000000000' });
+    expect((await other.complete(complete('completion').params as never)).completion.values).toEqual([]);
+  });
+});
