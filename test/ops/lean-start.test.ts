@@ -14,7 +14,7 @@ const modulesLoaded = moduleRecorder();
 
 /** What a capability brings when it is loaded: npm packages, and the gateway's own module that loads them. */
 const CAPABILITIES = {
-  mcp: { packages: ['@modelcontextprotocol/sdk', 'zod', 'zod-to-json-schema'], own: 'mcp/index.js' },
+  mcp: { packages: ['@modelcontextprotocol/server', '@modelcontextprotocol/core', 'zod'], own: 'mcp/index.js' },
   federation: {
     packages: ['@apollo/subgraph', '@apollo/federation-internals', '@pothos/plugin-federation'],
     own: 'graph/subgraph.js',
@@ -25,6 +25,8 @@ const CAPABILITIES = {
     own: 'telemetry/spans.js',
   },
   graphiql: { packages: ['@graphql-yoga/render-graphiql'], own: null },
+  // Signed tokens (JWT_ISSUER, JWT_JWKS_URL): test/identity/ runs them against a real provider.
+  identity: { packages: ['jose'], own: 'security/tokens/verifier.js' },
   sandbox: { packages: [], own: 'sandbox/server.js' },
 } as const;
 
@@ -63,7 +65,7 @@ describe('the built gateway, production settings, loads only what is configured'
     GATEWAY_API_KEY_HASHES: createHash('sha256').update(KEY).digest('hex'),
   });
 
-  it('nothing configured: none of MCP, Federation, Redis, tracing, GraphiQL or the sandbox is loaded through start-up and a lookup, in at most 1,000 modules', async () => {
+  it('nothing configured: none of MCP, Federation, Redis, tracing, signed tokens, GraphiQL or the sandbox is loaded through start-up and a lookup, in at most 1,000 modules', async () => {
     const loaded = await modulesLoaded(production(), oneLookup);
     expect(loaded).toContain(`${DIST}/main.js`);
     const packages = packagesOf(loaded);
