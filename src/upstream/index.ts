@@ -1,12 +1,6 @@
 import type { Logger } from 'pino';
 import type { UpstreamSettings } from './settings.js';
-import {
-  ActionClient,
-  type ActionEnvelope,
-  type CallOptions,
-  type CallOutcome,
-  type ResponseFacts,
-} from './client.js';
+import { ActionClient, type ActionEnvelope, type CallOptions, type CallOutcome, type ResponseFacts } from './client.js';
 import { ActionError } from '../kernel/errors.js';
 import { Breakers, verdictFor, type BreakerCall, type BreakerSnapshot, type Verdict } from './resilience/breaker.js';
 import { ConcurrencyLimiter } from './resilience/concurrency.js';
