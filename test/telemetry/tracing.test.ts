@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
 import { loadConfig } from '../../src/config.js';
-import { inProcessGateway, startGateway, type Tuning } from '../support/gateway.js';
+import { inProcessGateway, startGateway } from '../support/gateway.js';
 import { forSuite } from '../support/fixtures.js';
 import { configProblems } from '../support/config.js';
 import { REDIS_HOST, REDIS_PORT, redisAnswers } from '../support/redis.js';
@@ -27,21 +27,21 @@ afterAll(async () => {
   await receiver.close();
 });
 
+/** Spans exported every 20 ms (OTEL_BSP_SCHEDULE_DELAY, 5 s by default), so the tests see them at once. */
 const tracingEnv = (extra: Record<string, string> = {}) =>
   upstreamEnv(up, {
     CACHE_ENABLED: 'true',
     OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
+    OTEL_BSP_SCHEDULE_DELAY: '20',
     ...extra,
   });
-/** Spans exported every 20 ms (the constant is 5 s), so the tests see them at once. */
-const QUICK_EXPORT: Tuning = { telemetry: { tracing: { scheduledDelayMillis: 20 } } };
 
 const childrenOf = (spans: ReceivedSpan[], parent: ReceivedSpan) =>
   spans.filter((span) => span.parentSpanId === parent.spanId);
 
 describe('tracing over OTLP/HTTP (http/json)', () => {
-  const gw = forSuite(() => inProcessGateway(tracingEnv({ TRACE_PROPAGATE_UPSTREAM: 'true' }), QUICK_EXPORT));
+  const gw = forSuite(() => inProcessGateway(tracingEnv({ TRACE_PROPAGATE_UPSTREAM: 'true' })));
 
   it("exports three spans for an operation with two lookups, one cached and one upstream, in the client's trace", async () => {
     await gw.query('{ domainInfo(domain: "cached.example") { domainName } }'); // fills the cache
@@ -277,7 +277,7 @@ describe('tracing settings', () => {
       traceparents.push(req.headers.traceparent as string | undefined);
       json(res, 200, { status: 200, response: { domain_name: call.body.domain } });
     });
-    const gw = await startGateway(tracingEnv({ TRACE_LOOKUP_KEYS: 'omit' }), 0, QUICK_EXPORT);
+    const gw = await startGateway(tracingEnv({ TRACE_LOOKUP_KEYS: 'omit' }), 0);
     try {
       traceparents = [];
       const traceId = hex(16);
@@ -314,6 +314,95 @@ describe('tracing settings', () => {
     expect(configProblems({ OTEL_TRACES_SAMPLER: 'sometimes' })).toEqual([]);
     expect(loadConfig({ OTEL_TRACES_SAMPLER: 'always_off' }).telemetry.tracing).toBeNull();
   });
+
+  it("reads the standard OTEL_* variables with the SDK's names and defaults, and refuses bad values", () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
+    expect(loadConfig(endpoint).telemetry.tracing).toMatchObject({
+      protocol: 'http/protobuf',
+      propagators: ['tracecontext', 'baggage'],
+      scheduledDelayMillis: 5000,
+      maxQueueSize: 2048,
+      maxExportBatchSize: 512,
+      exportTimeoutMillis: 30000,
+    });
+    const tuned = loadConfig({
+      ...endpoint,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
+      OTEL_PROPAGATORS: 'tracecontext',
+      OTEL_BSP_SCHEDULE_DELAY: '1000',
+      OTEL_BSP_MAX_QUEUE_SIZE: '100',
+      OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '50',
+      OTEL_BSP_EXPORT_TIMEOUT: '2000',
+    });
+    expect(tuned.retired).toEqual([]);
+    expect(tuned.telemetry.tracing).toMatchObject({
+      protocol: 'http/json',
+      propagators: ['tracecontext'],
+      scheduledDelayMillis: 1000,
+      maxQueueSize: 100,
+      maxExportBatchSize: 50,
+      exportTimeoutMillis: 2000,
+    });
+    expect(loadConfig({ ...endpoint, OTEL_PROPAGATORS: 'none' }).telemetry.tracing?.propagators).toEqual([]);
+    // Off beside an endpoint, as the SDK is: nothing of it is loaded.
+    expect(loadConfig({ ...endpoint, OTEL_SDK_DISABLED: 'true' }).telemetry.tracing).toBeNull();
+    expect(loadConfig({ ...endpoint, OTEL_SDK_DISABLED: 'TRUE' }).telemetry.tracing).toBeNull();
+    expect(loadConfig({ ...endpoint, OTEL_TRACES_EXPORTER: 'none' }).telemetry.tracing).toBeNull();
+    expect(loadConfig({ ...endpoint, OTEL_SDK_DISABLED: 'false' }).telemetry.tracing).not.toBeNull();
+    expect(
+      configProblems({
+        ...endpoint,
+        OTEL_SDK_DISABLED: 'yes',
+        OTEL_TRACES_EXPORTER: 'zipkin',
+        OTEL_PROPAGATORS: 'tracecontext,b3',
+        OTEL_BSP_SCHEDULE_DELAY: '-1',
+        OTEL_BSP_MAX_QUEUE_SIZE: '100',
+        OTEL_BSP_EXPORT_TIMEOUT: 'soon',
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'grpc',
+      }),
+    ).toEqual([
+      'OTEL_SDK_DISABLED must be true or false, got "yes"',
+      'OTEL_TRACES_EXPORTER must be otlp or none, got "zipkin"',
+      'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL must be http/protobuf or http/json (grpc is not supported), got "grpc"',
+      'OTEL_BSP_MAX_EXPORT_BATCH_SIZE (512) must not be more than OTEL_BSP_MAX_QUEUE_SIZE (100)',
+      'OTEL_PROPAGATORS must list tracecontext and/or baggage, or be none, got "tracecontext,b3"',
+      'OTEL_BSP_SCHEDULE_DELAY must be a whole number from 0, got "-1"',
+      'OTEL_BSP_EXPORT_TIMEOUT must be a whole number from 1, got "soon"',
+    ]);
+  });
+
+  it('carries the baggage of OTEL_PROPAGATORS to the upstream, and only the trace context without it', async () => {
+    const seen: Array<{ traceparent?: string; baggage?: string }> = [];
+    up.handle((call, req, res) => {
+      seen.push({
+        traceparent: req.headers.traceparent as string | undefined,
+        baggage: req.headers.baggage as string | undefined,
+      });
+      json(res, 200, { status: 200, response: { domain_name: call.body.domain } });
+    });
+    try {
+      for (const propagators of ['tracecontext,baggage', 'tracecontext']) {
+        const gw = await startGateway(
+          tracingEnv({ TRACE_PROPAGATE_UPSTREAM: 'true', OTEL_PROPAGATORS: propagators }),
+          0,
+        );
+        try {
+          const traceId = hex(16);
+          await gw.query(`{ domainInfo(domain: "baggage-${hex(4)}.example") { domainName } }`, undefined, {
+            traceparent: `00-${traceId}-${hex(8)}-01`,
+            baggage: 'tenant=acme',
+          });
+          expect(seen.at(-1)!.traceparent).toMatch(new RegExp(`^00-${traceId}-`));
+          expect(seen.at(-1)!.baggage).toBe(propagators.includes('baggage') ? 'tenant=acme' : undefined);
+        } finally {
+          await gw.close();
+        }
+      }
+    } finally {
+      up.handle(answerRecordingTraceparent);
+    }
+  });
 });
 
 describe.runIf(await redisAnswers())('Redis round trips', () => {
@@ -324,7 +413,6 @@ describe.runIf(await redisAnswers())('Redis round trips', () => {
         CACHE_KEY_SECRET: `tracing-${process.pid}-${hex(4)}`,
       }),
       0,
-      QUICK_EXPORT,
     );
     try {
       const traceId = hex(16);
