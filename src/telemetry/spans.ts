@@ -1,4 +1,12 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+} from '@opentelemetry/api';
 import type { ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { CacheStore } from '../cache/store.js';
@@ -139,12 +147,14 @@ class TracedCall implements CallTrace {
     this.attempts += 1;
     this.status = status;
     if (!this.span.isRecording()) return;
-    this.span.addEvent('attempt', {
-      ...(status === undefined ? {} : { 'http.response.status_code': status }),
+    // One attributes object an attempt; no status when no response came.
+    const attributes: Attributes = {
       'lookup_graph.upstream.outcome': outcome,
       'http.request.resend_count': this.attempts - 1,
       'lookup_graph.duration_ms': durationMs,
-    });
+    };
+    if (status !== undefined) attributes['http.response.status_code'] = status;
+    this.span.addEvent('attempt', attributes);
   }
 
   end(outcome: string): void {
