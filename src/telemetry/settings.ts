@@ -49,7 +49,7 @@ export interface TracingSettings {
 }
 
 /** The propagators of OTEL_PROPAGATORS the gateway has (the W3C ones, in @opentelemetry/core). */
-export type Propagator = 'tracecontext' | 'baggage';
+type Propagator = 'tracecontext' | 'baggage';
 
 export interface TelemetrySettings {
   /** null: tracing off, no SDK loaded, the API's no-op tracer. */

@@ -12,7 +12,7 @@ export interface ReceivedSpan {
   events: ReceivedEvent[];
 }
 
-export interface ReceivedEvent {
+interface ReceivedEvent {
   name: string;
   attributes: Record<string, unknown>;
 }
