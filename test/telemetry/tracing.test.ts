@@ -242,6 +242,22 @@ describe('tracing over OTLP/HTTP (http/json)', () => {
     ]);
   });
 
+  it('makes one upstream span for all the stock symbols of an operation, with each key hashed', async () => {
+    const traceId = hex(16);
+    await gw.query('{ financialProfiles(symbols: ["TRA", "CED"]) { symbol } }', undefined, {
+      traceparent: `00-${traceId}-${hex(8)}-01`,
+    });
+    await until(() => receiver.spans.some((span) => span.traceId === traceId && span.name === 'POST /graphql'));
+    const spans = receiver.spans.filter((span) => span.traceId === traceId);
+    expect(spans).toHaveLength(3);
+    const call = spans.find((span) => span.name === 'upstream company_financial_profile')!;
+    expect(call.attributes['lookup_graph.upstream.symbols']).toBe(2);
+    const hashes = call.attributes['lookup_graph.lookup.key_hashes'] as string[];
+    expect(new Set(hashes).size).toBe(2);
+    for (const hash of hashes) expect(hash).toMatch(/^[0-9a-f]{16}$/);
+    expect(receiver.bodies.join('\n')).not.toContain('"TRA"');
+  });
+
   it('marks a call that failed after its retries as an error on its one span', async () => {
     up.handle((_call, _req, res) =>
       json(res, 503, { status: 503, response: null, error: 'busy' }, { 'retry-after': '0' }),
