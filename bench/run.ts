@@ -376,7 +376,7 @@ const scenarios: Scenario[] = [
   },
   {
     id: 'hu',
-    title: '(u) with tracing on, every request sampled: five spans per lookup',
+    title: '(u) with tracing on, every request sampled: three spans per lookup',
     server: tracedUncached,
     request: () => graphql(DOMAIN_DOCUMENT, { domain: `hu-${unique++}.example.com` }),
     against: 'u',

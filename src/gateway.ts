@@ -204,7 +204,7 @@ export async function createGateway(config: Config, logger: Logger): Promise<Gat
       // /mcp: a tool call's GraphQL request takes the MCP request's place here, so every plugin below sees it.
       ...(mcp ? [mcp.endpoint] : []),
       // Tracing off (no OTEL endpoint): none of the span hooks is installed.
-      ...(tracing.enabled && spans ? [spans.useTracing(tracing)] : []),
+      ...(tracing.enabled && spans ? [spans.useTracing(tracing, target.baseUrl)] : []),
       useRequestLog({
         logger,
         labels: new OperationLabels(config.security.trustedDocuments, config.telemetry.metricsOperationNames),

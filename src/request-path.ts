@@ -35,23 +35,17 @@ export interface RequestPathDeps {
 export async function createRequestPath({ config, logger, target, metrics, tracing }: RequestPathDeps) {
   // Tracing off: the span makers (and OpenTelemetry's API) are never loaded.
   const spans = tracing.enabled ? await import('./telemetry/spans.js') : null;
-  const upstream = createUpstream(
-    config,
-    target,
-    logger,
-    metrics.observeCall,
-    tracing.enabled ? spans?.upstreamCallObserver(tracing) : undefined,
-  );
+  const upstream = createUpstream(config, target, logger, metrics.observeCall);
   const { cache, status: cacheStatus } = await createLookupCache(
     config.cache,
     logger,
     metrics.observeLookup,
-    tracing.enabled && spans ? (store) => spans.tracedStore(tracing, store) : undefined,
+    spans ? (store) => spans.tracedStore(store) : undefined,
   );
   const counted = metrics.instrument(upstream.callAction);
   const parts: ContextParts = {
     cache,
-    upstream: tracing.enabled && spans ? spans.traceCallAction(tracing, counted) : counted,
+    upstream: spans ? spans.traceCallAction(counted) : counted,
     costBudget: config.costBudget,
     operationTimeoutMs: config.resilience.operationTimeoutMs,
     financialBatchSize: config.financialBatchSize,

@@ -92,6 +92,14 @@ describe('configuration', () => {
       'PORT',
       'UPSTREAM_MAX_IN_FLIGHT',
       'OTEL_EXPORTER_OTLP_PROTOCOL',
+      // The standard OpenTelemetry variables, read again with the SDK's names and defaults.
+      'OTEL_BSP_SCHEDULE_DELAY',
+      'OTEL_BSP_MAX_QUEUE_SIZE',
+      'OTEL_BSP_MAX_EXPORT_BATCH_SIZE',
+      'OTEL_BSP_EXPORT_TIMEOUT',
+      'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL',
+      'OTEL_TRACES_EXPORTER',
+      'OTEL_SDK_DISABLED',
     ]);
     const former = [...new Set([...lists.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((match) => match[1]!))].filter(
       (name) => !remaining.has(name),

@@ -61,8 +61,12 @@ async function fetchOne<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: 
   const fresh = operation.fresh.dispatch(spec.action, cacheKey);
   // The value this request's own call parsed: the envelope is parsed once, not again after the cache.
   const own: { envelope?: ActionEnvelope; value?: V } = {};
-  // Tracing on: under the lookup's own span, whose context `trace` hands down to the cache and the call.
-  const run = (trace: unknown) =>
+  // Tracing on: the lookup's trace, handed down to the cache (its store round trips) and the call (its span).
+  const trace = operation.trace?.lookup(spec.action, cacheKey);
+  // Counted as in flight from the start, cache round trips included, so that stock symbols this
+  // lookup may name (a company's ticker) wait for it and join one financial batch.
+  const outcome = await operation.symbols.track(
+    spec.namesSymbols,
     ctx.cache.fetch<ActionEnvelope>(
       spec.action,
       ctx.tokenFingerprint,
@@ -76,12 +80,7 @@ async function fetchOne<K, V>(ctx: GatewayContext, spec: LookupSpec<K, V>, key: 
       },
       operation, // the waiter: its signal and deadline, read only when it must wait
       fresh ? { fresh: new Set([cacheKey]), trace } : { trace },
-    );
-  // Counted as in flight from the start, cache round trips included, so that stock symbols this
-  // lookup may name (a company's ticker) wait for it and join one financial batch.
-  const outcome = await operation.symbols.track(
-    spec.namesSymbols,
-    operation.trace ? operation.trace.lookup(spec.action, cacheKey, run) : run(undefined),
+    ),
   );
   operation.lookups.push(lookupReport(ctx.cache, spec.action, cacheKey, outcome));
   if (outcome.error) throw outcome.error;

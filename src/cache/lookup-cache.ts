@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { ActionError, cancelledError, refusedForClient } from '../kernel/errors.js';
+import type { LookupTrace } from '../kernel/lookup-trace.js';
 import type { CacheSettings } from './settings.js';
 import { isNotFoundMarker, type CacheEntry, type CachePart, type CacheStore, type NotFoundMarker } from './store.js';
 
@@ -21,8 +22,8 @@ export interface LookupOutcome<V> {
 /** Fetch options: keys in `fresh` skip the cross-request cache (read and in-flight join) and go upstream; the result is stored. */
 export interface FetchOptions {
   fresh?: ReadonlySet<string>;
-  /** The lookup's trace context, handed to the store unread. */
-  trace?: unknown;
+  /** The lookup's trace, handed to the store unread. */
+  trace?: LookupTrace;
 }
 
 /**
@@ -89,8 +90,8 @@ interface Owned<V> {
   full: string;
   settle: (outcome: LookupOutcome<V>) => void;
   interest: Interest;
-  /** The owning lookup's trace context, for its store round trips. */
-  trace: unknown;
+  /** The owning lookup's trace, for its store round trips. */
+  trace: LookupTrace | undefined;
 }
 
 const POLL_MS = 25;
@@ -399,7 +400,7 @@ export class LookupCache {
     action: string,
     fingerprint: string,
     outcome: LookupOutcome<V>,
-    trace: unknown,
+    trace: LookupTrace | undefined,
   ): Promise<void> {
     const full = this.cacheKey(action, fingerprint, outcome.key);
     const t = outcome.storedAt ?? Date.now();

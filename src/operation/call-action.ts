@@ -1,5 +1,6 @@
 import { overBudget } from '../cost/meter.js';
 import { ActionError } from '../kernel/errors.js';
+import type { LookupTrace } from '../kernel/lookup-trace.js';
 import type { ActionEnvelope } from '../upstream/client.js';
 import type { GatewayContext } from './context.js';
 
@@ -7,14 +8,14 @@ import type { GatewayContext } from './context.js';
  * Calls an action for the context's operation: within its budget (COST_BUDGET), paid from the client's
  * quota at the moment it is sent, cancelled with the request (or with `signal` when given: a coalesced
  * call is cancelled only when every request waiting for it has gone), with the request's token. `trace`:
- * the lookup's trace context, the parent of the call's spans.
+ * the lookup's, from which the call's span is made.
  */
 export function callAction(
   ctx: GatewayContext,
   action: string,
   body: Record<string, unknown>,
   signal?: AbortSignal,
-  trace?: unknown,
+  trace?: LookupTrace,
 ): Promise<ActionEnvelope> {
   const operation = ctx.operation;
   // The runtime cost limit: a call past COST_BUDGET fails with COST_LIMIT_EXCEEDED instead of going out.

@@ -2,22 +2,16 @@ import { setMaxListeners } from 'node:events';
 import type { LookupReport } from '../cache/lookup-report.js';
 import type { FreshReads } from '../cache/fresh.js';
 import type { CostReport, SymbolMeter } from '../cost/meter.js';
-import type { LookupOutcome } from '../cache/lookup-cache.js';
+import type { LookupTrace } from '../kernel/lookup-trace.js';
 
 /**
- * What tracing hangs on an operation while it is on (src/telemetry/spans.ts makes it): each lookup runs in
- * `run` under a span of its own, below the operation's, and hands `trace` (that span's context) down to
- * the cache and the upstream call, whose spans go under it.
+ * What tracing hangs on an operation while it is on (src/telemetry/spans.ts makes it): each lookup takes
+ * its trace from it and hands it down to the cache and the upstream call. A lookup has no span of its
+ * own: its store round trips are events on the operation's span, its call a span under it.
  */
 export interface OperationTrace {
-  /** One lookup of one key. */
-  lookup<V>(action: string, key: string, run: (trace: unknown) => Promise<LookupOutcome<V>>): Promise<LookupOutcome<V>>;
-  /** Several keys of one action looked up together (stock symbols): one span. */
-  lookups<V>(
-    action: string,
-    keys: readonly string[],
-    run: (trace: unknown) => Promise<LookupOutcome<V>[]>,
-  ): Promise<LookupOutcome<V>[]>;
+  /** The trace of one lookup: of one key, or of several keys of one action looked up together (stock symbols). */
+  lookup(action: string, keys: string | readonly string[]): LookupTrace;
 }
 
 /**

@@ -1,7 +1,10 @@
 /**
  * Tracing, request-log and metrics settings, read with the rest of the configuration. Tracing is
- * configured by the standard OpenTelemetry variables (OTEL_*) and is on exactly when an OTLP endpoint
- * is set; the gateway's own choices have their own names.
+ * configured by the standard OpenTelemetry variables (OTEL_*, with the SDK's names and defaults) and is on
+ * when an OTLP endpoint is set, unless OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none; the gateway's
+ * own choices have their own names. They are read here, from the environment the configuration is read
+ * from, rather than by the SDK's env helpers (which read process.env alone): so a bad value stops the
+ * start with the rest, and with tracing off the SDK is never loaded to read them.
  */
 
 type Env = Record<string, string | undefined>;
@@ -33,9 +36,20 @@ export interface TracingSettings {
   sampler: SamplerName;
   /** OTEL_TRACES_SAMPLER_ARG: the ratio of the ratio samplers. */
   samplerRatio: number;
-  /** How often the batch span processor exports, in ms (5000; tests pass less). */
+  /** OTEL_PROPAGATORS: how a trace context is read from requests and written to upstream calls. */
+  propagators: Propagator[];
+  /** OTEL_BSP_SCHEDULE_DELAY: how often the batch span processor exports, in ms. */
   scheduledDelayMillis: number;
+  /** OTEL_BSP_MAX_QUEUE_SIZE: spans waiting for export at most; more are dropped, never the request. */
+  maxQueueSize: number;
+  /** OTEL_BSP_MAX_EXPORT_BATCH_SIZE: spans in one export at most. */
+  maxExportBatchSize: number;
+  /** OTEL_BSP_EXPORT_TIMEOUT: how long one export may take before it is given up, in ms. */
+  exportTimeoutMillis: number;
 }
+
+/** The propagators of OTEL_PROPAGATORS the gateway has (the W3C ones, in @opentelemetry/core). */
+type Propagator = 'tracecontext' | 'baggage';
 
 export interface TelemetrySettings {
   /** null: tracing off, no SDK loaded, the API's no-op tracer. */
@@ -52,8 +66,13 @@ export interface TelemetrySettings {
   metricsOperationNames: string[];
 }
 
-/** How often the batch span processor exports (the specification's default); its other bounds are the SDK's defaults. */
-const EXPORT_DELAY_MS = 5_000;
+/** The batch span processor's defaults, the specification's and the SDK's. */
+const BSP_DEFAULTS = {
+  OTEL_BSP_SCHEDULE_DELAY: 5_000,
+  OTEL_BSP_MAX_QUEUE_SIZE: 2_048,
+  OTEL_BSP_MAX_EXPORT_BATCH_SIZE: 512,
+  OTEL_BSP_EXPORT_TIMEOUT: 30_000,
+} as const;
 
 const OPERATION_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
 
@@ -100,7 +119,15 @@ export function readTelemetrySettings(env: Env, problems: string[]): TelemetrySe
 
 function readTracing(env: Env, problems: string[]): TracingSettings | null {
   const value = (name: string) => env[name]?.trim() || undefined;
-  // Tracing is on exactly when an endpoint is set: no endpoint, no SDK.
+  // The SDK's switch: true turns tracing off whatever else is set.
+  const disabled = value('OTEL_SDK_DISABLED')?.toLowerCase();
+  if (disabled !== undefined && disabled !== 'true' && disabled !== 'false')
+    problems.push(`OTEL_SDK_DISABLED must be true or false, got "${env.OTEL_SDK_DISABLED}"`);
+  const exporter = value('OTEL_TRACES_EXPORTER')?.toLowerCase() ?? 'otlp';
+  if (exporter !== 'otlp' && exporter !== 'none')
+    problems.push(`OTEL_TRACES_EXPORTER must be otlp or none, got "${env.OTEL_TRACES_EXPORTER}"`);
+  if (disabled === 'true' || exporter === 'none') return null;
+  // Otherwise tracing is on exactly when an endpoint is set: no endpoint, no SDK.
   const tracesEndpoint = value('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
   const baseEndpoint = value('OTEL_EXPORTER_OTLP_ENDPOINT');
   if (!tracesEndpoint && !baseEndpoint) return null;
@@ -116,13 +143,15 @@ function readTracing(env: Env, problems: string[]): TracingSettings | null {
     problems.push(`${endpointName} must be an absolute http(s) URL, got "${endpoint}"`);
   }
 
-  const protocolRaw = value('OTEL_EXPORTER_OTLP_PROTOCOL') ?? 'http/protobuf';
+  // The signal's own protocol wins over the general one, as in the SDK.
+  const protocolName = value('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL')
+    ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'
+    : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const protocolRaw = value(protocolName) ?? 'http/protobuf';
   let protocol: OtlpProtocol = 'http/protobuf';
   if (protocolRaw === 'http/protobuf' || protocolRaw === 'http/json') protocol = protocolRaw;
   else
-    problems.push(
-      `OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json (grpc is not supported), got "${protocolRaw}"`,
-    );
+    problems.push(`${protocolName} must be http/protobuf or http/json (grpc is not supported), got "${protocolRaw}"`);
 
   const samplerRaw = (value('OTEL_TRACES_SAMPLER') ?? 'parentbased_always_on').toLowerCase();
   let sampler: SamplerName = 'parentbased_always_on';
@@ -137,11 +166,51 @@ function readTracing(env: Env, problems: string[]): TracingSettings | null {
     else samplerRatio = ratio;
   }
 
+  const bsp = (name: keyof typeof BSP_DEFAULTS, min: number): number => {
+    const raw = value(name);
+    if (raw === undefined) return BSP_DEFAULTS[name];
+    const number = Number(raw);
+    if (!/^\d+$/.test(raw) || number < min || number > 2_147_483_647) {
+      problems.push(`${name} must be a whole number from ${min}, got "${raw}"`);
+      return BSP_DEFAULTS[name];
+    }
+    return number;
+  };
+  const maxQueueSize = bsp('OTEL_BSP_MAX_QUEUE_SIZE', 1);
+  const maxExportBatchSize = bsp('OTEL_BSP_MAX_EXPORT_BATCH_SIZE', 1);
+  if (maxExportBatchSize > maxQueueSize)
+    problems.push(
+      `OTEL_BSP_MAX_EXPORT_BATCH_SIZE (${maxExportBatchSize}) must not be more than OTEL_BSP_MAX_QUEUE_SIZE (${maxQueueSize})`,
+    );
+
   return {
     endpoint,
     protocol,
     sampler,
     samplerRatio,
-    scheduledDelayMillis: EXPORT_DELAY_MS,
+    propagators: readPropagators(value('OTEL_PROPAGATORS'), problems),
+    scheduledDelayMillis: bsp('OTEL_BSP_SCHEDULE_DELAY', 0),
+    maxQueueSize,
+    maxExportBatchSize,
+    exportTimeoutMillis: bsp('OTEL_BSP_EXPORT_TIMEOUT', 1),
   };
+}
+
+/** OTEL_PROPAGATORS: a comma-separated list, `tracecontext,baggage` by default, `none` for none. */
+function readPropagators(raw: string | undefined, problems: string[]): Propagator[] {
+  if (raw === undefined) return ['tracecontext', 'baggage'];
+  const names = [
+    ...new Set(
+      raw
+        .toLowerCase()
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+    ),
+  ];
+  if (names.length === 1 && names[0] === 'none') return [];
+  const known = names.filter((name): name is Propagator => name === 'tracecontext' || name === 'baggage');
+  if (known.length !== names.length)
+    problems.push(`OTEL_PROPAGATORS must list tracecontext and/or baggage, or be none, got "${raw}"`);
+  return known;
 }

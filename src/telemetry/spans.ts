@@ -1,12 +1,20 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+} from '@opentelemetry/api';
 import type { ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { LookupOutcome } from '../cache/lookup-cache.js';
 import type { CacheStore } from '../cache/store.js';
+import type { LookupReport } from '../cache/lookup-report.js';
 import type { GatewayContext } from '../operation/context.js';
 import type { Operation, OperationTrace } from '../operation/operation.js';
 import type { CallAction } from '../upstream/index.js';
-import type { CallObserver, CallOutcome } from '../upstream/client.js';
+import type { CallTrace, LookupTrace, StoreStep, StoreStepResult } from '../kernel/lookup-trace.js';
 import { describeOperation } from '../kernel/describe-operation.js';
 import { ActionError } from '../kernel/errors.js';
 import { errorCodesOf } from './errors.js';
@@ -15,37 +23,155 @@ import { isGraphQLRequest } from '../kernel/graphql-path.js';
 import { TRACE, type Traced, traceOf } from './request-trace.js';
 
 /**
- * The spans of one request, by hand with @opentelemetry/api:
+ * The spans of one request, by hand with @opentelemetry/api. A query with one uncached lookup makes three:
  *
  *   POST /graphql (server, continues the client's traceparent; answered from a remembered result:
  *   │              this span alone, with the operation and `lookup_graph.remembered_result`)
- *   └─ query Name (the GraphQL operation: type, name, cost estimate, upstream calls)
- *      └─ lookup <action> (source: cache / upstream / coalesced; the key hashed or omitted)
- *         ├─ redis GET / SET / ... (with REDIS_URL)
- *         └─ upstream <action> (the call with its retries and outcome)
- *            └─ POST /v1/action/<action> (client, one per HTTP attempt, status and outcome code)
+ *   └─ query Name (the GraphQL operation: type, name, cost estimate, upstream calls, its lookups counted
+ *      │           by source; each Redis round trip of its lookups an event `redis <COMMAND>`)
+ *      └─ upstream <action> (client, one per upstream call: retries included, each HTTP attempt an event
+ *                            `attempt` with its status and outcome code; the lookup's key hashed or omitted)
  *
- * Lookups find their operation's span on the Operation (`trace`, shared by Yoga's copies of the
- * context). A lookup hands its own span's context down with its work (the cache's `trace`, the call's
- * `trace` option), and the upstream and Redis spans are made under it: no context manager, so no
+ * A lookup has no span of its own: a cached one adds nothing but its count on the operation's span.
+ * Lookups take their trace from the Operation (`trace`, shared by Yoga's copies of the context) and hand
+ * it down with their work (the cache's `trace`, the call's `trace` option): no context manager, so no
  * async hook runs for every promise of the process.
  */
 
-/** The operation's span context, under which its lookups make theirs. */
-interface OperationSpan {
-  tracing: TracingOn;
-  context: Context;
+/** Where the upstream calls go, as each call's span names it. */
+interface CallTarget {
+  address: string;
+  port: number;
 }
 
-/** What the Operation carries while tracing is on: its lookups, each with its span under the operation's. */
-function operationTrace(operation: OperationSpan): OperationTrace {
-  return {
-    lookup: (action, key, run) => traceLookup(operation, action, key, run),
-    lookups: (action, keys, run) => traceLookups(operation, action, keys, run),
-  };
+/** The operation's span: what its lookups' traces tell their steps to, and the parent of their calls. */
+class TracedOperation implements OperationTrace {
+  constructor(
+    readonly tracing: TracingOn,
+    readonly span: Span,
+    readonly context: Context,
+    readonly target: CallTarget,
+  ) {}
+
+  lookup(action: string, keys: string | readonly string[]): LookupTrace {
+    return new TracedLookup(this, action, keys);
+  }
 }
 
-const ATTEMPTS = Symbol('lookup-graph.upstream.attempts');
+const REDIS_COMMANDS: Readonly<Record<StoreStep, string>> = {
+  get: 'GET',
+  set: 'SET',
+  acquireLease: 'SET NX',
+  releaseLease: 'EVAL',
+  leaseHeld: 'EXISTS',
+};
+
+/** One lookup's trace: its store round trips as events on the operation's span, its call as a span under it. */
+class TracedLookup implements LookupTrace {
+  constructor(
+    private readonly operation: TracedOperation,
+    private readonly action: string,
+    private readonly keys: string | readonly string[],
+  ) {}
+
+  storeStep(step: StoreStep, startedAt: number, result: StoreStepResult): void {
+    const span = this.operation.span;
+    // Not sampled: nothing to tell.
+    if (!span.isRecording()) return;
+    span.addEvent(
+      `redis ${REDIS_COMMANDS[step]}`,
+      {
+        'db.system.name': 'redis',
+        'lookup_graph.lookup.action': this.action,
+        'lookup_graph.cache.result': result,
+        'lookup_graph.duration_ms': Date.now() - startedAt,
+      },
+      startedAt,
+    );
+  }
+
+  startCall(action: string, body: Readonly<Record<string, unknown>>): CallTrace {
+    const { tracing, context, target } = this.operation;
+    const span = tracing.tracer.startSpan(
+      `upstream ${action}`,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          'http.request.method': 'POST',
+          'server.address': target.address,
+          'server.port': target.port,
+          'lookup_graph.upstream.action': action,
+        },
+      },
+      context,
+    );
+    let headers: Record<string, string> | undefined;
+    if (span.isRecording()) {
+      // The keys' HMAC only for a span that is kept and a call that is made: most lookups are neither.
+      const keys = this.keys;
+      if (typeof keys === 'string') {
+        const hashed = tracing.keyForSpan(this.action, keys);
+        if (hashed) span.setAttribute('lookup_graph.lookup.key_hash', hashed);
+      } else {
+        const hashes: string[] = [];
+        for (const key of keys) {
+          const hashed = tracing.keyForSpan(this.action, key);
+          if (hashed) hashes.push(hashed);
+        }
+        if (hashes.length) span.setAttribute('lookup_graph.lookup.key_hashes', hashes);
+      }
+      if (typeof body.company === 'string')
+        span.setAttribute('lookup_graph.upstream.symbols', body.company.split(',').length);
+    }
+    if (tracing.settings.propagateUpstream) {
+      headers = {};
+      tracing.propagator.inject(trace.setSpan(context, span), headers, {
+        set: (carrier, key, value) => ((carrier as Record<string, string>)[key] = value),
+      });
+    }
+    return new TracedCall(span, headers);
+  }
+}
+
+/** One upstream call's span: its HTTP attempts as events, its outcome when it ends. */
+class TracedCall implements CallTrace {
+  private attempts = 0;
+  private status: number | undefined;
+
+  constructor(
+    private readonly span: Span,
+    readonly headers: Record<string, string> | undefined,
+  ) {}
+
+  attempt(status: number | undefined, outcome: string, durationMs: number): void {
+    this.attempts += 1;
+    this.status = status;
+    if (!this.span.isRecording()) return;
+    // One attributes object an attempt; no status when no response came.
+    const attributes: Attributes = {
+      'lookup_graph.upstream.outcome': outcome,
+      'http.request.resend_count': this.attempts - 1,
+      'lookup_graph.duration_ms': durationMs,
+    };
+    if (status !== undefined) attributes['http.response.status_code'] = status;
+    this.span.addEvent('attempt', attributes);
+  }
+
+  end(outcome: string): void {
+    const span = this.span;
+    if (span.isRecording()) {
+      if (this.status !== undefined) span.setAttribute('http.response.status_code', this.status);
+      span.setAttribute('lookup_graph.upstream.attempts', this.attempts);
+      span.setAttribute('lookup_graph.upstream.retries', Math.max(0, this.attempts - 1));
+      span.setAttribute('lookup_graph.upstream.outcome', outcome);
+      if (outcome !== 'OK') {
+        span.setAttribute('error.type', outcome);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
+      }
+    }
+    span.end();
+  }
+}
 
 const headerGetter = {
   keys: (headers: Headers) => [...headers.keys()],
@@ -53,8 +179,12 @@ const headerGetter = {
 };
 
 /** The request and operation spans. Installed first, so refused requests have their span too. */
-export function useTracing(tracing: TracingOn): Plugin<GatewayContext> {
+export function useTracing(tracing: TracingOn, upstream: URL): Plugin<GatewayContext> {
   const { tracer, propagator } = tracing;
+  const target: CallTarget = {
+    address: upstream.hostname,
+    port: Number(upstream.port) || (upstream.protocol === 'https:' ? 443 : 80),
+  };
   return {
     onRequest({ request, url }) {
       if (!isGraphQLRequest(request, url)) return;
@@ -93,7 +223,7 @@ export function useTracing(tracing: TracingOn): Plugin<GatewayContext> {
         owner.open ??= new Set();
         owner.open.add(span);
       }
-      ctx.operation.trace = operationTrace({ tracing, context: trace.setSpan(parent, span) });
+      ctx.operation.trace = new TracedOperation(tracing, span, trace.setSpan(parent, span), target);
       return {
         onExecuteDone({ result }) {
           if (Symbol.asyncIterator in result) return;
@@ -115,17 +245,37 @@ export function useTracing(tracing: TracingOn): Plugin<GatewayContext> {
 }
 
 function endOperation(span: Span, usage: Operation, result: ExecutionResult): void {
-  const cost = usage.cost;
-  if (cost) {
-    span.setAttribute('lookup_graph.cost.estimated', cost.estimated);
-    span.setAttribute('lookup_graph.cost.budget', cost.budget);
+  if (span.isRecording()) {
+    const cost = usage.cost;
+    if (cost) {
+      span.setAttribute('lookup_graph.cost.estimated', cost.estimated);
+      span.setAttribute('lookup_graph.cost.budget', cost.budget);
+    }
+    span.setAttribute('lookup_graph.upstream_calls', usage.upstreamCalls);
+    describeLookups(span, usage.lookups);
+    const codes = errorCodesOf(result.errors);
+    if (codes.length > 0) span.setAttribute('lookup_graph.error_codes', [...new Set(codes)]);
+    if (result.errors?.length && !result.data) span.setStatus({ code: SpanStatusCode.ERROR, message: codes[0] });
   }
-  span.setAttribute('lookup_graph.upstream_calls', usage.upstreamCalls);
-  span.setAttribute('lookup_graph.lookups', usage.lookups.length);
-  const codes = errorCodesOf(result.errors);
-  if (codes.length > 0) span.setAttribute('lookup_graph.error_codes', [...new Set(codes)]);
-  if (result.errors?.length && !result.data) span.setStatus({ code: SpanStatusCode.ERROR, message: codes[0] });
   span.end();
+}
+
+/**
+ * An operation's lookups on its span: how many, of which actions, and where their values came from (one
+ * source when they agree, else "mixed", with a count per source).
+ */
+function describeLookups(span: Span, lookups: readonly LookupReport[]): void {
+  span.setAttribute('lookup_graph.lookups', lookups.length);
+  if (lookups.length === 0) return;
+  const actions = new Set<string>();
+  const sources = new Map<string, number>();
+  for (const lookup of lookups) {
+    actions.add(lookup.action);
+    sources.set(lookup.source, (sources.get(lookup.source) ?? 0) + 1);
+  }
+  span.setAttribute('lookup_graph.lookup.actions', [...actions]);
+  span.setAttribute('lookup_graph.lookup.source', sources.size === 1 ? [...sources.keys()][0]! : 'mixed');
+  for (const [source, count] of sources) span.setAttribute(`lookup_graph.lookup.${source}`, count);
 }
 
 /** A request answered from a remembered result (src/cache/result-memo.ts): the operation it replays and what it stands on. */
@@ -149,254 +299,88 @@ export function traceReplay(request: Request, { name, usage }: ReplayedOperation
   if (name) span.setAttribute('graphql.operation.name', name);
   span.setAttribute('lookup_graph.remembered_result', true);
   span.setAttribute('lookup_graph.upstream_calls', 0);
-  span.setAttribute('lookup_graph.lookups', usage.lookups.length);
   if (usage.cost) {
     span.setAttribute('lookup_graph.cost.estimated', usage.cost.estimated);
     span.setAttribute('lookup_graph.cost.budget', usage.cost.budget);
   }
-  const actions = new Set<string>();
-  const sources = new Map<string, number>();
-  for (const lookup of usage.lookups) {
-    actions.add(lookup.action);
-    sources.set(lookup.source, (sources.get(lookup.source) ?? 0) + 1);
-  }
-  span.setAttribute('lookup_graph.lookup.actions', [...actions]);
-  // As a span of several lookups says it: one source when they agree, else "mixed" with a count per source.
-  span.setAttribute('lookup_graph.lookup.source', sources.size === 1 ? [...sources.keys()][0]! : 'mixed');
-  for (const [source, count] of sources) span.setAttribute(`lookup_graph.lookup.${source}`, count);
-}
-
-/** One lookup of one key: its span, with where the value came from. */
-function traceLookup<V>(
-  operation: OperationSpan,
-  action: string,
-  key: string,
-  run: (trace: Context) => Promise<LookupOutcome<V>>,
-): Promise<LookupOutcome<V>> {
-  const { tracing } = operation;
-  const span = tracing.tracer.startSpan(
-    `lookup ${action}`,
-    { attributes: { 'lookup_graph.lookup.action': action } },
-    operation.context,
-  );
-  // The key's HMAC only for a span that is kept: most are not, with a ratio sampler.
-  const hashed = span.isRecording() ? tracing.keyForSpan(action, key) : undefined;
-  if (hashed) span.setAttribute('lookup_graph.lookup.key_hash', hashed);
-  return run(trace.setSpan(operation.context, span)).then(
-    (outcome) => {
-      span.setAttribute('lookup_graph.lookup.source', outcome.source);
-      if (outcome.error) failed(span, outcome.error);
-      span.end();
-      return outcome;
-    },
-    (error: unknown) => {
-      failed(span, error);
-      span.end();
-      throw error;
-    },
-  );
-}
-
-/** Several keys of one action looked up together (stock symbols): one span, counted by source. */
-function traceLookups<V>(
-  operation: OperationSpan,
-  action: string,
-  keys: readonly string[],
-  run: (trace: Context) => Promise<LookupOutcome<V>[]>,
-): Promise<LookupOutcome<V>[]> {
-  const { tracing } = operation;
-  const span = tracing.tracer.startSpan(
-    `lookup ${action}`,
-    { attributes: { 'lookup_graph.lookup.action': action, 'lookup_graph.lookup.keys': keys.length } },
-    operation.context,
-  );
-  const hashes = span.isRecording()
-    ? keys.map((key) => tracing.keyForSpan(action, key)).filter((hash): hash is string => hash !== undefined)
-    : [];
-  if (hashes.length) span.setAttribute('lookup_graph.lookup.key_hashes', hashes);
-  return run(trace.setSpan(operation.context, span)).then(
-    (outcomes) => {
-      const sources = new Set(outcomes.map((outcome) => outcome.source));
-      // One source when they agree, else "mixed" with a count per source.
-      span.setAttribute('lookup_graph.lookup.source', sources.size === 1 ? [...sources][0]! : 'mixed');
-      for (const source of sources)
-        span.setAttribute(
-          `lookup_graph.lookup.${source}`,
-          outcomes.filter((outcome) => outcome.source === source).length,
-        );
-      const codes = outcomes.flatMap((outcome) =>
-        outcome.error instanceof ActionError ? [outcome.error.code] : outcome.error ? ['INTERNAL'] : [],
-      );
-      if (codes.length > 0) span.setAttribute('lookup_graph.error_codes', [...new Set(codes)]);
-      span.end();
-      return outcomes;
-    },
-    (error: unknown) => {
-      failed(span, error);
-      span.end();
-      throw error;
-    },
-  );
-}
-
-/** The trace context a lookup handed down (the cache's and the call's `trace`), when it holds a span to hang under. */
-function lookupContext(handed: unknown): Context | undefined {
-  const context = handed as Context | undefined;
-  return context && trace.getSpan(context) ? context : undefined;
-}
-
-function failed(span: Span, error: unknown): void {
-  const code = error instanceof ActionError ? error.code : 'INTERNAL';
-  span.setAttribute('error.type', code);
-  span.setStatus({ code: SpanStatusCode.ERROR, message: code });
+  describeLookups(span, usage.lookups);
 }
 
 /**
- * One lookup's way upstream, retries included: the span every HTTP attempt hangs under. Outside a
- * traced lookup (no `trace` in the options) it adds nothing.
+ * Each call from a traced lookup (its `trace`) gets its span, told each HTTP attempt (`attempts`, read by
+ * the client). Outside a traced lookup it adds nothing.
  */
-export function traceCallAction(tracing: TracingOn, callAction: CallAction): CallAction {
+export function traceCallAction(callAction: CallAction): CallAction {
   return (action, body, options) => {
-    const parent = lookupContext(options?.trace);
-    if (!parent) return callAction(action, body, options);
-    const span = tracing.tracer.startSpan(
-      `upstream ${action}`,
-      { attributes: { 'lookup_graph.upstream.action': action } },
-      parent,
-    );
-    if (typeof body.company === 'string')
-      span.setAttribute('lookup_graph.upstream.symbols', body.company.split(',').length);
-    const attempts = { count: 0 };
-    const finish = (outcome: string) => {
-      span.setAttribute('lookup_graph.upstream.attempts', attempts.count);
-      span.setAttribute('lookup_graph.upstream.retries', Math.max(0, attempts.count - 1));
-      span.setAttribute('lookup_graph.upstream.outcome', outcome);
-      if (outcome !== 'OK') span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
-      span.end();
-    };
-    return callAction(action, body, {
-      ...options,
-      trace: trace.setSpan(parent, span).setValue(ATTEMPTS, attempts),
-    }).then(
+    const lookup = options?.trace;
+    if (!lookup) return callAction(action, body, options);
+    const call = lookup.startCall(action, body);
+    return callAction(action, body, { ...options, attempts: call }).then(
       (envelope) => {
-        finish('OK');
+        call.end('OK');
         return envelope;
       },
       (error: unknown) => {
-        finish(error instanceof ActionError ? error.code : 'INTERNAL');
+        call.end(error instanceof ActionError ? error.code : 'INTERNAL');
         throw error;
       },
     );
   };
 }
 
-/** Each HTTP attempt to the upstream: a client span, and `traceparent` on the request when TRACE_PROPAGATE_UPSTREAM is on. */
-export function upstreamCallObserver(tracing: TracingOn): CallObserver {
-  return {
-    start(action, origin, handed) {
-      const parent = lookupContext(handed);
-      if (!parent) return undefined;
-      const attempts = parent.getValue(ATTEMPTS) as { count: number } | undefined;
-      if (attempts) attempts.count += 1;
-      const span = tracing.tracer.startSpan(
-        `POST /v1/action/${action}`,
-        {
-          kind: SpanKind.CLIENT,
-          attributes: {
-            'http.request.method': 'POST',
-            'server.address': origin.hostname,
-            'server.port': Number(origin.port) || (origin.protocol === 'https:' ? 443 : 80),
-            'lookup_graph.upstream.action': action,
-            ...(attempts && attempts.count > 1 ? { 'http.request.resend_count': attempts.count - 1 } : {}),
-          },
-        },
-        parent,
-      );
-      let headers: Record<string, string> | undefined;
-      if (tracing.settings.propagateUpstream) {
-        headers = {};
-        tracing.propagator.inject(trace.setSpan(parent, span), headers, {
-          set: (carrier, key, value) => ((carrier as Record<string, string>)[key] = value),
-        });
-      }
-      return {
-        headers,
-        done(call: CallOutcome) {
-          if (call.upstreamStatus !== undefined) span.setAttribute('http.response.status_code', call.upstreamStatus);
-          span.setAttribute('lookup_graph.upstream.outcome', call.outcome);
-          if (call.outcome !== 'OK') {
-            span.setAttribute('error.type', call.outcome);
-            span.setStatus({ code: SpanStatusCode.ERROR, message: call.outcome });
-          }
-          span.end();
-        },
-      };
-    },
-  };
-}
-
-const REDIS_COMMANDS = {
-  get: 'GET',
-  set: 'SET',
-  acquireLease: 'SET NX',
-  releaseLease: 'EVAL',
-  leaseHeld: 'EXISTS',
-} as const;
-
-/** Redis round trips of the cache as spans under the lookup that makes them (its `trace`, handed down by the cache). */
-export function tracedStore(tracing: TracingOn, store: CacheStore): CacheStore {
+/** The cache's Redis round trips, each told to the lookup that makes it (its `trace`, handed down by the cache). */
+export function tracedStore(store: CacheStore): CacheStore {
   const round = <T>(
-    method: keyof typeof REDIS_COMMANDS,
-    handed: unknown,
+    step: StoreStep,
+    lookup: LookupTrace | undefined,
     run: () => Promise<T>,
-    describe?: (result: T, span: Span) => void,
+    result: (value: T) => StoreStepResult,
   ): Promise<T> => {
-    const parent = lookupContext(handed);
-    if (!parent) return run();
-    const command = REDIS_COMMANDS[method];
-    const span = tracing.tracer.startSpan(
-      `redis ${command}`,
-      {
-        kind: SpanKind.CLIENT,
-        attributes: { 'db.system.name': 'redis', 'db.operation.name': command, 'lookup_graph.cache.step': method },
-      },
-      parent,
-    );
+    if (!lookup) return run();
+    const startedAt = Date.now();
     return run().then(
-      (result) => {
-        describe?.(result, span);
-        span.end();
-        return result;
+      (value) => {
+        lookup.storeStep(step, startedAt, result(value));
+        return value;
       },
       (error: unknown) => {
-        span.setStatus({ code: SpanStatusCode.ERROR });
-        span.end();
+        lookup.storeStep(step, startedAt, 'failed');
         throw error;
       },
     );
   };
+  const ok = (): StoreStepResult => 'ok';
   return {
     kind: store.kind,
     ...(store.peek ? { peek: (key: string) => store.peek!(key) } : {}),
     ...(store.peekStoredAt ? { peekStoredAt: (key: string) => store.peekStoredAt!(key) } : {}),
-    get: (key, handed) =>
+    ...(store.storedAt ? { storedAt: (key: string) => store.storedAt!(key) } : {}),
+    ...(store.parts ? { parts: () => store.parts!() } : {}),
+    get: (key, lookup) =>
       round(
         'get',
-        handed,
+        lookup,
         () => store.get(key),
-        (value, span) => span.setAttribute('lookup_graph.cache.hit', value !== undefined),
+        (entry) => (entry === undefined ? 'miss' : 'hit'),
       ),
-    set: (key, entry, ttlMs, valueJson, handed) => round('set', handed, () => store.set(key, entry, ttlMs, valueJson)),
-    acquireLease: (key, ttlMs, handed) =>
+    set: (key, entry, ttlMs, valueJson, lookup) =>
+      round('set', lookup, () => store.set(key, entry, ttlMs, valueJson), ok),
+    acquireLease: (key, ttlMs, lookup) =>
       round(
         'acquireLease',
-        handed,
+        lookup,
         () => store.acquireLease(key, ttlMs),
-        (won, span) => span.setAttribute('lookup_graph.cache.lease_acquired', won),
+        (won) => (won ? 'won' : 'lost'),
       ),
-    releaseLease: (key, handed) => round('releaseLease', handed, () => store.releaseLease(key)),
-    leaseHeld: (key, handed) => round('leaseHeld', handed, () => store.leaseHeld(key)),
-    // Renewals run on a timer, under no lookup's span.
+    releaseLease: (key, lookup) => round('releaseLease', lookup, () => store.releaseLease(key), ok),
+    leaseHeld: (key, lookup) =>
+      round(
+        'leaseHeld',
+        lookup,
+        () => store.leaseHeld(key),
+        (held) => (held ? 'hit' : 'miss'),
+      ),
+    // Renewals run on a timer, for no one lookup.
     ...(store.renewLeases
       ? { renewLeases: (keys: readonly string[], ttlMs: number) => store.renewLeases!(keys, ttlMs) }
       : {}),

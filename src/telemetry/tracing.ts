@@ -13,25 +13,18 @@ export type Tracing = { enabled: false; close(): Promise<void> } | TracingOn;
 export interface TracingOn {
   enabled: true;
   tracer: Tracer;
-  /** Reads and writes `traceparent` / `tracestate` (W3C Trace Context). */
+  /** Reads and writes the headers of OTEL_PROPAGATORS: `traceparent` / `tracestate` (W3C Trace Context) and `baggage`. */
   propagator: TextMapPropagator;
   settings: TelemetrySettings;
   /** A lookup key as spans may show it: an HMAC, or undefined when keys are omitted. */
   keyForSpan(action: string, key: string): string | undefined;
+  /** Exports the spans still buffered (bench/span-cost.ts measures with it). */
+  flush(): Promise<void>;
   /** Exports the spans still buffered and stops. */
   close(): Promise<void>;
 }
 
 const INSTRUMENTATION = 'lookup-graph';
-
-/**
- * The batch span processor's bounds: what a collector that is down or slow can cost. Spans wait in a queue
- * of at most QUEUE_SPANS (then new ones are dropped, never the request); one export of at most BATCH_SPANS
- * is in flight at a time, given up after EXPORT_TIMEOUT_MS. Nothing on the request path waits for an export.
- */
-const QUEUE_SPANS = 2048;
-const BATCH_SPANS = 512;
-const EXPORT_TIMEOUT_MS = 10_000;
 
 export async function startTracing(settings: TelemetrySettings, keySecret: string): Promise<Tracing> {
   if (!settings.tracing) return { enabled: false, close: async () => undefined };
@@ -48,6 +41,7 @@ export async function startTracing(settings: TelemetrySettings, keySecret: strin
     propagator,
     settings,
     keyForSpan,
+    flush: () => provider.forceFlush(),
     close: () => provider.shutdown(),
   };
 }
@@ -86,16 +80,22 @@ async function startSdk(settings: TracingSettings) {
     resource,
     sampler,
     spanProcessors: [
+      // What a collector that is down or slow can cost: spans wait in a queue of at most maxQueueSize (then
+      // new ones are dropped, never the request); one export of at most maxExportBatchSize is in flight at a
+      // time, given up after exportTimeoutMillis. Nothing on the request path waits for an export.
       new sdk.BatchSpanProcessor({
         exporter,
         scheduledDelayMillis: settings.scheduledDelayMillis,
-        maxQueueSize: QUEUE_SPANS,
-        maxExportBatchSize: BATCH_SPANS,
-        exportTimeoutMillis: EXPORT_TIMEOUT_MS,
+        maxQueueSize: settings.maxQueueSize,
+        maxExportBatchSize: settings.maxExportBatchSize,
+        exportTimeoutMillis: settings.exportTimeoutMillis,
       }),
     ],
   });
   // No context manager: a span's parent is handed to it (src/telemetry/spans.ts). AsyncLocalStorage would
   // run a hook for every promise of the process on Node 20: a third of an uncached lookup's CPU.
-  return { provider, propagator: new core.W3CTraceContextPropagator() };
+  const propagators = settings.propagators.map((name) =>
+    name === 'tracecontext' ? new core.W3CTraceContextPropagator() : new core.W3CBaggagePropagator(),
+  );
+  return { provider, propagator: new core.CompositePropagator({ propagators }) };
 }

@@ -3,6 +3,7 @@ import type { Dispatcher, Pool as UndiciPool, errors as UndiciErrors } from 'und
 import type { UpstreamConfig } from './settings.js';
 import { ActionError, cancelledError, errorForStatus, parseRetryAfter, upstreamMessage } from '../kernel/errors.js';
 import { dispatchWatch, ON_DISPATCH, type DispatchWatched } from './dispatched.js';
+import type { CallTrace, LookupTrace } from '../kernel/lookup-trace.js';
 
 // The pool, the error classes and the request API alone, the very modules undici's index exports as
 // `Pool` and `errors` and puts on every dispatcher (30 modules): the index loads fetch, WebSocket, the
@@ -54,8 +55,10 @@ export interface CallOptions {
   onSent?: () => void;
   /** How long the call waited for a free upstream slot before it was given to the client (for the timeout's message). */
   queuedMs?: number;
-  /** The caller's trace context, handed to the observer unread (src/telemetry/spans.ts). */
-  trace?: unknown;
+  /** The lookup's trace, while tracing is on: the call's span is made from it (src/telemetry/spans.ts traceCallAction). */
+  trace?: LookupTrace;
+  /** The call's span, while tracing is on: each HTTP attempt sends its headers and is told on it. */
+  attempts?: CallTrace;
 }
 
 /** When a call must end: `at` in epoch ms; `ms` is the whole budget it was given (for messages). */
@@ -86,17 +89,6 @@ export interface ActionClientOptions extends UpstreamConfig {
   token: string;
   /** Told about every finished call; never given headers or the token. */
   onCallDone?: (outcome: CallOutcome) => void;
-  /** Told when each HTTP call starts and ends (tracing, src/telemetry/spans.ts). */
-  observer?: CallObserver;
-}
-
-/** Watches each HTTP call: may add headers of its own (`traceparent`), sees how the call ended. */
-export interface CallObserver {
-  start(
-    action: string,
-    origin: URL,
-    trace: unknown,
-  ): { headers?: Record<string, string>; done(outcome: CallOutcome): void } | undefined;
 }
 
 const ACTION_NAME = /^[a-z][a-z0-9_]{0,63}$/;
@@ -126,7 +118,7 @@ export class ActionClient {
   async call(action: string, body: Record<string, unknown>, options: CallOptions = {}): Promise<ActionEnvelope> {
     if (!ACTION_NAME.test(action)) throw new Error(`Invalid action name ${JSON.stringify(action)}`);
     const started = performance.now();
-    const observed = this.options.observer?.start(action, this.options.baseUrl, options.trace);
+    const attempts = options.attempts;
     let upstreamStatus: number | undefined;
     let sent = false;
     const onSent = () => {
@@ -139,15 +131,15 @@ export class ActionClient {
         body,
         { ...options, onSent },
         (status) => (upstreamStatus = status),
-        observed?.headers,
+        attempts?.headers,
       );
       const call = this.report(action, 'OK', started, upstreamStatus, sent);
-      observed?.done(call);
+      attempts?.attempt(upstreamStatus, 'OK', call.durationMs);
       return envelope;
     } catch (error) {
       const mapped = error instanceof ActionError ? error : unexpected(action, error);
       const call = this.report(action, mapped.code, started, upstreamStatus, sent);
-      observed?.done(call);
+      attempts?.attempt(upstreamStatus, mapped.code, call.durationMs);
       throw mapped;
     }
   }

@@ -1,13 +1,6 @@
 import type { Logger } from 'pino';
 import type { UpstreamSettings } from './settings.js';
-import {
-  ActionClient,
-  type ActionEnvelope,
-  type CallObserver,
-  type CallOptions,
-  type CallOutcome,
-  type ResponseFacts,
-} from './client.js';
+import { ActionClient, type ActionEnvelope, type CallOptions, type CallOutcome, type ResponseFacts } from './client.js';
 import { ActionError } from '../kernel/errors.js';
 import { Breakers, verdictFor, type BreakerCall, type BreakerSnapshot, type Verdict } from './resilience/breaker.js';
 import { ConcurrencyLimiter } from './resilience/concurrency.js';
@@ -81,7 +74,6 @@ export function createUpstream(
   target: UpstreamTarget,
   logger: Logger,
   onCallDone?: (call: CallOutcome) => void,
-  observer?: CallObserver,
 ): Upstream {
   const client = new ActionClient({
     ...config.upstream,
@@ -93,7 +85,6 @@ export function createUpstream(
       else logger.warn({ upstreamCall: call }, 'upstream call failed');
       onCallDone?.(call);
     },
-    observer,
   });
   const settings = config.resilience;
   const gates = new RateLimitGates({ log: logger, maxHoldMs: settings.retryAfterMaxSeconds * 1000 });
@@ -163,7 +154,7 @@ export function createUpstream(
       const envelope = await client.call(action, body, {
         signal: options.signal,
         token: options.token,
-        trace: options.trace,
+        attempts: options.attempts,
         deadline,
         queuedMs: startedAt - queuedAt,
         onSent: () => {

@@ -9,7 +9,16 @@ export interface ReceivedSpan {
   kind: number;
   attributes: Record<string, unknown>;
   status: { code?: number; message?: string };
+  events: ReceivedEvent[];
 }
+
+interface ReceivedEvent {
+  name: string;
+  attributes: Record<string, unknown>;
+}
+
+const attributesOf = (list: any[] | undefined): Record<string, unknown> =>
+  Object.fromEntries((list ?? []).map((a: any) => [a.key, value(a.value)]));
 
 export interface OtlpReceiver {
   url: string;
@@ -51,8 +60,12 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
               parentSpanId: span.parentSpanId ?? '',
               name: span.name,
               kind: span.kind,
-              attributes: Object.fromEntries((span.attributes ?? []).map((a: any) => [a.key, value(a.value)])),
+              attributes: attributesOf(span.attributes),
               status: span.status ?? {},
+              events: (span.events ?? []).map((event: any) => ({
+                name: event.name,
+                attributes: attributesOf(event.attributes),
+              })),
             });
           }
         }

@@ -3,6 +3,7 @@ import { callAction } from '../../operation/call-action.js';
 import type { GatewayContext } from '../../operation/context.js';
 import type { ActionEnvelope } from '../../upstream/client.js';
 import { ActionError, badInput } from '../../kernel/errors.js';
+import type { LookupTrace } from '../../kernel/lookup-trace.js';
 import type { ActionDescriptor } from '../descriptor.js';
 import { lookupReport } from '../../cache/lookup-report.js';
 import { loaderFor, responseArray } from '../loader.js';
@@ -63,7 +64,9 @@ export function loadFinancialProfile(ctx: GatewayContext, symbol: string): Promi
 async function fetchSymbols(ctx: GatewayContext, symbols: readonly string[]): Promise<Array<Raw | Error>> {
   const operation = ctx.operation;
   const fresh = new Set(symbols.filter((symbol) => operation.fresh.dispatch(COMPANY_FINANCIAL_PROFILE, symbol)));
-  const run = (trace: unknown) =>
+  const trace = operation.trace?.lookup(COMPANY_FINANCIAL_PROFILE, symbols);
+  const outcomes = await operation.symbols.track(
+    financialProfileAction.namesSymbols,
     ctx.cache.fetchMany<Raw>(
       COMPANY_FINANCIAL_PROFILE,
       ctx.tokenFingerprint,
@@ -71,10 +74,7 @@ async function fetchSymbols(ctx: GatewayContext, symbols: readonly string[]): Pr
       (missing, signal) => callUpstream(ctx, missing, signal, trace),
       operation,
       { fresh, trace },
-    );
-  const outcomes = await operation.symbols.track(
-    financialProfileAction.namesSymbols,
-    operation.trace ? operation.trace.lookups(COMPANY_FINANCIAL_PROFILE, symbols, run) : run(undefined),
+    ),
   );
   return outcomes.map((outcome) => {
     operation.lookups.push(lookupReport(ctx.cache, COMPANY_FINANCIAL_PROFILE, outcome.key, outcome));
@@ -109,7 +109,7 @@ async function callUpstream(
   ctx: GatewayContext,
   symbols: string[],
   signal: AbortSignal | undefined,
-  trace: unknown,
+  trace: LookupTrace | undefined,
 ): Promise<Map<string, Raw | Error>> {
   const envelope = await callAction(
     ctx,
