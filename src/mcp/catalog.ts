@@ -17,7 +17,7 @@ import { COMPANY_FINANCIAL_PROFILE } from '../actions/financial-profile/load.js'
 import { GET_PHOTOSOCIAL_PROFILE } from '../actions/photosocial-profile/load.js';
 import { GET_PROFESSIONALNET_PROFILE } from '../actions/professionalnet-profile/load.js';
 import type { GraphQLBody } from './answer.js';
-import type { ToolOperation } from './operations.js';
+import { snakeCase, type ToolOperation } from './operations.js';
 
 const SCHEMA_FILE = new URL('../../schema/schema.graphql', import.meta.url);
 const ERRORS_FILE = new URL('../../docs/errors.md', import.meta.url);
@@ -42,7 +42,7 @@ const TEMPLATES: Template[] = [
     name: 'company',
     title: 'Company',
     description: 'A company by its web domain (e.g. hubspot.com): what it does, its size, ticker and accounts.',
-    tool: 'company',
+    tool: snakeCase('Company'),
     argument: 'domain',
     list: false,
     action: GET_COMPANY_OBJECT,
@@ -52,7 +52,7 @@ const TEMPLATES: Template[] = [
     name: 'financial-profiles',
     title: 'Stock profiles',
     description: 'Stock profiles by ticker symbols, comma-separated (e.g. AAPL,NKE): price, market cap, exchange.',
-    tool: 'financial_profiles',
+    tool: snakeCase('FinancialProfiles'),
     argument: 'symbols',
     list: true,
     action: COMPANY_FINANCIAL_PROFILE,
@@ -62,7 +62,7 @@ const TEMPLATES: Template[] = [
     name: 'domain-info',
     title: 'Domain registration',
     description: 'The registration record of a domain: registrar, dates, name servers.',
-    tool: 'domain_info',
+    tool: snakeCase('DomainInfo'),
     argument: 'domain',
     list: false,
     action: DOMAIN_INFO,
@@ -72,7 +72,7 @@ const TEMPLATES: Template[] = [
     name: 'professionalnet-profile',
     title: 'Professional profile',
     description: 'A person’s professional network profile by handle or profile URL, with the company it links to.',
-    tool: 'professionalnet_profile',
+    tool: snakeCase('ProfessionalnetProfile'),
     argument: 'handle',
     list: false,
     action: GET_PROFESSIONALNET_PROFILE,
@@ -82,7 +82,7 @@ const TEMPLATES: Template[] = [
     name: 'photosocial-profile',
     title: 'Photo-social profile',
     description: 'A photo-sharing social profile by username: bio, followers, recent posts.',
-    tool: 'photosocial_profile',
+    tool: snakeCase('PhotosocialProfile'),
     argument: 'username',
     list: false,
     action: GET_PHOTOSOCIAL_PROFILE,

@@ -65,8 +65,8 @@ class ToolOperationError extends Error {
   }
 }
 
-/** "FinancialProfiles" or "financialProfiles" → "financial_profiles". */
-function snakeCase(name: string): string {
+/** "FinancialProfiles" or "financialProfiles" → "financial_profiles": a tool's name from its operation's. */
+export function snakeCase(name: string): string {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')

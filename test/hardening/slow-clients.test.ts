@@ -108,7 +108,8 @@ describe('slow and greedy clients', () => {
         const socket = await open(gw.url);
         const started = Date.now();
         socket.write(
-          `POST ${path} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: 1000\r\n\r\n{`,
+          // Its own host: /mcp refuses a foreign Host on a loopback listener before it asks for a key.
+          `POST ${path} HTTP/1.1\r\nhost: ${new URL(gw.url).host}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: 1000\r\n\r\n{`,
         );
         // 1,000 bytes at one every 50 ms: the body would take 50 s, past the 30 s request timeout.
         let sent = 1;

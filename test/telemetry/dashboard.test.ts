@@ -28,7 +28,7 @@ describe('deploy/grafana/lookup-graph.json', () => {
     const all = exprs.join('\n');
     expect(all).toContain('lookup_graph_graphql_request_duration_seconds_bucket');
     expect(all).toContain('sum by (code) (rate(lookup_graph_graphql_errors_total');
-    expect(all).toContain('lookup_graph_cache_lookups_total{job=~"$job",source="cache"}');
+    expect(all).toContain('lookup_graph_cache_lookups_total{job=~"$job",instance=~"$instance",source="cache"}');
 
     const config = loadConfig({ LOG_LEVEL: 'silent' });
     const gateway = await createGateway(config, createLogger('silent'));
@@ -36,7 +36,7 @@ describe('deploy/grafana/lookup-graph.json', () => {
       const text = await (await gateway.yoga.fetch('http://localhost/metrics')).text();
       const exported = new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((match) => match[1]));
       const used = new Set(
-        [...all.matchAll(/lookup_graph_[a-z_]+/g)].map((match) => match[0].replace(/_(bucket|count|sum)$/, '')),
+        [...all.matchAll(/lookup_graph_[a-z0-9_]+/g)].map((match) => match[0].replace(/_(bucket|count|sum)$/, '')),
       );
       expect(used.size).toBeGreaterThan(8);
       for (const name of used) expect(exported.has(name), `${name} is not exported`).toBe(true);
