@@ -21,6 +21,7 @@ const RUNTIME = [
   'test/ops/sandbox-not-loaded.test.ts',
   'test/ops/container-memory.test.ts',
   'test/mcp/stdio.test.ts',
+  'test/mcp/conformance.test.ts',
   'test/hardening/drain.test.ts',
   'test/hardening/slow-clients.test.ts',
   'test/hardening/event-loop-shedding.test.ts',

@@ -44,18 +44,13 @@ export interface ToolOperation {
 
 export const DEFAULT_OPERATIONS_DIR = fileURLToPath(new URL('../../schema/mcp/', import.meta.url));
 
-/** Keys the gateway adds beside the data of a tool's answer. */
+/**
+ * Keys the gateway adds beside the data of a tool's answer, without descriptions: the server's
+ * instructions say once what they hold, rather than every tool's output schema.
+ */
 export const ANSWER_KEYS: Record<string, JsonSchema> = {
-  _errors: {
-    type: 'array',
-    description: 'The lookups that failed while others answered: where, the error code, its message and what to do.',
-    items: { type: 'object' },
-  },
-  _trimmed: {
-    type: 'array',
-    description: 'What was left out to keep the answer within its size bound, and how to get the rest.',
-    items: { type: 'string' },
-  },
+  _errors: { type: 'array', items: { type: 'object' } },
+  _trimmed: { type: 'array', items: { type: 'string' } },
 };
 
 class ToolOperationError extends Error {
@@ -119,30 +114,21 @@ function toolOperation(schema: GraphQLSchema, file: string, text: string): ToolO
       .map((d) => [d.name.value, d]),
   );
   const queryType = schema.getQueryType()!;
-  const rootDescriptions = operation.selectionSet.selections
-    .filter((selection) => selection.kind === Kind.FIELD && selection.name.value !== '__typename')
-    .map((selection) => {
-      const field = queryType.getFields()[(selection as { name: { value: string } }).name.value]!;
-      return field.description ? `${field.name}: ${field.description}` : null;
-    })
-    .filter((line): line is string => line !== null);
 
   return {
     name: snakeCase(operation.name.value),
     operationName: operation.name.value,
     document: text,
     file,
-    description: [comment.filter((line) => !/^more:/i.test(line)).join(' '), ...rootDescriptions]
-      .filter(Boolean)
-      .join('\n\n'),
+    // The file's comment, written for an agent; the fields' GraphQL documentation is in lookup://schema.graphql.
+    description: comment.filter((line) => !/^more:/i.test(line)).join(' '),
     inputSchema: variablesSchema(schema, document, operation),
-    outputSchema: {
+    // _errors and _trimmed are allowed beside the data (no additionalProperties: false); the server's
+    // instructions say once what they hold.
+    outputSchema: sharedDefinitions({
       type: 'object',
-      properties: {
-        ...selectionSchema(schema, operation.selectionSet, queryType, fragments).properties,
-        ...ANSWER_KEYS,
-      },
-    },
+      properties: selectionSchema(schema, operation.selectionSet, queryType, fragments).properties,
+    }),
     variables: new Map(
       (operation.variableDefinitions ?? []).map((definition) => [
         definition.variable.name.value,
@@ -170,17 +156,21 @@ function variablesSchema(
   document: DocumentNode,
   operation: OperationDefinitionNode,
 ): JsonSchema {
-  // Each variable's description is the description of the argument it is passed to.
+  // Each variable's description is the description of the argument it is passed to, and its bounds the
+  // argument's own (its `jsonSchema` extension: minimum, maximum, maxItems ...).
   const descriptions = new Map<string, string>();
+  const bounds = new Map<string, JsonSchema>();
   const typeInfo = new TypeInfo(schema);
   visit(
     document,
     visitWithTypeInfo(typeInfo, {
       Argument(node) {
         const argument = typeInfo.getArgument();
-        if (node.value.kind === Kind.VARIABLE && argument?.description && !descriptions.has(node.value.name.value)) {
-          descriptions.set(node.value.name.value, argument.description);
-        }
+        if (node.value.kind !== Kind.VARIABLE || !argument) return;
+        const variable = node.value.name.value;
+        if (argument.description && !descriptions.has(variable)) descriptions.set(variable, argument.description);
+        const stated = argument.extensions?.jsonSchema as JsonSchema | undefined;
+        if (stated) bounds.set(variable, { ...bounds.get(variable), ...stated });
       },
     }),
   );
@@ -190,12 +180,21 @@ function variablesSchema(
     const name = definition.variable.name.value;
     const type = typeFromAST(schema, definition.type as Parameters<typeof typeFromAST>[1]);
     if (!type || !isInputType(type)) continue; // validate() has refused these
-    let property = describe(inputJsonSchema(type), descriptions.get(name));
+    let property = describe({ ...inputJsonSchema(type), ...bounds.get(name) }, firstSentence(descriptions.get(name)));
     if (definition.defaultValue) property = { ...property, default: valueFromASTUntyped(definition.defaultValue) };
     properties[name] = property;
     if (isNonNullType(type) && !definition.defaultValue) required.push(name);
   }
   return { type: 'object', properties, required, additionalProperties: false };
+}
+
+/**
+ * An argument's description up to its first full stop or semicolon ("e.g." aside): what an agent needs
+ * to fill it in. The rest (every accepted form) is in lookup://schema.graphql, and bounds are keywords.
+ */
+function firstSentence(description: string | undefined): string | undefined {
+  if (!description) return description;
+  return /^.*?(?<!\be\.g|\bi\.e)[.;](?=\s|$)/s.exec(description)?.[0].replace(/;$/, '.') ?? description;
 }
 
 /** The JSON Schema of the object a selection set makes on `parent`: one property per response key. */
@@ -220,7 +219,8 @@ function selectionSchema(
       const object = selection.selectionSet
         ? selectionSchema(schema, selection.selectionSet, getNamedType(field.type), fragments)
         : {};
-      properties[key] = describe(outputJsonSchema(field.type, object), field.description);
+      // No descriptions: the schema resource has them once; here they would be a third of tools/list.
+      properties[key] = outputJsonSchema(field.type, object);
     } else {
       const fragment = selection.kind === Kind.FRAGMENT_SPREAD ? fragments.get(selection.name.value) : selection;
       if (!fragment) continue;
@@ -229,4 +229,47 @@ function selectionSchema(
     }
   }
   return { type: 'object', properties };
+}
+
+/**
+ * An output schema with each object shape that occurs more than once (a period's `start` and `end`)
+ * written once under `$defs` and referred to by `$ref`.
+ */
+function sharedDefinitions(root: JsonSchema): JsonSchema {
+  const seen = new Map<string, { count: number; name: string }>();
+  const names = new Set<string>();
+  const count = (node: unknown, key: string) => {
+    if (!node || typeof node !== 'object') return;
+    const schema = node as JsonSchema;
+    if (schema.properties && schema !== root) {
+      const text = JSON.stringify(schema);
+      const known = seen.get(text);
+      if (known) known.count++;
+      else {
+        let name = key;
+        for (let i = 2; names.has(name); i++) name = `${key}${i}`;
+        names.add(name);
+        seen.set(text, { count: 1, name });
+      }
+    }
+    for (const [child, value] of Object.entries(schema.properties ?? {})) count(value, child);
+    if (schema.items) count(schema.items, key);
+  };
+  count(root, 'root');
+  const $defs: Record<string, JsonSchema> = {};
+  const replace = (node: JsonSchema): JsonSchema => {
+    const shared = node !== root && node.properties ? seen.get(JSON.stringify(node)) : undefined;
+    const inner: JsonSchema = { ...node };
+    if (node.properties)
+      inner.properties = Object.fromEntries(
+        Object.entries(node.properties as Record<string, JsonSchema>).map(([key, value]) => [key, replace(value)]),
+      );
+    if (node.items) inner.items = replace(node.items as JsonSchema);
+    // Shared only where it saves bytes: a `$ref` and its definition cost about 40.
+    if (!shared || (shared.count - 1) * JSON.stringify(inner).length < 40 + shared.count * 20) return inner;
+    $defs[shared.name] = inner;
+    return { $ref: `#/$defs/${shared.name}` };
+  };
+  const out = replace(root);
+  return Object.keys($defs).length > 0 ? { ...out, $defs } : out;
 }

@@ -89,7 +89,7 @@ export class McpTools {
         ? 'This server answers from a built-in SANDBOX with sample data, not live data: say so when you use it.'
         : 'This server looks up live data from a paid service: each lookup not already cached may be paid, so call only what the task needs and reuse answers.',
       'Each tool is one lookup (company, stock profiles, domains, profiles, news, posts, videos); a repeat of the same lookup is answered from the cache at no cost.',
-      `Answers are bounded to about ${options.settings.maxResultTokens} tokens; when one is trimmed, _trimmed says how to narrow it.`,
+      `Answers are bounded to about ${options.settings.maxResultTokens} tokens; when one is trimmed, _trimmed says what was left out and how to narrow it. _errors lists the lookups that failed while others answered: where, the error code and what to do.`,
       ...(this.execute
         ? ['For fields the tools do not return, find them with search_schema and ask for exactly those with execute.']
         : []),
@@ -102,7 +102,7 @@ export class McpTools {
         description: tool.description,
         inputSchema: tool.inputSchema as Tool['inputSchema'],
         outputSchema: tool.outputSchema as Tool['outputSchema'],
-        annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+        annotations: { readOnlyHint: true, openWorldHint: true },
       })),
       ...(this.searchSchema
         ? [
@@ -124,7 +124,7 @@ export class McpTools {
                 required: ['words'],
                 additionalProperties: false,
               },
-              annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+              annotations: { readOnlyHint: true, openWorldHint: false },
             },
           ]
         : []),
@@ -145,7 +145,7 @@ export class McpTools {
                 additionalProperties: false,
               },
               outputSchema: { type: 'object' as const, properties: { ...ANSWER_KEYS } },
-              annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+              annotations: { readOnlyHint: true, openWorldHint: true },
             },
           ]
         : []),

@@ -34,7 +34,7 @@ async function inspector(url: string, ...args: string[]): Promise<unknown> {
 describe('the MCP Inspector CLI against /mcp', () => {
   const gw = forSuite(() => startGateway());
 
-  it('lists the tools and calls one', { timeout: 300_000 }, async () => {
+  it('lists the tools, calls one and reads a resource', { timeout: 300_000 }, async () => {
     const listed = (await inspector(gw.url, '--method', 'tools/list')) as { tools: Array<{ name: string }> };
     expect(listed.tools.map((tool) => tool.name)).toContain('videosite_channel');
     const called = (await inspector(
@@ -51,5 +51,10 @@ describe('the MCP Inspector CLI against /mcp', () => {
     };
     expect(called.isError).toBeFalsy();
     expect(called.structuredContent.domainInfo.domainName).toBe('inspector.example');
+    const read = (await inspector(gw.url, '--method', 'resources/read', '--uri', 'lookup://schema.graphql')) as {
+      contents: Array<{ uri: string; mimeType: string; text: string }>;
+    };
+    expect(read.contents[0]).toMatchObject({ uri: 'lookup://schema.graphql', mimeType: 'application/graphql' });
+    expect(read.contents[0]!.text).toContain('type Query');
   });
 });

@@ -21,6 +21,8 @@ builder.queryField(financialProfileAction.rootField, (t) =>
     args: {
       symbols: t.arg.stringList({
         required: true,
+        // Read by the MCP tools' input schemas.
+        extensions: { jsonSchema: { minItems: 1, maxItems: MAX_SYMBOLS_PER_FIELD } },
         description: `Stock symbols, e.g. ["AAPL", "NKE"]; case-insensitive, 1 to ${MAX_SYMBOLS_PER_FIELD}. Index symbols keep their caret ("^GSPC"); a share class may be written "BRK.B", "BRK/B" or "BRK-B" (looked up as "BRK-B"); a leading "$" is ignored.`,
       }),
     },

@@ -14,6 +14,8 @@ builder.queryField(microblogPostsAction.rootField, (t) =>
       first: t.arg.int({
         required: true,
         defaultValue: 10,
+        // Read by the MCP tools' input schemas.
+        extensions: { jsonSchema: { minimum: 1, maximum: 100 } },
         description: 'How many posts to return, 1 to 100. Default 10.',
       }),
     },
