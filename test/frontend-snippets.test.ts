@@ -76,7 +76,11 @@ describe('docs/frontend.md: partial results in Apollo Client and urql', () => {
 describe('docs/frontend.md: @live in Apollo Client and urql', () => {
   // Prices that move at every call, polled every second; the clients load beside the gateway (as above).
   const market = (start: (env: Record<string, string>) => Promise<RunningGateway>) =>
-    start({ SHED_EVENT_LOOP_DELAY_MS: '0', SANDBOX_MARKET: 'moving', LIVE_REFRESH_SECONDS: 'company_financial_profile=1' });
+    start({
+      SHED_EVENT_LOOP_DELAY_MS: '0',
+      SANDBOX_MARKET: 'moving',
+      LIVE_REFRESH_SECONDS: 'company_financial_profile=1',
+    });
   // What the snippet renders, in order, for the test to read.
   const preamble = 'const rendered = [];\nconst render = (price) => rendered.push(price);\n';
 

@@ -231,16 +231,16 @@ describe.skipIf(!available)('the example app in headless Chromium, against a tru
       await expect.poll(() => page.getByTestId('live-status').innerText()).toContain('live');
       const first = await aapl.innerText();
       expect(first).toMatch(/^\$\d+\.\d{2}/);
-      expect(await page.locator('tr[data-symbol]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-symbol')))).toEqual([
-        'AAPL',
-        'HUBS',
-        'NKE',
-      ]);
+      expect(
+        await page.locator('tr[data-symbol]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-symbol'))),
+      ).toEqual(['AAPL', 'HUBS', 'NKE']);
       // Refreshed every second upstream; the price on screen moves within a few intervals.
       await expect.poll(() => aapl.innerText(), { timeout: 10_000 }).not.toBe(first);
       expect(await aapl.innerText()).toMatch(/[▲▼]/);
       await shot(page, 'example-watchlist');
-      await expect.poll(() => page.getByTestId('updates').innerText().then(Number), { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+      await expect
+        .poll(() => page.getByTestId('updates').innerText().then(Number), { timeout: 10_000 })
+        .toBeGreaterThanOrEqual(3);
       // No reload, and no request after the stream was opened: the changes were pushed.
       expect(await page.evaluate(() => (window as { watchlistMark?: boolean }).watchlistMark)).toBe(true);
       expect(requests).toHaveLength(0);
