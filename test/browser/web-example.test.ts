@@ -20,6 +20,8 @@ const SCREENSHOTS = process.env.SCREENSHOTS;
 describe.skipIf(!available)('the example app in headless Chromium, against a trusted-documents-only gateway', () => {
   let gw: RunningGateway;
   let limited: RunningGateway;
+  /** Stock prices that move at every call, polled every second, for the live Watchlist. */
+  let market: RunningGateway;
   let app: StaticProxy;
   let browser: Browser;
 
@@ -43,6 +45,11 @@ describe.skipIf(!available)('the example app in headless Chromium, against a tru
     };
     gw = await startGateway(env);
     limited = await startGateway({ ...env, CLIENT_RATE_LIMIT_PER_MINUTE: '1' });
+    market = await startGateway({
+      ...env,
+      SANDBOX_MARKET: 'moving',
+      LIVE_REFRESH_SECONDS: 'company_financial_profile=1',
+    });
     app = await startStaticProxy(`${APP}dist`, gw.url);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -61,6 +68,7 @@ describe.skipIf(!available)('the example app in headless Chromium, against a tru
     await app?.close();
     await gw?.close();
     await limited?.close();
+    await market?.close();
   });
 
   /** Requests a page made to a host other than the app's and the sandbox's own, and images that failed. */
@@ -72,6 +80,7 @@ describe.skipIf(!available)('the example app in headless Chromium, against a tru
       new URL(app.url).origin,
       new URL(gw.gateway.sandbox!.url).origin,
       new URL(limited.gateway.sandbox!.url).origin,
+      new URL(market.gateway.sandbox!.url).origin,
     ];
     page.on('request', (r) => {
       if (!r.url().startsWith('data:') && !own.includes(new URL(r.url()).origin)) strayRequests.push(r.url());
@@ -207,6 +216,40 @@ describe.skipIf(!available)('the example app in headless Chromium, against a tru
     expect(await cost.innerText()).toMatch(/cost up to \d+ upstream calls; the budget is 50/);
     await shot(page, 'example-errors');
     await page.close();
+  });
+
+  it('Watchlist: the @live prices change on screen by themselves, over the one stream the page opened', async () => {
+    app.target = market.url;
+    try {
+      const page = await open('#/watchlist');
+      const aapl = page.locator('tr[data-symbol=AAPL]').getByTestId('live-price');
+      await aapl.waitFor({ timeout: 15_000 });
+      // From the first result on: any request, a reload or a navigation (which would wipe this mark) is seen.
+      const requests: string[] = [];
+      page.on('request', (r) => requests.push(r.url()));
+      await page.evaluate(() => Object.assign(window, { watchlistMark: true }));
+      await expect.poll(() => page.getByTestId('live-status').innerText()).toContain('live');
+      const first = await aapl.innerText();
+      expect(first).toMatch(/^\$\d+\.\d{2}/);
+      expect(
+        await page.locator('tr[data-symbol]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-symbol'))),
+      ).toEqual(['AAPL', 'HUBS', 'NKE']);
+      // Refreshed every second upstream; the price on screen moves within a few intervals.
+      await expect.poll(() => aapl.innerText(), { timeout: 10_000 }).not.toBe(first);
+      expect(await aapl.innerText()).toMatch(/[▲▼]/);
+      await shot(page, 'example-watchlist');
+      await expect
+        .poll(() => page.getByTestId('updates').innerText().then(Number), { timeout: 10_000 })
+        .toBeGreaterThanOrEqual(3);
+      // No reload, and no request after the stream was opened: the changes were pushed.
+      expect(await page.evaluate(() => (window as { watchlistMark?: boolean }).watchlistMark)).toBe(true);
+      expect(requests).toHaveLength(0);
+      await page.close();
+      // Closing the page released its lookups: no live query stays open on the gateway.
+      await expect.poll(() => market.gateway.live.open, { timeout: 5_000 }).toBe(0);
+    } finally {
+      app.target = gw.url;
+    }
   });
 
   it('no page asked a host other than the app and the sandbox, and every image loaded', () => {

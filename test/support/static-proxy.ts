@@ -21,7 +21,8 @@ export interface StaticProxy {
 /**
  * Serves a built single-page app from `root` and streams /graphql to the gateway at `target` (as
  * `vite preview` or a production reverse proxy does: same origin for the app and the API). Streams
- * in both directions, so incremental (multipart) responses arrive as the gateway sends them.
+ * in both directions, so incremental (multipart, event-stream) responses arrive as the gateway sends them,
+ * and a page that closes its connection closes the gateway's.
  */
 export async function startStaticProxy(root: string, target: string): Promise<StaticProxy> {
   const state = { target };
@@ -37,7 +38,9 @@ export async function startStaticProxy(root: string, target: string): Promise<St
           answer.pipe(res);
         },
       );
-      proxied.on('error', () => res.writeHead(502).end());
+      proxied.on('error', () => res.headersSent || res.writeHead(502).end());
+      // A page that leaves closes its connection; the gateway's is closed too (an open stream is released).
+      res.on('close', () => res.writableFinished || proxied.destroy());
       req.pipe(proxied);
       return;
     }

@@ -6,6 +6,9 @@
  *   npm run example -- --persisted  gateway with TRUSTED_DOCUMENTS_FILE=examples/web/persisted-documents.json,
  *                                   the production build served by `vite preview` on :4173
  *
+ * The gateway runs the sandbox with a moving market (SANDBOX_MARKET=moving) and stock profiles refreshed every
+ * 2 s (LIVE_REFRESH_SECONDS=company_financial_profile=2), so the Watchlist's live prices visibly change;
+ * either setting in the environment overrides it.
  * PORT sets the gateway's port, APP_PORT the app's; the app's port is strict (Vite stops rather than
  * moving to another one), so the addresses printed below are the ones in use.
  * The app calls /graphql on its own origin and Vite proxies it to the gateway, so no CORS is needed.
@@ -68,6 +71,9 @@ process.on('SIGTERM', () => stop(0));
 run('gateway', ['start'], root, {
   PORT: port,
   SANDBOX_LATENCY: process.env.SANDBOX_LATENCY ?? '300', // the transcripts visibly arrive after the videos
+  // The Watchlist's @live prices: the sandbox's prices move at every call, and are polled every 2 s.
+  SANDBOX_MARKET: process.env.SANDBOX_MARKET ?? 'moving',
+  LIVE_REFRESH_SECONDS: process.env.LIVE_REFRESH_SECONDS ?? 'company_financial_profile=2',
   ...(persisted ? { TRUSTED_DOCUMENTS_FILE: `${app}persisted-documents.json` } : {}),
 });
 if (persisted) {

@@ -3,8 +3,9 @@ import { PERSISTED } from './client';
 import { CompanyPage } from './pages/CompanyPage';
 import { ProfilePage } from './pages/ProfilePage';
 import { VideoPage } from './pages/VideoPage';
+import { WatchlistPage } from './pages/WatchlistPage';
 
-const PAGES = { company: ['Company', CompanyPage], profile: ['Profile viewer', ProfilePage], video: ['Video', VideoPage] } as const;
+const PAGES = { company: ['Company', CompanyPage], profile: ['Profile viewer', ProfilePage], video: ['Video', VideoPage], watchlist: ['Watchlist', WatchlistPage] } as const;
 type Page = keyof typeof PAGES;
 
 const pageOf = (hash: string): Page => (hash.replace('#/', '') in PAGES ? (hash.replace('#/', '') as Page) : 'company');
