@@ -74,6 +74,28 @@ export function startBuilt(env: Record<string, string>, script = 'dist/main.js')
   return startChild([process.execPath, script], env);
 }
 
+/** A built gateway started by `startBuiltOnPorts`, with the ports it was given. */
+export interface BuiltOnPorts extends Child {
+  port: number;
+  metricsPort: number;
+}
+
+/**
+ * `startBuilt` on a free PORT and METRICS_PORT of its own, pointed at `upstream` when one is given
+ * (ACTION_BASE_URL and ACTION_TOKEN); `env` adds to or overrides those.
+ */
+export async function startBuiltOnPorts(
+  env: Record<string, string>,
+  upstream?: { url: string; token: string },
+): Promise<BuiltOnPorts> {
+  const [port, metricsPort] = [await freePort(), await freePort()];
+  const upstreamSettings: Record<string, string> = upstream
+    ? { ACTION_BASE_URL: upstream.url, ACTION_TOKEN: upstream.token }
+    : {};
+  const child = startBuilt({ PORT: String(port), METRICS_PORT: String(metricsPort), ...upstreamSettings, ...env });
+  return { ...child, port, metricsPort };
+}
+
 export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 20_000, what = 'condition') {
   const until = Date.now() + timeoutMs;
   while (!(await check())) {
