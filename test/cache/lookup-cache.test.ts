@@ -40,6 +40,16 @@ describe('the cross-request cache (memory)', () => {
     await up.close();
   });
   const callsOf = (action: string) => up.calls.filter((call) => call.action === action).length;
+  /** Runs `check` with the call log cleared and every upstream answer held back `ms`, then answers at once again. */
+  async function withUpstreamDelay(ms: number, check: () => Promise<void>): Promise<void> {
+    up.calls.length = 0;
+    delayMs = ms;
+    try {
+      await check();
+    } finally {
+      delayMs = 0;
+    }
+  }
 
   it('serves a repeat from the cache and says so per lookup; the entry expires after its TTL', async () => {
     up.calls.length = 0;
@@ -91,10 +101,8 @@ describe('the cross-request cache (memory)', () => {
   });
 
   it('coalesces a burst of identical lookups into one upstream call', async () => {
-    up.calls.length = 0;
     // Long enough that all twenty requests arrive while the one call is still out, even on a busy machine.
-    delayMs = 1000;
-    try {
+    await withUpstreamDelay(1000, async () => {
       const burst = await Promise.all(
         Array.from({ length: 20 }, () => gw.query('{ domainInfo(domain: "burst.example") { domainName } }')),
       );
@@ -103,15 +111,11 @@ describe('the cross-request cache (memory)', () => {
       const sources = burst.map((r) => r.body.extensions!.gateway.lookups[0].source).sort();
       expect(sources.filter((s: string) => s === 'upstream')).toHaveLength(1);
       expect(sources.filter((s: string) => s === 'coalesced')).toHaveLength(19);
-    } finally {
-      delayMs = 0;
-    }
+    });
   });
 
   it('coalesces identical lookups that arrive in the same tick (50 at once through yoga.fetch)', async () => {
-    up.calls.length = 0;
-    delayMs = 100;
-    try {
+    await withUpstreamDelay(100, async () => {
       const body = JSON.stringify({ query: '{ domainInfo(domain: "same-tick.example") { domainName } }' });
       const responses = await Promise.all(
         Array.from({ length: 50 }, () =>
@@ -126,15 +130,11 @@ describe('the cross-request cache (memory)', () => {
       );
       expect(responses.every((r) => r.data.domainInfo.domainName === 'same-tick.example')).toBe(true);
       expect(callsOf('domain_info')).toBe(1);
-    } finally {
-      delayMs = 0;
-    }
+    });
   });
 
   it('keeps a coalesced call going for its waiter when the request that owns it disconnects: one lookup, one paid call', async () => {
-    up.calls.length = 0;
-    delayMs = 300;
-    try {
+    await withUpstreamDelay(300, async () => {
       const leader = new AbortController();
       const query = JSON.stringify({ query: '{ domainInfo(domain: "cancelled-leader.example") { domainName } }' });
       const first = gw
@@ -155,15 +155,11 @@ describe('the cross-request cache (memory)', () => {
       expect(body.data).toEqual({ domainInfo: { domainName: 'cancelled-leader.example' } });
       expect(body.extensions!.gateway.lookups[0].source).toBe('coalesced');
       expect(callsOf('domain_info')).toBe(1);
-    } finally {
-      delayMs = 0;
-    }
+    });
   });
 
   it('coalesces symbols another request is already fetching', async () => {
-    up.calls.length = 0;
-    delayMs = 200;
-    try {
+    await withUpstreamDelay(200, async () => {
       const [a, b] = await Promise.all([
         gw.query('{ financialProfiles(symbols: ["IBM", "KO"]) { symbol } }'),
         gw.query('{ financialProfiles(symbols: ["ibm"]) { symbol } }'),
@@ -174,9 +170,7 @@ describe('the cross-request cache (memory)', () => {
       expect(b.body.extensions!.gateway.lookups).toEqual([
         { action: 'company_financial_profile', key: 'IBM', source: 'coalesced', ageSeconds: 0 },
       ]);
-    } finally {
-      delayMs = 0;
-    }
+    });
   });
 });
 
