@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type TestGateway } from '../support/gateway.js';
+import { TEN_COMPANIES_WITH_SYMBOLS } from '../support/samples.js';
 
 /** Links against the sandbox, with per-action upstream call counts. No cross-request cache. */
 let gw: TestGateway;
@@ -125,20 +126,7 @@ describe('batching across links', () => {
   });
 
   it("ten companies' financial profiles through company(...) aliases: ten company calls and ONE financial call", async () => {
-    const domains = [
-      'apple.com',
-      'nike.com',
-      'microsoft.com',
-      'abc.xyz',
-      'amazon.com',
-      'tesla.com',
-      'meta.com',
-      'nvidia.com',
-      'ibm.com',
-      'oracle.com',
-    ];
-    const query = `{ ${domains.map((domain, i) => `c${i}: company(domain: "${domain}") { financialProfile { symbol } }`).join('\n')} }`;
-    const { body, calls } = await measure(query);
+    const { body, calls } = await measure(TEN_COMPANIES_WITH_SYMBOLS);
     expect(body.errors).toBeUndefined();
     expect(Object.values(body.data!).map((c: any) => c.financialProfile.symbol)).toEqual([
       'AAPL',
