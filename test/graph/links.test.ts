@@ -18,10 +18,14 @@ const ACTIONS = [
   'get_videosite_transcript',
 ];
 
-/** Runs a query and returns it with the upstream calls it made, per action (only actions that were called). */
+/**
+ * Runs a query, checks it answered without errors, and returns it with the upstream calls it made, per
+ * action (only actions that were called).
+ */
 async function measure(query: string, variables?: Record<string, unknown>) {
   const before = new Map(ACTIONS.map((a) => [a, gw.gateway.sandbox!.calls.get(a) ?? 0]));
   const response = await gw.query(query, variables);
+  expect(response.body.errors).toBeUndefined();
   const calls: Record<string, number> = {};
   for (const action of ACTIONS) {
     const made = (gw.gateway.sandbox!.calls.get(action) ?? 0) - before.get(action)!;
@@ -39,7 +43,6 @@ describe('company links', () => {
         domainInfo { domainName isRegistered registrar { name } }
       }
     }`);
-    expect(body.errors).toBeUndefined();
     expect(body.data!.company).toEqual({
       ticker: 'HUBS',
       financialProfile: { symbol: 'HUBS', companyName: 'HubSpot, Inc.', exchangeShortName: 'NYSE' },
@@ -57,7 +60,6 @@ describe('company links', () => {
     const { body, calls } = await measure(
       '{ domainInfo(domain: "apple.com") { domainName company { name ticker financialProfile { symbol companyName } } } }',
     );
-    expect(body.errors).toBeUndefined();
     expect(body.data!.domainInfo).toEqual({
       domainName: 'apple.com',
       company: { name: 'Apple', ticker: 'AAPL', financialProfile: { symbol: 'AAPL', companyName: 'Apple Inc.' } },
@@ -69,7 +71,6 @@ describe('company links', () => {
     const { body, calls } = await measure(
       '{ domainInfo(domain: "unregistered-name.com") { isRegistered company { name } } }',
     );
-    expect(body.errors).toBeUndefined();
     expect(body.data!.domainInfo).toEqual({ isRegistered: false, company: null });
     expect(calls).toEqual({ domain_info: 1 });
   });
@@ -78,7 +79,6 @@ describe('company links', () => {
     const { body, calls } = await measure(
       '{ financialProfiles(symbols: ["HUBS", "NKE", "GOOGL"]) { symbol website company { domain ticker } } }',
     );
-    expect(body.errors).toBeUndefined();
     expect(body.data!.financialProfiles).toEqual([
       { symbol: 'HUBS', website: 'https://www.hubspot.com', company: { domain: 'hubspot.com', ticker: 'HUBS' } },
       { symbol: 'NKE', website: 'https://investors.nike.com', company: { domain: 'nike.com', ticker: 'NKE' } },
@@ -92,7 +92,6 @@ describe('company links', () => {
     const { body, calls } = await measure(
       '{ company(domain: "hubspot.com") { name parentDomain parent { name } ultimateParent { domain name } } }',
     );
-    expect(body.errors).toBeUndefined();
     expect(body.data!.company).toEqual({
       name: 'Hubspot',
       parentDomain: null,
@@ -111,7 +110,6 @@ describe('batching across links', () => {
       hubspot: company(domain: "hubspot.com") { financialProfile { symbol } domainInfo { company { financialProfile { symbol } } } }
       listed: financialProfiles(symbols: ["KO", "aapl"]) { symbol }
     }`);
-    expect(body.errors).toBeUndefined();
     expect(body.data).toEqual({
       apple: { financialProfile: { symbol: 'AAPL', price: 228.52 } },
       nike: { financialProfile: { symbol: 'NKE' } },
@@ -127,7 +125,6 @@ describe('batching across links', () => {
 
   it("ten companies' financial profiles through company(...) aliases: ten company calls and ONE financial call", async () => {
     const { body, calls } = await measure(TEN_COMPANIES_WITH_SYMBOLS);
-    expect(body.errors).toBeUndefined();
     expect(Object.values(body.data!).map((c: any) => c.financialProfile.symbol)).toEqual([
       'AAPL',
       'NKE',
@@ -152,7 +149,6 @@ describe('video links', () => {
     const { body, calls } = await measure(
       '{ videositeSearch(query: "zippers") { videos { id: videoId link transcript { requestedUrl title } } } }',
     );
-    expect(body.errors).toBeUndefined();
     expect(body.data!.videositeSearch.videos).toEqual([
       {
         id: 'qtXRPv3AMPx',
@@ -193,7 +189,6 @@ describe('video links', () => {
       }
       videositeTranscript(url: "https://www.videosite.example/watch?v=RIUSIIulSwM") { video { id: videoId } }
     }`);
-    expect(body.errors).toBeUndefined();
     const fromSearch = body.data!.videositeSearch.videos.find((v: any) => v.id === 'RIUSIIulSwM');
     const fromShelf = body.data!.videositeChannel.videosSections[0].videos.find((v: any) => v.id === 'RIUSIIulSwM');
     expect(fromSearch.transcript).toEqual({ requestedUrl: 'https://www.videosite.example/watch?v=RIUSIIulSwM' });
@@ -212,7 +207,6 @@ describe('video links', () => {
       videositeSearch(query: "zippers") { shorts { items { id: videoId transcript { requestedUrl } } } }
       videositeChannel(url: "${CHANNEL}") { highlightedVideo { transcript { title text } } }
     }`);
-    expect(body.errors).toBeUndefined();
     expect(body.data!.videositeSearch.shorts[0].items).toEqual([
       { id: '4sKlzZweDgA', transcript: { requestedUrl: 'https://www.videosite.example/watch?v=4sKlzZweDgA' } },
       { id: 'VWyE20ZU9dx', transcript: { requestedUrl: 'https://www.videosite.example/watch?v=VWyE20ZU9dx' } },
@@ -227,7 +221,6 @@ describe('video links', () => {
       videositeSearch(query: "zippers") { videos { channel { title details { requestedUrl channel { handle } } } } }
       videositeChannel(url: "${CHANNEL}") { channel { handle } }
     }`);
-    expect(body.errors).toBeUndefined();
     expect(body.data!.videositeSearch.videos.map((v: any) => v.channel)).toEqual([
       { title: 'Sandbox Studio', details: { requestedUrl: CHANNEL, channel: { handle: '@sandboxstudio' } } },
       {
@@ -246,7 +239,6 @@ describe('the root transcript field and the video links share lookups', () => {
       videositeTranscript(url: "https://m.videosite.example/shorts/YtsX3WCKkxa") { title }
       videositeSearch(query: "sandbox") { videos { id: videoId transcript { title } } }
     }`);
-    expect(body.errors).toBeUndefined();
     const video = body.data!.videositeSearch.videos.find((v: { id: string }) => v.id === 'YtsX3WCKkxa');
     expect(video.transcript).toEqual(body.data!.videositeTranscript);
     const distinctVideos = new Set(body.data!.videositeSearch.videos.map((v: { id: string }) => v.id)).size;
