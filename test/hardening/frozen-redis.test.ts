@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
-import { inProcessGateway, startGateway, type TestGateway } from '../support/gateway.js';
+import { forSuite } from '../support/fixtures.js';
+import { inProcessGateway, startGateway } from '../support/gateway.js';
 import { hasRedisServer, startOwnRedis, type OwnRedis } from '../support/own-redis.js';
 
 const canRun = await hasRedisServer();
@@ -13,22 +14,24 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 };
 
-/** Its own redis-server to freeze, and an upstream that answers every domain lookup. */
-async function startRedisAndUpstream(): Promise<{ redis: OwnRedis; up: FaultUpstream }> {
-  const redis = await startOwnRedis();
-  const up = await startFaultUpstream();
-  up.handle((call, _req, res) => json(res, 200, { status: 200, response: { domain_name: call.body.domain } }));
+/**
+ * Its own redis-server to freeze, and an upstream that answers every domain lookup, for the enclosing
+ * describe block (see forSuite).
+ */
+function redisAndUpstreamFor(): { redis: OwnRedis; up: FaultUpstream } {
+  const redis = forSuite(startOwnRedis);
+  const up = forSuite(async () => {
+    const up = await startFaultUpstream();
+    up.handle((call, _req, res) => json(res, 200, { status: 200, response: { domain_name: call.body.domain } }));
+    return up;
+  });
   return { redis, up };
 }
 
 describe.skipIf(!canRun)('a frozen Redis (SIGSTOP) under load', () => {
-  let redis: OwnRedis;
-  let up: FaultUpstream;
-  let gw: TestGateway;
-
-  beforeAll(async () => {
-    ({ redis, up } = await startRedisAndUpstream());
-    gw = await startGateway(
+  const { redis, up } = redisAndUpstreamFor();
+  const gw = forSuite(() =>
+    startGateway(
       upstreamEnv(up, {
         LOG_LEVEL: 'info',
         CACHE_ENABLED: 'true',
@@ -40,13 +43,8 @@ describe.skipIf(!canRun)('a frozen Redis (SIGSTOP) under load', () => {
       }),
       0,
       { cache: { redisGuard: { probeIntervalMs: 200 } } },
-    );
-  });
-  afterAll(async () => {
-    await gw?.close();
-    await up?.close();
-    await redis?.close();
-  });
+    ),
+  );
 
   it('keeps cached lookups fast and failure-free, reports it in /healthz and the log, and recovers on SIGCONT', async () => {
     const domains = Array.from({ length: 20 }, (_, i) => `frozen-${i}.example`);
@@ -142,15 +140,11 @@ describe.skipIf(!canRun)('a frozen Redis (SIGSTOP) under load', () => {
 });
 
 describe.skipIf(!canRun)('a frozen Redis (SIGSTOP) under cached traffic only', () => {
-  let redis: OwnRedis;
-  let up: FaultUpstream;
-  let gw: TestGateway;
-
-  beforeAll(async () => {
-    ({ redis, up } = await startRedisAndUpstream());
-    // The default bounded waits (the probe interval, REDIS_COMMAND_TIMEOUT_MS); no client rate limit,
-    // and the in-process tier trusted for a minute: no read sends Redis a command.
-    gw = await inProcessGateway(
+  const { redis, up } = redisAndUpstreamFor();
+  // The default bounded waits (the probe interval, REDIS_COMMAND_TIMEOUT_MS); no client rate limit,
+  // and the in-process tier trusted for a minute: no read sends Redis a command.
+  const gw = forSuite(() =>
+    inProcessGateway(
       upstreamEnv(up, {
         CACHE_ENABLED: 'true',
         REDIS_URL: redis.url,
@@ -158,14 +152,10 @@ describe.skipIf(!canRun)('a frozen Redis (SIGSTOP) under cached traffic only', (
         CLIENT_RATE_LIMIT_PER_MINUTE: '0',
       }),
       { cache: { tier: { localTtlMs: 60_000 } } },
-    );
-  });
-  afterAll(async () => {
-    await gw?.close();
-    await up?.close();
-    redis?.thaw();
-    await redis?.close();
-  });
+    ),
+  );
+  // After hooks run last-declared first: Redis thaws before anything is closed.
+  afterAll(() => redis.thaw());
 
   it('/healthz and readiness report it within 3 s while every read keeps answering from memory', async () => {
     const domains = Array.from({ length: 5 }, (_, i) => `frozen-idle-${i}.example`);
