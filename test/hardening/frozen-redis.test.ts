@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
 import { forSuite } from '../support/fixtures.js';
-import { inProcessGateway, startGateway } from '../support/gateway.js';
+import { inProcessGateway, startGateway, type TestGateway } from '../support/gateway.js';
 import { hasRedisServer, startOwnRedis, type OwnRedis } from '../support/own-redis.js';
 
 const canRun = await hasRedisServer();
@@ -15,32 +15,40 @@ const percentile = (values: number[], p: number) => {
 };
 
 /**
- * Its own redis-server to freeze, and an upstream that answers every domain lookup, for the enclosing
- * describe block (see forSuite).
+ * Its own redis-server to freeze, an upstream that answers every domain lookup, and a gateway `start`ed
+ * over both with the cache in that Redis (its HMAC key named after `secret`), for the enclosing describe
+ * block (see forSuite).
  */
-function redisAndUpstreamFor(): { redis: OwnRedis; up: FaultUpstream } {
+function frozenRedisRig(
+  secret: string,
+  start: (env: Record<string, string>) => Promise<TestGateway>,
+): { redis: OwnRedis; up: FaultUpstream; gw: TestGateway } {
   const redis = forSuite(startOwnRedis);
   const up = forSuite(async () => {
     const up = await startFaultUpstream();
     up.handle((call, _req, res) => json(res, 200, { status: 200, response: { domain_name: call.body.domain } }));
     return up;
   });
-  return { redis, up };
+  const env = () =>
+    upstreamEnv(up, {
+      CACHE_ENABLED: 'true',
+      REDIS_URL: redis.url,
+      CACHE_KEY_SECRET: `${secret}-${process.pid}-${Date.now()}`,
+    });
+  const gw = forSuite(() => start(env()));
+  return { redis, up, gw };
 }
 
 describe.skipIf(!canRun)('a frozen Redis (SIGSTOP) under load', () => {
-  const { redis, up } = redisAndUpstreamFor();
-  const gw = forSuite(() =>
+  const { redis, up, gw } = frozenRedisRig('frozen', (env) =>
     startGateway(
-      upstreamEnv(up, {
+      {
+        ...env,
         LOG_LEVEL: 'info',
-        CACHE_ENABLED: 'true',
-        REDIS_URL: redis.url,
-        CACHE_KEY_SECRET: `frozen-${process.pid}-${Date.now()}`,
         // The client rate limit counts in the same Redis: it must not stall either.
         CLIENT_RATE_LIMIT_PER_MINUTE: '1000000',
         REDIS_COMMAND_TIMEOUT_MS: '50',
-      }),
+      },
       0,
       { cache: { redisGuard: { probeIntervalMs: 200 } } },
     ),
@@ -140,19 +148,10 @@ describe.skipIf(!canRun)('a frozen Redis (SIGSTOP) under load', () => {
 });
 
 describe.skipIf(!canRun)('a frozen Redis (SIGSTOP) under cached traffic only', () => {
-  const { redis, up } = redisAndUpstreamFor();
   // The default bounded waits (the probe interval, REDIS_COMMAND_TIMEOUT_MS); no client rate limit,
   // and the in-process tier trusted for a minute: no read sends Redis a command.
-  const gw = forSuite(() =>
-    inProcessGateway(
-      upstreamEnv(up, {
-        CACHE_ENABLED: 'true',
-        REDIS_URL: redis.url,
-        CACHE_KEY_SECRET: `frozen-idle-${process.pid}-${Date.now()}`,
-        CLIENT_RATE_LIMIT_PER_MINUTE: '0',
-      }),
-      { cache: { tier: { localTtlMs: 60_000 } } },
-    ),
+  const { redis, up, gw } = frozenRedisRig('frozen-idle', (env) =>
+    inProcessGateway({ ...env, CLIENT_RATE_LIMIT_PER_MINUTE: '0' }, { cache: { tier: { localTtlMs: 60_000 } } }),
   );
   // After hooks run last-declared first: Redis thaws before anything is closed.
   afterAll(() => redis.thaw());
