@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, onTestFinished } from 'vitest';
+import { it } from '../support/fixtures.js';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
 import { startGateway, type TestGateway } from '../support/gateway.js';
 import { sleep } from '../support/wait.js';
@@ -174,26 +175,27 @@ describe('the cross-request cache (memory)', () => {
   });
 });
 
+/** A fault upstream of this test's own, closed after it. */
+async function ownUpstream(): Promise<FaultUpstream> {
+  const up = await startFaultUpstream();
+  onTestFinished(() => up.close());
+  return up;
+}
+
 describe('tokens never share cache entries', () => {
-  it('fingerprints tokens with an HMAC, and two gateways with different tokens each call', async () => {
-    const up = await startFaultUpstream();
+  it('fingerprints tokens with an HMAC, and two gateways with different tokens each call', async ({ startGateway }) => {
+    const up = await ownUpstream();
     up.handle((call, _req, res) => json(res, 200, DOMAIN(call.body.domain)));
     const a = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'true', ACTION_TOKEN: 'token-a' }));
     const b = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'true', ACTION_TOKEN: 'token-b' }));
-    try {
-      await a.query('{ domainInfo(domain: "shared.example") { domainName } }');
-      await a.query('{ domainInfo(domain: "shared.example") { domainName } }');
-      await b.query('{ domainInfo(domain: "shared.example") { domainName } }');
-      expect(up.calls.map((call) => call.authorization)).toEqual(['Bearer token-a', 'Bearer token-b']);
-      const cache = a.gateway.cache;
-      expect(cache.fingerprint('token-a')).not.toBe(cache.fingerprint('token-b'));
-      expect(cache.fingerprint('token-a')).toMatch(/^[0-9a-f]{24}$/);
-      expect(cache.cacheKey('domain_info', cache.fingerprint('token-a'), 'x.example')).not.toContain('token-a');
-    } finally {
-      await a.close();
-      await b.close();
-      await up.close();
-    }
+    await a.query('{ domainInfo(domain: "shared.example") { domainName } }');
+    await a.query('{ domainInfo(domain: "shared.example") { domainName } }');
+    await b.query('{ domainInfo(domain: "shared.example") { domainName } }');
+    expect(up.calls.map((call) => call.authorization)).toEqual(['Bearer token-a', 'Bearer token-b']);
+    const cache = a.gateway.cache;
+    expect(cache.fingerprint('token-a')).not.toBe(cache.fingerprint('token-b'));
+    expect(cache.fingerprint('token-a')).toMatch(/^[0-9a-f]{24}$/);
+    expect(cache.cacheKey('domain_info', cache.fingerprint('token-a'), 'x.example')).not.toContain('token-a');
   });
 });
 
@@ -201,8 +203,8 @@ describe('forward mode with the cache on: each client token has its own entries 
   const ALICE = 'alice-upstream-token-aaaaaaaaaaaa';
   const BOB = 'bob-upstream-token-bbbbbbbbbbbbbb';
 
-  it("never serves or coalesces one token's lookup with another's", async () => {
-    const up = await startFaultUpstream();
+  it("never serves or coalesces one token's lookup with another's", async ({ startGateway }) => {
+    const up = await ownUpstream();
     up.handle(async (call, _req, res) => {
       await sleep(150);
       json(res, 200, {
@@ -215,21 +217,16 @@ describe('forward mode with the cache on: each client token has its own entries 
       gw.query('{ domainInfo(domain: "private.example") { registrantContact { name } } }', undefined, {
         authorization: `Bearer ${token}`,
       });
-    try {
-      // Concurrent: no coalescing across tokens.
-      const [alice, bob] = await Promise.all([ask(ALICE), ask(BOB)]);
-      expect(alice.body.data!.domainInfo.registrantContact.name).toBe(`Bearer ${ALICE}`);
-      expect(bob.body.data!.domainInfo.registrantContact.name).toBe(`Bearer ${BOB}`);
-      expect(up.calls).toHaveLength(2);
-      // Later: each token is served its own cached answer.
-      const [aliceAgain, bobAgain] = await Promise.all([ask(ALICE), ask(BOB)]);
-      expect(aliceAgain.body.data!.domainInfo.registrantContact.name).toBe(`Bearer ${ALICE}`);
-      expect(bobAgain.body.data!.domainInfo.registrantContact.name).toBe(`Bearer ${BOB}`);
-      expect(aliceAgain.body.extensions!.gateway.lookups[0].source).toBe('cache');
-      expect(up.calls).toHaveLength(2);
-    } finally {
-      await gw.close();
-      await up.close();
-    }
+    // Concurrent: no coalescing across tokens.
+    const [alice, bob] = await Promise.all([ask(ALICE), ask(BOB)]);
+    expect(alice.body.data!.domainInfo.registrantContact.name).toBe(`Bearer ${ALICE}`);
+    expect(bob.body.data!.domainInfo.registrantContact.name).toBe(`Bearer ${BOB}`);
+    expect(up.calls).toHaveLength(2);
+    // Later: each token is served its own cached answer.
+    const [aliceAgain, bobAgain] = await Promise.all([ask(ALICE), ask(BOB)]);
+    expect(aliceAgain.body.data!.domainInfo.registrantContact.name).toBe(`Bearer ${ALICE}`);
+    expect(bobAgain.body.data!.domainInfo.registrantContact.name).toBe(`Bearer ${BOB}`);
+    expect(aliceAgain.body.extensions!.gateway.lookups[0].source).toBe('cache');
+    expect(up.calls).toHaveLength(2);
   });
 });
