@@ -1,24 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { freePort, ROOT, waitFor } from './support/processes.js';
+import { freePort, startChild, waitFor, type Child } from './support/processes.js';
 
-function start(
-  env: Record<string, string>,
-  command: string[] = [process.execPath, '--import', 'tsx', 'src/main.ts'],
-): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const { ACTION_BASE_URL: _a, ACTION_TOKEN: _t, NODE_ENV: _n, ...inherited } = process.env;
-  // As `npm start` does: node itself runs the TypeScript (through tsx's loader), so signals reach it.
-  const child = spawn(command[0]!, command.slice(1), {
-    cwd: ROOT,
-    env: { ...inherited, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
+// As `npm start` does: node itself runs the TypeScript (through tsx's loader), so signals reach it.
+function start(env: Record<string, string>, command = [process.execPath, '--import', 'tsx', 'src/main.ts']): Child {
+  return startChild(command, env, true);
 }
 
 /** A domain lookup sent to the gateway on `port`, its parsed answer. */

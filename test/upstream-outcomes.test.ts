@@ -11,16 +11,22 @@ const OWNERS = [{ id: '7', email: 'a@b.example', firstName: 'A', lastName: 'B', 
 
 type Fault = (res: ServerResponse, req: IncomingMessage) => void;
 
+/** The upstream's error envelope, with the same status in the HTTP answer and in the body. */
+const envelope =
+  (status: number, error: string): Fault =>
+  (res) =>
+    json(res, status, { status, response: null, error });
+
 const cases: Array<{ name: string; fault: Fault; code: string; message?: RegExp; retryAfter?: number }> = [
   {
     name: 'the documented 400 envelope',
-    fault: (res) => json(res, 400, { status: 400, response: null, error: TRANSCRIPT_400 }),
+    fault: envelope(400, TRANSCRIPT_400),
     code: 'NOT_FOUND',
     message: /no translations available/,
   },
   {
     name: '400 for bad input',
-    fault: (res) => json(res, 400, { status: 400, response: null, error: 'Invalid domain parameter.' }),
+    fault: envelope(400, 'Invalid domain parameter.'),
     code: 'BAD_USER_INPUT',
     message: /Invalid domain parameter/,
   },
@@ -32,29 +38,29 @@ const cases: Array<{ name: string; fault: Fault; code: string; message?: RegExp;
   },
   {
     name: '400 for spent credits',
-    fault: (res) => json(res, 400, { status: 400, response: null, error: 'Insufficient credits.' }),
+    fault: envelope(400, 'Insufficient credits.'),
     code: 'RATE_LIMITED',
     message: /credits/,
   },
   {
     name: '401',
-    fault: (res) => json(res, 401, { status: 401, response: null, error: 'Unauthorized' }),
+    fault: envelope(401, 'Unauthorized'),
     code: 'UNAUTHENTICATED',
   },
   {
     name: '403',
-    fault: (res) => json(res, 403, { status: 403, response: null, error: 'Invalid token' }),
+    fault: envelope(403, 'Invalid token'),
     code: 'UNAUTHENTICATED',
     message: /ACTION_TOKEN/,
   },
   {
     name: '404',
-    fault: (res) => json(res, 404, { status: 404, response: null, error: 'Not found' }),
+    fault: envelope(404, 'Not found'),
     code: 'NOT_FOUND',
   },
   {
     name: '500',
-    fault: (res) => json(res, 500, { status: 500, response: null, error: 'Internal error' }),
+    fault: envelope(500, 'Internal error'),
     code: 'UPSTREAM_UNAVAILABLE',
   },
   {

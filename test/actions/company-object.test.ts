@@ -203,24 +203,24 @@ describe('company against upstream variants', () => {
     });
   });
 
+  /** A category with none of its single values known. */
+  const NO_CATEGORY = {
+    sector: null,
+    industryGroup: null,
+    industry: null,
+    subIndustry: null,
+    gicsCode: null,
+    sicCode: null,
+    naicsCode: null,
+  };
+
   it('resolves a null twitter, null category parts, null usEIN, raised and parent domain as null', async () => {
     answer({
       id: '9b1e0c44-1d2f-4a55-8e33-0c6f7a2b9d10',
       name: 'Acme Widgets',
       domain: 'acme-widgets.com',
       twitter: null,
-      category: {
-        sector: null,
-        industryGroup: null,
-        industry: null,
-        subIndustry: null,
-        gicsCode: null,
-        sicCode: null,
-        sic4Codes: null,
-        naicsCode: null,
-        naics6Codes: null,
-        naics6Codes2022: null,
-      },
+      category: { ...NO_CATEGORY, sic4Codes: null, naics6Codes: null, naics6Codes2022: null },
       identifiers: { usCIK: null, usEIN: null },
       metrics: { raised: null, marketCap: 3_200_000_000, annualRevenue: 48_500_000_000, employees: 251 },
       parent: { domain: null },
@@ -238,18 +238,8 @@ describe('company against upstream variants', () => {
       companyId: '9b1e0c44-1d2f-4a55-8e33-0c6f7a2b9d10',
       name: 'Acme Widgets',
       microblog: null,
-      category: {
-        sector: null,
-        industryGroup: null,
-        industry: null,
-        subIndustry: null,
-        gicsCode: null,
-        sicCode: null,
-        sic4Codes: [],
-        naicsCode: null,
-        naics6Codes: [],
-        naics6Codes2022: [],
-      },
+      // Its lists come back empty, not null.
+      category: { ...NO_CATEGORY, sic4Codes: [], naics6Codes: [], naics6Codes2022: [] },
       identifiers: { usCik: null, usEin: null },
       // Beyond 2^31: these would break a 32-bit Int.
       metrics: {

@@ -139,6 +139,8 @@ describe('root arguments reduce what people paste to one canonical key', () => {
   });
 
   const VIDEO_HOSTS = ['youtube.com', 'youtu.be', 'videosite.example'];
+  const PROFILE_HOSTS = ['linkedin.com', 'professionalnet.example'];
+  const PHOTO_HOSTS = ['instagram.com', 'photosocial.example'];
   it.each([
     ['video', () => requireVideoUrl('url', 'https://evil.com/watch?v=dQw4w9WgXcQ'), VIDEO_HOSTS],
     ['video', () => requireVideoUrl('url', 'notyoutube.com/watch?v=dQw4w9WgXcQ'), VIDEO_HOSTS],
@@ -146,26 +148,10 @@ describe('root arguments reduce what people paste to one canonical key', () => {
     ['video', () => requireVideoUrl('url', 'https://evil.com/shorts/dQw4w9WgXcQ'), VIDEO_HOSTS],
     ['channel', () => requireChannelUrl('url', 'https://evil.com/@sequoiacapital'), VIDEO_HOSTS],
     ['channel', () => requireChannelUrl('url', 'evil.com/channel/UC1234567890abcdefghijKL'), VIDEO_HOSTS],
-    [
-      'handle',
-      () => requireHandle('handle', 'https://evil.com/in/sam-rivera'),
-      ['linkedin.com', 'professionalnet.example'],
-    ],
-    [
-      'handle',
-      () => requireHandle('handle', 'linkedin.com.evil.com/in/sam-rivera/'),
-      ['linkedin.com', 'professionalnet.example'],
-    ],
-    [
-      'username',
-      () => canonicalUsername('username', 'https://evil.com/natgeo'),
-      ['instagram.com', 'photosocial.example'],
-    ],
-    [
-      'username',
-      () => canonicalUsername('username', 'evil.com/natgeo/reels/'),
-      ['instagram.com', 'photosocial.example'],
-    ],
+    ['handle', () => requireHandle('handle', 'https://evil.com/in/sam-rivera'), PROFILE_HOSTS],
+    ['handle', () => requireHandle('handle', 'linkedin.com.evil.com/in/sam-rivera/'), PROFILE_HOSTS],
+    ['username', () => canonicalUsername('username', 'https://evil.com/natgeo'), PHOTO_HOSTS],
+    ['username', () => canonicalUsername('username', 'evil.com/natgeo/reels/'), PHOTO_HOSTS],
   ])('a %s URL on another host is BAD_USER_INPUT naming the accepted hosts', (_name, reduce, hosts) => {
     expect(reduce).toThrowError(
       expect.objectContaining({

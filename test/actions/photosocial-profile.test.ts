@@ -470,6 +470,17 @@ describe('photosocialProfile against variants the sandbox does not send', () => 
     await up.close();
   });
 
+  /** A location as the upstream sends one with no place filled in: zeros and empty strings, but for its id. */
+  const blankPlace = (instagram_location_id: string) => ({
+    address_street: '',
+    city_id: 0,
+    city_name: '',
+    instagram_location_id,
+    latitude: 0,
+    longitude: 0,
+    zip: '',
+  });
+
   it('reads the brand-named keys: instagram_pk, instagram_location_id, is_new_to_instagram, meta_verified_related_accounts_count', async () => {
     profiles.brandnamed = {
       username: 'brandnamed',
@@ -477,15 +488,7 @@ describe('photosocialProfile against variants the sandbox does not send', () => 
       instagram_pk: '11830955',
       is_new_to_instagram: true,
       meta_verified_related_accounts_count: 4,
-      location_data: {
-        address_street: '',
-        city_id: 0,
-        city_name: '',
-        instagram_location_id: '987654321',
-        latitude: 0,
-        longitude: 0,
-        zip: '',
-      },
+      location_data: blankPlace('987654321'),
     };
     const { body } = await gw.query(
       '{ photosocialProfile(username: "BrandNamed") { username pk verifiedRelatedAccountsCount flags { account { isNewToPhotosocial } } locationData { hasLocation locationId cityId cityName latitude } } }',
@@ -504,15 +507,7 @@ describe('photosocialProfile against variants the sandbox does not send', () => 
   it('reads an empty location of zeros and empty strings as no location, and returns its values as sent', async () => {
     profiles.nolocation = {
       username: 'nolocation',
-      location_data: {
-        address_street: '',
-        city_id: 0,
-        city_name: '',
-        instagram_location_id: '',
-        latitude: 0,
-        longitude: 0,
-        zip: '',
-      },
+      location_data: blankPlace(''),
     };
     const { body } = await gw.query(
       '{ photosocialProfile(username: "nolocation") { locationData { hasLocation addressStreet cityName cityId zip locationId latitude longitude } } }',

@@ -1,8 +1,7 @@
-import { describe, expect } from 'vitest';
-import { it } from '../support/fixtures.js';
+import { beforeEach, describe, expect } from 'vitest';
+import { it, upstreamGatewayFor } from '../support/fixtures.js';
 import { sampleHex } from '../../src/sandbox/data/identity.js';
-import { json, startFaultUpstream, upstreamEnv } from '../support/fault-upstream.js';
-import { startGateway } from '../support/gateway.js';
+import { json } from '../support/fault-upstream.js';
 import { answered, answersWithCalls, itRejectsBeforeUpstream } from '../support/assertions.js';
 
 const VIDEO = 'id: videoId link title viewCount';
@@ -191,8 +190,12 @@ describe('videositeChannel against the sandbox', () => {
 });
 
 describe('videositeChannel against upstream variants', () => {
+  const { up, gw: gwUp } = upstreamGatewayFor();
+  beforeEach(() => {
+    up.calls.length = 0;
+  });
+
   it('reads live variants: digit-string counts, extra keys, spaced UTC timestamps, comma keywords, odd lengths and thumbnails', async () => {
-    const up = await startFaultUpstream();
     up.handle((_call, _req, res) =>
       json(res, 200, {
         status: 200,
@@ -236,109 +239,96 @@ describe('videositeChannel against upstream variants', () => {
         },
       }),
     );
-    const gwUp = await startGateway(upstreamEnv(up));
-    try {
-      const { body } = await gwUp.query(
-        `{ videositeChannel(url: "https://www.videosite.example/@x") { ${EVERY_FIELD} } }`,
-      );
-      expect(body.errors).toBeUndefined();
-      const c = body.data!.videositeChannel;
-      expect(c.additionalFields).toEqual({ channels: [{ title: 'Related' }] });
-      expect(c.channel).toMatchObject({
-        keywords: 'cooking, baking,  bread ,cooking',
-        keywordList: ['cooking', 'baking', 'bread'],
-        tags: [],
-        subscriberCount: 1234567,
-        videoCount: null,
-        additionalFields: { available_countries: ['US', 'CA'] },
-      });
-      expect(c.about).toMatchObject({
-        joinedDate: '2012-02-20',
-        joinedDateText: null,
-        links: [{ title: 'Weird', link: 'not a link', url: null }],
-        viewCount: null,
-        additionalFields: { country: 'United States', external_links: [{ title: 'Site' }] },
-      });
-      expect(c.highlightedVideo).toEqual({
-        id: '12345',
-        link: null,
-        title: null,
-        viewCount: null,
-        description: null,
-        publishedTime: null,
-      });
-      expect(c.videosSections).toHaveLength(1);
-      expect(c.videosSections[0].videos.map((v: any) => [v.id, v.length, v.lengthSeconds, v.thumbnail])).toEqual([
-        [
-          'a',
-          'LIVE',
-          null,
-          {
-            url: 'https://i.videosite-img.example/vi/a/hq.jpg',
-            staticUrl: 'https://i.videosite-img.example/vi/a/hq.jpg',
-            richUrl: null,
-          },
-        ],
-        [
-          'b',
-          '1:2',
-          null,
-          { url: 'https://i.example/b.jpg', staticUrl: 'https://i.example/b.jpg', richUrl: 'https://i.example/b.webp' },
-        ],
-        ['c', '10:61', null, null],
-        ['d', '100:00:00', 360000, null],
-      ]);
-      expect(c.searchMetadata).toMatchObject({
-        createdAt: '2024-04-12T10:23:11.000Z',
-        createdAtText: '2024-04-12 10:23:11 UTC',
-        totalTimeTaken: null,
-        id: null,
-      });
-      expect(c.searchParameters).toEqual({
-        channelId: '@x',
-        channelHandle: '@x',
-        engine: null,
-        countryCode: null,
-        languageCode: null,
-      });
-      expect(up.calls).toEqual([
-        expect.objectContaining({ action: 'get_videosite_channel', body: { url: 'https://www.videosite.example/@x' } }),
-      ]);
-    } finally {
-      await gwUp.close();
-      await up.close();
-    }
+    const { body } = await gwUp.query(
+      `{ videositeChannel(url: "https://www.videosite.example/@x") { ${EVERY_FIELD} } }`,
+    );
+    expect(body.errors).toBeUndefined();
+    const c = body.data!.videositeChannel;
+    expect(c.additionalFields).toEqual({ channels: [{ title: 'Related' }] });
+    expect(c.channel).toMatchObject({
+      keywords: 'cooking, baking,  bread ,cooking',
+      keywordList: ['cooking', 'baking', 'bread'],
+      tags: [],
+      subscriberCount: 1234567,
+      videoCount: null,
+      additionalFields: { available_countries: ['US', 'CA'] },
+    });
+    expect(c.about).toMatchObject({
+      joinedDate: '2012-02-20',
+      joinedDateText: null,
+      links: [{ title: 'Weird', link: 'not a link', url: null }],
+      viewCount: null,
+      additionalFields: { country: 'United States', external_links: [{ title: 'Site' }] },
+    });
+    expect(c.highlightedVideo).toEqual({
+      id: '12345',
+      link: null,
+      title: null,
+      viewCount: null,
+      description: null,
+      publishedTime: null,
+    });
+    expect(c.videosSections).toHaveLength(1);
+    expect(c.videosSections[0].videos.map((v: any) => [v.id, v.length, v.lengthSeconds, v.thumbnail])).toEqual([
+      [
+        'a',
+        'LIVE',
+        null,
+        {
+          url: 'https://i.videosite-img.example/vi/a/hq.jpg',
+          staticUrl: 'https://i.videosite-img.example/vi/a/hq.jpg',
+          richUrl: null,
+        },
+      ],
+      [
+        'b',
+        '1:2',
+        null,
+        { url: 'https://i.example/b.jpg', staticUrl: 'https://i.example/b.jpg', richUrl: 'https://i.example/b.webp' },
+      ],
+      ['c', '10:61', null, null],
+      ['d', '100:00:00', 360000, null],
+    ]);
+    expect(c.searchMetadata).toMatchObject({
+      createdAt: '2024-04-12T10:23:11.000Z',
+      createdAtText: '2024-04-12 10:23:11 UTC',
+      totalTimeTaken: null,
+      id: null,
+    });
+    expect(c.searchParameters).toEqual({
+      channelId: '@x',
+      channelHandle: '@x',
+      engine: null,
+      countryCode: null,
+      languageCode: null,
+    });
+    expect(up.calls).toEqual([
+      expect.objectContaining({ action: 'get_videosite_channel', body: { url: 'https://www.videosite.example/@x' } }),
+    ]);
   });
 
   it('answers UPSTREAM_BAD_RESPONSE when `response` is not an object, and NOT_FOUND for the documented 400', async () => {
-    const up = await startFaultUpstream();
-    const gwUp = await startGateway(upstreamEnv(up));
-    try {
-      up.handle((_call, _req, res) => json(res, 200, { status: 200, response: 'a string' }));
-      const wrong = await gwUp.query(
-        '{ videositeChannel(url: "https://www.videosite.example/@x") { channel { id: channelId } } }',
-      );
-      expect(wrong.body.data).toEqual({ videositeChannel: null });
-      expect(wrong.body.errors![0]!.extensions).toMatchObject({
-        code: 'UPSTREAM_BAD_RESPONSE',
-        action: 'get_videosite_channel',
-      });
+    up.handle((_call, _req, res) => json(res, 200, { status: 200, response: 'a string' }));
+    const wrong = await gwUp.query(
+      '{ videositeChannel(url: "https://www.videosite.example/@x") { channel { id: channelId } } }',
+    );
+    expect(wrong.body.data).toEqual({ videositeChannel: null });
+    expect(wrong.body.errors![0]!.extensions).toMatchObject({
+      code: 'UPSTREAM_BAD_RESPONSE',
+      action: 'get_videosite_channel',
+    });
 
-      up.handle((_call, _req, res) =>
-        json(res, 400, {
-          status: 400,
-          response: null,
-          error: "The requested page doesn't exist or there are no translations available for the video.",
-        }),
-      );
-      const missing = await gwUp.query(
-        '{ videositeChannel(url: "https://www.videosite.example/@gone") { channel { id: channelId } } }',
-      );
-      expect(missing.body.data).toEqual({ videositeChannel: null });
-      expect(missing.body.errors![0]!.extensions).toMatchObject({ code: 'NOT_FOUND', action: 'get_videosite_channel' });
-    } finally {
-      await gwUp.close();
-      await up.close();
-    }
+    up.handle((_call, _req, res) =>
+      json(res, 400, {
+        status: 400,
+        response: null,
+        error: "The requested page doesn't exist or there are no translations available for the video.",
+      }),
+    );
+    const missing = await gwUp.query(
+      '{ videositeChannel(url: "https://www.videosite.example/@gone") { channel { id: channelId } } }',
+    );
+    expect(missing.body.data).toEqual({ videositeChannel: null });
+    expect(missing.body.errors![0]!.extensions).toMatchObject({ code: 'NOT_FOUND', action: 'get_videosite_channel' });
   });
 });

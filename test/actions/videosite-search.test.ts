@@ -1,7 +1,6 @@
-import { describe, expect } from 'vitest';
-import { it } from '../support/fixtures.js';
-import { json, startFaultUpstream, upstreamEnv } from '../support/fault-upstream.js';
-import { startGateway } from '../support/gateway.js';
+import { beforeEach, describe, expect } from 'vitest';
+import { it, upstreamGatewayFor } from '../support/fixtures.js';
+import { json } from '../support/fault-upstream.js';
 import { answered, answersWithCalls, itRejectsBeforeUpstream } from '../support/assertions.js';
 
 const VIDEO = 'id: videoId link title viewCount';
@@ -150,8 +149,12 @@ describe('videositeSearch against the sandbox', () => {
 });
 
 describe('videositeSearch against upstream variants', () => {
+  const { up, gw: gwUp } = upstreamGatewayFor();
+  beforeEach(() => {
+    up.calls.length = 0;
+  });
+
   it('reads every thumbnail form, odd lengths and extra keys', async () => {
-    const up = await startFaultUpstream();
     up.handle((_call, _req, res) =>
       json(res, 200, {
         status: 200,
@@ -193,63 +196,50 @@ describe('videositeSearch against upstream variants', () => {
         },
       }),
     );
-    const gwUp = await startGateway(upstreamEnv(up));
-    try {
-      const { body } = await gwUp.query(
-        `{ videositeSearch(query: "variants") { ${EVERY_FIELD} channels { title link handle isVerified subscriberCount } } }`,
-      );
-      expect(body.errors).toBeUndefined();
-      const s = body.data!.videositeSearch;
-      // `channels` is typed (a junk entry is dropped); other unmodelled keys stay in additionalFields.
-      expect(s).toMatchObject({
-        query: 'variants',
-        suggestions: [],
-        additionalFields: { country: 'US' },
-        searchInformation: { totalResults: 12345 },
-        searchParameters: null,
-      });
-      expect(s.channels).toEqual([
-        { title: 'A channel result', link: null, handle: '@AChannel', isVerified: true, subscriberCount: 1_200_000 },
-      ]);
-      expect(s.shorts[0].items.map((i: any) => i.thumbnail)).toEqual([still('https://i.example/s1.jpg'), null]);
-      expect(s.videos.map((v: any) => [v.id, v.lengthSeconds, v.thumbnail])).toEqual([
-        ['v1', 59, still('https://i.example/v1.jpg')],
-        ['v2', null, { url: 'https://i.example/v2.webp', staticUrl: null, richUrl: 'https://i.example/v2.webp' }],
-        ['v3', null, null],
-        ['v4', 428, null],
-      ]);
-      expect(s.videos[0].badges).toEqual(['4K']);
-      expect(s.videos[0].channel).toEqual({
-        id: null,
-        title: null,
-        link: null,
-        isVerified: null,
-        thumbnail: still('https://yt3.example/c.jpg'),
-      });
-      expect(s.videos[1].channel).toBeNull();
-      expect(up.calls).toEqual([
-        expect.objectContaining({ action: 'run_videosite_search', body: { query: 'variants' } }),
-      ]);
-    } finally {
-      await gwUp.close();
-      await up.close();
-    }
+    const { body } = await gwUp.query(
+      `{ videositeSearch(query: "variants") { ${EVERY_FIELD} channels { title link handle isVerified subscriberCount } } }`,
+    );
+    expect(body.errors).toBeUndefined();
+    const s = body.data!.videositeSearch;
+    // `channels` is typed (a junk entry is dropped); other unmodelled keys stay in additionalFields.
+    expect(s).toMatchObject({
+      query: 'variants',
+      suggestions: [],
+      additionalFields: { country: 'US' },
+      searchInformation: { totalResults: 12345 },
+      searchParameters: null,
+    });
+    expect(s.channels).toEqual([
+      { title: 'A channel result', link: null, handle: '@AChannel', isVerified: true, subscriberCount: 1_200_000 },
+    ]);
+    expect(s.shorts[0].items.map((i: any) => i.thumbnail)).toEqual([still('https://i.example/s1.jpg'), null]);
+    expect(s.videos.map((v: any) => [v.id, v.lengthSeconds, v.thumbnail])).toEqual([
+      ['v1', 59, still('https://i.example/v1.jpg')],
+      ['v2', null, { url: 'https://i.example/v2.webp', staticUrl: null, richUrl: 'https://i.example/v2.webp' }],
+      ['v3', null, null],
+      ['v4', 428, null],
+    ]);
+    expect(s.videos[0].badges).toEqual(['4K']);
+    expect(s.videos[0].channel).toEqual({
+      id: null,
+      title: null,
+      link: null,
+      isVerified: null,
+      thumbnail: still('https://yt3.example/c.jpg'),
+    });
+    expect(s.videos[1].channel).toBeNull();
+    expect(up.calls).toEqual([
+      expect.objectContaining({ action: 'run_videosite_search', body: { query: 'variants' } }),
+    ]);
   });
 
   it('answers UPSTREAM_BAD_RESPONSE when `response` is an array', async () => {
-    const up = await startFaultUpstream();
     up.handle((_call, _req, res) => json(res, 200, { status: 200, response: [] }));
-    const gwUp = await startGateway(upstreamEnv(up));
-    try {
-      const { body } = await gwUp.query('{ videositeSearch(query: "x") { query } }');
-      expect(body.data).toEqual({ videositeSearch: null });
-      expect(body.errors![0]!.extensions).toMatchObject({
-        code: 'UPSTREAM_BAD_RESPONSE',
-        action: 'run_videosite_search',
-      });
-    } finally {
-      await gwUp.close();
-      await up.close();
-    }
+    const { body } = await gwUp.query('{ videositeSearch(query: "x") { query } }');
+    expect(body.data).toEqual({ videositeSearch: null });
+    expect(body.errors![0]!.extensions).toMatchObject({
+      code: 'UPSTREAM_BAD_RESPONSE',
+      action: 'run_videosite_search',
+    });
   });
 });

@@ -1,29 +1,15 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumAvailable, launchChromium } from '../support/browser.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// In CI the browser is installed by .ci/run, so a missing one is a failure there, not a skip.
-const available = existsSync(CHROMIUM) || process.env.CI === 'true';
-
-describe.skipIf(!available)('GraphiQL in headless Chromium', () => {
+describe.skipIf(!chromiumAvailable)('GraphiQL in headless Chromium', () => {
   let gw: RunningGateway;
   let browser: Browser;
   beforeAll(async () => {
     // Slow transcript and photo-social lookups, for the @defer tab.
     gw = await startGateway({ SANDBOX_LATENCY: 'transcript:2500,photosocial:1200' });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

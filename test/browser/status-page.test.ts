@@ -1,23 +1,18 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumAvailable, launchChromium } from '../support/browser.js';
 import { type OperatedGateway, operatedLoad, startOperatedGateway } from '../support/operated-gateway.js';
 import { statusOf } from '../support/processes.js';
 import { requireRedisInCi } from '../support/redis.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// In CI the browser is installed by .ci/run, so a missing one is a failure there, not a skip.
-const available = (existsSync(CHROMIUM) || process.env.CI === 'true') && (await requireRedisInCi());
+const available = chromiumAvailable && (await requireRedisInCi());
 
 describe.skipIf(!available)('the status page in headless Chromium, on a built gateway under load', () => {
   let gw: OperatedGateway;
   let browser: Browser;
   beforeAll(async () => {
     gw = await startOperatedGateway();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,14 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumAvailable, launchChromium } from '../support/browser.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';
 import { startStaticProxy, type StaticProxy } from '../support/static-proxy.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// In CI the browser is installed by .ci/run, so a missing one is a failure there, not a skip.
-const available = existsSync(CHROMIUM) || process.env.CI === 'true';
+const available = chromiumAvailable;
 const APP = fileURLToPath(new URL('../../examples/web/', import.meta.url));
 // Screenshots for the README: SCREENSHOTS=docs npx vitest run test/browser/web-example.test.ts
 const SCREENSHOTS = process.env.SCREENSHOTS;
@@ -51,17 +50,7 @@ describe.skipIf(!available)('the example app in headless Chromium, against a tru
       LIVE_REFRESH_SECONDS: 'company_financial_profile=1',
     });
     app = await startStaticProxy(`${APP}dist`, gw.url);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   }, 300_000);
   afterAll(async () => {
     await browser?.close();

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, onTestFinished } from 'vitest';
+import { it } from '../support/fixtures.js';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
 import { startGateway, type TestGateway } from '../support/gateway.js';
 import { sleep } from '../support/wait.js';
@@ -40,6 +41,16 @@ describe('the cross-request cache (memory)', () => {
     await up.close();
   });
   const callsOf = (action: string) => up.calls.filter((call) => call.action === action).length;
+  /** Runs `check` with the call log cleared and every upstream answer held back `ms`, then answers at once again. */
+  async function withUpstreamDelay(ms: number, check: () => Promise<void>): Promise<void> {
+    up.calls.length = 0;
+    delayMs = ms;
+    try {
+      await check();
+    } finally {
+      delayMs = 0;
+    }
+  }
 
   it('serves a repeat from the cache and says so per lookup; the entry expires after its TTL', async () => {
     up.calls.length = 0;
@@ -91,10 +102,8 @@ describe('the cross-request cache (memory)', () => {
   });
 
   it('coalesces a burst of identical lookups into one upstream call', async () => {
-    up.calls.length = 0;
     // Long enough that all twenty requests arrive while the one call is still out, even on a busy machine.
-    delayMs = 1000;
-    try {
+    await withUpstreamDelay(1000, async () => {
       const burst = await Promise.all(
         Array.from({ length: 20 }, () => gw.query('{ domainInfo(domain: "burst.example") { domainName } }')),
       );
@@ -103,15 +112,11 @@ describe('the cross-request cache (memory)', () => {
       const sources = burst.map((r) => r.body.extensions!.gateway.lookups[0].source).sort();
       expect(sources.filter((s: string) => s === 'upstream')).toHaveLength(1);
       expect(sources.filter((s: string) => s === 'coalesced')).toHaveLength(19);
-    } finally {
-      delayMs = 0;
-    }
+    });
   });
 
   it('coalesces identical lookups that arrive in the same tick (50 at once through yoga.fetch)', async () => {
-    up.calls.length = 0;
-    delayMs = 100;
-    try {
+    await withUpstreamDelay(100, async () => {
       const body = JSON.stringify({ query: '{ domainInfo(domain: "same-tick.example") { domainName } }' });
       const responses = await Promise.all(
         Array.from({ length: 50 }, () =>
@@ -126,15 +131,11 @@ describe('the cross-request cache (memory)', () => {
       );
       expect(responses.every((r) => r.data.domainInfo.domainName === 'same-tick.example')).toBe(true);
       expect(callsOf('domain_info')).toBe(1);
-    } finally {
-      delayMs = 0;
-    }
+    });
   });
 
   it('keeps a coalesced call going for its waiter when the request that owns it disconnects: one lookup, one paid call', async () => {
-    up.calls.length = 0;
-    delayMs = 300;
-    try {
+    await withUpstreamDelay(300, async () => {
       const leader = new AbortController();
       const query = JSON.stringify({ query: '{ domainInfo(domain: "cancelled-leader.example") { domainName } }' });
       const first = gw
@@ -155,15 +156,11 @@ describe('the cross-request cache (memory)', () => {
       expect(body.data).toEqual({ domainInfo: { domainName: 'cancelled-leader.example' } });
       expect(body.extensions!.gateway.lookups[0].source).toBe('coalesced');
       expect(callsOf('domain_info')).toBe(1);
-    } finally {
-      delayMs = 0;
-    }
+    });
   });
 
   it('coalesces symbols another request is already fetching', async () => {
-    up.calls.length = 0;
-    delayMs = 200;
-    try {
+    await withUpstreamDelay(200, async () => {
       const [a, b] = await Promise.all([
         gw.query('{ financialProfiles(symbols: ["IBM", "KO"]) { symbol } }'),
         gw.query('{ financialProfiles(symbols: ["ibm"]) { symbol } }'),
@@ -174,32 +171,31 @@ describe('the cross-request cache (memory)', () => {
       expect(b.body.extensions!.gateway.lookups).toEqual([
         { action: 'company_financial_profile', key: 'IBM', source: 'coalesced', ageSeconds: 0 },
       ]);
-    } finally {
-      delayMs = 0;
-    }
+    });
   });
 });
 
+/** A fault upstream of this test's own, closed after it. */
+async function ownUpstream(): Promise<FaultUpstream> {
+  const up = await startFaultUpstream();
+  onTestFinished(() => up.close());
+  return up;
+}
+
 describe('tokens never share cache entries', () => {
-  it('fingerprints tokens with an HMAC, and two gateways with different tokens each call', async () => {
-    const up = await startFaultUpstream();
+  it('fingerprints tokens with an HMAC, and two gateways with different tokens each call', async ({ startGateway }) => {
+    const up = await ownUpstream();
     up.handle((call, _req, res) => json(res, 200, DOMAIN(call.body.domain)));
     const a = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'true', ACTION_TOKEN: 'token-a' }));
     const b = await startGateway(upstreamEnv(up, { CACHE_ENABLED: 'true', ACTION_TOKEN: 'token-b' }));
-    try {
-      await a.query('{ domainInfo(domain: "shared.example") { domainName } }');
-      await a.query('{ domainInfo(domain: "shared.example") { domainName } }');
-      await b.query('{ domainInfo(domain: "shared.example") { domainName } }');
-      expect(up.calls.map((call) => call.authorization)).toEqual(['Bearer token-a', 'Bearer token-b']);
-      const cache = a.gateway.cache;
-      expect(cache.fingerprint('token-a')).not.toBe(cache.fingerprint('token-b'));
-      expect(cache.fingerprint('token-a')).toMatch(/^[0-9a-f]{24}$/);
-      expect(cache.cacheKey('domain_info', cache.fingerprint('token-a'), 'x.example')).not.toContain('token-a');
-    } finally {
-      await a.close();
-      await b.close();
-      await up.close();
-    }
+    await a.query('{ domainInfo(domain: "shared.example") { domainName } }');
+    await a.query('{ domainInfo(domain: "shared.example") { domainName } }');
+    await b.query('{ domainInfo(domain: "shared.example") { domainName } }');
+    expect(up.calls.map((call) => call.authorization)).toEqual(['Bearer token-a', 'Bearer token-b']);
+    const cache = a.gateway.cache;
+    expect(cache.fingerprint('token-a')).not.toBe(cache.fingerprint('token-b'));
+    expect(cache.fingerprint('token-a')).toMatch(/^[0-9a-f]{24}$/);
+    expect(cache.cacheKey('domain_info', cache.fingerprint('token-a'), 'x.example')).not.toContain('token-a');
   });
 });
 
@@ -207,8 +203,8 @@ describe('forward mode with the cache on: each client token has its own entries 
   const ALICE = 'alice-upstream-token-aaaaaaaaaaaa';
   const BOB = 'bob-upstream-token-bbbbbbbbbbbbbb';
 
-  it("never serves or coalesces one token's lookup with another's", async () => {
-    const up = await startFaultUpstream();
+  it("never serves or coalesces one token's lookup with another's", async ({ startGateway }) => {
+    const up = await ownUpstream();
     up.handle(async (call, _req, res) => {
       await sleep(150);
       json(res, 200, {
@@ -221,21 +217,16 @@ describe('forward mode with the cache on: each client token has its own entries 
       gw.query('{ domainInfo(domain: "private.example") { registrantContact { name } } }', undefined, {
         authorization: `Bearer ${token}`,
       });
-    try {
-      // Concurrent: no coalescing across tokens.
-      const [alice, bob] = await Promise.all([ask(ALICE), ask(BOB)]);
-      expect(alice.body.data!.domainInfo.registrantContact.name).toBe(`Bearer ${ALICE}`);
-      expect(bob.body.data!.domainInfo.registrantContact.name).toBe(`Bearer ${BOB}`);
-      expect(up.calls).toHaveLength(2);
-      // Later: each token is served its own cached answer.
-      const [aliceAgain, bobAgain] = await Promise.all([ask(ALICE), ask(BOB)]);
-      expect(aliceAgain.body.data!.domainInfo.registrantContact.name).toBe(`Bearer ${ALICE}`);
-      expect(bobAgain.body.data!.domainInfo.registrantContact.name).toBe(`Bearer ${BOB}`);
-      expect(aliceAgain.body.extensions!.gateway.lookups[0].source).toBe('cache');
-      expect(up.calls).toHaveLength(2);
-    } finally {
-      await gw.close();
-      await up.close();
-    }
+    // Concurrent: no coalescing across tokens.
+    const [alice, bob] = await Promise.all([ask(ALICE), ask(BOB)]);
+    expect(alice.body.data!.domainInfo.registrantContact.name).toBe(`Bearer ${ALICE}`);
+    expect(bob.body.data!.domainInfo.registrantContact.name).toBe(`Bearer ${BOB}`);
+    expect(up.calls).toHaveLength(2);
+    // Later: each token is served its own cached answer.
+    const [aliceAgain, bobAgain] = await Promise.all([ask(ALICE), ask(BOB)]);
+    expect(aliceAgain.body.data!.domainInfo.registrantContact.name).toBe(`Bearer ${ALICE}`);
+    expect(bobAgain.body.data!.domainInfo.registrantContact.name).toBe(`Bearer ${BOB}`);
+    expect(aliceAgain.body.extensions!.gateway.lookups[0].source).toBe('cache');
+    expect(up.calls).toHaveLength(2);
   });
 });

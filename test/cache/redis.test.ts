@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
 import { createLogger } from '../../src/kernel/logger.js';
 import { RedisStore } from '../../src/cache/redis-store.js';
-import { startGateway, type TestGateway } from '../support/gateway.js';
+import { startGateway, type GraphQLResponse, type TestGateway } from '../support/gateway.js';
 import { requireRedisInCi, startRedisProxy } from '../support/redis.js';
 import { REDIS_FORMS, redisServersAvailable, topologyFor } from '../support/redis-topologies.js';
 import { sleep } from '../support/wait.js';
@@ -53,6 +53,16 @@ describe.runIf(canRun).each(REDIS_FORMS)('the shared cache on %s Redis', (form) 
     }
   });
 
+  /** Both answers name `domain` and cost one upstream call: one request made it, the other waited for it. */
+  function expectOneCallShared(domain: string, ...answers: GraphQLResponse[]): void {
+    for (const answer of answers) expect(answer.body.data).toEqual({ domainInfo: { domainName: domain } });
+    expect(up.calls).toHaveLength(1);
+    expect(answers.map((answer) => answer.body.extensions!.gateway.lookups[0].source).sort()).toEqual([
+      'coalesced',
+      'upstream',
+    ]);
+  }
+
   it('coalesces across instances: while one holds the lease, the other waits for its result', async () => {
     const a = await startGateway(env());
     const b = await startGateway(env());
@@ -63,12 +73,7 @@ describe.runIf(canRun).each(REDIS_FORMS)('the shared cache on %s Redis', (form) 
         a.query('{ domainInfo(domain: "lease.example") { domainName } }'),
         sleep(50).then(() => b.query('{ domainInfo(domain: "lease.example") { domainName } }')),
       ]);
-      expect(ra.body.data).toEqual({ domainInfo: { domainName: 'lease.example' } });
-      expect(rb.body.data).toEqual({ domainInfo: { domainName: 'lease.example' } });
-      expect(up.calls).toHaveLength(1);
-      expect(
-        [ra.body.extensions!.gateway.lookups[0].source, rb.body.extensions!.gateway.lookups[0].source].sort(),
-      ).toEqual(['coalesced', 'upstream']);
+      expectOneCallShared('lease.example', ra, rb);
     } finally {
       delayMs = 0;
       await a.close();
@@ -89,12 +94,7 @@ describe.runIf(canRun).each(REDIS_FORMS)('the shared cache on %s Redis', (form) 
       up.calls.length = 0;
       const query = '{ domainInfo(domain: "dead-holder.example") { domainName } }';
       const [ra, rb] = await Promise.all([a.query(query), b.query(query)]);
-      expect(ra.body.data).toEqual({ domainInfo: { domainName: 'dead-holder.example' } });
-      expect(rb.body.data).toEqual(ra.body.data);
-      expect(up.calls).toHaveLength(1);
-      expect(
-        [ra.body.extensions!.gateway.lookups[0].source, rb.body.extensions!.gateway.lookups[0].source].sort(),
-      ).toEqual(['coalesced', 'upstream']);
+      expectOneCallShared('dead-holder.example', ra, rb);
     } finally {
       delayMs = 0;
       await dead.close();

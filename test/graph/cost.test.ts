@@ -9,6 +9,7 @@ import { json } from '../support/fault-upstream.js';
 import { inProcessGateway } from '../support/gateway.js';
 import { forSuite, upstreamGatewayFor } from '../support/fixtures.js';
 import { answered } from '../support/assertions.js';
+import { TEN_COMPANIES_WITH_SYMBOLS } from '../support/samples.js';
 
 function cost(
   query: string,
@@ -20,19 +21,6 @@ function cost(
 }
 
 const CHANNEL = 'https://www.videosite.example/@sandboxstudio';
-const TEN = [
-  'apple.com',
-  'nike.com',
-  'microsoft.com',
-  'abc.xyz',
-  'amazon.com',
-  'tesla.com',
-  'meta.com',
-  'nvidia.com',
-  'ibm.com',
-  'oracle.com',
-];
-
 const batchedSymbols = (action: string) => actionNamed(action)?.batchedSymbols === true;
 
 describe('the static estimate', () => {
@@ -60,11 +48,7 @@ describe('the static estimate', () => {
       '{ domainInfo(domain: "apple.com") { company { financialProfile { symbol } } } }',
       3,
     ],
-    [
-      'ten companies with their financial profiles: 10 + one symbol batch',
-      `{ ${TEN.map((d, i) => `c${i}: company(domain: "${d}") { financialProfile { symbol } }`).join(' ')} }`,
-      11,
-    ],
+    ['ten companies with their financial profiles: 10 + one symbol batch', TEN_COMPANIES_WITH_SYMBOLS, 11],
     [
       'financialProfiles: distinct symbols in one batch',
       '{ a: financialProfiles(symbols: ["AAPL", "nke"]) { symbol } b: financialProfiles(symbols: ["aapl", "KO"]) { symbol } }',

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { cgroupCpuQuota, cpusAvailable } from '../../src/server/cores.js';
-import { inProcessGateway, type TestGateway } from '../support/gateway.js';
+import { forSuite } from '../support/fixtures.js';
+import { inProcessGateway } from '../support/gateway.js';
 import { waitFor } from '../support/processes.js';
 
 /** Keeps the event loop busy, as a long synchronous stretch of work would. */
@@ -16,11 +17,7 @@ function blockFor(ms: number) {
 }
 
 describe('shedding on the event loop delay (SHED_EVENT_LOOP_DELAY_MS)', () => {
-  let gw: TestGateway;
-  beforeAll(async () => {
-    gw = await inProcessGateway({ SHED_EVENT_LOOP_DELAY_MS: '150' });
-  });
-  afterAll(() => gw.close());
+  const gw = forSuite(() => inProcessGateway({ SHED_EVENT_LOOP_DELAY_MS: '150' }));
 
   it('refuses new operations with 503 OVERLOADED and Retry-After while the loop is behind, /readyz says so, and nothing goes upstream', async () => {
     const calls = () => [...gw.gateway.sandbox!.calls.values()].reduce((a, b) => a + b, 0);
@@ -60,11 +57,7 @@ async function stallRepeatedly(stallMs: number, gapMs: number, forMs: number) {
 }
 
 describe('shedding a loop kept busy by stalls each shorter than the limit', () => {
-  let gw: TestGateway;
-  beforeAll(async () => {
-    gw = await inProcessGateway({ SHED_EVENT_LOOP_DELAY_MS: '1000' });
-  });
-  afterAll(() => gw.close());
+  const gw = forSuite(() => inProcessGateway({ SHED_EVENT_LOOP_DELAY_MS: '1000' }));
 
   it('a second of 200 ms stalls back to back (as costly documents one after another) counts as behind and refuses OVERLOADED', async () => {
     await stallRepeatedly(200, 1, 2_500);

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { json, startFaultUpstream, upstreamEnv, type FaultUpstream } from '../support/fault-upstream.js';
+import { forSuite } from '../support/fixtures.js';
 import { inProcessGateway, startGateway, type TestGateway } from '../support/gateway.js';
 import { hasRedisServer, startOwnRedis, type OwnRedis } from '../support/own-redis.js';
 
@@ -13,40 +14,45 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 };
 
-/** Its own redis-server to freeze, and an upstream that answers every domain lookup. */
-async function startRedisAndUpstream(): Promise<{ redis: OwnRedis; up: FaultUpstream }> {
-  const redis = await startOwnRedis();
-  const up = await startFaultUpstream();
-  up.handle((call, _req, res) => json(res, 200, { status: 200, response: { domain_name: call.body.domain } }));
-  return { redis, up };
+/**
+ * Its own redis-server to freeze, an upstream that answers every domain lookup, and a gateway `start`ed
+ * over both with the cache in that Redis (its HMAC key named after `secret`), for the enclosing describe
+ * block (see forSuite).
+ */
+function frozenRedisRig(
+  secret: string,
+  start: (env: Record<string, string>) => Promise<TestGateway>,
+): { redis: OwnRedis; up: FaultUpstream; gw: TestGateway } {
+  const redis = forSuite(startOwnRedis);
+  const up = forSuite(async () => {
+    const up = await startFaultUpstream();
+    up.handle((call, _req, res) => json(res, 200, { status: 200, response: { domain_name: call.body.domain } }));
+    return up;
+  });
+  const env = () =>
+    upstreamEnv(up, {
+      CACHE_ENABLED: 'true',
+      REDIS_URL: redis.url,
+      CACHE_KEY_SECRET: `${secret}-${process.pid}-${Date.now()}`,
+    });
+  const gw = forSuite(() => start(env()));
+  return { redis, up, gw };
 }
 
 describe.skipIf(!canRun)('a frozen Redis (SIGSTOP) under load', () => {
-  let redis: OwnRedis;
-  let up: FaultUpstream;
-  let gw: TestGateway;
-
-  beforeAll(async () => {
-    ({ redis, up } = await startRedisAndUpstream());
-    gw = await startGateway(
-      upstreamEnv(up, {
+  const { redis, up, gw } = frozenRedisRig('frozen', (env) =>
+    startGateway(
+      {
+        ...env,
         LOG_LEVEL: 'info',
-        CACHE_ENABLED: 'true',
-        REDIS_URL: redis.url,
-        CACHE_KEY_SECRET: `frozen-${process.pid}-${Date.now()}`,
         // The client rate limit counts in the same Redis: it must not stall either.
         CLIENT_RATE_LIMIT_PER_MINUTE: '1000000',
         REDIS_COMMAND_TIMEOUT_MS: '50',
-      }),
+      },
       0,
       { cache: { redisGuard: { probeIntervalMs: 200 } } },
-    );
-  });
-  afterAll(async () => {
-    await gw?.close();
-    await up?.close();
-    await redis?.close();
-  });
+    ),
+  );
 
   it('keeps cached lookups fast and failure-free, reports it in /healthz and the log, and recovers on SIGCONT', async () => {
     const domains = Array.from({ length: 20 }, (_, i) => `frozen-${i}.example`);
@@ -142,30 +148,13 @@ describe.skipIf(!canRun)('a frozen Redis (SIGSTOP) under load', () => {
 });
 
 describe.skipIf(!canRun)('a frozen Redis (SIGSTOP) under cached traffic only', () => {
-  let redis: OwnRedis;
-  let up: FaultUpstream;
-  let gw: TestGateway;
-
-  beforeAll(async () => {
-    ({ redis, up } = await startRedisAndUpstream());
-    // The default bounded waits (the probe interval, REDIS_COMMAND_TIMEOUT_MS); no client rate limit,
-    // and the in-process tier trusted for a minute: no read sends Redis a command.
-    gw = await inProcessGateway(
-      upstreamEnv(up, {
-        CACHE_ENABLED: 'true',
-        REDIS_URL: redis.url,
-        CACHE_KEY_SECRET: `frozen-idle-${process.pid}-${Date.now()}`,
-        CLIENT_RATE_LIMIT_PER_MINUTE: '0',
-      }),
-      { cache: { tier: { localTtlMs: 60_000 } } },
-    );
-  });
-  afterAll(async () => {
-    await gw?.close();
-    await up?.close();
-    redis?.thaw();
-    await redis?.close();
-  });
+  // The default bounded waits (the probe interval, REDIS_COMMAND_TIMEOUT_MS); no client rate limit,
+  // and the in-process tier trusted for a minute: no read sends Redis a command.
+  const { redis, up, gw } = frozenRedisRig('frozen-idle', (env) =>
+    inProcessGateway({ ...env, CLIENT_RATE_LIMIT_PER_MINUTE: '0' }, { cache: { tier: { localTtlMs: 60_000 } } }),
+  );
+  // After hooks run last-declared first: Redis thaws before anything is closed.
+  afterAll(() => redis.thaw());
 
   it('/healthz and readiness report it within 3 s while every read keeps answering from memory', async () => {
     const domains = Array.from({ length: 5 }, (_, i) => `frozen-idle-${i}.example`);

@@ -1,13 +1,13 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { persistedDocumentsOf } from '../../src/security/trusted-documents.js';
 import { sandboxCalls } from '../support/assertions.js';
 import { configProblems } from '../support/config.js';
 import { json, startFaultUpstream, upstreamEnv } from '../support/fault-upstream.js';
-import { type RunningGateway, startGateway } from '../support/gateway.js';
-import { startIssuer, type TestIssuer } from '../support/oidc-issuer.js';
+import { startGateway } from '../support/gateway.js';
+import { issuerAndGatewayFor, startIssuer } from '../support/oidc-issuer.js';
 
 const AUDIENCE = 'https://graph.example.test';
 const TEAM_A = { id: 'team-a', secret: 'team-a-secret-0123456789abcdef' };
@@ -24,24 +24,13 @@ function file(name: string, text: string): string {
 }
 
 describe("clients named by their token's claim: quotas, scope, log and metrics", () => {
-  let issuer: TestIssuer;
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    issuer = await startIssuer([TEAM_A, TEAM_B, TEAM_C, NARROW]);
-    gw = await startGateway({
-      JWT_ISSUER: issuer.issuer,
-      JWT_AUDIENCE: AUDIENCE,
-      JWT_REQUIRED_SCOPE: 'lookups',
-      CLIENT_QUOTA: '3/day',
-      // A team's own quota, by name, in the one file of keys and named clients.
-      GATEWAY_API_KEYS_FILE: file('keys', 'name=team-c quota=5/day  # signs in with a token, no key\n'),
-      CLIENT_RATE_LIMIT_PER_MINUTE: '0',
-      SHED_EVENT_LOOP_DELAY_MS: '0',
-    });
-  });
-  afterAll(async () => {
-    await gw?.close();
-    await issuer?.close();
+  const { issuer, gw } = issuerAndGatewayFor([TEAM_A, TEAM_B, TEAM_C, NARROW], AUDIENCE, {
+    JWT_REQUIRED_SCOPE: 'lookups',
+    CLIENT_QUOTA: '3/day',
+    // A team's own quota, by name, in the one file of keys and named clients.
+    GATEWAY_API_KEYS_FILE: file('keys', 'name=team-c quota=5/day  # signs in with a token, no key\n'),
+    CLIENT_RATE_LIMIT_PER_MINUTE: '0',
+    SHED_EVENT_LOOP_DELAY_MS: '0',
   });
 
   it('CLIENT_QUOTA=3/day: the first client is refused QUOTA_EXCEEDED after 3 paid calls while the second is served', async () => {
@@ -97,22 +86,11 @@ describe('ANONYMOUS_ACCESS=trusted-documents: a public page with no secret', () 
   const TRUSTED = 'query PageDomain { domainInfo(domain: "public.example") { domainName } }';
   const documents = persistedDocumentsOf([TRUSTED]);
   const [documentId] = Object.keys(documents);
-  let issuer: TestIssuer;
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    issuer = await startIssuer([TEAM_A]);
-    gw = await startGateway({
-      JWT_ISSUER: issuer.issuer,
-      JWT_AUDIENCE: AUDIENCE,
-      TRUSTED_DOCUMENTS_FILE: file('trusted.json', JSON.stringify(documents)),
-      ANONYMOUS_ACCESS: 'trusted-documents',
-      CLIENT_QUOTA: '100/day',
-      SHED_EVENT_LOOP_DELAY_MS: '0',
-    });
-  });
-  afterAll(async () => {
-    await gw?.close();
-    await issuer?.close();
+  const { issuer, gw } = issuerAndGatewayFor([TEAM_A], AUDIENCE, {
+    TRUSTED_DOCUMENTS_FILE: file('trusted.json', JSON.stringify(documents)),
+    ANONYMOUS_ACCESS: 'trusted-documents',
+    CLIENT_QUOTA: '100/day',
+    SHED_EVENT_LOOP_DELAY_MS: '0',
   });
 
   it('a trusted document answers without a token, counted on the shared anonymous quota', async () => {

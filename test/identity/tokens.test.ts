@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { exportSPKI, importJWK } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/security/api-keys.js';
 import { sandboxCalls } from '../support/assertions.js';
-import { type RunningGateway, startGateway } from '../support/gateway.js';
-import { newSigningKey, startIssuer, type TestIssuer } from '../support/oidc-issuer.js';
+import { startGateway } from '../support/gateway.js';
+import { issuerAndGatewayFor, newSigningKey, startIssuer } from '../support/oidc-issuer.js';
 import { expectNoLeak } from '../security/support.js';
 
 const AUDIENCE = 'https://graph.example.test';
@@ -18,21 +18,10 @@ const now = () => Math.floor(Date.now() / 1000);
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 describe('signed tokens from a real authorization server', () => {
-  let issuer: TestIssuer;
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    issuer = await startIssuer([TEAM_A, TEAM_B]);
-    gw = await startGateway({
-      JWT_ISSUER: issuer.issuer,
-      JWT_AUDIENCE: AUDIENCE,
-      GATEWAY_API_KEY_HASHES: hashApiKey(API_KEY),
-      CLIENT_RATE_LIMIT_PER_MINUTE: '0',
-      SHED_EVENT_LOOP_DELAY_MS: '0',
-    });
-  });
-  afterAll(async () => {
-    await gw?.close();
-    await issuer?.close();
+  const { issuer, gw } = issuerAndGatewayFor([TEAM_A, TEAM_B], AUDIENCE, {
+    GATEWAY_API_KEY_HASHES: hashApiKey(API_KEY),
+    CLIENT_RATE_LIMIT_PER_MINUTE: '0',
+    SHED_EVENT_LOOP_DELAY_MS: '0',
   });
 
   it('a client-credentials token is accepted, and names its client in the request log', async () => {
@@ -216,19 +205,15 @@ describe('signed tokens from a real authorization server', () => {
 });
 
 describe('key rotation and a provider outage', () => {
-  let issuer: TestIssuer;
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    issuer = await startIssuer([TEAM_A]);
-    // No cooldown between fetches here: the rotation is seen at once (the flood above shows the cooldown).
-    gw = await startGateway({ JWT_ISSUER: issuer.issuer, JWT_AUDIENCE: AUDIENCE }, 0, {
+  // No cooldown between fetches here: the rotation is seen at once (the flood above shows the cooldown).
+  const { issuer, gw } = issuerAndGatewayFor(
+    [TEAM_A],
+    AUDIENCE,
+    {},
+    {
       security: { auth: { tokens: { refetchCooldownMs: 0 } } },
-    });
-  });
-  afterAll(async () => {
-    await gw?.close();
-    await issuer?.close();
-  });
+    },
+  );
 
   it('a token signed by a rotated-in key is accepted after one key-set fetch; the old key still verifies', async () => {
     const old = await issuer.token(TEAM_A, AUDIENCE);

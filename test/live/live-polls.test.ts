@@ -61,16 +61,22 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
+/** A cache with these settings and live polls over it at INTERVAL_MS, both closed after the test. */
+async function pollsOn(env: Record<string, string>): Promise<{ cache: LookupCache; polls: LivePolls }> {
+  const cache = await cacheOn(env);
+  const polls = new LivePolls(cache, { [ACTION]: INTERVAL_MS });
+  closers.push(
+    () => polls.close(),
+    () => cache.close(),
+  );
+  return { cache, polls };
+}
+
 describe('live polls', () => {
   it('one call per interval in one process for 200 watchers of one lookup, paid in turn; none after they leave', {
     timeout: 15_000,
   }, async () => {
-    const cache = await cacheOn({ CACHE_KEY_SECRET: `polls-${process.pid}-${Date.now()}` });
-    const polls = new LivePolls(cache, { [ACTION]: INTERVAL_MS });
-    closers.push(
-      () => polls.close(),
-      () => cache.close(),
-    );
+    const { cache, polls } = await pollsOn({ CACHE_KEY_SECRET: `polls-${process.pid}-${Date.now()}` });
     const calls = { count: 0 };
     const key: LiveKey = { action: ACTION, fingerprint: 'f', key: 'one.example' };
     const watchers = Array.from({ length: 200 }, () => new CountingWatcher(cache, calls));
@@ -91,12 +97,7 @@ describe('live polls', () => {
   });
 
   it('a watcher that cannot pay hands its turn to the next one', { timeout: 10_000 }, async () => {
-    const cache = await cacheOn({ CACHE_KEY_SECRET: `polls-pay-${process.pid}-${Date.now()}` });
-    const polls = new LivePolls(cache, { [ACTION]: INTERVAL_MS });
-    closers.push(
-      () => polls.close(),
-      () => cache.close(),
-    );
+    const { cache, polls } = await pollsOn({ CACHE_KEY_SECRET: `polls-pay-${process.pid}-${Date.now()}` });
     const calls = { count: 0 };
     const key: LiveKey = { action: ACTION, fingerprint: 'f', key: 'pay.example' };
     const broke = new CountingWatcher(cache, calls, false);
@@ -122,12 +123,7 @@ describe('live polls', () => {
       const key: LiveKey = { action: ACTION, fingerprint: `f-${run}`, key: 'shared.example' };
       const sides = await Promise.all(
         [0, 1].map(async () => {
-          const cache = await cacheOn(env);
-          const polls = new LivePolls(cache, { [ACTION]: INTERVAL_MS });
-          closers.push(
-            () => polls.close(),
-            () => cache.close(),
-          );
+          const { cache, polls } = await pollsOn(env);
           const watchers = Array.from({ length: 250 }, () => new CountingWatcher(cache, calls));
           return { polls, watchers, releases: watchers.map((watcher) => polls.watch(watcher, [key])) };
         }),

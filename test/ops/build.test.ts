@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { requireRedisInCi, startRedisProxy } from '../support/redis.js';
 import { startSandboxLikeUpstream } from '../support/fault-upstream.js';
 import { forSuite } from '../support/fixtures.js';
-import { freePort, startBuilt, statusOf, waitFor } from '../support/processes.js';
+import { freePort, startBuilt, startBuiltOnPorts, statusOf, waitFor } from '../support/processes.js';
 
 const KEY = 'build-test-client-key';
 const VERSION = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
@@ -13,16 +13,15 @@ describe('node dist/main.js in production, with METRICS_PORT', () => {
   const upstream = forSuite(startSandboxLikeUpstream);
 
   it('serves only /graphql, /healthz and /readyz publicly, /metrics on its own port, goes unready on SIGTERM and drains', async () => {
-    const [port, metricsPort] = [await freePort(), await freePort()];
-    const gw = startBuilt({
-      NODE_ENV: 'production',
-      PORT: String(port),
-      METRICS_PORT: String(metricsPort),
-      ACTION_BASE_URL: upstream.url,
-      ACTION_TOKEN: upstream.token,
-      GATEWAY_API_KEY_HASHES: createHash('sha256').update(KEY).digest('hex'),
-      SHUTDOWN_DRAIN_DELAY_MS: '1500',
-    });
+    const gw = await startBuiltOnPorts(
+      {
+        NODE_ENV: 'production',
+        GATEWAY_API_KEY_HASHES: createHash('sha256').update(KEY).digest('hex'),
+        SHUTDOWN_DRAIN_DELAY_MS: '1500',
+      },
+      upstream,
+    );
+    const { port, metricsPort } = gw;
     const pub = `http://127.0.0.1:${port}`;
     const ops = `http://127.0.0.1:${metricsPort}`;
     try {

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/security/api-keys.js';
 import { SANDBOX_ACTIONS } from '../../src/sandbox/answers.js';
 import { startFaultUpstream, type FaultUpstream } from '../support/fault-upstream.js';
-import { haproxyInstalled, startHaproxy, type Haproxy } from '../support/haproxy.js';
+import { requireHaproxyInCi, startHaproxy, type Haproxy } from '../support/haproxy.js';
 import { hasRedisServer, startOwnRedis, type OwnRedis } from '../support/own-redis.js';
 import { freePort, startBuilt, waitFor, type Child } from '../support/processes.js';
 import { REDIS_HOST, REDIS_PORT, requireRedisInCi } from '../support/redis.js';
@@ -309,9 +309,7 @@ describe('a quota across three replicas behind HAProxy', () => {
   let ownRedis = false;
   beforeAll(async () => {
     const redis = await requireRedisInCi();
-    if (!haproxyInstalled() && process.env.CI === 'true')
-      throw new Error('CI=true but haproxy is not installed (.ci/run installs it)');
-    run = redis && haproxyInstalled();
+    run = requireHaproxyInCi() && redis;
     ownRedis = run && (await hasRedisServer());
   });
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_ACTIONS } from '../../src/sandbox/answers.js';
 import { startFaultUpstream, type FaultUpstream } from '../support/fault-upstream.js';
-import { haproxyInstalled, startHaproxy, type Haproxy } from '../support/haproxy.js';
+import { requireHaproxyInCi, startHaproxy, type Haproxy } from '../support/haproxy.js';
 import { mixedLookup, zipf, type Sample } from '../support/load.js';
 import { freePort, startBuilt, statusOf, waitFor, type Child } from '../support/processes.js';
 import { REDIS_HOST, REDIS_PORT, requireRedisInCi } from '../support/redis.js';
@@ -37,9 +37,7 @@ describe('three replicas behind HAProxy, sharing Redis', () => {
 
   beforeAll(async () => {
     const redis = await requireRedisInCi();
-    if (!haproxyInstalled() && process.env.CI === 'true')
-      throw new Error('CI=true but haproxy is not installed: the replica test cannot run (.ci/run installs it)');
-    run = redis && haproxyInstalled();
+    run = requireHaproxyInCi() && redis;
     if (!run) return;
     upstream = await startFaultUpstream();
     upstream.handle(async (call, _req, res) => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_ACTIONS } from '../../src/sandbox/answers.js';
 import { hashApiKey } from '../../src/security/api-keys.js';
 import { json, startFaultUpstream, type FaultUpstream } from '../support/fault-upstream.js';
-import { childrenOf, freePort, queryOnce, startBuilt, waitFor, type Child } from '../support/processes.js';
+import { childrenOf, queryOnce, startBuiltOnPorts, waitFor, type BuiltOnPorts } from '../support/processes.js';
 
 /**
  * WORKERS=2 without Redis: the workers share one count (held by the primary) for the client rate limit and
@@ -32,7 +32,7 @@ function series(text: string, name: string): Array<{ labels: string; value: numb
 const total = (text: string, name: string) => series(text, name).reduce((sum, { value }) => sum + value, 0);
 
 describe('WORKERS=2 without REDIS_URL: limits counted once, metrics that mean what they say', () => {
-  let gateway: Child;
+  let gateway: BuiltOnPorts;
   let upstream: FaultUpstream;
   let port: number;
   let metricsPort: number;
@@ -73,20 +73,18 @@ describe('WORKERS=2 without REDIS_URL: limits counted once, metrics that mean wh
         '',
       ].join('\n'),
     );
-    port = await freePort();
-    metricsPort = await freePort();
-    gateway = startBuilt({
-      PORT: String(port),
-      METRICS_PORT: String(metricsPort),
-      WORKERS: '2',
-      ACTION_BASE_URL: upstream.url,
-      ACTION_TOKEN: upstream.token,
-      GATEWAY_API_KEYS_FILE: keysFile,
-      CLIENT_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
-      MAX_CONNECTIONS_PER_ADDRESS: '0',
-      SHED_EVENT_LOOP_DELAY_MS: '0',
-      LOG_LEVEL: 'info',
-    });
+    gateway = await startBuiltOnPorts(
+      {
+        WORKERS: '2',
+        GATEWAY_API_KEYS_FILE: keysFile,
+        CLIENT_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
+        MAX_CONNECTIONS_PER_ADDRESS: '0',
+        SHED_EVENT_LOOP_DELAY_MS: '0',
+        LOG_LEVEL: 'info',
+      },
+      upstream,
+    );
+    ({ port, metricsPort } = gateway);
     await waitFor(
       () => (gateway.output().match(/Lookup Graph ready/g) ?? []).length === 2,
       30_000,

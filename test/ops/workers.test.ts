@@ -1,22 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { childrenOf, freePort, queryOnce, startBuilt, waitFor, type Child } from '../support/processes.js';
+import { childrenOf, queryOnce, startBuiltOnPorts, waitFor, type BuiltOnPorts } from '../support/processes.js';
 
 describe('WORKERS=2: one primary, two gateway workers on one port (node dist/main.js)', () => {
-  let gateway: Child;
+  let gateway: BuiltOnPorts;
   let port: number;
   let metricsPort: number;
 
   beforeAll(async () => {
-    port = await freePort();
-    metricsPort = await freePort();
-    gateway = startBuilt({
-      PORT: String(port),
-      METRICS_PORT: String(metricsPort),
+    gateway = await startBuiltOnPorts({
       WORKERS: '2',
       SANDBOX_LATENCY: 'news:1500',
       CLIENT_RATE_LIMIT_PER_MINUTE: '0',
       LOG_LEVEL: 'info',
     });
+    ({ port, metricsPort } = gateway);
     await waitFor(
       () => (gateway.output().match(/SANDBOX upstream/g) ?? []).length === 2,
       30_000,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pino from 'pino';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, type TestContext } from 'vitest';
 import { RedisQuotaCounter } from '../../src/quota/redis-counter.js';
 import { windowAt } from '../../src/quota/window.js';
 import { hashApiKey } from '../../src/security/api-keys.js';
@@ -16,6 +16,22 @@ const silent = pino({ level: 'silent' });
 const GUARD = { commandTimeoutMs: 1000, unhealthyAfter: 1, probeIntervalMs: 100 };
 const keyOf = (id: string) => ({ id, ...windowAt('day', Date.now()) });
 const KEY = 'team-e-key-0123456789';
+
+/**
+ * `count` quota counters (replicas) on a Redis of this test's own, all ready, closed with that Redis after
+ * the test; the test is skipped where redis-server is not installed.
+ */
+async function countersOnOwnRedis(ctx: TestContext, count: number) {
+  if (!(await hasRedisServer())) ctx.skip();
+  const redis = await startOwnRedis();
+  const replicas = Array.from({ length: count }, () => new RedisQuotaCounter(redis.url, 'q:', count, silent, GUARD));
+  onTestFinished(async () => {
+    await Promise.all(replicas.map((replica) => replica.close()));
+    await redis.close();
+  });
+  await Promise.all(replicas.map((replica) => replica.ready()));
+  return { redis, replicas };
+}
 
 describe('quota counters in Redis', () => {
   it('three replicas reserving at once never grant more than the quota', async (ctx) => {
@@ -44,43 +60,33 @@ describe('quota counters in Redis', () => {
   });
 
   it('while Redis is out, each replica spends alone its share of what it last saw left, and adds it once Redis is back', async (ctx) => {
-    if (!(await hasRedisServer())) return ctx.skip();
-    const redis = await startOwnRedis();
-    const replicas = Array.from({ length: 3 }, () => new RedisQuotaCounter(redis.url, 'q:', 3, silent, GUARD));
-    try {
-      await Promise.all(replicas.map((replica) => replica.ready()));
-      const key = keyOf('team-b');
-      // 40 of 100 spent, every replica having seen it.
-      for (let i = 0; i < 40; i += 1) expect((await replicas[i % 3]!.reserve(key, 100)).granted).toBe(true);
-      for (const replica of replicas) await replica.used(key);
-      await redis.kill();
-      // floor((100 - 40) / 3) = 20 each, no more.
-      const alone = await Promise.all(
-        replicas.map(async (replica) => {
-          let granted = 0;
-          for (let i = 0; i < 30; i += 1) if ((await replica.reserve(key, 100)).granted) granted += 1;
-          return granted;
-        }),
-      );
-      expect(alone).toEqual([20, 20, 20]);
-      // Back, empty (its data died with it): the 40 counted before are written back from what the
-      // replicas saw, and what each spent alone is added: the quota is spent, and stays so.
-      await redis.restart();
-      for (const replica of replicas) await replica.ready(3000);
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      expect((await replicas[0]!.reserve(key, 100)).granted).toBe(false);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(await replicas[1]!.used(key)).toBe(100);
-    } finally {
-      await Promise.all(replicas.map((replica) => replica.close()));
-      await redis.close();
-    }
+    const { redis, replicas } = await countersOnOwnRedis(ctx, 3);
+    const key = keyOf('team-b');
+    // 40 of 100 spent, every replica having seen it.
+    for (let i = 0; i < 40; i += 1) expect((await replicas[i % 3]!.reserve(key, 100)).granted).toBe(true);
+    for (const replica of replicas) await replica.used(key);
+    await redis.kill();
+    // floor((100 - 40) / 3) = 20 each, no more.
+    const alone = await Promise.all(
+      replicas.map(async (replica) => {
+        let granted = 0;
+        for (let i = 0; i < 30; i += 1) if ((await replica.reserve(key, 100)).granted) granted += 1;
+        return granted;
+      }),
+    );
+    expect(alone).toEqual([20, 20, 20]);
+    // Back, empty (its data died with it): the 40 counted before are written back from what the
+    // replicas saw, and what each spent alone is added: the quota is spent, and stays so.
+    await redis.restart();
+    for (const replica of replicas) await replica.ready(3000);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect((await replicas[0]!.reserve(key, 100)).granted).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await replicas[1]!.used(key)).toBe(100);
   });
 
   it('a Redis restarted empty, or flushed, does not hand a client its spent quota again: replicas write back what they saw', async (ctx) => {
-    if (!(await hasRedisServer())) return ctx.skip();
-    const redis = await startOwnRedis();
-    const replicas = Array.from({ length: 2 }, () => new RedisQuotaCounter(redis.url, 'q:', 2, silent, GUARD));
+    const { redis, replicas } = await countersOnOwnRedis(ctx, 2);
     const admin = new Redis(redis.port, redis.host, { lazyConnect: true, maxRetriesPerRequest: 1 });
     const grantedOf = async (calls: number, from: (i: number) => RedisQuotaCounter) => {
       let granted = 0;
@@ -89,7 +95,6 @@ describe('quota counters in Redis', () => {
     };
     const key = keyOf('team-c');
     try {
-      await Promise.all(replicas.map((replica) => replica.ready()));
       // 30 of a 50/day quota, spent through both replicas.
       expect(await grantedOf(30, (i) => replicas[i % 2]!)).toBe(30);
       // Flushed: the next reservation, on the replica that counted last, finds the counter missing.
@@ -109,28 +114,18 @@ describe('quota counters in Redis', () => {
       expect(await replicas[1]!.used(key)).toBe(50);
     } finally {
       admin.disconnect();
-      await Promise.all(replicas.map((replica) => replica.close()));
-      await redis.close();
     }
   });
 
   it('a reset counter starts again from zero, on every replica, though each saw it spent', async (ctx) => {
-    if (!(await hasRedisServer())) return ctx.skip();
-    const redis = await startOwnRedis();
-    const replicas = Array.from({ length: 2 }, () => new RedisQuotaCounter(redis.url, 'q:', 2, silent, GUARD));
+    const { replicas } = await countersOnOwnRedis(ctx, 2);
     const key = keyOf('team-d');
-    try {
-      await Promise.all(replicas.map((replica) => replica.ready()));
-      for (let i = 0; i < 5; i += 1) expect((await replicas[i % 2]!.reserve(key, 5)).granted).toBe(true);
-      for (const replica of replicas) expect((await replica.reserve(key, 5)).granted).toBe(false);
-      await replicas[0]!.reset(key);
-      const granted = [];
-      for (let i = 0; i < 6; i += 1) granted.push((await replicas[i % 2]!.reserve(key, 5)).granted);
-      expect(granted).toEqual([true, true, true, true, true, false]);
-    } finally {
-      await Promise.all(replicas.map((replica) => replica.close()));
-      await redis.close();
-    }
+    for (let i = 0; i < 5; i += 1) expect((await replicas[i % 2]!.reserve(key, 5)).granted).toBe(true);
+    for (const replica of replicas) expect((await replica.reserve(key, 5)).granted).toBe(false);
+    await replicas[0]!.reset(key);
+    const granted = [];
+    for (let i = 0; i < 6; i += 1) granted.push((await replicas[i % 2]!.reserve(key, 5)).granted);
+    expect(granted).toEqual([true, true, true, true, true, false]);
   });
 
   it('two gateways on a Redis flushed part-way: a 50/day key gets its 50 calls (one more at most), not 50 more', async (ctx) => {

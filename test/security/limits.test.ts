@@ -36,20 +36,29 @@ describe('operation limits (defaults)', () => {
     expect(res.body.errors![0]!.message).toBe('The operation has more than 2000 tokens.');
   });
 
-  it('1,000 aliases with the default limits → 400 MAX_TOKENS_EXCEEDED (the cheapest limit trips first)', async () => {
-    await refused(
-      () => gw.query(`{ domainInfo(domain: "example.com") { ${repeat(1000, (i) => `a${i}: domainName`)} } }`),
-      400,
+  it.each([
+    [
+      '1,000 aliases with the default limits → 400 MAX_TOKENS_EXCEEDED (the cheapest limit trips first)',
+      `{ domainInfo(domain: "example.com") { ${repeat(1000, (i) => `a${i}: domainName`)} } }`,
       'MAX_TOKENS_EXCEEDED',
-    );
-  });
-
-  it('60 directives → 400 MAX_DIRECTIVES_EXCEEDED', async () => {
-    await refused(
-      () => gw.query(`{ domainInfo(domain: "example.com") { ${repeat(60, () => 'domainName @include(if: true)')} } }`),
-      400,
+    ],
+    [
+      '60 directives → 400 MAX_DIRECTIVES_EXCEEDED',
+      `{ domainInfo(domain: "example.com") { ${repeat(60, () => 'domainName @include(if: true)')} } }`,
       'MAX_DIRECTIVES_EXCEEDED',
-    );
+    ],
+    [
+      '21 root fields → 400 MAX_ROOT_FIELDS_EXCEEDED',
+      `{ ${repeat(21, (i) => `d${i}: domainInfo(domain: "d${i}.com") { domainName }`)} }`,
+      'MAX_ROOT_FIELDS_EXCEEDED',
+    ],
+    [
+      'an operation deeper than the default 8 (fields checked before they are validated) → 400 MAX_DEPTH_EXCEEDED',
+      '{ company(domain: "hubspot.com") { metrics { a { b { c { d { e { f { g } } } } } } } } }',
+      'MAX_DEPTH_EXCEEDED',
+    ],
+  ])('%s', async (_name, query, code) => {
+    await refused(() => gw.query(query), 400, code);
   });
 
   it('one field repeated 500 times (under the token limit) → 400 MAX_REPEATED_FIELDS_EXCEEDED, naming the path', async () => {
@@ -90,22 +99,6 @@ describe('operation limits (defaults)', () => {
       'MAX_REPEATED_FIELDS_EXCEEDED',
     );
     expect(res.body.errors![0]!.extensions).toMatchObject({ path: 'company.category.sector' });
-  });
-
-  it('21 root fields → 400 MAX_ROOT_FIELDS_EXCEEDED', async () => {
-    await refused(
-      () => gw.query(`{ ${repeat(21, (i) => `d${i}: domainInfo(domain: "d${i}.com") { domainName }`)} }`),
-      400,
-      'MAX_ROOT_FIELDS_EXCEEDED',
-    );
-  });
-
-  it('an operation deeper than the default 8 (fields checked before they are validated) → 400 MAX_DEPTH_EXCEEDED', async () => {
-    await refused(
-      () => gw.query('{ company(domain: "hubspot.com") { metrics { a { b { c { d { e { f { g } } } } } } } } }'),
-      400,
-      'MAX_DEPTH_EXCEEDED',
-    );
   });
 
   it('circular fragments → 400 MAX_DEPTH_EXCEEDED (unbounded), not a hang', async () => {
@@ -251,32 +244,25 @@ describe('operation limits, each one alone (the others raised)', () => {
     expect(res.body.errors![0]!.message).toBe('The operation uses 45 aliases; the limit is 30.');
   });
 
-  it('depth 4 over a limit of 3, directly → 400 MAX_DEPTH_EXCEEDED', async () => {
-    await refused(
+  it.each([
+    [
+      'depth 4 over a limit of 3, directly',
       '{ company(domain: "hubspot.com") { metrics { employeeCountRange { min } } } }',
-      'MAX_DEPTH_EXCEEDED',
-    );
-  });
-
-  it('depth 4 through a chain of fragments (fragments add no depth, and hide none) → 400 MAX_DEPTH_EXCEEDED', async () => {
-    await refused(
+    ],
+    [
+      'depth 4 through a chain of fragments (fragments add no depth, and hide none)',
       '{ ...Q } fragment Q on Query { company(domain: "hubspot.com") { ...C } } fragment C on Company { metrics { ...M } } fragment M on CompanyMetrics { employeeCountRange { ...R } } fragment R on CompanyEmployeeCountRange { min }',
-      'MAX_DEPTH_EXCEEDED',
-    );
-  });
-
-  it('depth 4 inside a fragment named __schema → 400 MAX_DEPTH_EXCEEDED', async () => {
-    await refused(
+    ],
+    [
+      'depth 4 inside a fragment named __schema',
       '{ ...__schema } fragment __schema on Query { company(domain: "hubspot.com") { metrics { employeeCountRange { min } } } }',
-      'MAX_DEPTH_EXCEEDED',
-    );
-  });
-
-  it('depth 4 under an alias named __schema → 400 MAX_DEPTH_EXCEEDED', async () => {
-    await refused(
+    ],
+    [
+      'depth 4 under an alias named __schema',
       '{ __schema: company(domain: "hubspot.com") { metrics { employeeCountRange { min } } } }',
-      'MAX_DEPTH_EXCEEDED',
-    );
+    ],
+  ])('%s → 400 MAX_DEPTH_EXCEEDED', async (_name, query) => {
+    await refused(query, 'MAX_DEPTH_EXCEEDED');
   });
 
   it('depth 3 is allowed and runs', async () => {

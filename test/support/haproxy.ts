@@ -8,6 +8,14 @@ export function haproxyInstalled(): boolean {
   return spawnSync('haproxy', ['-v'], { stdio: 'ignore' }).status === 0;
 }
 
+/** Whether `haproxy` is there for the replica tests; in CI (where .ci/run installs it) a missing one is a failure, not a skip. */
+export function requireHaproxyInCi(): boolean {
+  const installed = haproxyInstalled();
+  if (!installed && process.env.CI === 'true')
+    throw new Error('CI=true but haproxy is not installed: the replica tests cannot run (.ci/run installs it)');
+  return installed;
+}
+
 export interface Haproxy {
   /** The balancer's address. */
   url: string;

@@ -2,6 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { exportJWK, generateKeyPair, type JWK, SignJWT, type JWTPayload } from 'jose';
 import Provider from 'oidc-provider';
+import { forSuite } from './fixtures.js';
+import { startGateway, type RunningGateway, type Tuning } from './gateway.js';
 
 /** A client registered at the test's authorization server (client credentials, secret in the basic header). */
 export interface IssuerClient {
@@ -148,4 +150,20 @@ export async function startIssuer(clients: IssuerClient[]): Promise<TestIssuer> 
     start: listen,
     close: stop,
   };
+}
+
+/**
+ * An authorization server for `clients` and a gateway over the sandbox that accepts its tokens for
+ * `audience`, with these settings besides, for the enclosing describe block: started in its beforeAll,
+ * closed in its afterAll (see forSuite).
+ */
+export function issuerAndGatewayFor(
+  clients: IssuerClient[],
+  audience: string,
+  env: Record<string, string> = {},
+  tuning: Tuning = {},
+): { issuer: TestIssuer; gw: RunningGateway } {
+  const issuer = forSuite(() => startIssuer(clients));
+  const gw = forSuite(() => startGateway({ JWT_ISSUER: issuer.issuer, JWT_AUDIENCE: audience, ...env }, 0, tuning));
+  return { issuer, gw };
 }

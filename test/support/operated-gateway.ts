@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hashApiKey } from '../../src/security/api-keys.js';
 import { answerLikeSandbox, type FaultUpstream, startFaultUpstream } from './fault-upstream.js';
-import { type Child, freePort, queryOnce, startBuilt, waitFor } from './processes.js';
+import { type Child, queryOnce, startBuiltOnPorts, waitFor } from './processes.js';
 
 /** team-a's key: a quota of 3 calls a day, spent by the load. team-b's: 1000 a day. */
 const TEAM_A_KEY = 'operated-team-a-key-0123456789';
@@ -34,18 +34,17 @@ export async function startOperatedGateway(extra: Record<string, string> = {}): 
     keys,
     `${hashApiKey(TEAM_A_KEY)} name=team-a quota=3/day\n${hashApiKey(TEAM_B_KEY)} name=team-b quota=1000/day\n`,
   );
-  const [port, metricsPort] = [await freePort(), await freePort()];
-  const child = startBuilt({
-    NODE_ENV: 'production',
-    PORT: String(port),
-    METRICS_PORT: String(metricsPort),
-    ACTION_BASE_URL: upstream.url,
-    ACTION_TOKEN: upstream.token,
-    GATEWAY_API_KEYS_FILE: keys,
-    REDIS_URL: 'redis://127.0.0.1:6379',
-    REDIS_KEY_PREFIX: `lg-operated-${process.pid}-${Date.now()}:`,
-    ...extra,
-  });
+  const child = await startBuiltOnPorts(
+    {
+      NODE_ENV: 'production',
+      GATEWAY_API_KEYS_FILE: keys,
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      REDIS_KEY_PREFIX: `lg-operated-${process.pid}-${Date.now()}:`,
+      ...extra,
+    },
+    upstream,
+  );
+  const { port, metricsPort } = child;
   await waitFor(() => child.output().includes('Lookup Graph ready'), 20_000, 'start-up');
   return {
     child,

@@ -50,12 +50,16 @@ export interface Child {
   exited: Promise<number | null>;
 }
 
-/** `node dist/main.js` (the production entry point) as a real child process, with a clean environment. */
-export function startBuilt(env: Record<string, string>, script = 'dist/main.js'): Child {
-  const { ACTION_BASE_URL: _a, ACTION_TOKEN: _t, NODE_ENV: _n, REDIS_URL: _r, ...inherited } = process.env;
-  const child = spawn(process.execPath, [script], {
+/**
+ * `command` run from the repository root as a real child process, its output collected. The upstream and
+ * NODE_ENV of this environment are not inherited, nor is REDIS_URL unless `keepRedis`.
+ */
+export function startChild(command: string[], env: Record<string, string>, keepRedis = false): Child {
+  const { ACTION_BASE_URL: _a, ACTION_TOKEN: _t, NODE_ENV: _n, REDIS_URL, ...inherited } = process.env;
+  const redis = keepRedis && REDIS_URL !== undefined ? { REDIS_URL } : {};
+  const child = spawn(command[0]!, command.slice(1), {
     cwd: ROOT,
-    env: { ...inherited, ...env },
+    env: { ...inherited, ...redis, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -63,6 +67,33 @@ export function startBuilt(env: Record<string, string>, script = 'dist/main.js')
   child.stderr!.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, output: () => output, exited };
+}
+
+/** `node dist/main.js` (the production entry point) as a real child process, with a clean environment. */
+export function startBuilt(env: Record<string, string>, script = 'dist/main.js'): Child {
+  return startChild([process.execPath, script], env);
+}
+
+/** A built gateway started by `startBuiltOnPorts`, with the ports it was given. */
+export interface BuiltOnPorts extends Child {
+  port: number;
+  metricsPort: number;
+}
+
+/**
+ * `startBuilt` on a free PORT and METRICS_PORT of its own, pointed at `upstream` when one is given
+ * (ACTION_BASE_URL and ACTION_TOKEN); `env` adds to or overrides those.
+ */
+export async function startBuiltOnPorts(
+  env: Record<string, string>,
+  upstream?: { url: string; token: string },
+): Promise<BuiltOnPorts> {
+  const [port, metricsPort] = [await freePort(), await freePort()];
+  const upstreamSettings: Record<string, string> = upstream
+    ? { ACTION_BASE_URL: upstream.url, ACTION_TOKEN: upstream.token }
+    : {};
+  const child = startBuilt({ PORT: String(port), METRICS_PORT: String(metricsPort), ...upstreamSettings, ...env });
+  return { ...child, port, metricsPort };
 }
 
 export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 20_000, what = 'condition') {
