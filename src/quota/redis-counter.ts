@@ -74,20 +74,7 @@ export class RedisQuotaCounter implements QuotaCounter {
   }
 
   async reserve(key: CounterKey, limit: number): Promise<Reservation> {
-    const redisKey = this.redisKey(key);
-    const reply = await this.connection.run(
-      this.connection.shardOf(redisKey, 'write'),
-      async () =>
-        (await this.connection.client.eval(
-          RESERVE,
-          1,
-          redisKey,
-          limit,
-          key.end + GRACE_MS,
-          this.lastSeen.get(nameOf(key)) ?? 0,
-        )) as [number, number],
-      null,
-    );
+    const reply = (await this.counted(RESERVE, key, limit)) as [number, number] | null;
     if (reply) {
       const [granted, used] = reply;
       this.lastSeen.set(nameOf(key), used);
@@ -159,22 +146,30 @@ export class RedisQuotaCounter implements QuotaCounter {
     };
   }
 
-  /** Adds `calls` to a counter in Redis; false when Redis did not take them. */
-  private async add(key: CounterKey, calls: number): Promise<boolean> {
+  /**
+   * Runs a counting script on `key`'s counter with `argument`, its expiry and the count this replica last
+   * saw (written back when Redis lost the counter); null when Redis did not answer.
+   */
+  private counted(script: string, key: CounterKey, argument: number): Promise<unknown> {
     const redisKey = this.redisKey(key);
-    const used = await this.connection.run(
+    return this.connection.run(
       this.connection.shardOf(redisKey, 'write'),
-      async () =>
-        (await this.connection.client.eval(
-          ADD,
+      () =>
+        this.connection.client.eval(
+          script,
           1,
           redisKey,
-          calls,
+          argument,
           key.end + GRACE_MS,
           this.lastSeen.get(nameOf(key)) ?? 0,
-        )) as number,
+        ),
       null,
     );
+  }
+
+  /** Adds `calls` to a counter in Redis; false when Redis did not take them. */
+  private async add(key: CounterKey, calls: number): Promise<boolean> {
+    const used = (await this.counted(ADD, key, calls)) as number | null;
     if (used === null) return false;
     this.lastSeen.set(nameOf(key), used);
     return true;

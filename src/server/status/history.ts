@@ -37,16 +37,10 @@ export interface StatusReport {
   residentMb: Array<number | null>;
   heapUsedMb: Array<number | null>;
   quotas: Figures['quotas'];
-  state: {
-    ready: boolean | null;
-    holding: boolean;
-    overloaded: boolean;
-    eventLoopShedding: boolean;
-    breakersOpen: string[];
-    redis: Record<string, boolean>;
-    inFlight: number;
-    queued: number;
-  };
+  state: Pick<
+    Figures,
+    'ready' | 'holding' | 'overloaded' | 'eventLoopShedding' | 'breakersOpen' | 'redis' | 'inFlight' | 'queued'
+  >;
 }
 
 const round = (value: number | null, digits = 3): number | null =>
