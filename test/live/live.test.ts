@@ -247,12 +247,16 @@ describe.skipIf(!redisUp)('@live across replicas', () => {
       expect(replicas.map((gw) => gw.gateway.live.open)).toEqual([250, 250]);
       const financial = () => up.calls.filter((call) => call.action === FINANCIAL).length;
       const start = financial();
-      const intervals = 4;
+      const intervals = 6;
       await sleep(intervals * 1_000);
       const made = financial() - start;
       console.log(`live: ${made} upstream calls in ${intervals} intervals for 500 watchers on 2 replicas`);
+      // One call per interval, give or take the call of the interval that began just before the window, and
+      // one more on a machine so busy that a replica's lease round trip to Redis missed its deadline (it then
+      // polls alone rather than leave its watchers without a value). Unshared, the two replicas would make 12;
+      // a poll per watcher, 3,000.
       expect(made).toBeGreaterThanOrEqual(intervals - 1);
-      expect(made).toBeLessThanOrEqual(intervals + 1);
+      expect(made).toBeLessThanOrEqual(intervals + 2);
       for (const controller of controllers) controller.abort();
       await until(() => replicas.every((gw) => gw.gateway.live.open === 0), 10_000);
       await Promise.allSettled(streams);
