@@ -32,9 +32,8 @@ async function collector(): Promise<{ url: string; stop(): void }> {
   return { url: `http://127.0.0.1:${String(port).trim()}`, stop: () => child.kill() };
 }
 
-/** Today's three spans: the request, the operation (lookup counts), the upstream call (its attempt an event). */
-function threeSpans(tracing: TracingOn): void {
-  const { tracer } = tracing;
+/** The request's server span and its operation's span under it: the same in both shapes. */
+function openRequest({ tracer }: TracingOn) {
   const request = tracer.startSpan('POST /graphql', {
     kind: SpanKind.SERVER,
     attributes: { 'http.request.method': 'POST', 'url.path': '/graphql', 'url.scheme': 'http' },
@@ -45,7 +44,13 @@ function threeSpans(tracing: TracingOn): void {
     { attributes: { 'graphql.operation.type': 'query', 'graphql.operation.name': 'Bench' } },
     requestContext,
   );
-  const operationContext = trace.setSpan(requestContext, operation);
+  return { request, operation, operationContext: trace.setSpan(requestContext, operation) };
+}
+
+/** Today's three spans: the request, the operation (lookup counts), the upstream call (its attempt an event). */
+function threeSpans(tracing: TracingOn): void {
+  const { tracer } = tracing;
+  const { request, operation, operationContext } = openRequest(tracing);
   const call = tracer.startSpan(
     'upstream domain_info',
     {
@@ -90,17 +95,7 @@ function endOperation(operation: ReturnType<TracingOn['tracer']['startSpan']>): 
 /** The shape before: request, operation, lookup, upstream <action>, and one client span per HTTP attempt. */
 function fiveSpans(tracing: TracingOn): void {
   const { tracer } = tracing;
-  const request = tracer.startSpan('POST /graphql', {
-    kind: SpanKind.SERVER,
-    attributes: { 'http.request.method': 'POST', 'url.path': '/graphql', 'url.scheme': 'http' },
-  });
-  const requestContext = trace.setSpan(ROOT_CONTEXT, request);
-  const operation = tracer.startSpan(
-    'query Bench',
-    { attributes: { 'graphql.operation.type': 'query', 'graphql.operation.name': 'Bench' } },
-    requestContext,
-  );
-  const operationContext = trace.setSpan(requestContext, operation);
+  const { request, operation, operationContext } = openRequest(tracing);
   const lookup = tracer.startSpan(
     'lookup domain_info',
     { attributes: { 'lookup_graph.lookup.action': 'domain_info' } },
