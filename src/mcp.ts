@@ -60,7 +60,8 @@ async function main() {
     void handle.close().finally(() => gateway.close().finally(() => process.exit(0)));
   };
   // One server for the connection, of the era its first message chose (2026-07-28, or the 2025 handshake).
-  const handle = serveStdio(() => mcp.tools.server({ run, client: 'stdio' }), {
+  const stdio = { run, client: 'stdio' };
+  const handle = serveStdio(() => mcp.tools.server(() => stdio), {
     transport,
     // A line the SDK cannot read (not JSON, not JSON-RPC) is said in the log, not dropped in silence.
     onerror: (error) => logger.warn({ err: error }, 'MCP over stdio: a message could not be read'),

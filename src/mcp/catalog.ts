@@ -190,7 +190,7 @@ export interface CatalogCaller {
   /** A template read: the template's tool called with its argument. */
   read(tool: string, args: Record<string, unknown>, ctx: ServerContext): Promise<CallToolResult>;
   /** Who is asking: completion suggests this client's own keys only. */
-  client: string;
+  clientOf(ctx: ServerContext): string;
 }
 
 /** The resources, resource templates, prompts and completions of the server. */
@@ -267,11 +267,11 @@ export class Catalog {
       prompts: PROMPTS.map(({ text: _text, ...prompt }) => prompt),
     }));
     server.setRequestHandler('prompts/get', (request) => this.prompt(request.params.name, request.params.arguments));
-    server.setRequestHandler('completion/complete', (request) => {
+    server.setRequestHandler('completion/complete', (request, ctx) => {
       const { ref, argument } = request.params;
       const values =
         ref.type === 'ref/resource'
-          ? this.complete(ref.uri, argument.name, argument.value, caller.client)
+          ? this.complete(ref.uri, argument.name, argument.value, caller.clientOf(ctx))
           : this.completePrompt(ref.name, argument.name, argument.value);
       return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
     });

@@ -7,13 +7,15 @@ import {
   isLegacyRequest,
   type JSONRPCMessage,
   type JSONRPCRequest,
-  WebStandardStreamableHTTPServerTransport,
+  type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { readWithin } from '../security/body-limit.js';
 import { errorResult } from './answer.js';
+import { StatelessExchange } from './exchange.js';
+import { answerToolCall, surelyLegacy } from './tool-call.js';
 import { originRefusal } from './origins.js';
 import { invalidParams, tooDeep } from './params.js';
 import { MCP_PATH } from './path.js';
@@ -110,8 +112,10 @@ function headerRefusal(fetchAPI: FetchAPI, request: Request): Response | null {
 }
 
 /**
- * Streamable HTTP at /mcp, stateless, answering in JSON: one long-lived server of the official SDK
- * handles every request's messages (see StatelessExchange). First in the plugin list: it applies the
+ * Streamable HTTP at /mcp, stateless, answering in JSON: a single 2025-era tool call is answered by the
+ * tools themselves (see tool-call.ts), every other 2025-era message by one long-lived server of the
+ * official SDK (see StatelessExchange), and 2026-07-28 messages by the SDK's handler, a server per
+ * request. First in the plugin list: it applies the
  * client auth, the CORS allowlist to `Origin` and the body and batch limits to the MCP request itself,
  * and then a tool call becomes a GraphQL request that takes the MCP request's place, so every plugin
  * after it (the request log, tracing, the protections, the cache) sees one ordinary /graphql request.
@@ -119,35 +123,44 @@ function headerRefusal(fetchAPI: FetchAPI, request: Request): Response | null {
  */
 export function useMcpEndpoint(options: McpEndpointOptions): Plugin {
   const origins = new Set(options.corsOrigins);
-  /** Who each MCP request's server serves: set before the SDK builds that server from the request. */
+  /** Who sent each admitted MCP request: its messages' calls run with its credentials. */
   const callers = new WeakMap<Request, Caller>();
-  const serverFor = (request: Request | undefined) => {
-    const caller = request ? callers.get(request) : undefined;
-    if (!caller) throw new Error('An MCP server was asked for a request the endpoint did not admit.');
-    return options.tools.server(caller);
+  const callerOf = (ctx: ServerContext): Caller => {
+    const caller = ctx.http?.req ? callers.get(ctx.http.req) : undefined;
+    if (!caller) throw new Error('An MCP message came from a request the endpoint did not admit.');
+    return caller;
   };
   // 2026-07-28 (a request with its `_meta` envelope): the SDK's stateless handler, a server per request.
-  const modern = createMcpHandler((ctx) => serverFor(ctx.requestInfo), { legacy: 'reject' });
-  /** 2025-era messages (initialize, then requests without an envelope): a server per request, answered in JSON. */
-  const legacy = async (request: Request, body: unknown): Promise<Response> => {
-    const server = serverFor(request);
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    await server.connect(transport);
-    try {
-      return await transport.handleRequest(request, { parsedBody: body });
-    } finally {
-      void server.close().catch(() => {});
-    }
+  const modern = createMcpHandler(() => options.tools.server(callerOf), { legacy: 'reject' });
+  // 2025-era messages (initialize, then requests without an envelope): one long-lived server for all.
+  const exchange = new StatelessExchange();
+  let connected: Promise<void> | null = null;
+  const legacy = async (fetchAPI: FetchAPI, request: Request, body: JSONRPCRequest | JSONRPCRequest[]) => {
+    connected ??= (() => {
+      const server = options.tools.server(callerOf);
+      // Shared by every client, it keeps no level between requests: its answers carry no notices anyway.
+      server.setRequestHandler('logging/setLevel', () => ({}));
+      return server.connect(exchange);
+    })();
+    await connected;
+    const replies = Array.isArray(body)
+      ? await Promise.all(body.map((message) => exchange.request(message, request)))
+      : await exchange.request(body, request);
+    return jsonResponse(fetchAPI, replies);
   };
   /** One MCP request's messages through the SDK, as the caller: the era each message claims decides the leg. */
-  const serve = async (fetchAPI: FetchAPI, request: Request, body: unknown, caller: Caller): Promise<Response> => {
+  const serve = async (
+    fetchAPI: FetchAPI,
+    request: Request,
+    body: JSONRPCRequest | JSONRPCRequest[],
+    caller: Caller,
+  ): Promise<Response> => {
     callers.set(request, caller);
-    const response = (await isLegacyRequest(request, body))
-      ? await legacy(request, body)
-      : await modern.fetch(request, { parsedBody: body });
+    const legacyEra = Array.isArray(body)
+      ? body.every((message) => surelyLegacy(request, message))
+      : surelyLegacy(request, body);
+    if (legacyEra || (await isLegacyRequest(request, body))) return legacy(fetchAPI, request, body);
+    const response = await modern.fetch(request, { parsedBody: body });
     // A JSON answer made again with Yoga's own Response, so the plugins after (compression) treat it as theirs.
     if (!response.headers.get('content-type')?.startsWith('application/json')) return response;
     return new fetchAPI.Response(await response.text(), {
@@ -330,7 +343,7 @@ export function useMcpEndpoint(options: McpEndpointOptions): Plugin {
       }
 
       if (!batch && requests[0]!.message.method === 'tools/call') {
-        // The tool's GraphQL request takes this request's place; the SDK's answer becomes its response.
+        // The tool's GraphQL request takes this request's place; the call's answer becomes its response.
         let handOver: ((graphql: Request) => void) | null = null;
         const handedOver = new Promise<Request>((resolve) => {
           handOver = resolve;
@@ -342,7 +355,10 @@ export function useMcpEndpoint(options: McpEndpointOptions): Plugin {
           handOver = null;
           return created.answer;
         };
-        const reply: Promise<Response> = serve(fetchAPI, request, requests[0]!.message, { run, client });
+        const message = requests[0]!.message;
+        const reply: Promise<Response> = surelyLegacy(request, message)
+          ? answerToolCall(options.tools, message, { run, client }).then((answered) => jsonResponse(fetchAPI, answered))
+          : serve(fetchAPI, request, message, { run, client });
         const next = await Promise.race([handedOver, reply.then(() => null)]);
         if (next) return setRequest(next);
         return answer(await reply);

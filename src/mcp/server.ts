@@ -46,17 +46,15 @@ export interface Caller {
 export const PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'];
 
 /** Where a call's notices go: the client's own log, at the level it set (logging/setLevel). */
-interface Notices {
-  client: string;
-  log(level: LoggingLevel, data: Record<string, unknown>): void;
-}
+export type Notices = (level: LoggingLevel, data: Record<string, unknown>) => void;
 
-const NO_NOTICES: Notices = { client: '', log: () => {} };
+/** No one to tell: an answer sent as one JSON body has no room for notices before it. */
+const UNHEARD: Notices = () => {};
 
-const noticesOf = (ctx: ServerContext, caller: Caller): Notices => ({
-  client: caller.client,
-  log: (level, data) => void ctx.mcpReq.log(level, data, 'lookup-graph').catch(() => {}),
-});
+const noticesOf =
+  (ctx: ServerContext): Notices =>
+  (level, data) =>
+    void ctx.mcpReq.log(level, data, 'lookup-graph').catch(() => {});
 
 /** "CompanyWithStock" → "Company with stock": a tool's title for people, from its operation's name. */
 const titleOf = (operationName: string): string => {
@@ -153,11 +151,12 @@ export class McpTools {
   }
 
   /**
-   * An SDK server with these tools, resources and prompts for one serving unit: one HTTP request
-   * (stateless: a new one each time, as the SDK's handler builds them) or one stdio connection. Its
-   * calls go through `caller.run`, with the credentials of the request it serves.
+   * An SDK server with these tools, resources and prompts: the long-lived one of the 2025 HTTP
+   * exchange, one per 2026-07-28 HTTP request (as the SDK's handler builds them) or one per stdio
+   * connection. Each message's calls go through the `run` of the caller it came from (the HTTP
+   * request's credentials), named by `callerOf`.
    */
-  server(caller: Caller): Server {
+  server(callerOf: (ctx: ServerContext) => Caller): Server {
     const server = new Server(
       { name: 'lookup-graph', title: 'Lookup Graph', version: this.options.version },
       {
@@ -173,12 +172,14 @@ export class McpTools {
       },
     );
     server.setRequestHandler('tools/list', () => ({ tools: this.listed }));
+    const callAs = (ctx: ServerContext, tool: string, args: Record<string, unknown> | undefined) =>
+      this.call(tool, args, callerOf(ctx), noticesOf(ctx));
     server.setRequestHandler('tools/call', (request, ctx) =>
-      this.call(request.params.name, request.params.arguments, caller.run, noticesOf(ctx, caller)),
+      callAs(ctx, request.params.name, request.params.arguments),
     );
     this.catalog.install(server, {
-      read: (tool, args, ctx) => this.call(tool, args, caller.run, noticesOf(ctx, caller)),
-      client: caller.client,
+      read: (tool, args, ctx) => callAs(ctx, tool, args),
+      clientOf: (ctx) => callerOf(ctx).client,
     });
     return server;
   }
@@ -186,12 +187,12 @@ export class McpTools {
   async call(
     name: string,
     args: Record<string, unknown> | undefined,
-    run: ExecuteGraphQL,
-    notices: Notices = NO_NOTICES,
+    caller: Caller,
+    notices: Notices = UNHEARD,
   ): Promise<CallToolResult> {
     const given = args ?? {};
     if (name === SEARCH_SCHEMA && this.searchSchema) return this.search(given);
-    if (name === EXECUTE && this.execute) return this.executeQuery(given, run, notices);
+    if (name === EXECUTE && this.execute) return this.executeQuery(given, caller, notices);
     const tool = this.byName.get(name);
     // A name that tools/list never gave is the client's protocol fault, not something a model corrects.
     if (!tool)
@@ -205,8 +206,8 @@ export class McpTools {
     const request = this.options.trustedDocuments
       ? { documentId: `sha256:${sha256Hex(tool.document)}`, operationName: tool.operationName, variables }
       : { query: tool.document, operationName: tool.operationName, variables };
-    const body = namedArguments(await run(request), tool);
-    this.recent.remember(notices.client, body);
+    const body = namedArguments(await caller.run(request), tool);
+    this.recent.remember(caller.client, body);
     return this.answer(body, this.more(tool.more), notices, name);
   }
 
@@ -214,10 +215,9 @@ export class McpTools {
   private answer(body: GraphQLBody, more: string, notices: Notices, tool: string): CallToolResult {
     const result = toolResult(body, this.maxBytes, more);
     const lookups = (body.extensions?.gateway as { lookups?: Array<Record<string, unknown>> } | undefined)?.lookups;
-    for (const lookup of lookups ?? [])
-      if (lookup.source === 'refused') notices.log('warning', { tool, refused: lookup });
+    for (const lookup of lookups ?? []) if (lookup.source === 'refused') notices('warning', { tool, refused: lookup });
     const trimmed = (result.structuredContent as { _trimmed?: unknown } | undefined)?._trimmed;
-    if (trimmed) notices.log('info', { tool, trimmed });
+    if (trimmed) notices('info', { tool, trimmed });
     return result;
   }
 
@@ -281,7 +281,7 @@ export class McpTools {
 
   private async executeQuery(
     given: Record<string, unknown>,
-    run: ExecuteGraphQL,
+    caller: Caller,
     notices: Notices,
   ): Promise<CallToolResult> {
     if (typeof given.query !== 'string' || given.query.trim() === '') {
@@ -307,8 +307,8 @@ export class McpTools {
         },
       ]);
     }
-    const body = await run({ query: given.query, ...(given.variables ? { variables: given.variables } : {}) });
-    this.recent.remember(notices.client, body);
+    const body = await caller.run({ query: given.query, ...(given.variables ? { variables: given.variables } : {}) });
+    this.recent.remember(caller.client, body);
     return this.answer(
       body,
       'To get the rest, select fewer fields or pass a smaller "first" on the lists.',
