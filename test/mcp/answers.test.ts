@@ -229,4 +229,66 @@ describe('what a new agent meets', () => {
     const other = await inProcessClient(gw, { authorization: 'Bearer someone-else-0000000000' });
     expect((await other.complete(complete('completion').params as never)).completion.values).toEqual([]);
   });
+
+  it('two clients numbering their messages alike, at once: each answered with its own lookup, and completion keeps them apart', async () => {
+    const read = (credentials: string, domain: string) =>
+      gw.fetch('/mcp', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-06-18',
+          authorization: `Bearer ${credentials}`,
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'resources/read',
+          params: { uri: `lookup://company/${domain}` },
+        }),
+      });
+    const asked = Array.from({ length: 8 }, (_, i) => ({
+      credentials: i % 2 === 0 ? 'client-even-000000000000' : 'client-odd-0000000000000',
+      domain: `same-id-${i}.example`,
+    }));
+    const replies = await Promise.all(asked.map(({ credentials, domain }) => read(credentials, domain)));
+    for (const [i, reply] of replies.entries()) {
+      const body = (await reply.json()) as { id: number; result: { contents: Array<{ uri: string; text: string }> } };
+      expect(body.id).toBe(1);
+      expect(body.result.contents[0]!.uri).toBe(`lookup://company/${asked[i]!.domain}`);
+      expect(body.result.contents[0]!.text).toContain(asked[i]!.domain);
+    }
+    const completed = async (credentials: string) => {
+      const reply = await gw.fetch('/mcp', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${credentials}`,
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'completion/complete',
+          params: {
+            ref: { type: 'ref/resource', uri: 'lookup://company/{domain}' },
+            argument: { name: 'domain', value: 'same-id' },
+          },
+        }),
+      });
+      return ((await reply.json()) as { result: { completion: { values: string[] } } }).result.completion.values;
+    };
+    expect((await completed('client-even-000000000000')).sort()).toEqual([
+      'same-id-0.example',
+      'same-id-2.example',
+      'same-id-4.example',
+      'same-id-6.example',
+    ]);
+    expect((await completed('client-odd-0000000000000')).sort()).toEqual([
+      'same-id-1.example',
+      'same-id-3.example',
+      'same-id-5.example',
+      'same-id-7.example',
+    ]);
+  });
 });
