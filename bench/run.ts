@@ -45,6 +45,7 @@ import {
   gql,
   graphql,
   mcpToolCall,
+  modernMcpToolCall,
   repeat,
 } from './workloads.js';
 import { seeded, zipf } from '../test/support/load.js';
@@ -407,12 +408,19 @@ const scenarios: Scenario[] = [
   {
     id: 'm',
     title:
-      '(mg) as an MCP `tools/call` at /mcp, cached: one JSON-RPC exchange, the operation of the tool run as that request',
+      '(mg) as an MCP `tools/call` at /mcp from a 2025-era client (`MCP-Protocol-Version: 2025-06-18`), cached: one JSON-RPC exchange, the operation of the tool run as that request',
     server: main,
     request: repeat(mcpToolCall('photosocial_profile', { username: 'bench' })),
     against: 'mg',
     target: cpuAtMost(1.5),
     guardRail: 'a cached MCP tool call costs at most 1.5× the same cached GraphQL request',
+  },
+  {
+    id: 'm26',
+    title: '(m) from a 2026-07-28 client (the `_meta` envelope; served by the SDK\'s handler, a server per request)',
+    server: main,
+    request: repeat(modernMcpToolCall('photosocial_profile', { username: 'bench' })),
+    against: 'mg',
   },
   {
     id: 'mu',

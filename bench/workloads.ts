@@ -35,6 +35,31 @@ export const mcpToolCall = (name: string, args: Record<string, unknown>): Reques
   headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
 });
 
+/** The same call as a 2026-07-28 client sends it: the `_meta` envelope in the body, its method and name in headers. */
+export const modernMcpToolCall = (name: string, args: Record<string, unknown>): Request => ({
+  path: '/mcp',
+  body: JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: {
+      name,
+      arguments: args,
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
+    },
+  }),
+  headers: {
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': 'tools/call',
+    'mcp-name': name,
+  },
+});
+
 /** Frontends send one document with variables; Yoga parses and validates it once. */
 export const DOMAIN_DOCUMENT =
   'query Domain($domain: String!) { domainInfo(domain: $domain) { domainName isRegistered expiresOn registrar { name } nameServers } }';

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { fitAnswer } from './fit.js';
+import { type Fitted, fitAnswer } from './fit.js';
 
 /** A GraphQL response body as the gateway sends it. */
 export interface GraphQLBody {
@@ -106,10 +106,52 @@ export function toolResult(body: GraphQLBody, maxBytes: number, more: string): C
       meta,
     );
   }
-  const fitted = fitAnswer(errors.length > 0 ? { ...data, _errors: errors } : data, maxBytes, more);
+  const fitted =
+    errors.length > 0 ? fitAnswer({ ...data, _errors: errors }, maxBytes, more) : fitOnce(data, maxBytes, more);
   return {
     content: [{ type: 'text', text: fitted.json }],
     structuredContent: fitted.value,
     ...(meta ? { _meta: meta } : {}),
   };
+}
+
+interface Serialised {
+  fitted: Fitted;
+  maxBytes: number;
+  more: string;
+  /** The answer's JSON as a JSON string: the text block, serialised. */
+  quoted: string;
+}
+
+/**
+ * Answers fitted from data without errors, by that data: a remembered result (see cache/result-memo.ts)
+ * hands every replay the same data object, so its answer is fitted and serialised once, not per call.
+ */
+const fittedByData = new WeakMap<object, Serialised>();
+/** The same, by the answer a tool result carries as structuredContent. */
+const serialisedByAnswer = new WeakMap<object, Serialised>();
+
+function fitOnce(data: Record<string, unknown>, maxBytes: number, more: string): Fitted {
+  const known = fittedByData.get(data);
+  if (known && known.maxBytes === maxBytes && known.more === more) return known.fitted;
+  const fitted = fitAnswer(data, maxBytes, more);
+  const serialised = { fitted, maxBytes, more, quoted: JSON.stringify(fitted.json) };
+  fittedByData.set(data, serialised);
+  serialisedByAnswer.set(fitted.value, serialised);
+  return fitted;
+}
+
+/**
+ * A tool result's JSON. One that `toolResult` made of remembered data has its answer's JSON spliced in
+ * (its text block and structuredContent), as a remembered GraphQL result has its data's: only `_meta` is
+ * serialised for the call.
+ */
+export function toolResultJson(result: CallToolResult): string {
+  const { content, structuredContent, ...rest } = result;
+  const known = structuredContent ? serialisedByAnswer.get(structuredContent) : undefined;
+  const [block] = content;
+  if (!known || content.length !== 1 || block?.type !== 'text' || block.text !== known.fitted.json)
+    return JSON.stringify(result);
+  const tail = JSON.stringify(rest);
+  return `{"content":[{"type":"text","text":${known.quoted}}],"structuredContent":${known.fitted.json}${tail === '{}' ? '}' : `,${tail.slice(1)}`}`;
 }

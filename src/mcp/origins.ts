@@ -15,6 +15,17 @@ const hostnameOf = (host: string): string | null => {
   }
 };
 
+/** CORS_ORIGINS as the checks read them: the origins, and the hosts they name. */
+export interface AllowedOrigins {
+  origins: Set<string>;
+  hosts: Set<string>;
+}
+
+export const allowedOrigins = (listed: string[]): AllowedOrigins => ({
+  origins: new Set(listed),
+  hosts: new Set(listed.filter((origin) => URL.canParse(origin)).map((origin) => new URL(origin).host)),
+});
+
 /**
  * Why a request may not use /mcp (DNS rebinding, a foreign page), or null. `Origin`, when a browser
  * sends one, must be listed in CORS_ORIGINS, or be the request's own origin (its Host) or a loopback
@@ -22,16 +33,15 @@ const hostnameOf = (host: string): string | null => {
  * loopback, must name a loopback address or a host of CORS_ORIGINS: a page of another site whose name
  * was made to resolve to 127.0.0.1 still sends its own name as Host.
  */
-export function originRefusal(request: Request, allowed: Set<string>, loopback: boolean): string | null {
+export function originRefusal(request: Request, allowed: AllowedOrigins, loopback: boolean): string | null {
   const host = request.headers.get('host');
-  if (loopback && host !== null) {
+  if (loopback && host !== null && !allowed.hosts.has(host)) {
     const hostname = hostnameOf(host);
-    const listed = [...allowed].some((origin) => URL.canParse(origin) && new URL(origin).host === host);
-    if (hostname === null || !(isLoopback(hostname) || listed))
+    if (hostname === null || !isLoopback(hostname))
       return `This Host (${host}) may not use the MCP endpoint: the gateway listens on loopback (CORS_ORIGINS).`;
   }
   const origin = request.headers.get('origin');
-  if (origin === null || allowed.has(origin)) return null;
+  if (origin === null || allowed.origins.has(origin)) return null;
   if (loopback && URL.canParse(origin)) {
     const url = new URL(origin);
     const http = url.protocol === 'http:' || url.protocol === 'https:';

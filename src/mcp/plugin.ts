@@ -16,11 +16,11 @@ import { readWithin } from '../security/body-limit.js';
 import { errorResult } from './answer.js';
 import { StatelessExchange } from './exchange.js';
 import { answerToolCall, surelyLegacy } from './tool-call.js';
-import { originRefusal } from './origins.js';
+import { allowedOrigins, originRefusal } from './origins.js';
 import { invalidParams, tooDeep } from './params.js';
 import { MCP_PATH } from './path.js';
 import { type Caller, type ExecuteGraphQL, type McpTools, PROTOCOL_VERSIONS } from './server.js';
-import { type FetchAPI, jsonResponse, type ToolRequests } from './tool-requests.js';
+import { type FetchAPI, jsonResponse, jsonTextResponse, type ToolRequests } from './tool-requests.js';
 import { rejection } from '../security/errors.js';
 import { sha256Hex } from '../security/trusted-documents.js';
 
@@ -122,7 +122,7 @@ function headerRefusal(fetchAPI: FetchAPI, request: Request): Response | null {
  * The calls of a batch each make a GraphQL request of their own through Yoga.
  */
 export function useMcpEndpoint(options: McpEndpointOptions): Plugin {
-  const origins = new Set(options.corsOrigins);
+  const origins = allowedOrigins(options.corsOrigins);
   /** Who sent each admitted MCP request: its messages' calls run with its credentials. */
   const callers = new WeakMap<Request, Caller>();
   const callerOf = (ctx: ServerContext): Caller => {
@@ -357,7 +357,7 @@ export function useMcpEndpoint(options: McpEndpointOptions): Plugin {
         };
         const message = requests[0]!.message;
         const reply: Promise<Response> = surelyLegacy(request, message)
-          ? answerToolCall(options.tools, message, { run, client }).then((answered) => jsonResponse(fetchAPI, answered))
+          ? answerToolCall(options.tools, message, { run, client }).then((json) => jsonTextResponse(fetchAPI, json))
           : serve(fetchAPI, request, message, { run, client });
         const next = await Promise.race([handedOver, reply.then(() => null)]);
         if (next) return setRequest(next);

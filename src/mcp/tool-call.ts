@@ -7,6 +7,7 @@ import {
   ProtocolError,
   ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
+import { toolResultJson } from './answer.js';
 import type { Caller, McpTools } from './server.js';
 
 /** The 2025 revisions: a message that claims no other is one of theirs (the handshake negotiates which). */
@@ -27,19 +28,21 @@ export function surelyLegacy(request: Request, message: JSONRPCRequest): boolean
 /**
  * A 2025-era tools/call (its params already checked against the SDK's schema) answered by the tools
  * themselves, as the SDK's server answers it: the tool result, or a JSON-RPC error with the thrown
- * protocol error's code (an unknown tool: -32602).
+ * protocol error's code (an unknown tool: -32602), as JSON text.
  */
-export async function answerToolCall(
-  tools: McpTools,
-  message: JSONRPCRequest,
-  caller: Caller,
-): Promise<JSONRPCMessage> {
+export async function answerToolCall(tools: McpTools, message: JSONRPCRequest, caller: Caller): Promise<string> {
   const { name, arguments: args } = message.params as CallToolRequestParams;
   try {
-    return { jsonrpc: '2.0', id: message.id, result: await tools.call(name, args, caller) };
+    const result = await tools.call(name, args, caller);
+    return `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":${toolResultJson(result)}}`;
   } catch (error) {
     const { message: text, data } = error as ProtocolError;
     const code = error instanceof ProtocolError ? error.code : ProtocolErrorCode.InternalError;
-    return { jsonrpc: '2.0', id: message.id, error: { code, message: text, ...(data !== undefined ? { data } : {}) } };
+    const answer: JSONRPCMessage = {
+      jsonrpc: '2.0',
+      id: message.id,
+      error: { code, message: text, ...(data !== undefined ? { data } : {}) },
+    };
+    return JSON.stringify(answer);
   }
 }

@@ -101,10 +101,12 @@ export class ToolRequests {
 
 /** A JSON-RPC answer; its headers a new object each time (the Response keeps it, and later plugins add to it). */
 export function jsonResponse(fetchAPI: FetchAPI, message: unknown): Response {
-  return new fetchAPI.Response(JSON.stringify(message), {
-    status: 200,
-    headers: { 'content-type': 'application/json' },
-  });
+  return jsonTextResponse(fetchAPI, JSON.stringify(message));
+}
+
+/** The same of a message serialised already. */
+export function jsonTextResponse(fetchAPI: FetchAPI, json: string): Response {
+  return new fetchAPI.Response(json, { status: 200, headers: { 'content-type': 'application/json' } });
 }
 
 /** A result as its JSON would read, without serialising it: errors as their JSON shape, Yoga's HTTP hints left out. */

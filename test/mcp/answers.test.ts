@@ -3,6 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { forSuite } from '../support/fixtures.js';
 import { inProcessGateway } from '../support/gateway.js';
 import { fitAnswer } from '../../src/mcp/fit.js';
+import { toolResult, toolResultJson } from '../../src/mcp/answer.js';
 import { call, inProcessClient, textOf } from './support.js';
 
 /** A connected in-process client for the suite, over a sandbox gateway with these settings. */
@@ -181,6 +182,26 @@ describe('errors an agent can act on', () => {
 
   it('an unknown tool is a JSON-RPC error (a protocol fault), not a tool result', async () => {
     await expect(call(client, 'no_such_tool', {})).rejects.toThrow(/-32602.*Unknown tool "no_such_tool"/);
+  });
+});
+
+describe('a tool result as JSON', () => {
+  const data = { company: { name: 'Ünïcode “quoted” \\ co', tags: ['a', 'b'], employees: 12 } };
+  it('reads the same as the result serialised whole, for remembered data with and without _meta, trimmed or not', () => {
+    for (const maxBytes of [10_000, 60]) {
+      for (const gateway of [undefined, { upstreamCalls: 0, lookups: [{ key: 'x' }] }]) {
+        const body = { data, ...(gateway ? { extensions: { gateway } } : {}) };
+        // Twice: the second answer of the same data object is the one fitted and serialised once.
+        for (const result of [toolResult(body, maxBytes, 'more'), toolResult(body, maxBytes, 'more')])
+          expect(JSON.parse(toolResultJson(result))).toEqual(JSON.parse(JSON.stringify(result)));
+      }
+    }
+  });
+
+  it('is serialised whole when the result was changed after it was made', () => {
+    const result = toolResult({ data }, 10_000, 'more');
+    const changed = { ...result, content: [{ type: 'text' as const, text: 'other' }] };
+    expect(JSON.parse(toolResultJson(changed))).toEqual(JSON.parse(JSON.stringify(changed)));
   });
 });
 
