@@ -417,7 +417,7 @@ const scenarios: Scenario[] = [
   },
   {
     id: 'm26',
-    title: '(m) from a 2026-07-28 client (the `_meta` envelope; served by the SDK\'s handler, a server per request)',
+    title: "(m) from a 2026-07-28 client (the `_meta` envelope; served by the SDK's handler, a server per request)",
     server: main,
     request: repeat(modernMcpToolCall('photosocial_profile', { username: 'bench' })),
     against: 'mg',
