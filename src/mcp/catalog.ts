@@ -48,7 +48,8 @@ const TEMPLATES: Template[] = [
     action: GET_COMPANY_OBJECT,
   },
   {
-    uriTemplate: 'lookup://financial-profiles/{symbols}',
+    // The explode form: a list variable, so `AAPL,NKE` matches (RFC 6570; `{symbols}` refuses the comma).
+    uriTemplate: 'lookup://financial-profiles/{symbols*}',
     name: 'financial-profiles',
     title: 'Stock profiles',
     description: 'Stock profiles by ticker symbols, comma-separated (e.g. AAPL,NKE): price, market cap, exchange.',
@@ -283,9 +284,11 @@ export class Catalog {
     for (const template of this.templates) {
       const matched = template.matcher.match(uri);
       const raw = matched?.[template.argument];
-      if (typeof raw !== 'string') continue;
-      const value = decodeURIComponent(raw);
-      const argument = template.list ? value.split(',').map((item) => item.trim()) : value;
+      if (raw === undefined) continue;
+      const values = (Array.isArray(raw) ? raw : [raw]).map((value) => decodeURIComponent(value));
+      const argument = template.list
+        ? values.flatMap((value) => value.split(',')).map((item) => item.trim())
+        : values.join(',');
       const result = await caller.read(template.tool, { [template.argument]: argument }, ctx);
       const [block] = result.content;
       const text = block?.type === 'text' ? block.text : '{}';

@@ -222,6 +222,13 @@ describe('what a new agent meets', () => {
     expect(reply.error?.message).toBe('Unknown tool "no_such_tool": tools/list gives the tools of this server.');
   });
 
+  it('a template of a list reads comma-separated values, as its description says', async () => {
+    const reply = await post({ method: 'resources/read', params: { uri: 'lookup://financial-profiles/AAPL,NKE' } });
+    const [content] = (reply.result as { contents: Array<{ text: string }> }).contents;
+    const profiles = JSON.parse(content!.text).financialProfiles as Array<{ symbol: string }>;
+    expect(profiles.map((profile) => profile.symbol)).toEqual(['AAPL', 'NKE']);
+  });
+
   it('execute with an invalid query points at search_schema', async () => {
     const result = await call(client, 'execute', { query: '{ company(domain: "x.com") { nosuchfield } }' });
     expect(result.isError).toBe(true);

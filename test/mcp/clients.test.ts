@@ -89,7 +89,7 @@ function clientSuite(
     it('reads a template resource through the pipeline: one upstream call, then none', async () => {
       const { resourceTemplates } = await client.listResourceTemplates();
       expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(
-        expect.arrayContaining(['lookup://company/{domain}', 'lookup://financial-profiles/{symbols}']),
+        expect.arrayContaining(['lookup://company/{domain}', 'lookup://financial-profiles/{symbols*}']),
       );
       const domain = `${label.replace(/\W+/g, '-').toLowerCase()}.example`;
       const before = upstreamCalls();
