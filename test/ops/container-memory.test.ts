@@ -47,12 +47,7 @@ describe('deploy/entrypoint.sh sizes memory from the container', () => {
   it('reads a cgroup v2 limit: half of it for the old generation, a sixteenth for the cache, a 64th for remembered results, a 32nd for documents', () => {
     const { status, out } = sizedBy({ CGROUP_ROOT: cgroup('v2', { 'memory.max': `${256 * MiB}\n` }) });
     expect(status).toBe(0);
-    expect(out.execArgv).toEqual([
-      '--max-old-space-size=128',
-      '--min-semi-space-size=16',
-      '--max-semi-space-size=16',
-      '--no-allocation-site-pretenuring',
-    ]);
+    expect(out.execArgv).toEqual(['--max-old-space-size=128', '--min-semi-space-size=16', '--max-semi-space-size=16', '--no-allocation-site-pretenuring']);
     expect(out).toMatchObject({ cache: '16', results: '4', documents: '8' });
     // V8's own limit covers the old generation and the young one (two semispaces and their large objects).
     expect(out.heapLimitMb).toBeGreaterThanOrEqual(128);
@@ -64,12 +59,7 @@ describe('deploy/entrypoint.sh sizes memory from the container', () => {
   it('reads a cgroup v1 limit, and caps the semispaces at 16 MiB for large pods', () => {
     const { out } = sizedBy({ CGROUP_ROOT: cgroup('v1', { 'memory/memory.limit_in_bytes': `${2048 * MiB}\n` }) });
     expect(out).toMatchObject({
-      execArgv: [
-        '--max-old-space-size=1024',
-        '--min-semi-space-size=16',
-        '--max-semi-space-size=16',
-        '--no-allocation-site-pretenuring',
-      ],
+      execArgv: ['--max-old-space-size=1024', '--min-semi-space-size=16', '--max-semi-space-size=16', '--no-allocation-site-pretenuring'],
       cache: '128',
       results: '32',
     });
@@ -88,12 +78,7 @@ describe('deploy/entrypoint.sh sizes memory from the container', () => {
   it('MEMORY_LIMIT_MB wins over the cgroup; cache settings already set and a heap bound in NODE_OPTIONS are kept', () => {
     const dir = cgroup('v2-big', { 'memory.max': `${4096 * MiB}` });
     expect(sizedBy({ CGROUP_ROOT: dir, MEMORY_LIMIT_MB: '512' }).out).toMatchObject({
-      execArgv: [
-        '--max-old-space-size=256',
-        '--min-semi-space-size=16',
-        '--max-semi-space-size=16',
-        '--no-allocation-site-pretenuring',
-      ],
+      execArgv: ['--max-old-space-size=256', '--min-semi-space-size=16', '--max-semi-space-size=16', '--no-allocation-site-pretenuring'],
       cache: '32',
       results: '8',
     });
