@@ -9,11 +9,6 @@
 #   --max-old-space-size   M/2      V8's old generation: the caches' bounds, the code and the garbage between collections
 #   --min-semi-space-size  M/16, at most 16   each of the young generation's two halves, fixed at this size:
 #   --max-semi-space-size                     left to V8 they start at 1 MiB and some processes never grow them
-#   --no-allocation-site-pretenuring          V8 would allocate straight into the old generation at the code
-#                                             sites whose objects once outlived a few collections: a burst of
-#                                             slow requests (2026-07-28 MCP calls) then sent every later
-#                                             request's short-lived objects there, a full collection every
-#                                             quarter of a second and a cached MCP tool call 40% dearer
 #   CACHE_MAX_MB           M/16     unless set: the in-memory cache (its parsed copies take up to M/128 more)
 #   CACHE_RESULTS_MB       M/64     unless set: the remembered results
 #   DOCUMENT_CACHE_MB      M/32     unless set: parsed, validated and compiled documents, kept by their text
@@ -76,4 +71,4 @@ esac
 
 semi_mb=$((limit_mb / 16))
 if [ "$semi_mb" -gt 16 ]; then semi_mb=16; fi
-exec node --max-old-space-size=$((limit_mb / 2)) --min-semi-space-size="$semi_mb" --max-semi-space-size="$semi_mb" --no-allocation-site-pretenuring "$@"
+exec node --max-old-space-size=$((limit_mb / 2)) --min-semi-space-size="$semi_mb" --max-semi-space-size="$semi_mb" "$@"

@@ -22,7 +22,7 @@ const KEY = 'container-memory-test-key';
 function sizedBy(env: Record<string, string>) {
   const probe =
     'const v8=require("node:v8");const s=v8.getHeapSpaceStatistics().find((x)=>x.space_name==="new_space");' +
-    'console.log(JSON.stringify({heapLimitMb:v8.getHeapStatistics().heap_size_limit/2**20,execArgv:process.execArgv.filter((a)=>/^--(m(ax|in)-|no-allocation-site-pretenuring)/.test(a)),' +
+    'console.log(JSON.stringify({heapLimitMb:v8.getHeapStatistics().heap_size_limit/2**20,execArgv:process.execArgv.filter((a)=>/^--m(ax|in)-/.test(a)),' +
     'cache:process.env.CACHE_MAX_MB??null,results:process.env.CACHE_RESULTS_MB??null,documents:process.env.DOCUMENT_CACHE_MB??null,newSpace:s&&s.space_size}))';
   const run = spawnSync('sh', [ENTRYPOINT, '-e', probe], { env: entryEnv(env), encoding: 'utf8' });
   return { status: run.status, stderr: run.stderr, out: run.status === 0 ? JSON.parse(run.stdout) : null };
@@ -47,7 +47,7 @@ describe('deploy/entrypoint.sh sizes memory from the container', () => {
   it('reads a cgroup v2 limit: half of it for the old generation, a sixteenth for the cache, a 64th for remembered results, a 32nd for documents', () => {
     const { status, out } = sizedBy({ CGROUP_ROOT: cgroup('v2', { 'memory.max': `${256 * MiB}\n` }) });
     expect(status).toBe(0);
-    expect(out.execArgv).toEqual(['--max-old-space-size=128', '--min-semi-space-size=16', '--max-semi-space-size=16', '--no-allocation-site-pretenuring']);
+    expect(out.execArgv).toEqual(['--max-old-space-size=128', '--min-semi-space-size=16', '--max-semi-space-size=16']);
     expect(out).toMatchObject({ cache: '16', results: '4', documents: '8' });
     // V8's own limit covers the old generation and the young one (two semispaces and their large objects).
     expect(out.heapLimitMb).toBeGreaterThanOrEqual(128);
@@ -59,7 +59,7 @@ describe('deploy/entrypoint.sh sizes memory from the container', () => {
   it('reads a cgroup v1 limit, and caps the semispaces at 16 MiB for large pods', () => {
     const { out } = sizedBy({ CGROUP_ROOT: cgroup('v1', { 'memory/memory.limit_in_bytes': `${2048 * MiB}\n` }) });
     expect(out).toMatchObject({
-      execArgv: ['--max-old-space-size=1024', '--min-semi-space-size=16', '--max-semi-space-size=16', '--no-allocation-site-pretenuring'],
+      execArgv: ['--max-old-space-size=1024', '--min-semi-space-size=16', '--max-semi-space-size=16'],
       cache: '128',
       results: '32',
     });
@@ -78,7 +78,7 @@ describe('deploy/entrypoint.sh sizes memory from the container', () => {
   it('MEMORY_LIMIT_MB wins over the cgroup; cache settings already set and a heap bound in NODE_OPTIONS are kept', () => {
     const dir = cgroup('v2-big', { 'memory.max': `${4096 * MiB}` });
     expect(sizedBy({ CGROUP_ROOT: dir, MEMORY_LIMIT_MB: '512' }).out).toMatchObject({
-      execArgv: ['--max-old-space-size=256', '--min-semi-space-size=16', '--max-semi-space-size=16', '--no-allocation-site-pretenuring'],
+      execArgv: ['--max-old-space-size=256', '--min-semi-space-size=16', '--max-semi-space-size=16'],
       cache: '32',
       results: '8',
     });
@@ -143,7 +143,6 @@ describe('the built gateway in a 256 MiB pod', () => {
         '--max-old-space-size=128',
         '--min-semi-space-size=16',
         '--max-semi-space-size=16',
-        '--no-allocation-site-pretenuring',
         'dist/main.js',
       ]);
       const atStart = kib('VmRSS');
@@ -234,7 +233,7 @@ describe('the built gateway in a 256 MiB pod', () => {
       const heapUsed = await metric('lookup_graph_nodejs_heap_size_used_bytes');
 
       console.log(
-        `container memory: limit ${limitMb} MiB; heap bound --max-old-space-size=128 --min-semi-space-size=16 --max-semi-space-size=16 --no-allocation-site-pretenuring; ` +
+        `container memory: limit ${limitMb} MiB; heap bound --max-old-space-size=128 --min-semi-space-size=16 --max-semi-space-size=16; ` +
           `resident at start ${(atStart / MiB).toFixed(0)} MiB, after ${uncached} uncached and ${cached} cached requests ` +
           `${(afterLoad / MiB).toFixed(0)} MiB (peak ${(peak / MiB).toFixed(0)} MiB); heap used ${(heapUsed / MiB).toFixed(0)} MiB; ` +
           `cache entries ${(cacheBytes / MiB).toFixed(1)} MiB of 16; upstream calls ${callsAfterUncached} uncached, ${upstream.calls.length - callsAfterUncached} during the cached load`,
