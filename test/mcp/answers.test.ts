@@ -4,7 +4,7 @@ import { forSuite } from '../support/fixtures.js';
 import { inProcessGateway } from '../support/gateway.js';
 import { fitAnswer } from '../../src/mcp/fit.js';
 import { toolResult, toolResultJson } from '../../src/mcp/answer.js';
-import { call, inProcessClient, textOf } from './support.js';
+import { call, inProcessClient, postMcp, textOf } from './support.js';
 
 /** A connected in-process client for the suite, over a sandbox gateway with these settings. */
 function clientFor(env: Record<string, string>) {
@@ -260,21 +260,16 @@ describe('what a new agent meets', () => {
 
   it('two clients numbering their messages alike, at once: each answered with its own lookup, and completion keeps them apart', async () => {
     const read = (credentials: string, domain: string) =>
-      gw.fetch('/mcp', {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2025-06-18',
-          authorization: `Bearer ${credentials}`,
-        },
-        body: JSON.stringify({
+      postMcp(
+        gw,
+        JSON.stringify({
           jsonrpc: '2.0',
           id: 1,
           method: 'resources/read',
           params: { uri: `lookup://company/${domain}` },
         }),
-      });
+        { authorization: `Bearer ${credentials}` },
+      );
     const asked = Array.from({ length: 8 }, (_, i) => ({
       credentials: i % 2 === 0 ? 'client-even-000000000000' : 'client-odd-0000000000000',
       domain: `same-id-${i}.example`,
@@ -287,14 +282,9 @@ describe('what a new agent meets', () => {
       expect(body.result.contents[0]!.text).toContain(asked[i]!.domain);
     }
     const completed = async (credentials: string) => {
-      const reply = await gw.fetch('/mcp', {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          authorization: `Bearer ${credentials}`,
-        },
-        body: JSON.stringify({
+      const reply = await postMcp(
+        gw,
+        JSON.stringify({
           jsonrpc: '2.0',
           id: 1,
           method: 'completion/complete',
@@ -303,7 +293,8 @@ describe('what a new agent meets', () => {
             argument: { name: 'domain', value: 'same-id' },
           },
         }),
-      });
+        { authorization: `Bearer ${credentials}` },
+      );
       return ((await reply.json()) as { result: { completion: { values: string[] } } }).result.completion.values;
     };
     expect((await completed('client-even-000000000000')).sort()).toEqual([

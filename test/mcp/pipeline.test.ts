@@ -1,20 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inProcessGateway, type TestGateway } from '../support/gateway.js';
+import { postMcp } from './support.js';
 
 const toolCall = (id: number | string, name: string, args: Record<string, unknown>) =>
   JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
-
-const postMcp = (gw: TestGateway, body: string, headers: Record<string, string> = {}) =>
-  gw.fetch('/mcp', {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-06-18',
-      ...headers,
-    },
-    body,
-  });
 
 const requestLines = (gw: TestGateway) =>
   gw.logs

@@ -55,3 +55,16 @@ export function textOf(result: CallToolResult): string {
   if (block?.type !== 'text') throw new Error(`expected one text block, got ${JSON.stringify(result.content)}`);
   return block.text;
 }
+
+/** A JSON-RPC body POSTed to /mcp as a 2025-06-18 client sends it, with `headers` over the defaults. */
+export const postMcp = (gw: TestGateway, body: string, headers: Record<string, string> = {}) =>
+  gw.fetch('/mcp', {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+      ...headers,
+    },
+    body,
+  });
