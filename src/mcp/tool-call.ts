@@ -8,10 +8,10 @@ import {
   ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
 import { toolResultJson } from './answer.js';
-import type { Caller, McpTools } from './server.js';
+import { type Caller, type McpTools, PROTOCOL_VERSIONS } from './server.js';
 
-/** The 2025 revisions: a message that claims no other is one of theirs (the handshake negotiates which). */
-const LEGACY_VERSIONS = new Set(['2025-11-25', '2025-06-18', '2025-03-26']);
+/** The revisions before the stateless one: a message that claims no other is one of theirs (the handshake negotiates which). */
+const LEGACY_VERSIONS = new Set(PROTOCOL_VERSIONS.filter((version) => version < '2026-07-28'));
 
 /**
  * Whether a message is of the 2025 era for certain, as the SDK's own classification finds it: no
